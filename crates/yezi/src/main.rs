@@ -1,0 +1,133 @@
+//! `yezi`: the command line of the project.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use cards::record::{self, AnyRecord};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod dabaifen_cli;
+mod madiao_cli;
+
+/// Madiao (馬弔) and Da Bai Fen (打百分): historic Chinese trick-taking card games.
+#[derive(Parser, Debug)]
+#[command(name = "yezi", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Replay a `yezi/1` record, checking every action and any stored result.
+    Replay(ReplayArgs),
+    /// Play many hands with random legal play and summarize them.
+    Sim(SimArgs),
+    /// Measure the rules engine's speed on one core.
+    Bench(BenchArgs),
+}
+
+/// The two games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameArg {
+    /// Madiao (馬弔).
+    Madiao,
+    /// Da Bai Fen (打百分).
+    Dabaifen,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// Print `{"hands": [result, …]}` instead of the trick-by-trick replay.
+    #[arg(long)]
+    pub json: bool,
+    /// The record file (`-` for standard input).
+    pub file: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// The game.
+    pub game: GameArg,
+    /// How many hands to play.
+    #[arg(long, default_value_t = 1000)]
+    pub hands: u64,
+    /// The seed every deck and every random choice comes from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The rules preset (`standard`, `feng`).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// A variant override, `name=value`; repeatable.
+    #[arg(long = "variant", value_name = "NAME=VALUE")]
+    pub variants: Vec<String>,
+    /// Write the played hands as a `yezi/1` record to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The game.
+    pub game: GameArg,
+    /// How many hands (deals) to play.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub hands: u64,
+    /// The seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The rules preset.
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+}
+
+/// Parses `name=value` variant overrides from the command line.
+pub fn parse_variant_args(list: &[String]) -> anyhow::Result<record::Variants> {
+    let mut v = record::Variants::default();
+    for item in list {
+        let (k, val) =
+            item.split_once('=').with_context(|| format!("--variant {item:?}: expected NAME=VALUE"))?;
+        v.0.insert(k.trim().to_string(), val.trim().to_string());
+    }
+    Ok(v)
+}
+
+fn replay(args: &ReplayArgs) -> anyhow::Result<bool> {
+    let text = if args.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    } else {
+        std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?
+    };
+    let rec = record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
+    let mut out = std::io::stdout().lock();
+    match rec {
+        AnyRecord::Madiao(r) => madiao_cli::replay(&r, args.json, &mut out),
+        AnyRecord::Dabaifen(r) => dabaifen_cli::replay(&r, args.json, &mut out),
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<bool> {
+    match cli.command {
+        Command::Replay(a) => replay(&a),
+        Command::Sim(a) => match a.game {
+            GameArg::Madiao => madiao_cli::sim(&a).map(|()| true),
+            GameArg::Dabaifen => dabaifen_cli::sim(&a).map(|()| true),
+        },
+        Command::Bench(a) => match a.game {
+            GameArg::Madiao => madiao_cli::bench(&a).map(|()| true),
+            GameArg::Dabaifen => dabaifen_cli::bench(&a).map(|()| true),
+        },
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("yezi: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
