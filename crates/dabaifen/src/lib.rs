@@ -1,0 +1,1 @@
+//! The dabaifen rules engine (being built).

@@ -1,0 +1,1 @@
+//! The madiao rules engine (being built).
