@@ -1,0 +1,106 @@
+//! §7 A match: hands chained by their next banker, until the match ends.
+
+use cards::Seat;
+use cards::record::MadiaoResult;
+
+use crate::card::Card;
+use crate::deal::BankerDraw;
+use crate::state::{HandSetup, MatchProgress, State};
+use crate::variants::Variants;
+
+/// A match in progress: whose bank it is next, who has banked, whether it is over.
+///
+/// ```
+/// use madiao::{BankerDraw, Match, State, Variants, deck_from_seed};
+/// let mut m = Match::new(Variants::STANDARD);
+/// assert_eq!(m.next_banker(), None); // the first banker is drawn (§2)
+/// let banker = BankerDraw::from_seed(7, 0).banker;
+/// let setup = m.setup(banker, 2, deck_from_seed(7, 0)).unwrap();
+/// let mut state = State::new(setup).unwrap();
+/// while state.to_move().is_some() {
+///     let a = *state.legal_actions().last().unwrap();
+///     state.apply(a).unwrap();
+/// }
+/// let result = m.finish(&state).unwrap();
+/// assert_eq!(m.next_banker(), result.next_banker);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    variants: Variants,
+    progress: MatchProgress,
+    next_banker: Option<Seat>,
+    over: bool,
+}
+
+/// Why a hand does not fit the match.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// The hand's banker is not the one the previous hand named.
+    #[error("banker is {} but the previous hand's result says {} comes next", .given.number(), .expected.number())]
+    WrongBanker { given: Seat, expected: Seat },
+    /// The match has ended.
+    #[error("the match is over")]
+    Over,
+    /// The hand given to [`Match::finish`] is still being played.
+    #[error("the hand is not finished")]
+    HandNotOver,
+}
+
+impl Match {
+    /// A new match; its first banker is drawn (§2).
+    pub fn new(variants: Variants) -> Match {
+        Match { variants, progress: MatchProgress::default(), next_banker: None, over: false }
+    }
+
+    /// The rules.
+    pub fn variants(&self) -> &Variants {
+        &self.variants
+    }
+
+    /// The hands played and the seats that banked so far.
+    pub fn progress(&self) -> MatchProgress {
+        self.progress
+    }
+
+    /// The next hand's banker, or `None` when it is drawn (the first hand, and after the four
+    /// lowest).
+    pub fn next_banker(&self) -> Option<Seat> {
+        self.next_banker
+    }
+
+    /// True once a hand has ended the match.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The banker of the next hand: the named one, or the winner of `draw`.
+    pub fn banker_or_draw(&self, draw: impl FnOnce() -> BankerDraw) -> Seat {
+        self.next_banker.unwrap_or_else(|| draw().banker)
+    }
+
+    /// The next hand's setup from its deck. `banker` must be the named next banker, if one is named.
+    pub fn setup(&self, banker: Seat, stake: u32, deck: [Card; 40]) -> Result<HandSetup, MatchError> {
+        if self.over {
+            return Err(MatchError::Over);
+        }
+        if let Some(expected) = self.next_banker {
+            if expected != banker {
+                return Err(MatchError::WrongBanker { given: banker, expected });
+            }
+        }
+        Ok(HandSetup { banker, stake, deck, variants: self.variants, progress: self.progress })
+    }
+
+    /// Records a finished hand of this match (made from [`Match::setup`]) and returns its result.
+    pub fn finish(&mut self, state: &State) -> Result<MadiaoResult, MatchError> {
+        if self.over {
+            return Err(MatchError::Over);
+        }
+        let result = state.to_record_result().ok_or(MatchError::HandNotOver)?;
+        self.progress.hands_before += 1;
+        self.progress.banked[state.banker()] = true;
+        self.next_banker = result.next_banker;
+        self.over = result.game_over;
+        Ok(result)
+    }
+}

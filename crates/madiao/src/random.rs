@@ -1,0 +1,259 @@
+//! Random legal play: the policy `yezi sim` and `yezi bench` use, a seeded match simulator, and an
+//! allocation-free playout loop for the benchmark.
+//!
+//! # The random policy
+//! It samples without enumerating the legal actions, and only ever picks legal ones:
+//! - a redeal question (§4.3): force the redeal with probability [`RandomPolicy::force_redeal`]
+//!   (¼), otherwise decline;
+//! - a lead: a uniformly random card of the hand, face up;
+//! - a follower: a uniformly random card `c` of the hand; if playing `c` face up is a capture (in
+//!   form, §9.6), capture with probability [`RandomPolicy::capture`] (¾), otherwise slough `c`;
+//!   if it is not a capture, under `faceup_discard: penalty` discard it face up with probability
+//!   [`RandomPolicy::faceup_discard`] (1/256: rare, but every penalty path is exercised), otherwise
+//!   slough it.
+//!
+//! Every legal action has a positive probability: any card may be led; any card may be sloughed;
+//! any capture may be made; under `penalty` any card may be discarded face up.
+
+use cards::record::{MadiaoOutcome, MadiaoResult};
+use cards::{BySeat, Rng, Seat};
+
+use crate::card::{Card, canonical_deck};
+use crate::deal::{BankerDraw, deck_from_seed, policy_rng};
+use crate::matches::{Match, MatchError};
+use crate::state::{Action, HandSetup, IllegalAction, MatchProgress, Phase, SetupError, State};
+use crate::variants::{FaceupDiscard, Variants};
+
+/// The random policy's probabilities (see the module documentation).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RandomPolicy {
+    /// Probability that a long-suit holder forces a redeal.
+    pub force_redeal: f64,
+    /// Probability that a follower whose drawn card can capture plays it face up.
+    pub capture: f64,
+    /// Probability that a follower whose drawn card cannot capture discards it face up (only under
+    /// `faceup_discard: penalty`).
+    pub faceup_discard: f64,
+}
+
+impl Default for RandomPolicy {
+    fn default() -> Self {
+        RandomPolicy { force_redeal: 0.25, capture: 0.75, faceup_discard: 1.0 / 256.0 }
+    }
+}
+
+/// A probability as a threshold on 32 random bits.
+#[inline]
+fn threshold(p: f64) -> u64 {
+    (p.clamp(0.0, 1.0) * 4_294_967_296.0) as u64
+}
+
+/// The policy with its probabilities as integer thresholds (fast to sample).
+#[derive(Copy, Clone, Debug)]
+pub struct Sampler {
+    redeal: u64,
+    capture: u64,
+    discard: u64,
+}
+
+impl From<RandomPolicy> for Sampler {
+    fn from(p: RandomPolicy) -> Sampler {
+        Sampler {
+            redeal: threshold(p.force_redeal),
+            capture: threshold(p.capture),
+            discard: threshold(p.faceup_discard),
+        }
+    }
+}
+
+impl Sampler {
+    #[inline]
+    fn yes(rng: &mut Rng, t: u64) -> bool {
+        u64::from(rng.next_u32()) < t
+    }
+
+    /// A random legal action for the seat to move, or `None` when the hand is over.
+    #[inline]
+    pub fn choose(&self, st: &State, rng: &mut Rng) -> Option<Action> {
+        match st.phase {
+            Phase::Over => None,
+            Phase::Redeal => Some(Action::Redeal(Self::yes(rng, self.redeal))),
+            Phase::Play => {
+                let hand = st.hands[st.to_move.index()];
+                let c = Card::from_u8(rng.pick_bit(hand) as u8);
+                if st.pos == 0 {
+                    return Some(Action::Play(c));
+                }
+                let capture = st.led & c.bit() != 0 && c.number() > st.best;
+                Some(if capture {
+                    if Self::yes(rng, self.capture) { Action::Play(c) } else { Action::Slough(c) }
+                } else if st.variants.faceup_discard == FaceupDiscard::Penalty && Self::yes(rng, self.discard)
+                {
+                    Action::Play(c)
+                } else {
+                    Action::Slough(c)
+                })
+            }
+        }
+    }
+}
+
+/// Plays a hand to its end with the policy through the checked path ([`State::apply`]).
+pub fn play_out_checked(st: &mut State, sampler: &Sampler, rng: &mut Rng) -> Result<(), IllegalAction> {
+    while let Some(a) = sampler.choose(st, rng) {
+        st.apply(a)?;
+    }
+    Ok(())
+}
+
+/// What the benchmark loop returns: how many hands of each outcome, and a checksum of every
+/// payoff (so the work cannot be optimized away and runs can be compared).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchTally {
+    /// Hands played out (every outcome counts as a hand).
+    pub hands: u64,
+    /// Hands by outcome: played, meld, four lowest, redeal.
+    pub outcomes: [u64; 4],
+    /// A hash of every hand's payoffs and tricks, in order.
+    pub checksum: u64,
+}
+
+/// Index of an outcome in [`BenchTally::outcomes`] and the simulator's tallies.
+pub fn outcome_index(o: MadiaoOutcome) -> usize {
+    match o {
+        MadiaoOutcome::Played => 0,
+        MadiaoOutcome::Meld => 1,
+        MadiaoOutcome::FourLowest => 2,
+        MadiaoOutcome::Redeal => 3,
+    }
+}
+
+/// The benchmark: `hands` random full hands with the complete rules — a fresh deck, the
+/// declarations, play, the settlement, the next banker (drawn again when the rules say so) and
+/// the match's end (a new match follows) — through the unchecked fast path, allocation-free.
+///
+/// Randomness: one ChaCha8 stream `Rng::from_seed(seed)` shuffles the pack before each hand (a
+/// Fisher–Yates shuffle of the previous hand's order, which is as uniform as shuffling a fresh
+/// pack), draws bankers, and makes the policy's choices.
+pub fn bench(seed: u64, hands: u64, variants: Variants, policy: RandomPolicy) -> BenchTally {
+    let sampler = Sampler::from(policy);
+    let mut rng = Rng::from_seed(seed);
+    let mut deck = canonical_deck();
+    let mut tally = BenchTally::default();
+    let mut progress = MatchProgress::default();
+    let mut banker = BankerDraw::from_rng(&mut rng).banker;
+    for _ in 0..hands {
+        rng.shuffle(&mut deck);
+        let setup = HandSetup { banker, stake: 2, deck, variants, progress };
+        let mut st = State::new_from_valid(setup);
+        while let Some(a) = sampler.choose(&st, &mut rng) {
+            st.apply_unchecked(a);
+        }
+        let pay = st.payoffs();
+        let mut h = tally.checksum;
+        for (p, t) in pay.0.iter().zip(st.tricks) {
+            h = (h ^ (p.0 as u32 as u64) ^ (u64::from(t) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        tally.checksum = h;
+        tally.hands += 1;
+        let outcome = st.outcome.unwrap_or(MadiaoOutcome::Played);
+        tally.outcomes[outcome_index(outcome)] += 1;
+        // §7 The next hand: a new match after the last one, else the next banker or a draw.
+        if st.game_over() {
+            progress = MatchProgress::default();
+            banker = BankerDraw::from_rng(&mut rng).banker;
+        } else {
+            progress.hands_before += 1;
+            progress.banked[banker] = true;
+            banker = match st.next_banker() {
+                Some(b) => b,
+                None => BankerDraw::from_rng(&mut rng).banker,
+            };
+        }
+    }
+    tally
+}
+
+/// One hand of a simulation.
+#[derive(Clone, Debug)]
+pub struct SimHand {
+    /// The hand number in the simulation (from 0).
+    pub number: u64,
+    /// True for the first hand of a match.
+    pub new_match: bool,
+    /// The draw that chose this hand's banker, when one was made.
+    pub draw: Option<BankerDraw>,
+    /// The finished hand.
+    pub state: State,
+    /// Its result.
+    pub result: MadiaoResult,
+}
+
+/// Why a simulation stopped (a bug: the policy or the engine disagreeing with the rules).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// The deck or the stake was rejected.
+    #[error("hand {0}: {1}")]
+    Setup(u64, SetupError),
+    /// The policy chose an action the checked path rejected.
+    #[error("hand {0}: {1}")]
+    Illegal(u64, IllegalAction),
+    /// The match refused the hand.
+    #[error("hand {0}: {1}")]
+    Match(u64, MatchError),
+}
+
+/// Plays matches from a seed with the random policy through the checked path, one hand per call
+/// of [`Iterator::next`], forever (a new match follows a finished one).
+///
+/// Hand `k` uses the seed's streams for hand `k` (see [`crate::deal`]): its deck, its banker draw
+/// when needed, and its policy choices.
+pub struct Simulator {
+    seed: u64,
+    stake: u32,
+    sampler: Sampler,
+    current: Match,
+    next: u64,
+}
+
+impl Simulator {
+    /// A simulation of matches under `variants` at `stake` chips per stake.
+    pub fn new(seed: u64, variants: Variants, stake: u32, policy: RandomPolicy) -> Simulator {
+        Simulator { seed, stake, sampler: policy.into(), current: Match::new(variants), next: 0 }
+    }
+
+    /// Plays the next hand.
+    pub fn play_hand(&mut self) -> Result<SimHand, SimError> {
+        let k = self.next;
+        self.next += 1;
+        let new_match = self.current.is_over() || self.current.progress().hands_before == 0;
+        if self.current.is_over() {
+            self.current = Match::new(*self.current.variants());
+        }
+        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(self.seed, k));
+        let banker = self.current.next_banker().or(draw.map(|d| d.banker)).unwrap_or(Seat::ALL[0]);
+        let setup = self
+            .current
+            .setup(banker, self.stake, deck_from_seed(self.seed, k))
+            .map_err(|e| SimError::Match(k, e))?;
+        let mut state = State::new(setup).map_err(|e| SimError::Setup(k, e))?;
+        let mut rng = policy_rng(self.seed, k);
+        play_out_checked(&mut state, &self.sampler, &mut rng).map_err(|e| SimError::Illegal(k, e))?;
+        let result = self.current.finish(&state).map_err(|e| SimError::Match(k, e))?;
+        Ok(SimHand { number: k, new_match, draw, state, result })
+    }
+}
+
+impl Iterator for Simulator {
+    type Item = Result<SimHand, SimError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.play_hand())
+    }
+}
+
+/// Totals of payoffs per seat, for summaries.
+pub fn add_payoffs(acc: &mut BySeat<i64>, result: &MadiaoResult) {
+    for (a, p) in acc.0.iter_mut().zip(result.payoffs.0) {
+        *a += i64::from(p.0);
+    }
+}

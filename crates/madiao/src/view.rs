@@ -1,0 +1,198 @@
+//! What one seat may know of a hand (§5: a face-down card is seen only by its owner, and by
+//! everyone once the hand is over).
+
+use cards::record::{MadiaoOutcome, MadiaoResult};
+use cards::{BySeat, Seat};
+use serde::Serialize;
+
+use crate::card::{Card, Suit};
+use crate::declare::long_suits;
+use crate::settle::Settlement;
+use crate::state::{Action, Phase, PlayKind, State};
+use crate::variants::Variants;
+
+/// One seat's view of a hand: its own cards, everything played face up, its own face-down cards,
+/// the upcard, the redeal choices, who won which trick, whose turn it is — and once the hand is
+/// over, everything the rules reveal (every face-down card, the declared cards, the stock card the
+/// stock check exposes) with the result and the itemized settlement.
+///
+/// A card the seat may not see is `None` (JSON `null`): `{"seat": 3, "kind": "slough",
+/// "face_up": false, "card": null}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// Whose view this is.
+    pub seat: Seat,
+    /// The banker.
+    pub banker: Seat,
+    /// Chips per stake.
+    pub stake: u32,
+    /// The rules.
+    pub variants: Variants,
+    /// The first recipient, who leads trick 1.
+    pub first_recipient: Seat,
+    /// The stock's face-up bottom card.
+    pub upcard: Card,
+    /// The hand's phase.
+    pub phase: Phase,
+    /// Whose turn it is (`None` once the hand is over).
+    pub to_move: Option<Seat>,
+    /// The seat's own cards, highest first.
+    pub hand: Vec<Card>,
+    /// How many cards each seat holds.
+    pub hand_sizes: BySeat<u8>,
+    /// The long-suit redeal choices so far, in order.
+    pub redeal_choices: Vec<RedealChoice>,
+    /// Every trick begun, in order, with its plays.
+    pub tricks: Vec<TrickView>,
+    /// Tricks won so far by each seat.
+    pub tricks_won: BySeat<u8>,
+    /// The seat's legal actions when it is to move (empty otherwise).
+    pub legal_actions: Vec<Action>,
+    /// Once the hand is over: the cards shown for a meld, the four lowest or a long suit.
+    pub declared: Vec<Declared>,
+    /// Once a played hand is over: the stock card under the upcard (exposed by the stock check).
+    pub exposed_stock_card: Option<Card>,
+    /// Once the hand is over: its result.
+    pub result: Option<MadiaoResult>,
+    /// Once the hand is over: the itemized settlement.
+    pub settlement: Option<Settlement>,
+}
+
+/// A long-suit holder's choice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RedealChoice {
+    /// Who chose.
+    pub seat: Seat,
+    /// True: forced a redeal.
+    pub redeal: bool,
+}
+
+/// One trick as a seat sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickView {
+    /// 1–8.
+    pub number: u8,
+    /// Who led.
+    pub leader: Seat,
+    /// The cards played so far, in order.
+    pub plays: Vec<PlayView>,
+    /// Who won it, once complete.
+    pub winner: Option<Seat>,
+}
+
+/// One card played, as a seat sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayView {
+    /// Who played it.
+    pub seat: Seat,
+    /// Lead, capture, slough or discard (public: everyone sees how a card is played).
+    pub kind: PlayKind,
+    /// Face up or face down.
+    pub face_up: bool,
+    /// The card, or `None` when it is face down and not the viewer's while the hand goes on.
+    pub card: Option<Card>,
+    /// False when the card cannot win the trick (face down, or §9.6 at trick 8).
+    pub can_win: bool,
+}
+
+/// Cards shown when a hand ends before play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Declared {
+    /// Who showed them.
+    pub seat: Seat,
+    /// What they are: `"meld"`, `"four_lowest"` or `"long_suit"`.
+    pub what: &'static str,
+    /// The cards, highest first.
+    pub cards: Vec<Card>,
+}
+
+fn cards_desc(mask: u64) -> Vec<Card> {
+    let mut v: Vec<Card> = Card::in_mask(mask).collect();
+    v.reverse();
+    v
+}
+
+impl State {
+    /// What `seat` may know now (see [`View`]).
+    pub fn view(&self, seat: Seat) -> View {
+        let over = self.is_over();
+        let mut tricks: Vec<TrickView> = Vec::new();
+        for p in self.plays() {
+            if tricks.len() <= usize::from(p.trick) {
+                tricks.push(TrickView {
+                    number: p.trick + 1,
+                    leader: p.seat,
+                    plays: Vec::new(),
+                    winner: self.trick_winner(p.trick),
+                });
+            }
+            let face_up = p.kind != PlayKind::Slough;
+            let visible = face_up || over || p.seat == seat;
+            // A Vec exists for this trick: it was pushed just above when missing.
+            if let Some(t) = tricks.last_mut() {
+                t.plays.push(PlayView {
+                    seat: p.seat,
+                    kind: p.kind,
+                    face_up,
+                    card: visible.then_some(p.card),
+                    can_win: p.can_win,
+                });
+            }
+        }
+        let mut declared = Vec::new();
+        if over {
+            match self.outcome() {
+                Some(MadiaoOutcome::Meld) => {
+                    for h in self.meld_holders() {
+                        let dealt = self.dealt(h);
+                        let cards = self.melds(h).0.iter().flatten().fold(0, |m, k| m | k.cards(dealt));
+                        declared.push(Declared { seat: h, what: "meld", cards: cards_desc(cards) });
+                    }
+                }
+                Some(MadiaoOutcome::FourLowest) => {
+                    if let Some(h) = self.four_lowest_holder() {
+                        declared.push(Declared {
+                            seat: h,
+                            what: "four_lowest",
+                            cards: cards_desc(crate::card::LOWEST),
+                        });
+                    }
+                }
+                Some(MadiaoOutcome::Redeal) => {
+                    if let Some(h) = self.redeal_forced_by() {
+                        let dealt = self.dealt(h);
+                        let mask = long_suits(dealt).fold(0, |m, s: Suit| m | (dealt & s.mask()));
+                        declared.push(Declared { seat: h, what: "long_suit", cards: cards_desc(mask) });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let legal_actions = if self.to_move() == Some(seat) { self.legal_actions() } else { Vec::new() };
+        View {
+            seat,
+            banker: self.banker(),
+            stake: self.stake(),
+            variants: *self.variants(),
+            first_recipient: self.first_recipient(),
+            upcard: self.upcard(),
+            phase: self.phase(),
+            to_move: self.to_move(),
+            hand: cards_desc(self.hand(seat)),
+            hand_sizes: BySeat::from_fn(|s| self.hand(s).count_ones() as u8),
+            redeal_choices: self
+                .redeal_choices()
+                .into_iter()
+                .map(|(seat, redeal)| RedealChoice { seat, redeal })
+                .collect(),
+            tricks,
+            tricks_won: self.tricks(),
+            legal_actions,
+            declared,
+            exposed_stock_card: (over && self.outcome() == Some(MadiaoOutcome::Played))
+                .then(|| self.deck()[38]),
+            result: self.to_record_result(),
+            settlement: self.settlement(),
+        }
+    }
+}
