@@ -9,8 +9,8 @@
 //!   `TW` last) shuffled by our Fisher–Yates ([`cards::Rng::shuffle`]). The shuffle stands for the
 //!   shuffle and the cut together: the result is the pack top first, `deck[39]` the cut card.
 //! - stream `4k + 1`: the banker draw before hand `k` when one is needed (the match's first hand,
-//!   and after the four lowest): the canonical pack shuffled the same way, seat `i` draws its
-//!   `i`-th card, the highest card banks (§2).
+//!   and after the four lowest): seat `i` draws the `i`-th card of the canonical pack partly
+//!   shuffled ([`BankerDraw::from_rng`]); the highest card banks (§2).
 //! - stream `4k + 2`: the random policy's choices during hand `k` ([`crate::random`]).
 
 use cards::{BySeat, Rng, Seat};
@@ -71,11 +71,70 @@ pub const DEAL_OFFSET: [u8; 32] = {
 /// `deck[32..40]` is the stock.
 #[inline]
 pub fn deal_hands(deck: &[Card; 40], first: Seat) -> [u64; 4] {
-    let mut hands = [0u64; 4];
-    for (i, &off) in DEAL_OFFSET.iter().enumerate() {
-        hands[first.offset(off).index()] |= deck[i].bit();
+    deal_hands_counted(deck, first).0
+}
+
+/// Per card: one in the byte of its suit (bytes 0–3) and, for a red card, one in byte 4.
+const COUNT_INC: [u64; 40] = {
+    let mut t = [0u64; 40];
+    let mut i = 0;
+    while i < 40 {
+        let suit = crate::card::SUIT_OF[i] as u64;
+        let red = (crate::card::RED >> i) & 1;
+        t[i] = (1 << (8 * suit)) | (red << 32);
+        i += 1;
     }
-    hands
+    t
+};
+
+/// The hands as [`deal_hands`], with each hand's counts packed in a word: bytes 0–3 the number of
+/// cards of each suit (cash, strings, myriads, tens), byte 4 the number of red cards.
+#[inline]
+pub(crate) fn deal_hands_counted(deck: &[Card; 40], first: Seat) -> ([u64; 4], [u64; 4]) {
+    let mut hands = [0u64; 4];
+    let mut counts = [0u64; 4];
+    for (i, &off) in DEAL_OFFSET.iter().enumerate() {
+        let s = first.offset(off).index();
+        hands[s] |= deck[i].bit();
+        counts[s] += COUNT_INC[deck[i].number() as usize];
+    }
+    (hands, counts)
+}
+
+/// From packed counts: some suit has all 8 cards.
+#[inline]
+pub(crate) fn counts_flush(c: u64) -> bool {
+    ((c & 0xffff_ffff) + 0x7878_7878) & 0x8080_8080 != 0
+}
+
+/// From packed counts: some suit has 5 or more cards.
+#[inline]
+pub(crate) fn counts_long_suit(c: u64) -> bool {
+    ((c & 0xffff_ffff) + 0x7b7b_7b7b) & 0x8080_8080 != 0
+}
+
+/// From packed counts: 8 red cards.
+#[inline]
+pub(crate) fn counts_eight_reds(c: u64) -> bool {
+    (c >> 32) & 0xff >= 8
+}
+
+/// The deck that deals exactly these hands and this stock under `banker` (the inverse of the deal,
+/// §3): `stock[7]` becomes `deck[39]`, the cut card, which decides the first recipient; each
+/// hand's first four cards are its batch and the other four its singles. For setting up positions
+/// (tests, puzzles, analysis). `None` when a card is given twice.
+pub fn deck_from_hands(banker: Seat, hands: &BySeat<[Card; 8]>, stock: &[Card; 8]) -> Option<[Card; 40]> {
+    let first = first_recipient(banker, stock[7]);
+    let mut deck = canonical_deck();
+    let mut next = [0usize; 4];
+    for (i, off) in DEAL_OFFSET.iter().enumerate() {
+        let s = first.offset(*off);
+        deck[i] = hands[s][next[s.index()]];
+        next[s.index()] += 1;
+    }
+    deck[32..].copy_from_slice(stock);
+    let all = deck.iter().fold(0u64, |m, c| m | c.bit());
+    (all.count_ones() == 40).then_some(deck)
 }
 
 /// The deck of hand `k` of the seed `seed` (see the module documentation).
@@ -102,10 +161,15 @@ impl BankerDraw {
         BankerDraw { cards, banker }
     }
 
-    /// A draw from a shuffled pack: seat `i` draws the `i`-th card.
+    /// A draw from a shuffled pack: seat `i` draws the `i`-th card of the canonical pack after
+    /// the first four steps of a Fisher–Yates shuffle from the top (step `i` swaps position `i`
+    /// with a uniformly random position `i..40`).
     pub fn from_rng(rng: &mut Rng) -> BankerDraw {
         let mut pack = canonical_deck();
-        rng.shuffle(&mut pack);
+        for i in 0..4 {
+            let j = i + rng.index(40 - i);
+            pack.swap(i, j);
+        }
         BankerDraw::from_cards(BySeat([pack[0], pack[1], pack[2], pack[3]]))
     }
 

@@ -38,7 +38,7 @@ pub mod variants;
 pub mod view;
 
 pub use card::{Card, CardSet, Suit, canonical_deck};
-pub use deal::{BankerDraw, deck_from_seed, first_recipient};
+pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
 pub use matches::{Match, MatchError};
 pub use settle::{Item, Line, Settlement};

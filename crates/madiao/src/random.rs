@@ -12,6 +12,10 @@
 //!   [`RandomPolicy::faceup_discard`] (1/256: rare, but every penalty path is exercised), otherwise
 //!   slough it.
 //!
+//! Sampling: a card is drawn with one 64-bit random number (Lemire's unbiased multiply-and-reject
+//! for the index); the top 32 bits of the product's fraction, uniform up to 8/2³², decide
+//! capture-or-slough and discard-or-slough against the probability as a 32-bit threshold.
+//!
 //! Every legal action has a positive probability: any card may be led; any card may be sloughed;
 //! any capture may be made; under `penalty` any card may be discarded face up.
 
@@ -66,6 +70,58 @@ impl From<RandomPolicy> for Sampler {
     }
 }
 
+/// The number of the `k`-th lowest set bit of `mask`, which has more than `k` bits and at most 8
+/// (a hand): a fixed number of steps without data-dependent branches.
+#[inline]
+fn nth_bit(mut mask: u64, k: u32) -> u8 {
+    for j in 0..7 {
+        let cleared = mask & mask.wrapping_sub(1);
+        mask = if j < k { cleared } else { mask };
+    }
+    mask.trailing_zeros().min(39) as u8
+}
+
+/// A uniform number below `n` (unbiased: Lemire's multiply-and-reject on 64 bits) and 32 more
+/// random bits — the top of the product's fraction — from one 64-bit draw.
+#[inline]
+fn below_and_bits(rng: &mut Rng, n: u64) -> (u32, u32) {
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(n);
+        let lo = m as u64;
+        if lo >= n || lo >= n.wrapping_neg() % n {
+            return ((m >> 64) as u32, (lo >> 32) as u32);
+        }
+    }
+}
+
+/// Fisher–Yates (from the last position down) taking up to six indices from each 64-bit draw:
+/// the batched ranged-integer method of Brackett-Rozinsky and Lemire, unbiased by rejection. Used
+/// by the benchmark only; seeded decks ([`crate::deck_from_seed`]) use [`Rng::shuffle`].
+#[inline]
+pub fn shuffle_batched(rng: &mut Rng, deck: &mut [Card; 40]) {
+    let mut i = 39u64;
+    while i >= 1 {
+        let k = i.min(6);
+        let product: u64 = (0..k).map(|j| i + 1 - j).product();
+        let mut js = [0u64; 6];
+        loop {
+            let mut r = rng.next_u64();
+            for (j, slot) in js.iter_mut().enumerate().take(k as usize) {
+                let m = u128::from(r) * u128::from(i + 1 - j as u64);
+                *slot = (m >> 64) as u64;
+                r = m as u64;
+            }
+            if r >= product || r >= product.wrapping_neg() % product {
+                break;
+            }
+        }
+        for (j, &slot) in js.iter().enumerate().take(k as usize) {
+            deck.swap((i - j as u64) as usize, slot as usize);
+        }
+        i -= k;
+    }
+}
+
 impl Sampler {
     #[inline]
     fn yes(rng: &mut Rng, t: u64) -> bool {
@@ -80,15 +136,17 @@ impl Sampler {
             Phase::Redeal => Some(Action::Redeal(Self::yes(rng, self.redeal))),
             Phase::Play => {
                 let hand = st.hands[st.to_move.index()];
-                let c = Card::from_u8(rng.pick_bit(hand) as u8);
+                // The seat to move has played one card in each earlier trick: 8 - trick remain.
+                let (k, bits) = below_and_bits(rng, 8 - u64::from(st.trick));
+                let c = Card::from_u8(nth_bit(hand, k));
                 if st.pos == 0 {
                     return Some(Action::Play(c));
                 }
+                let bits = u64::from(bits);
                 let capture = st.led & c.bit() != 0 && c.number() > st.best;
                 Some(if capture {
-                    if Self::yes(rng, self.capture) { Action::Play(c) } else { Action::Slough(c) }
-                } else if st.variants.faceup_discard == FaceupDiscard::Penalty && Self::yes(rng, self.discard)
-                {
+                    if bits < self.capture { Action::Play(c) } else { Action::Slough(c) }
+                } else if st.variants.faceup_discard == FaceupDiscard::Penalty && bits < self.discard {
                     Action::Play(c)
                 } else {
                     Action::Slough(c)
@@ -134,7 +192,8 @@ pub fn outcome_index(o: MadiaoOutcome) -> usize {
 ///
 /// Randomness: one ChaCha8 stream `Rng::from_seed(seed)` shuffles the pack before each hand (a
 /// Fisher–Yates shuffle of the previous hand's order, which is as uniform as shuffling a fresh
-/// pack), draws bankers, and makes the policy's choices.
+/// pack, with several indices per draw: [`shuffle_batched`]), draws bankers, and makes the
+/// policy's choices.
 pub fn bench(seed: u64, hands: u64, variants: Variants, policy: RandomPolicy) -> BenchTally {
     let sampler = Sampler::from(policy);
     let mut rng = Rng::from_seed(seed);
@@ -143,7 +202,7 @@ pub fn bench(seed: u64, hands: u64, variants: Variants, policy: RandomPolicy) ->
     let mut progress = MatchProgress::default();
     let mut banker = BankerDraw::from_rng(&mut rng).banker;
     for _ in 0..hands {
-        rng.shuffle(&mut deck);
+        shuffle_batched(&mut rng, &mut deck);
         let setup = HandSetup { banker, stake: 2, deck, variants, progress };
         let mut st = State::new_from_valid(setup);
         while let Some(a) = sampler.choose(&st, &mut rng) {

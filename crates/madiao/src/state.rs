@@ -8,8 +8,8 @@ use cards::{BySeat, Seat};
 use serde::{Serialize, Serializer};
 
 use crate::card::{Card, SUIT_MASK, SUIT_OF, Suit, TOPS};
-use crate::deal::{deal_hands, first_recipient};
-use crate::declare::{Melds, has_four_lowest, has_long_suit};
+use crate::deal::{counts_eight_reds, counts_flush, counts_long_suit, deal_hands_counted, first_recipient};
+use crate::declare::{Melds, has_four_lowest};
 use crate::variants::{FaceupDiscard, Variants};
 
 /// Where a hand stands within its match: what `game_over` is counted from (§7).
@@ -286,7 +286,7 @@ impl State {
         let upcard = deck[39];
         // §3 The cut card decides the first recipient, who leads trick 1.
         let first = first_recipient(banker, upcard);
-        let dealt = deal_hands(&deck, first);
+        let (dealt, counts) = deal_hands_counted(&deck, first);
         let stock = deck[32..].iter().fold(0u64, |m, c| m | c.bit());
         let hm_holder = Seat::ALL.into_iter().find(|s| dealt[s.index()] & Card::TB.bit() != 0);
         // §6 Reward cards: each suit's top; if the upcard is a top card, its suit's second card.
@@ -331,9 +331,11 @@ impl State {
             faceup_cards: 0,
         };
         // §4.1 Melds, checked first.
-        for s in Seat::ALL {
-            if Melds::of(dealt[s.index()]).any() {
-                st.meld_holders |= 1 << s.index();
+        // (From the packed suit and red counts: a meld needs the four tops, a flush or 8 reds.)
+        for s in 0..4 {
+            let c = counts[s];
+            if dealt[s] & TOPS == TOPS || counts_flush(c) || counts_eight_reds(c) {
+                st.meld_holders |= 1 << s;
             }
         }
         if st.meld_holders != 0 {
@@ -347,9 +349,9 @@ impl State {
             return st;
         }
         // §4.3 Long suits: asked in play order from the first recipient.
-        for s in Seat::ALL {
-            if has_long_suit(dealt[s.index()]) {
-                st.redeal_eligible |= 1 << s.index();
+        for (s, &c) in counts.iter().enumerate() {
+            if counts_long_suit(c) {
+                st.redeal_eligible |= 1 << s;
             }
         }
         if st.redeal_eligible != 0 {

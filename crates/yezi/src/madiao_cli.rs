@@ -1,23 +1,366 @@
 //! The `madiao` side of `yezi replay`, `yezi sim` and `yezi bench`.
-//! (Skeleton: filled in by the madiao engine work.)
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write;
+use std::time::Instant;
 
-use cards::record::{MadiaoHand, Record};
+use anyhow::Context as _;
+use cards::record::{self, MadiaoHand, MadiaoOutcome, MadiaoResult, Record};
+use cards::{BySeat, Halves, Seat};
+use madiao::card::mask_codes;
+use madiao::random::{RandomPolicy, Simulator, outcome_index};
+use madiao::record::{Replay, ReplayedHand};
+use madiao::{Item, PlayKind, State, Suit, Variants};
 
 use crate::{BenchArgs, SimArgs};
 
 /// Replays a record; returns false when an action is illegal or a stored result differs.
-pub fn replay(_record: &Record<MadiaoHand>, _json: bool, _out: &mut impl Write) -> anyhow::Result<bool> {
-    anyhow::bail!("madiao replay is not built yet")
+pub fn replay(record: &Record<MadiaoHand>, json: bool, out: &mut impl Write) -> anyhow::Result<bool> {
+    let rep = madiao::record::replay(record);
+    if json {
+        if rep.error.is_none() {
+            let hands: Vec<Option<&MadiaoResult>> = rep.hands.iter().map(|h| h.result.as_ref()).collect();
+            let doc = serde_json::json!({ "hands": hands });
+            out.write_all(record::to_pretty_json(&doc).as_bytes())?;
+        }
+    } else {
+        write_replay_text(record, &rep, out)?;
+    }
+    out.flush()?;
+    for d in rep.differences() {
+        eprintln!("{d}");
+    }
+    if let Some(e) = &rep.error {
+        eprintln!("{e}");
+    }
+    Ok(rep.is_clean())
+}
+
+fn seat_role(s: Seat, banker: Seat) -> String {
+    if s == banker { format!("{s} (banker)") } else { s.to_string() }
+}
+
+fn payoffs_text(p: &BySeat<Halves>) -> String {
+    p.iter().map(|(s, x)| format!("{s} {x:+}")).collect::<Vec<_>>().join(", ")
+}
+
+fn outcome_text(o: MadiaoOutcome) -> &'static str {
+    match o {
+        MadiaoOutcome::Played => "played",
+        MadiaoOutcome::Meld => "meld",
+        MadiaoOutcome::FourLowest => "four_lowest",
+        MadiaoOutcome::Redeal => "redeal",
+    }
+}
+
+fn write_replay_text(record: &Record<MadiaoHand>, rep: &Replay, out: &mut impl Write) -> anyhow::Result<()> {
+    let mut s = String::new();
+    let _ = write!(s, "Madiao record, rules {}", record.rules);
+    if !record.variants.is_empty() {
+        let v: Vec<String> = record.variants.0.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let _ = write!(s, " with {}", v.join(", "));
+    }
+    let _ = writeln!(s, ", {} hand(s)", record.hands.len());
+    if let Some(players) = &record.players {
+        let p: Vec<String> = players.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        let _ = writeln!(s, "players: {}", p.join(", "));
+    }
+    if let Some(seed) = record.seed {
+        let _ = writeln!(s, "seed: {seed}");
+    }
+    out.write_all(s.as_bytes())?;
+    for (i, h) in rep.hands.iter().enumerate() {
+        out.write_all(hand_text(i, h).as_bytes())?;
+    }
+    Ok(())
+}
+
+fn play_text(p: &madiao::Play) -> String {
+    let s = p.seat;
+    let c = p.card;
+    match p.kind {
+        PlayKind::Lead => format!("{s} leads {c}"),
+        PlayKind::Capture if p.can_win => format!("{s} captures with {c}"),
+        PlayKind::Capture => format!("{s} plays {c} face up (no trick before the last: it cannot win)"),
+        PlayKind::Slough => format!("{s} sloughs {c} face down"),
+        PlayKind::Discard => format!("{s} discards {c} face up"),
+    }
+}
+
+/// One hand, trick by trick, with its declarations, settlement and result.
+fn hand_text(i: usize, h: &ReplayedHand) -> String {
+    let st = &h.state;
+    let b = st.banker();
+    let mut s = String::new();
+    let _ = writeln!(s);
+    if h.new_match && i > 0 {
+        let _ = writeln!(s, "-- a new match begins --");
+    }
+    let _ = writeln!(s, "== hand {i}: banker {b}, stake {} chips ==", st.stake());
+    let cut = st.upcard();
+    let first = st.first_recipient();
+    let role = match first.distance_from(b) {
+        0 => "the banker",
+        1 => "the dealer",
+        2 => "the banker's opposite",
+        _ => "the shuffler",
+    };
+    let _ = writeln!(s, "cut card {cut} (the upcard): {first}, {role}, is dealt first and leads");
+    for seat in b.from_here() {
+        let _ = writeln!(s, "  {:<17} {}", seat_role(seat, b), mask_codes(st.dealt(seat)));
+    }
+    let _ = writeln!(s, "  {:<17} {} (upcard {cut})", "stock", mask_codes(st.stock()));
+    match st.outcome() {
+        Some(MadiaoOutcome::Meld) => {
+            for m in st.meld_holders() {
+                let kinds: Vec<String> = st.melds(m).counted(st.variants()).map(|k| k.to_string()).collect();
+                let _ = writeln!(s, "meld: {m} holds {}; the hand is not played", kinds.join(" + "));
+            }
+        }
+        Some(MadiaoOutcome::FourLowest) => {
+            if let Some(f) = st.four_lowest_holder() {
+                let _ = writeln!(s, "four lowest: {f} holds T2 M1 S1 W9; the cards are dealt again");
+            }
+        }
+        _ => {}
+    }
+    for (seat, forced) in st.redeal_choices() {
+        let suits: Vec<&str> = madiao::declare::long_suits(st.dealt(seat)).map(Suit::name).collect();
+        let what = if forced { "forces a redeal" } else { "declines a redeal" };
+        let _ = writeln!(s, "long suit: {seat} ({}) {what}", suits.join(", "));
+    }
+    let plays: Vec<madiao::Play> = st.plays().collect();
+    for (t, trick) in plays.chunks(4).enumerate() {
+        let texts: Vec<String> = trick.iter().map(play_text).collect();
+        let _ = write!(s, "trick {}: {}", t + 1, texts.join("; "));
+        match st.trick_winner(t as u8) {
+            Some(w) => {
+                let card = trick.iter().filter(|p| p.seat == w && p.can_win).map(|p| p.card).next_back();
+                let _ = match card {
+                    Some(c) => writeln!(s, " → {w} wins with {c}"),
+                    None => writeln!(s, " → {w} wins"),
+                };
+            }
+            None => {
+                let _ = writeln!(s);
+            }
+        }
+    }
+    if let Some(set) = st.settlement() {
+        if st.outcome() == Some(MadiaoOutcome::Played) {
+            let _ = writeln!(s, "under the upcard: {}", st.deck()[38]);
+        }
+        let _ = writeln!(s, "settlement:");
+        if set.lines.is_empty() {
+            let _ = writeln!(s, "  nothing to pay");
+        }
+        let _ = writeln!(s, "{set}");
+    }
+    match &h.result {
+        Some(r) => {
+            let next = r.next_banker.map_or("drawn again".to_string(), |n| n.to_string());
+            let _ = writeln!(
+                s,
+                "result: {}, tricks {:?}, payoffs [{}], next banker {next}{}",
+                outcome_text(r.outcome),
+                r.tricks.0,
+                payoffs_text(&r.payoffs),
+                if r.game_over { ", the match is over" } else { "" }
+            );
+        }
+        None => {
+            if let Some(t) = st.to_move() {
+                let _ = writeln!(s, "(unfinished: {t} to act)");
+            }
+        }
+    }
+    if !h.differences.is_empty() {
+        let _ = writeln!(s, "the stored result differs:");
+        for d in &h.differences {
+            let _ = writeln!(s, "  {d}");
+        }
+    }
+    s
+}
+
+/// Counts of everything a simulation saw.
+#[derive(Default)]
+struct SimStats {
+    hands: u64,
+    matches_begun: u64,
+    matches_ended: u64,
+    outcomes: [u64; 4],
+    payoff: BySeat<i64>,
+    banker_payoff: i64,
+    player_payoff: i64,
+    events: BTreeMap<&'static str, u64>,
+}
+
+impl SimStats {
+    fn event(&mut self, name: &'static str) {
+        *self.events.entry(name).or_default() += 1;
+    }
+
+    fn add(&mut self, h: &madiao::random::SimHand) {
+        let st = &h.state;
+        let r = &h.result;
+        self.hands += 1;
+        if h.new_match {
+            self.matches_begun += 1;
+        }
+        if r.game_over {
+            self.matches_ended += 1;
+        }
+        self.outcomes[outcome_index(r.outcome)] += 1;
+        for (s, p) in r.payoffs.iter() {
+            self.payoff[s] += i64::from(p.0);
+            if s == st.banker() {
+                self.banker_payoff += i64::from(p.0);
+            } else {
+                self.player_payoff += i64::from(p.0);
+            }
+        }
+        if h.draw.is_some() {
+            self.event("banker drawn by high card");
+        }
+        match r.outcome {
+            MadiaoOutcome::Meld => {
+                if st.meld_holders().count() > 1 {
+                    self.event("meld: several holders in one hand");
+                }
+            }
+            MadiaoOutcome::FourLowest => self.event("four lowest"),
+            MadiaoOutcome::Redeal => self.event("long-suit redeal forced"),
+            MadiaoOutcome::Played => {
+                if r.next_banker == Some(st.banker()) {
+                    self.event("banker keeps the bank (+3 HM line)");
+                }
+                if st.plays().any(|p| p.trick == 7 && p.kind == PlayKind::Capture && !p.can_win) {
+                    self.event("trick 8: a capture in form that cannot win");
+                }
+            }
+        }
+        if st.redeal_choices().iter().any(|&(_, f)| !f) {
+            self.event("long-suit redeal declined");
+        }
+        if let Some(set) = st.settlement() {
+            for l in &set.lines {
+                let name: &'static str = match l.item {
+                    Item::Meld { meld, .. } => meld.name(),
+                    Item::MeldExtraStake { .. } => "meld extra stake",
+                    Item::FourLowest => continue,
+                    Item::StockCheck { .. } => "stock-check payment",
+                    Item::FewerThanTwoTricks { .. } if l.seat == st.banker() => "banker short of the minimum",
+                    Item::FewerThanTwoTricks { .. }
+                    | Item::ExactlyTwoTricks
+                    | Item::ThreeOrMoreTricks { .. } => {
+                        continue;
+                    }
+                    Item::TiedForMostTricks { .. } => "tie for most tricks (½ each)",
+                    Item::Slam => "slam (all 8 tricks)",
+                    Item::RewardTrick { .. } => "trick won with a reward card",
+                    Item::HmConsolation => "HM holder short of the minimum (+1)",
+                    Item::HmMinimum => "HM holder made the minimum (+2)",
+                    Item::HmWon { .. } => "HM won a trick (+3 HM line)",
+                    Item::ThreeHonours => "won with TW, TQ and TB (+3)",
+                    Item::FourHonours => "won with TW, TQ, TB and W0 (+4)",
+                    Item::Knock => "knock",
+                    Item::FaceUpDiscard { .. } => "face-up discard",
+                };
+                if !l.counted {
+                    self.event("bonus line not counted (largest_only)");
+                }
+                self.event(name);
+            }
+        }
+    }
 }
 
 /// Plays hands with random legal play and prints a summary.
-pub fn sim(_args: &SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("madiao sim is not built yet")
+pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    let overrides = crate::parse_variant_args(&args.variants)?;
+    let variants = Variants::preset(&args.rules)
+        .and_then(|v| v.with_overrides(&overrides))
+        .context("--rules/--variant")?;
+    let policy = RandomPolicy::default();
+    let mut simulator = Simulator::new(args.seed, variants, 2, policy);
+    let mut stats = SimStats::default();
+    let mut kept: Vec<State> = Vec::new();
+    for _ in 0..args.hands {
+        let h = simulator.play_hand()?;
+        stats.add(&h);
+        if args.out.is_some() {
+            kept.push(h.state);
+        }
+    }
+    let mut s = String::new();
+    let n = stats.hands.max(1) as f64;
+    let _ = writeln!(
+        s,
+        "madiao sim: {} hands, seed {}, rules {} ({variants})",
+        stats.hands, args.seed, args.rules
+    );
+    let _ = writeln!(
+        s,
+        "random policy: force a redeal {:.0}%, capture when the drawn card can {:.0}%, face-up discard {:.2}% (under penalty)",
+        policy.force_redeal * 100.0,
+        policy.capture * 100.0,
+        policy.faceup_discard * 100.0
+    );
+    let _ = writeln!(s, "matches: {} begun, {} ended", stats.matches_begun, stats.matches_ended);
+    let _ = writeln!(s, "outcomes:");
+    for (name, count) in ["played", "meld", "four_lowest", "redeal"].iter().zip(stats.outcomes) {
+        let _ = writeln!(s, "  {name:<12} {count:>9}  {:>6.2}%", count as f64 * 100.0 / n);
+    }
+    let _ = writeln!(s, "payoff per seat (stakes; chips = stakes × 2):");
+    for (seat, p) in stats.payoff.iter() {
+        let total = *p as f64 / 2.0;
+        let _ = writeln!(s, "  {seat}: {total:>+12.1}  ({:+.4} per hand)", total / n);
+    }
+    let _ = writeln!(s, "payoff per role:");
+    let bank = stats.banker_payoff as f64 / 2.0;
+    let players = stats.player_payoff as f64 / 2.0;
+    let _ = writeln!(s, "  banker:  {bank:>+12.1}  ({:+.4} per hand)", bank / n);
+    let _ = writeln!(s, "  players: {players:>+12.1}  ({:+.4} per player per hand)", players / n / 3.0);
+    let _ = writeln!(s, "events seen (lines or hands):");
+    for (name, count) in &stats.events {
+        let _ = writeln!(s, "  {name:<48} {count:>9}");
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(s.as_bytes())?;
+    if let Some(path) = &args.out {
+        let rec = madiao::record::to_record(&args.rules, &variants, Some(args.seed), kept.iter())?;
+        std::fs::write(path, record::to_pretty_json(&rec))
+            .with_context(|| format!("writing {}", path.display()))?;
+        writeln!(stdout, "wrote {} hands to {}", kept.len(), path.display())?;
+    }
+    Ok(())
 }
 
 /// Measures random playouts per second.
-pub fn bench(_args: &BenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("madiao bench is not built yet")
+pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+    let variants = Variants::preset(&args.rules).context("--rules")?;
+    let policy = RandomPolicy::default();
+    // A short warm-up so the timing does not include first-touch costs.
+    let _ = madiao::random::bench(args.seed ^ 0x5eed, args.hands.min(20_000), variants, policy);
+    let start = Instant::now();
+    let tally = madiao::random::bench(args.seed, args.hands, variants, policy);
+    let secs = start.elapsed().as_secs_f64();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "madiao bench: {} random full hands (rules {}, seed {}) in {:.3} s on one core: {:.0} hands/s",
+        tally.hands,
+        args.rules,
+        args.seed,
+        secs,
+        tally.hands as f64 / secs.max(1e-9)
+    )?;
+    writeln!(
+        stdout,
+        "outcomes: played {}, meld {}, four_lowest {}, redeal {}; checksum {:016x}",
+        tally.outcomes[0], tally.outcomes[1], tally.outcomes[2], tally.outcomes[3], tally.checksum
+    )?;
+    Ok(())
 }
