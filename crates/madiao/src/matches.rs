@@ -83,10 +83,10 @@ impl Match {
         if self.over {
             return Err(MatchError::Over);
         }
-        if let Some(expected) = self.next_banker {
-            if expected != banker {
-                return Err(MatchError::WrongBanker { given: banker, expected });
-            }
+        if let Some(expected) = self.next_banker
+            && expected != banker
+        {
+            return Err(MatchError::WrongBanker { given: banker, expected });
         }
         Ok(HandSetup { banker, stake, deck, variants: self.variants, progress: self.progress })
     }

@@ -208,14 +208,12 @@ pub fn replay(rec: &Record<MadiaoHand>) -> Replay {
     }
     let mut current = Match::new(variants);
     for (i, h) in rec.hands.iter().enumerate() {
-        if let Some(prev) = out.hands.last() {
-            if let Some(turn) = prev.state.to_move() {
-                out.error = Some(hand_err(
-                    i - 1,
-                    format!("the hand is unfinished ({turn} to act) but hand {i} follows"),
-                ));
-                return out;
-            }
+        if let Some(prev) = out.hands.last()
+            && let Some(turn) = prev.state.to_move()
+        {
+            out.error =
+                Some(hand_err(i - 1, format!("the hand is unfinished ({turn} to act) but hand {i} follows")));
+            return out;
         }
         let new_match = i == 0 || current.is_over();
         if current.is_over() {

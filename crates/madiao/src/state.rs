@@ -263,7 +263,7 @@ impl State {
     /// lowest end the hand at once; otherwise long-suit holders are asked (phase [`Phase::Redeal`])
     /// or play begins.
     pub fn new(setup: HandSetup) -> Result<State, SetupError> {
-        if setup.stake == 0 || setup.stake % 2 != 0 {
+        if setup.stake == 0 || !setup.stake.is_multiple_of(2) {
             return Err(SetupError::BadStake(setup.stake));
         }
         let mut seen = 0u64;

@@ -340,10 +340,10 @@ impl Variants {
         let mut out = cards::record::Variants::default();
         for name in VARIANT_NAMES {
             let (mine, theirs) = (self.get(name), preset.get(name));
-            if mine != theirs {
-                if let Some(v) = mine {
-                    out.0.insert(name.to_string(), v);
-                }
+            if mine != theirs
+                && let Some(v) = mine
+            {
+                out.0.insert(name.to_string(), v);
             }
         }
         out

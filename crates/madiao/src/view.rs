@@ -100,7 +100,8 @@ pub struct PlayView {
 pub struct Declared {
     /// Who showed them.
     pub seat: Seat,
-    /// What they are: `"meld"`, `"four_lowest"` or `"long_suit"`.
+    /// What they are: `"meld"`, `"four_lowest"`, `"long_suit"`, or `"hm_exemption"` (the HM
+    /// holder shows `TB` so as not to pay for a meld).
     pub what: &'static str,
     /// The cards, highest first.
     pub cards: Vec<Card>,
@@ -147,6 +148,12 @@ impl State {
                         let dealt = self.dealt(h);
                         let cards = self.melds(h).0.iter().flatten().fold(0, |m, k| m | k.cards(dealt));
                         declared.push(Declared { seat: h, what: "meld", cards: cards_desc(cards) });
+                    }
+                    // The HM holder shows TB to be exempt from paying for the melds.
+                    if let Some(x) = self.hm_holder()
+                        && !declared.iter().any(|d| d.seat == x)
+                    {
+                        declared.push(Declared { seat: x, what: "hm_exemption", cards: vec![Card::TB] });
                     }
                 }
                 Some(MadiaoOutcome::FourLowest) => {

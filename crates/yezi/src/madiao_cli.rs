@@ -71,8 +71,28 @@ fn write_replay_text(record: &Record<MadiaoHand>, rep: &Replay, out: &mut impl W
     }
     out.write_all(s.as_bytes())?;
     for (i, h) in rep.hands.iter().enumerate() {
-        out.write_all(hand_text(i, h).as_bytes())?;
+        let stopped = rep.error.as_ref().filter(|e| e.hand == Some(i) && e.action.is_some());
+        out.write_all(hand_text(i, h, stopped).as_bytes())?;
     }
+    let mut end = String::new();
+    let _ = writeln!(end);
+    match &rep.error {
+        Some(e) => {
+            let _ = writeln!(end, "replay stopped: {e}");
+        }
+        None => {
+            let finished = rep.hands.iter().filter(|h| h.result.is_some()).count();
+            let checked = record.hands.iter().filter(|h| h.result.is_some()).count();
+            let differing = rep.hands.iter().filter(|h| !h.differences.is_empty()).count();
+            let _ = writeln!(
+                end,
+                "{} hand(s) replayed, {finished} finished; {checked} stored result(s) checked, {}",
+                rep.hands.len(),
+                if differing == 0 { "all match".to_string() } else { format!("{differing} differ") }
+            );
+        }
+    }
+    out.write_all(end.as_bytes())?;
     Ok(())
 }
 
@@ -89,7 +109,7 @@ fn play_text(p: &madiao::Play) -> String {
 }
 
 /// One hand, trick by trick, with its declarations, settlement and result.
-fn hand_text(i: usize, h: &ReplayedHand) -> String {
+fn hand_text(i: usize, h: &ReplayedHand, stopped: Option<&madiao::record::ReplayError>) -> String {
     let st = &h.state;
     let b = st.banker();
     let mut s = String::new();
@@ -169,11 +189,15 @@ fn hand_text(i: usize, h: &ReplayedHand) -> String {
                 if r.game_over { ", the match is over" } else { "" }
             );
         }
-        None => {
-            if let Some(t) = st.to_move() {
+        None => match (stopped, st.to_move()) {
+            (Some(e), _) => {
+                let _ = writeln!(s, "illegal: {e}");
+            }
+            (None, Some(t)) => {
                 let _ = writeln!(s, "(unfinished: {t} to act)");
             }
-        }
+            (None, None) => {}
+        },
     }
     if !h.differences.is_empty() {
         let _ = writeln!(s, "the stored result differs:");

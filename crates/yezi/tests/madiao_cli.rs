@@ -1,0 +1,170 @@
+//! `yezi replay`, `yezi sim madiao` and `yezi bench madiao` as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn yezi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_yezi")).args(args).output().expect("yezi runs")
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../madiao/tests/data").join(name).display().to_string()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yezi-madiao-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn replay_prints_the_hands_trick_by_trick_with_the_settlement() {
+    let out = yezi(&["replay", &data("standard_knock_then_meld.json")]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    for want in [
+        "== hand 0: banker seat 0, stake 2 chips ==",
+        "cut card W3 (the upcard): seat 0, the banker, is dealt first and leads",
+        "trick 4: seat 0 leads T3; seat 1 captures with TB; seat 2 sloughs T8 face down; seat 3 sloughs T7 face down → seat 1 wins with TB",
+        "seat 1: won a trick with the HM (TB) and made 2 tricks: +3 from the banker",
+        "seat 1: knock (敲門) for the +3 HM line: +1 from each of seats 2, 3 (+2)",
+        "totals: seat 0 +1, seat 1 +4, seat 2 -3, seat 3 -2",
+        "result: played, tricks [3, 2, 1, 2]",
+        "meld: seat 2 holds four tops (TW M9 S9 W0); the hand is not played",
+        "2 hand(s) replayed, 2 finished; 2 stored result(s) checked, all match",
+    ] {
+        assert!(stdout.contains(want), "missing {want:?} in\n{stdout}");
+    }
+}
+
+#[test]
+fn replay_json_prints_the_result_objects() {
+    let out = yezi(&["replay", "--json", &data("declarations_and_match_end.json")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hands = v["hands"].as_array().unwrap();
+    assert_eq!(hands.len(), 7);
+    assert_eq!(hands[0]["outcome"], "redeal");
+    assert_eq!(hands[1]["outcome"], "four_lowest");
+    assert!(hands[1]["next_banker"].is_null());
+    assert_eq!(hands[2]["outcome"], "meld");
+    assert_eq!(hands[3]["payoffs"], serde_json::json!([-1, -3, 5, -1]));
+    assert_eq!(hands[5]["game_over"], true);
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data("declarations_and_match_end.json")).unwrap())
+            .unwrap();
+    for (i, h) in hands.iter().enumerate() {
+        assert_eq!(h, &rec["hands"][i]["result"], "hand {i}");
+    }
+    // Halves print as numbers with .5.
+    let out = yezi(&["replay", "--json", &data("feng_tie_and_shortfall.json")]);
+    assert!(text(&out.stdout).contains("\"payoffs\": [-3, 1.5, 1.5, 0]"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn replay_rejects_an_illegal_action_with_hand_action_and_reason() {
+    for json in [false, true] {
+        let mut args = vec!["replay"];
+        if json {
+            args.push("--json");
+        }
+        let f = data("illegal/wrong_turn.json");
+        args.push(&f);
+        let out = yezi(&args);
+        assert!(!out.status.success());
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("hand 0, action 1: it is seat 1's turn, not seat 2's"), "{stderr}");
+    }
+    let out = yezi(&["replay", &data("illegal/feng_faceup_discard.json")]);
+    assert!(!out.status.success());
+    assert!(text(&out.stdout).contains("illegal: hand 0, action 2: seat 2 cannot play face up W7"));
+}
+
+#[test]
+fn replay_reports_every_difference_from_a_stored_result() {
+    let out = yezi(&["replay", "--json", &data("illegal/stored_result_differs.json")]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("hand 0: result.next_banker: the record says 2, the replay gives 1"), "{stderr}");
+    assert!(
+        stderr.contains("hand 0: result.payoffs: the record says [1,4,-3,-1], the replay gives [1,4,-3,-2]")
+    );
+    // The replayed results are still printed.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hands"][0]["next_banker"], 1);
+}
+
+#[test]
+fn replay_rejects_bad_files() {
+    let f = tmp("broken.json");
+    std::fs::write(&f, "{\"format\": \"yezi/1\", \"game\": \"madiao\", ").unwrap();
+    let out = yezi(&["replay", f.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("not valid JSON"), "{}", text(&out.stderr));
+    let out = yezi(&["replay", &data("illegal/deck_unknown_code.json")]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("hand 0: deck[5]: unknown card code \"X9\""));
+    let out = yezi(&["replay", "/nonexistent/record.json"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn sim_writes_a_record_that_replays_cleanly() {
+    for rules in ["standard", "feng"] {
+        let f = tmp(&format!("sim-{rules}.json"));
+        let out = yezi(&[
+            "sim",
+            "madiao",
+            "--hands",
+            "400",
+            "--seed",
+            "7",
+            "--rules",
+            rules,
+            "--out",
+            f.to_str().unwrap(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        for want in [
+            "madiao sim: 400 hands, seed 7",
+            "outcomes:",
+            "payoff per seat",
+            "payoff per role:",
+            "banker:",
+            "events seen",
+        ] {
+            assert!(stdout.contains(want), "missing {want:?} in\n{stdout}");
+        }
+        let out = yezi(&["replay", f.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout)
+                .contains("400 hand(s) replayed, 400 finished; 400 stored result(s) checked, all match")
+        );
+    }
+    // Same seed, same summary.
+    let a = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
+    let b = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
+    assert_eq!(a.stdout, b.stdout);
+    let out = yezi(&["sim", "madiao", "--hands", "10", "--variant", "slams=adds"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("unknown variant `slams`"));
+}
+
+#[test]
+fn bench_reports_hands_per_second() {
+    let out = yezi(&["bench", "madiao", "--hands", "20000", "--seed", "2"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("madiao bench: 20000 random full hands (rules standard, seed 2)"), "{stdout}");
+    assert!(stdout.contains("hands/s") && stdout.contains("checksum"));
+    // Same seed, same checksum.
+    let again = text(&yezi(&["bench", "madiao", "--hands", "20000", "--seed", "2"]).stdout);
+    let sum = |s: &str| s.lines().nth(1).map(str::to_string);
+    assert_eq!(sum(&stdout), sum(&again));
+}
