@@ -155,12 +155,11 @@ impl Melds {
     /// The melds that count under `meld_stacking`: only the highest (`highest`), or one per family
     /// (`cumulative`, §9.3). Highest first.
     pub fn counted(&self, variants: &Variants) -> impl Iterator<Item = MeldKind> + use<> {
-        let mut list: Vec<MeldKind> = self.0.iter().flatten().copied().collect();
-        list.sort_by_key(|m| std::cmp::Reverse(m.stakes()));
-        if variants.meld_stacking == MeldStacking::Highest {
-            list.truncate(1);
-        }
-        list.into_iter()
+        let mut list = self.0;
+        // Highest first, empty slots last (an unstable sort of four never allocates).
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.map_or(0, MeldKind::stakes)));
+        let n = if variants.meld_stacking == MeldStacking::Highest { 1 } else { 4 };
+        list.into_iter().take(n).flatten()
     }
 
     /// The stakes each payer pays for the counted melds, without the `meld_extra_stake` stake.

@@ -1,6 +1,5 @@
 //! The `madiao` side of `yezi replay`, `yezi sim` and `yezi bench`.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::time::Instant;
@@ -218,12 +217,55 @@ struct SimStats {
     payoff: BySeat<i64>,
     banker_payoff: i64,
     player_payoff: i64,
-    events: BTreeMap<&'static str, u64>,
+    events: Vec<(&'static str, u64)>,
 }
 
+/// Every event the summary lists, in display order (those never seen show 0).
+const EVENTS: [&str; 32] = [
+    "banker drawn by high card",
+    "meld: four_tops",
+    "meld: four_tops_with_hm",
+    "meld: flush_of_cash",
+    "meld: flush_of_strings",
+    "meld: flush_of_myriads",
+    "meld: flush_of_tens",
+    "meld: flush_of_tens_with_hm",
+    "meld: eight_reds",
+    "meld: eight_reds_with_hm",
+    "meld: tops_and_lowest",
+    "meld: several holders in one hand",
+    "meld: extra stake (meld_extra_stake)",
+    "four lowest",
+    "long-suit redeal declined",
+    "long-suit redeal forced",
+    "trick won with a reward card",
+    "stock-check payment",
+    "banker short of the minimum",
+    "tie for most tricks (½ each)",
+    "slam (all 8 tricks)",
+    "HM holder short of the minimum (+1)",
+    "HM holder made the minimum (+2)",
+    "HM won a trick (+3 HM line)",
+    "knock",
+    "banker keeps the bank (+3 HM line)",
+    "won with TW, TQ and TB (+3)",
+    "won with TW, TQ, TB and W0 (+4)",
+    "bonus line not counted (largest_only)",
+    "face-up discard",
+    "trick 8: a capture in form that cannot win",
+    "match ended",
+];
+
 impl SimStats {
+    fn new() -> SimStats {
+        SimStats { events: EVENTS.iter().map(|&e| (e, 0)).collect(), ..SimStats::default() }
+    }
+
     fn event(&mut self, name: &'static str) {
-        *self.events.entry(name).or_default() += 1;
+        match self.events.iter_mut().find(|(e, _)| *e == name) {
+            Some((_, n)) => *n += 1,
+            None => self.events.push((name, 1)),
+        }
     }
 
     fn add(&mut self, h: &madiao::random::SimHand) {
@@ -235,6 +277,7 @@ impl SimStats {
         }
         if r.game_over {
             self.matches_ended += 1;
+            self.event("match ended");
         }
         self.outcomes[outcome_index(r.outcome)] += 1;
         for (s, p) in r.payoffs.iter() {
@@ -271,8 +314,10 @@ impl SimStats {
         if let Some(set) = st.settlement() {
             for l in &set.lines {
                 let name: &'static str = match l.item {
-                    Item::Meld { meld, .. } => meld.name(),
-                    Item::MeldExtraStake { .. } => "meld extra stake",
+                    Item::Meld { meld, .. } => {
+                        EVENTS.iter().copied().find(|e| e.strip_prefix("meld: ") == Some(meld.name())).unwrap_or("meld")
+                    }
+                    Item::MeldExtraStake { .. } => "meld: extra stake (meld_extra_stake)",
                     Item::FourLowest => continue,
                     Item::StockCheck { .. } => "stock-check payment",
                     Item::FewerThanTwoTricks { .. } if l.seat == st.banker() => "banker short of the minimum",
@@ -309,7 +354,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         .context("--rules/--variant")?;
     let policy = RandomPolicy::default();
     let mut simulator = Simulator::new(args.seed, variants, 2, policy);
-    let mut stats = SimStats::default();
+    let mut stats = SimStats::new();
     let mut kept: Vec<State> = Vec::new();
     for _ in 0..args.hands {
         let h = simulator.play_hand()?;
@@ -349,7 +394,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     let _ = writeln!(s, "  players: {players:>+12.1}  ({:+.4} per player per hand)", players / n / 3.0);
     let _ = writeln!(s, "events seen (lines or hands):");
     for (name, count) in &stats.events {
-        let _ = writeln!(s, "  {name:<48} {count:>9}");
+        let _ = writeln!(s, "  {name:<45} {count:>9}");
     }
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(s.as_bytes())?;
