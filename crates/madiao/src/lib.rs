@@ -14,12 +14,11 @@
 //!
 //! let deck = deck_from_seed(42, 0);
 //! let mut state = State::new(HandSetup::new(Seat::new(0).unwrap(), deck)).unwrap();
-//! while let Some(seat) = state.to_move() {
-//!     // Always the first legal action: a redeal is declined last, so take the last in that phase.
+//! while state.to_move().is_some() {
+//!     // Decline any redeal; otherwise play the first legal action.
 //!     let legal = state.legal_actions();
-//!     let a = if matches!(legal[0], Action::Redeal(_)) { legal[1] } else { legal[0] };
+//!     let a = if legal.contains(&Action::Redeal(false)) { Action::Redeal(false) } else { legal[0] };
 //!     state.apply(a).unwrap();
-//!     let _ = seat;
 //! }
 //! let result = state.to_record_result().unwrap();
 //! assert_eq!(result.payoffs.0.iter().map(|h| h.0).sum::<i32>(), 0);

@@ -5,7 +5,7 @@ use std::fmt;
 
 use cards::record::MadiaoOutcome;
 use cards::{BySeat, Seat};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::card::{Card, SUIT_MASK, SUIT_OF, Suit, TOPS};
 use crate::deal::{counts_eight_reds, counts_flush, counts_long_suit, deal_hands_counted, first_recipient};
@@ -101,6 +101,26 @@ impl Serialize for Action {
             Action::Redeal(b) => m.serialize_entry("redeal", b)?,
         }
         m.end()
+    }
+}
+
+/// Read from the same shape: exactly one of `play`, `slough` (a card code) or `redeal` (a boolean).
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            play: Option<Card>,
+            slough: Option<Card>,
+            redeal: Option<bool>,
+        }
+        let r = Raw::deserialize(d)?;
+        match (r.play, r.slough, r.redeal) {
+            (Some(c), None, None) => Ok(Action::Play(c)),
+            (None, Some(c), None) => Ok(Action::Slough(c)),
+            (None, None, Some(b)) => Ok(Action::Redeal(b)),
+            _ => Err(serde::de::Error::custom("an action has exactly one of `play`, `slough`, `redeal`")),
+        }
     }
 }
 
@@ -777,6 +797,20 @@ pub(crate) mod tests {
         let all = deck.iter().fold(0u64, |m, c| m | c.bit());
         assert_eq!(all.count_ones(), 40, "cards missing or repeated");
         deck
+    }
+
+    #[test]
+    fn actions_read_and_write_as_json() {
+        for a in
+            [Action::Play(Card::TB), Action::Slough(Card::W9), Action::Redeal(true), Action::Redeal(false)]
+        {
+            let text = serde_json::to_string(&a).unwrap();
+            assert_eq!(serde_json::from_str::<Action>(&text).unwrap(), a, "{text}");
+        }
+        assert_eq!(serde_json::to_string(&Action::Play(Card::TB)).unwrap(), r#"{"play":"TB"}"#);
+        assert!(serde_json::from_str::<Action>(r#"{"play":"TB","slough":"TB"}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"play":"X1"}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{}"#).is_err());
     }
 
     #[test]

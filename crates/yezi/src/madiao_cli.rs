@@ -314,9 +314,11 @@ impl SimStats {
         if let Some(set) = st.settlement() {
             for l in &set.lines {
                 let name: &'static str = match l.item {
-                    Item::Meld { meld, .. } => {
-                        EVENTS.iter().copied().find(|e| e.strip_prefix("meld: ") == Some(meld.name())).unwrap_or("meld")
-                    }
+                    Item::Meld { meld, .. } => EVENTS
+                        .iter()
+                        .copied()
+                        .find(|e| e.strip_prefix("meld: ") == Some(meld.name()))
+                        .unwrap_or("meld"),
                     Item::MeldExtraStake { .. } => "meld: extra stake (meld_extra_stake)",
                     Item::FourLowest => continue,
                     Item::StockCheck { .. } => "stock-check payment",
@@ -346,6 +348,77 @@ impl SimStats {
     }
 }
 
+/// Writes a record hand by hand, so that a long simulation never holds its hands in memory. The
+/// text is exactly what `cards::record::to_pretty_json` gives for the whole record.
+struct RecordWriter {
+    out: std::io::BufWriter<std::fs::File>,
+    path: std::path::PathBuf,
+    tail: String,
+    hands: u64,
+}
+
+impl RecordWriter {
+    fn create(
+        path: &std::path::Path,
+        rules: &str,
+        variants: &Variants,
+        seed: u64,
+    ) -> anyhow::Result<RecordWriter> {
+        let empty = madiao::record::to_record(rules, variants, Some(seed), std::iter::empty())?;
+        // The record's members one per line, as `to_pretty_json` lays out a record with hands.
+        let value = serde_json::to_value(&empty)?;
+        let mut head = String::from("{\n");
+        for (k, v) in value.as_object().context("a record is an object")? {
+            if k == "hands" {
+                continue;
+            }
+            let v = match v {
+                serde_json::Value::Object(o) => {
+                    let items: Vec<String> = o
+                        .iter()
+                        .map(|(k, x)| format!("{}: {x}", serde_json::Value::from(k.as_str())))
+                        .collect();
+                    format!("{{{}}}", items.join(", "))
+                }
+                other => other.to_string(),
+            };
+            let _ = writeln!(head, "  {}: {v},", serde_json::Value::from(k.as_str()));
+        }
+        head.push_str("  \"hands\": ");
+        let tail = "\n}\n".to_string();
+        let file = std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        out.write_all(head.as_bytes())?;
+        Ok(RecordWriter { out, path: path.to_path_buf(), tail: tail.to_string(), hands: 0 })
+    }
+
+    fn hand(&mut self, state: &State) -> anyhow::Result<()> {
+        let text = record::to_pretty_json(&madiao::record::hand_to_record(state));
+        self.out.write_all(if self.hands == 0 { b"[\n" } else { b",\n" })?;
+        let lines: Vec<&str> = text.trim_end().lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            self.out.write_all(b"    ")?;
+            self.out.write_all(line.as_bytes())?;
+            if i + 1 < lines.len() {
+                self.out.write_all(b"\n")?;
+            }
+        }
+        self.hands += 1;
+        Ok(())
+    }
+
+    fn finish(mut self) -> anyhow::Result<u64> {
+        if self.hands == 0 {
+            self.out.write_all(b"[]")?;
+        } else {
+            self.out.write_all(b"\n  ]")?;
+        }
+        self.out.write_all(self.tail.as_bytes())?;
+        self.out.flush().with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(self.hands)
+    }
+}
+
 /// Plays hands with random legal play and prints a summary.
 pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     let overrides = crate::parse_variant_args(&args.variants)?;
@@ -355,12 +428,15 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     let policy = RandomPolicy::default();
     let mut simulator = Simulator::new(args.seed, variants, 2, policy);
     let mut stats = SimStats::new();
-    let mut kept: Vec<State> = Vec::new();
+    let mut writer = match &args.out {
+        Some(path) => Some(RecordWriter::create(path, &args.rules, &variants, args.seed)?),
+        None => None,
+    };
     for _ in 0..args.hands {
         let h = simulator.play_hand()?;
         stats.add(&h);
-        if args.out.is_some() {
-            kept.push(h.state);
+        if let Some(w) = &mut writer {
+            w.hand(&h.state)?;
         }
     }
     let mut s = String::new();
@@ -398,11 +474,9 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     }
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(s.as_bytes())?;
-    if let Some(path) = &args.out {
-        let rec = madiao::record::to_record(&args.rules, &variants, Some(args.seed), kept.iter())?;
-        std::fs::write(path, record::to_pretty_json(&rec))
-            .with_context(|| format!("writing {}", path.display()))?;
-        writeln!(stdout, "wrote {} hands to {}", kept.len(), path.display())?;
+    if let (Some(w), Some(path)) = (writer, &args.out) {
+        let n = w.finish()?;
+        writeln!(stdout, "wrote {n} hands to {}", path.display())?;
     }
     Ok(())
 }

@@ -140,6 +140,13 @@ fn sim_writes_a_record_that_replays_cleanly() {
         ] {
             assert!(stdout.contains(want), "missing {want:?} in\n{stdout}");
         }
+        // Written hand by hand, the file is exactly the library's layout of the whole record.
+        let written = std::fs::read_to_string(&f).unwrap();
+        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&written).unwrap() else {
+            panic!("not madiao")
+        };
+        assert_eq!(rec.hands.len(), 400);
+        assert_eq!(cards::record::to_pretty_json(&rec), written);
         let out = yezi(&["replay", f.to_str().unwrap()]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(
@@ -151,6 +158,14 @@ fn sim_writes_a_record_that_replays_cleanly() {
     let a = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
     let b = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
     assert_eq!(a.stdout, b.stdout);
+    let f = tmp("sim-variant.json");
+    let out =
+        yezi(&["sim", "madiao", "--hands", "30", "--variant", "slam=adds", "--out", f.to_str().unwrap()]);
+    assert!(out.status.success());
+    let written = std::fs::read_to_string(&f).unwrap();
+    assert!(written.contains("\"variants\": {\"slam\": \"adds\"}"), "{written}");
+    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&written).unwrap() else { panic!() };
+    assert_eq!(cards::record::to_pretty_json(&rec), written);
     let out = yezi(&["sim", "madiao", "--hands", "10", "--variant", "slams=adds"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("unknown variant `slams`"));
