@@ -25,6 +25,26 @@
 //! println!("{}", state.settlement().unwrap());
 //! ```
 
+//! # Readings where the rules leave room
+//! - A stake is a positive even number of chips (`0` is refused); payoffs are always in stakes.
+//! - §4.1 `meld_extra_stake` adds 1 stake per payer once per holder, also under `cumulative`.
+//! - §4.3 An explicit redeal answer must come from the seat being asked; only a play (or slough)
+//!   declines the pending questions implicitly (spec). Being asked shows that a seat has a long suit.
+//! - §6 The itemized lines come in the rules' order: stock check; hand values seat by seat from the
+//!   banker in play order; knock; face-up discard penalties in play order. Under `largest_only` the
+//!   lines that do not count are listed as "not counted"; of equal largest bonuses the first counts.
+//! - §6.2 `each_plus_half` applies when exactly two seats (the banker included) share the most
+//!   tricks and that most is 3 or more.
+//! - §7 A meld won by the banker himself, a long-suit redeal and the +3 HM line keep the bank (the
+//!   match goes on); the four lowest's redraw counts as the bank passing, whoever is drawn.
+//!   `game_length: hands:N` counts every hand, unplayed ones included.
+//! - Records: a hand after a `game_over` hand begins a new match in the same record (its banker is
+//!   drawn, so free), which lets one record hold a whole simulation.
+//! - [`View`]: a hidden card is `null`; how a card was played (lead, capture, slough, discard) is
+//!   public. Once the hand is over every face-down card is shown, and in a played hand the stock card
+//!   the stock check exposes; an unplayed hand shows only the declared cards (the meld, the four
+//!   lowest, the forcing seat's long suit, and `TB` of an HM holder exempt from paying a meld).
+
 pub mod card;
 pub mod deal;
 pub mod declare;

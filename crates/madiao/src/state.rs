@@ -708,7 +708,7 @@ impl State {
                 self.end(MadiaoOutcome::Redeal);
             }
             Action::Redeal(false) => {
-                self.redeal_ask += 1;
+                self.redeal_ask = self.redeal_ask.saturating_add(1);
                 self.advance_redeal_ask();
             }
             Action::Play(c) => self.play_card(c, true),
@@ -742,7 +742,7 @@ impl State {
                 self.discards |= 1 << idx;
             }
         }
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         if self.pos < 4 {
             self.to_move = s.next();
             return;
@@ -750,12 +750,12 @@ impl State {
         // §5 The highest card of the led suit wins; the winner leads the next trick.
         let w = self.best_seat;
         let t = usize::from(self.trick) & 7;
-        self.tricks[w.index()] += 1;
+        self.tricks[w.index()] = self.tricks[w.index()].wrapping_add(1);
         self.won[w.index()] |= 1 << self.best;
         self.winners[t] = w;
-        self.trick += 1;
+        self.trick = self.trick.saturating_add(1);
         self.pos = 0;
-        if self.trick == 8 {
+        if self.trick >= 8 {
             self.end(MadiaoOutcome::Played);
             return;
         }

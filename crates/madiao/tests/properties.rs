@@ -180,6 +180,25 @@ proptest! {
     }
 
     #[test]
+    fn the_unchecked_path_never_panics_even_on_illegal_actions(
+        seed in any::<u64>(),
+        acts in prop::collection::vec((0u8..3, 0u8..40), 0..120),
+    ) {
+        let mut st = State::new(HandSetup::new(Seat::ALL[2], deck_from_seed(seed, 3))).unwrap();
+        for (kind, c) in acts {
+            let card = Card::new(c).unwrap();
+            st.apply_unchecked(match kind {
+                0 => Action::Play(card),
+                1 => Action::Slough(card),
+                _ => Action::Redeal(c % 2 == 0),
+            });
+            let _ = st.view(Seat::ALL[c as usize % 4]);
+            let _ = st.to_record_result();
+            let _ = st.legal_actions();
+        }
+    }
+
+    #[test]
     fn the_random_policy_only_picks_legal_actions(seed in any::<u64>(), bits in any::<u32>()) {
         let variants = variants_from(bits).unwrap();
         let mut sim = madiao::random::Simulator::new(seed, variants, 2, Default::default());
