@@ -150,7 +150,7 @@ impl Default for Variants {
 }
 
 impl Variants {
-    /// The preset `standard`: the seed read literally, [I] where it is silent.
+    /// The preset `standard`: the seed read literally, our decisions (tagged `[I]`) where it is silent.
     pub const STANDARD: Variants = Variants {
         faceup_discard: FaceupDiscard::Penalty,
         banker_shortfall: BankerShortfall::Winners,
