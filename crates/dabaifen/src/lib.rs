@@ -26,7 +26,7 @@ pub use account::{Account, Event};
 pub use card::{Card, Cards, Rank, Suit, UnknownCard};
 pub use game::Match;
 pub use score::{DealResult, game_points};
-pub use setup::{DealSetup, FirstDraw, SetupError, deck_from_seed, first_draw};
+pub use setup::{DealSetup, FirstDraw, SetupError, deal_from_seed, deck_from_seed, first_draw};
 pub use state::{Action, Declaration, IllegalAction, KittyTurn, Outcome, Phase, State, Trick};
 pub use trump::{EffSuit, Tables, Trump};
 pub use variants::{Annul, FirstDrawer, GameEnd, KittyMultiplier, Revoke, VariantError, Variants};

@@ -87,8 +87,9 @@ pub(crate) fn score(st: &State, outcome: Outcome) -> DealResult {
             }
         }
         _ => {
-            let last = st.tricks[11].winner.map_or(declarers, |s| s.team());
-            (st.team_points[defenders as usize], last, st.tricks[11].size as u32)
+            let last_trick = &st.tricks[st.trick_no as usize];
+            let last = last_trick.winner.map_or(declarers, |s| s.team());
+            (st.team_points[defenders as usize], last, last_trick.size as u32)
         }
     };
     // §9: the kitty goes to the last trick's team; its points count double (or per card).

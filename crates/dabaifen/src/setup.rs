@@ -3,10 +3,11 @@
 //! ## From a seed to decks
 //! Deal `k` (counted from 0 over a whole run of deals, e.g. `yezi sim`'s deals) of seed `S` uses the
 //! deck made by shuffling the canonical order (cards by number: `2S 3S … AS 2H … AC SJ BJ`) with
-//! our Fisher–Yates shuffle ([`cards::Rng::shuffle`]) driven by `Rng::from_seed_stream(S, k)`.
+//! our Fisher–Yates shuffle ([`cards::Rng::shuffle`]) driven by `Rng::from_seed_stream(S, k)`; the
+//! same generator, after the shuffle, then drives the random policy of that deal ([`deal_from_seed`]).
 //! The first-deal draw of a match whose first deal is deal `k` uses
-//! `Rng::from_seed_stream(S, FIRST_DRAW_STREAM + k)`; the random policy of deal `k` uses
-//! `Rng::from_seed_stream(S, POLICY_STREAM + k)`. The first decks of a few seeds are pinned by a test.
+//! `Rng::from_seed_stream(S, FIRST_DRAW_STREAM + k)`. The first decks of a few seeds are pinned by a
+//! test.
 
 use cards::{Rng, Seat};
 
@@ -15,8 +16,6 @@ use crate::variants::{GameEnd, Variants};
 
 /// Stream offset of the first-deal draws (see the module documentation).
 pub const FIRST_DRAW_STREAM: u64 = 1 << 48;
-/// Stream offset of the random policy (see the module documentation).
-pub const POLICY_STREAM: u64 = 1 << 49;
 
 /// Everything that fixes a deal before anyone acts; checked by [`crate::State::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,9 +65,17 @@ pub fn canonical_deck() -> [Card; 54] {
 
 /// The deck of deal `deal` of `seed` (see the module documentation).
 pub fn deck_from_seed(seed: u64, deal: u64) -> [Card; 54] {
+    deal_from_seed(seed, deal).0
+}
+
+/// The deck of deal `deal` of `seed` and the generator that shuffled it, to be used next by the
+/// deal's random policy (see the module documentation).
+#[inline]
+pub fn deal_from_seed(seed: u64, deal: u64) -> ([Card; 54], Rng) {
     let mut deck = canonical_deck();
-    Rng::from_seed_stream(seed, deal).shuffle(&mut deck);
-    deck
+    let mut rng = Rng::from_seed_stream(seed, deal);
+    rng.shuffle(&mut deck);
+    (deck, rng)
 }
 
 /// The first-deal draw for the provisional starter (§4).

@@ -1,7 +1,7 @@
 //! The state of one deal and the only way to change it: [`Action`]s.
 //!
 //! A deal runs through phases: the draw with its declaration polls (§4), the kitty turned when
-//! nobody declares (§5), the annulment polls (§6), the burial (§7), the twelve tricks (§8), and the
+//! nobody declares (§5), the annulment polls (§6), the burial (§7), the tricks (§8; at most twelve, fewer after multi-card leads), and the
 //! score (§9–10), which is computed the moment the deal ends.
 //!
 //! ## Polls during the draw (engine timing, §4)
@@ -53,7 +53,7 @@ pub enum Phase {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    /// All twelve tricks were played and scored.
+    /// Every card was played (the hands are empty) and the deal was scored.
     Played,
     /// Annulled (§6): a hand without trumps was shown, or an open deal saw no showing.
     Annulled,
@@ -190,6 +190,21 @@ pub enum IllegalAction {
 
 const NEVER: u8 = 99;
 
+/// The points of each card by number (§1).
+const CARD_POINTS: [u8; 54] = {
+    let mut p = [0u8; 54];
+    let mut c = 0;
+    while c < 52 {
+        p[c] = match c % 13 {
+            3 => 5,
+            8 | 11 => 10,
+            _ => 0,
+        };
+        c += 1;
+    }
+    p
+};
+
 /// A deal in progress (or over).
 #[derive(Clone, Debug)]
 pub struct State {
@@ -209,7 +224,6 @@ pub struct State {
     pub(crate) first_eligible: [u8; 4],
     pub(crate) min_first_eligible: u8,
     pub(crate) drawn: u8,
-    pub(crate) drawn_mask: u64,
     /// Index of the asked seat, counted from the drawer of card `drawn` (draw) or the starter (annul).
     pub(crate) poll: u8,
     pub(crate) declaration: Option<Declaration>,
@@ -228,6 +242,8 @@ pub struct State {
     pub(crate) team_points: [u32; 2],
     pub(crate) revoke: Option<Seat>,
     pub(crate) phase: Phase,
+    /// The seat to move (kept up to date by every transition).
+    pub(crate) mover: Option<Seat>,
     pub(crate) result: Option<DealResult>,
 }
 
@@ -254,6 +270,7 @@ impl State {
 
     /// [`State::new`] without the checks, for a setup known to be valid (e.g. made by a
     /// [`crate::Match`] from a shuffled deck).
+    #[inline]
     pub fn new_unchecked(setup: &DealSetup) -> State {
         let first_drawer = match setup.variants.first_drawer {
             FirstDrawer::Starter => setup.starter,
@@ -265,14 +282,22 @@ impl State {
             let team = if setup.open { s.team() } else { setup.starter.team() };
             eligible[s.index()] = setup.ranks[team as usize].mask().bits();
         }
+        // §4: the first drawer takes deck[0], the next seat deck[1], …; deck[48..54] is the kitty.
+        let mut by_turn = [0u64; 4];
+        for i in 0..12 {
+            for (j, d) in by_turn.iter_mut().enumerate() {
+                *d |= bit(setup.deck[4 * i + j]);
+            }
+        }
         let mut dealt = [0u64; 4];
         let mut first_eligible = [NEVER; 4];
-        // §4: the first drawer takes deck[0], the next seat deck[1], …; deck[48..54] is the kitty.
-        for (p, &c) in setup.deck[..48].iter().enumerate() {
-            let s = (first_drawer.index() + p) & 3;
-            dealt[s] |= bit(c);
-            if eligible[s] & bit(c) != 0 && first_eligible[s] == NEVER {
-                first_eligible[s] = p as u8 + 1;
+        for j in 0..4 {
+            let s = first_drawer.offset(j as u8).index();
+            dealt[s] = by_turn[j];
+            if by_turn[j] & eligible[s] != 0 {
+                // The seat draws deck[j], deck[j + 4], …: find its first card it may show.
+                let i = (0..12).find(|&i| eligible[s] & bit(setup.deck[4 * i + j]) != 0).unwrap_or(12);
+                first_eligible[s] = (4 * i + j + 1) as u8;
             }
         }
         let kitty = setup.deck[48..].iter().fold(0, |m, &c| m | bit(c));
@@ -290,7 +315,6 @@ impl State {
             first_eligible,
             min_first_eligible: *first_eligible.iter().min().unwrap_or(&NEVER),
             drawn: 0,
-            drawn_mask: 0,
             poll: 0,
             declaration: None,
             kitty_turn: None,
@@ -307,6 +331,7 @@ impl State {
             team_points: [0; 2],
             revoke: None,
             phase: Phase::Drawing,
+            mover: None,
             result: None,
         };
         st.seek_poll(1, 0);
@@ -417,9 +442,9 @@ impl State {
     /// The cards a seat holds now (during the draw: the cards it has drawn so far).
     pub fn hand(&self, seat: Seat) -> Cards {
         Cards::from_bits(match self.phase {
-            Phase::Drawing => self.dealt[seat.index()] & self.drawn_mask,
+            Phase::Drawing => self.dealt[seat.index()] & self.drawn_mask(),
             Phase::Annulling => self.dealt[seat.index()],
-            _ if self.trump.is_none() => self.dealt[seat.index()] & self.drawn_mask,
+            _ if self.trump.is_none() => self.dealt[seat.index()] & self.drawn_mask(),
             _ => self.hands[seat.index()],
         })
     }
@@ -455,22 +480,17 @@ impl State {
         if self.phase != Phase::Drawing {
             return Cards::EMPTY;
         }
-        Cards::from_bits(self.dealt[seat.index()] & self.drawn_mask & self.eligible[seat.index()])
+        let held = self.dealt[seat.index()] & self.eligible[seat.index()];
+        if held == 0 {
+            return Cards::EMPTY;
+        }
+        Cards::from_bits(held & self.drawn_mask())
     }
 
     /// The seat to act, or `None` once the deal is over.
     #[inline]
     pub fn to_move(&self) -> Option<Seat> {
-        match self.phase {
-            Phase::Drawing => Some(self.drawer_of(self.drawn).offset(self.poll)),
-            Phase::Annulling => Some(self.starter.offset(self.poll)),
-            Phase::Burying => Some(self.starter),
-            Phase::Playing => {
-                let t = &self.tricks[self.trick_no as usize];
-                Some(t.leader.offset(t.count))
-            }
-            Phase::Over => None,
-        }
+        self.mover
     }
 
     /// The result, once the deal is over.
@@ -486,7 +506,7 @@ impl State {
 
     /// The cards held by the players other than `seat` (the kitty and played cards excluded).
     #[inline]
-    fn others(&self, seat: Seat) -> u64 {
+    pub(crate) fn others(&self, seat: Seat) -> u64 {
         (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]) & !self.hands[seat.index()]
     }
 
@@ -502,14 +522,14 @@ impl State {
     #[inline]
     pub(crate) fn tops_in(&self, seat: Seat, cards: u64) -> u64 {
         let others = self.others(seat);
+        let t = self.tables;
         let mut out = 0;
         let mut b = cards;
         while b != 0 {
-            let c = b.trailing_zeros();
-            if self.tables.stronger[c as usize] & others == 0 {
-                out |= 1 << c;
-            }
-            b &= b - 1;
+            let suit = t.eff[b.trailing_zeros() as usize] as usize;
+            let mine = cards & t.suit_mask[suit];
+            out |= t.tops(mine, others, suit);
+            b &= !mine;
         }
         out
     }
@@ -517,15 +537,18 @@ impl State {
     // -----------------------------------------------------------------------------------------
     // The draw (§4, §5)
 
+    /// The cards drawn so far (`deck[..drawn]`).
+    fn drawn_mask(&self) -> u64 {
+        self.deck[..self.drawn as usize].iter().fold(0, |m, &c| m | bit(c))
+    }
+
     fn set_drawn(&mut self, k: u8) {
-        while self.drawn < k {
-            self.drawn_mask |= bit(self.deck[self.drawn as usize]);
-            self.drawn += 1;
-        }
+        self.drawn = k;
     }
 
     /// Moves to the first poll at or after (card `k`, index `i`), drawing as needed; ends the
     /// draw when there is none.
+    #[inline]
     fn seek_poll(&mut self, mut k: u8, mut i: u8) {
         loop {
             if k < self.min_first_eligible {
@@ -537,14 +560,19 @@ impl State {
                 self.end_draw_without_declaration();
                 return;
             }
+            // The seats asked at card k: those already holding a card they may show, as a mask
+            // rotated so that bit j is the seat j places after the drawer of card k.
+            let f = &self.first_eligible;
+            let m = u32::from(f[0] <= k) | u32::from(f[1] <= k) << 1 | u32::from(f[2] <= k) << 2 | u32::from(f[3] <= k) << 3;
             let d = self.drawer_of(k);
-            while i < 4 {
-                if self.first_eligible[d.offset(i).index()] <= k {
-                    self.set_drawn(k);
-                    self.poll = i;
-                    return;
-                }
-                i += 1;
+            let rot = ((m | m << 4) >> d.index()) & 0xF;
+            let rest = rot >> i << i;
+            if rest != 0 {
+                let j = rest.trailing_zeros() as u8;
+                self.set_drawn(k);
+                self.poll = j;
+                self.mover = Some(d.offset(j));
+                return;
             }
             k += 1;
             i = 0;
@@ -629,6 +657,7 @@ impl State {
         while i < 4 {
             if self.annul_candidates >> self.starter.offset(i).index() & 1 != 0 {
                 self.poll = i;
+                self.mover = Some(self.starter.offset(i));
                 return;
             }
             i += 1;
@@ -640,6 +669,7 @@ impl State {
         // §7: the starter adds the kitty to his hand.
         self.hands[self.starter.index()] |= self.kitty;
         self.phase = Phase::Burying;
+        self.mover = Some(self.starter);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -699,7 +729,7 @@ impl State {
         if self.dealt[seat.index()] & bit(card) == 0 {
             return Err(IllegalAction::NotHeld { seat, cards: card.to_string() });
         }
-        if self.drawn_mask & bit(card) == 0 {
+        if self.drawn_mask() & bit(card) == 0 {
             let p = self.deck.iter().position(|&c| c == card).unwrap_or(0);
             return bad(format!("{seat} has not drawn it yet (it is card {} of the draw)", p + 1));
         }
@@ -778,8 +808,19 @@ impl State {
     /// Applies an action of the seat to move without checking it (the fast path for search and
     /// benchmarks). The action must be legal (see [`State::check`]); an illegal one leaves the
     /// state meaningless (but never causes undefined behaviour).
+    #[inline]
     pub fn apply_unchecked(&mut self, action: Action) {
-        let Some(seat) = self.to_move() else { return };
+        let Some(seat) = self.mover else { return };
+        match action {
+            Action::Play(set) if self.phase == Phase::Playing => self.play(seat, set.bits()),
+            Action::Pass if self.phase == Phase::Drawing => self.seek_poll(self.drawn, self.poll + 1),
+            _ => self.apply_other(seat, action),
+        }
+    }
+
+    /// The less frequent actions, kept out of line so the two hot paths stay small.
+    #[inline(never)]
+    fn apply_other(&mut self, seat: Seat, action: Action) {
         match (self.phase, action) {
             (Phase::Drawing, Action::Pass) => self.seek_poll(self.drawn, self.poll + 1),
             (Phase::Drawing, Action::Declare(card)) => self.declare(seat, card),
@@ -798,28 +839,23 @@ impl State {
                 self.phase = Phase::Playing;
                 self.trick_no = 0;
                 self.tricks[0] = Trick { leader: seat, ..Trick::EMPTY };
+                self.mover = Some(seat);
             }
             (Phase::Playing, Action::Play(set)) => self.play(seat, set.bits()),
             _ => {}
         }
     }
 
+    #[inline]
     fn play(&mut self, seat: Seat, set: u64) {
-        let t = self.tables;
         let ti = self.trick_no as usize;
-        if self.tricks[ti].count == 0 {
-            let suit = EffSuit(t.eff[set.trailing_zeros() as usize]);
-            self.tricks[ti].suit = suit;
-            self.tricks[ti].size = set.count_ones() as u8;
+        let trick = &mut self.tricks[ti];
+        if trick.count == 0 {
+            trick.suit = EffSuit(self.tables.eff[set.trailing_zeros() as usize]);
+            trick.size = 1;
             // §8 Revoke: a multi-card lead with a non-top card (under `penalize`; `refuse`
             // rejected it in `check`).
-            if set.count_ones() > 1 && self.tops_in(seat, set) != set {
-                self.tricks[ti].plays[seat.index()] = Cards::from_bits(set);
-                self.tricks[ti].count = 1;
-                self.hands[seat.index()] &= !set;
-                self.revoke = Some(seat);
-                self.phase = Phase::Over;
-                self.finish(Outcome::Revoke);
+            if set & (set - 1) != 0 && self.multi_lead(seat, set) {
                 return;
             }
         }
@@ -828,41 +864,92 @@ impl State {
         trick.count += 1;
         self.hands[seat.index()] &= !set;
         if trick.count < 4 {
+            self.mover = Some(seat.next());
             return;
         }
+        self.end_trick(ti);
+    }
+
+    /// A lead of several cards: records its size; true if it is a revoke (which ends the deal).
+    #[inline(never)]
+    fn multi_lead(&mut self, seat: Seat, set: u64) -> bool {
+        let ti = self.trick_no as usize;
+        self.tricks[ti].size = set.count_ones() as u8;
+        if self.tops_in(seat, set) == set {
+            return false;
+        }
+        self.tricks[ti].plays[seat.index()] = Cards::from_bits(set);
+        self.tricks[ti].count = 1;
+        self.hands[seat.index()] &= !set;
+        self.revoke = Some(seat);
+        self.phase = Phase::Over;
+        self.finish(Outcome::Revoke);
+        true
+    }
+
+    /// Decides a complete trick and moves on to the next one or the score.
+    #[inline(never)]
+    fn end_trick(&mut self, ti: usize) {
+        let t = self.tables;
+        let trick = &mut self.tricks[ti];
         // §8 Who wins: a play is eligible if all its cards are trumps or all are of the led
         // suit; the greatest key wins, ties to the earliest player.
-        let trumps = t.suit_mask[4];
-        let led = t.suit_mask[trick.suit.index()];
-        let mut best = 0u64;
         let mut winner = trick.leader;
-        let mut all = 0u64;
-        for i in 0..4 {
-            let s = trick.leader.offset(i);
-            let p = trick.plays[s.index()].bits();
-            all |= p;
-            if p & !trumps == 0 || p & !led == 0 {
-                let k = t.key(p);
-                if k > best {
-                    best = k;
-                    winner = s;
+        let pts;
+        if trick.size == 1 {
+            // The same rule for single cards: strength + 1 if a trump or of the led suit, else 0.
+            // Packed as key × 4 + (3 − position) so that the maximum is the winner, ties to the
+            // earlier player, without branches.
+            let lead = trick.suit.0;
+            let mut best = 0u32;
+            let mut p = 0;
+            for i in 0..4u8 {
+                let s = trick.leader.offset(i);
+                let c = trick.plays[s.index()].bits().trailing_zeros() as usize;
+                let e = t.eff[c];
+                let eligible = u32::from(e == 4) | u32::from(e == lead);
+                let k = (u32::from(t.strength[c]) + 1) * eligible;
+                best = best.max(k << 2 | u32::from(3 - i));
+                p += u32::from(CARD_POINTS[c]);
+            }
+            winner = trick.leader.offset(3 - (best & 3) as u8);
+            pts = p;
+        } else {
+            let trumps = t.suit_mask[4];
+            let led = t.suit_mask[trick.suit.index()];
+            let mut best = 0u64;
+            let mut all = 0u64;
+            for i in 0..4 {
+                let s = trick.leader.offset(i);
+                let p = trick.plays[s.index()].bits();
+                all |= p;
+                if p & !trumps == 0 || p & !led == 0 {
+                    let k = t.key(p);
+                    if k > best {
+                        best = k;
+                        winner = s;
+                    }
                 }
             }
+            pts = points(Cards::from_bits(all));
         }
-        let pts = points(Cards::from_bits(all));
         trick.winner = Some(winner);
         trick.points = pts;
         self.team_points[winner.team() as usize] += pts;
-        if ti == 11 {
+        // Multi-card tricks use several cards each, so the deal ends when the hands are empty
+        // (after 12 tricks at most).
+        if self.hands[winner.index()] == 0 {
             self.phase = Phase::Over;
             self.finish(Outcome::Played);
         } else {
             self.trick_no += 1;
             self.tricks[ti + 1] = Trick { leader: winner, ..Trick::EMPTY };
+            self.mover = Some(winner);
         }
     }
 
     fn finish(&mut self, outcome: Outcome) {
+        self.mover = None;
         self.result = Some(score::score(self, outcome));
     }
 

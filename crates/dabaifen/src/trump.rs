@@ -93,6 +93,13 @@ pub struct Tables {
     pub suit_mask: [u64; 5],
     /// For each card, the cards of its effective suit that are strictly stronger.
     pub stronger: [u64; 54],
+    /// For each card, the cards of its effective suit that are at least as strong (itself and,
+    /// for an off-suit trump-rank card, the other two).
+    pub not_weaker: [u64; 54],
+    /// The trump-rank card of the trump suit.
+    pub ts_rank: u64,
+    /// The three off-suit trump-rank cards (equal).
+    pub off_rank: u64,
 }
 
 const fn build(ts: u8, tr: u8) -> Tables {
@@ -127,12 +134,23 @@ const fn build(ts: u8, tr: u8) -> Tables {
         stronger[c as usize] = sm;
         c += 1;
     }
+    let off_rank = rank_mask & !ts_rank;
+    let mut not_weaker = [0u64; 54];
+    let mut c = 0usize;
+    while c < 54 {
+        let equal = if off_rank >> c & 1 != 0 { off_rank } else { 1 << c };
+        not_weaker[c] = stronger[c] | equal;
+        c += 1;
+    }
     Tables {
         trump: Trump { suit: Suit::from_index(ts), rank: Rank::from_index(tr) },
         eff,
         strength,
         suit_mask,
         stronger,
+        not_weaker,
+        ts_rank,
+        off_rank,
     }
 }
 
@@ -192,6 +210,30 @@ impl Tables {
             b &= b - 1;
         }
         k
+    }
+
+    /// A strongest card among `set` (cards of effective suit `suit`, not empty): in a plain
+    /// suit the highest card number; among trumps the jokers, then the trump-rank card of the
+    /// trump suit, then an off-suit trump-rank card, then the highest trump-suit card.
+    #[inline]
+    pub fn strongest(&self, set: u64, suit: usize) -> u32 {
+        if suit == 4 && set >> 52 == 0 {
+            if set & self.ts_rank != 0 {
+                return self.ts_rank.trailing_zeros();
+            }
+            if set & self.off_rank != 0 {
+                return (set & self.off_rank).trailing_zeros();
+            }
+        }
+        63 - set.leading_zeros()
+    }
+
+    /// The top cards (§8) among `mine` (cards of effective suit `suit`) when the other players
+    /// hold `others`: those with no strictly stronger card of the suit in `others`.
+    #[inline]
+    pub fn tops(&self, mine: u64, others: u64, suit: usize) -> u64 {
+        let o = others & self.suit_mask[suit];
+        if o == 0 { mine } else { mine & self.not_weaker[self.strongest(o, suit) as usize] }
     }
 
     /// `a` is strictly stronger than `b` (both of one effective suit).
