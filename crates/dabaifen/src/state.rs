@@ -184,7 +184,7 @@ pub enum IllegalAction {
     #[error("{seat} must follow {suit} (holds {held})")]
     MustFollow { seat: Seat, suit: EffSuit, held: String },
     /// A follow of a multi-card lead with too few cards of the led suit.
-    #[error("{seat} must play {need} {suit} to follow this lead of {size}, not {played} (holds {held})")]
+    #[error("{seat} must play {need} of its {suit} to follow this lead of {size}, not {played} (holds {held})")]
     MustFollowMany { seat: Seat, suit: EffSuit, size: u8, need: u32, played: u32, held: String },
 }
 
