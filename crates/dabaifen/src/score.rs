@@ -158,6 +158,193 @@ impl DealResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::Card;
+    use crate::setup::{DealSetup, canonical_deck};
+    use crate::state::{Phase, Trick};
+    use crate::trump::Tables;
+    use crate::variants::Variants;
+    use crate::{Suit, Trump};
+
+    /// A played deal as it stands at its end: starter, team ranks and trump rank, the defenders'
+    /// and declarers' trick points, the buried cards, and the last trick's winner and size.
+    struct End {
+        starter: u8,
+        ranks: [Rank; 2],
+        trump_rank: Rank,
+        defenders: u32,
+        buried: &'static str,
+        last: u8,
+        last_size: u8,
+        variants: Variants,
+    }
+
+    impl End {
+        fn new(defenders: u32, buried: &'static str, last: u8) -> End {
+            End {
+                starter: 0,
+                ranks: [Rank::Two; 2],
+                trump_rank: Rank::Two,
+                defenders,
+                buried,
+                last,
+                last_size: 1,
+                variants: Variants::STANDARD,
+            }
+        }
+
+        fn score(&self) -> DealResult {
+            let setup = DealSetup {
+                deck: canonical_deck(),
+                starter: Seat::new(self.starter).unwrap(),
+                first_deal: false,
+                open: false,
+                ranks: self.ranks,
+                variants: self.variants,
+            };
+            let mut st = State::new_unchecked(&setup);
+            let trump = Trump { suit: Suit::Hearts, rank: self.trump_rank };
+            st.trump = Some(trump);
+            st.tables = Tables::of(trump);
+            st.starter = setup.starter;
+            st.buried = self.buried.split_whitespace().map(|c| c.parse::<Card>().unwrap()).fold(0, |m, c| m | 1 << c.number());
+            let kitty = points(Cards::from_bits(st.buried));
+            let defenders = 1 - setup.starter.team();
+            st.team_points[defenders as usize] = self.defenders;
+            st.team_points[1 - defenders as usize] = 100 - kitty - self.defenders;
+            st.trick_no = 11;
+            st.tricks[11] = Trick {
+                leader: Seat::ALL[0],
+                plays: [Cards::EMPTY; 4],
+                count: 4,
+                suit: crate::EffSuit::TRUMPS,
+                size: self.last_size,
+                winner: Some(Seat::new(self.last).unwrap()),
+                points: 0,
+            };
+            st.phase = Phase::Over;
+            score(&st, Outcome::Played)
+        }
+    }
+
+    #[test]
+    fn every_row_of_the_table_through_a_scored_deal() {
+        // Starter 0: declarers team 0, defenders team 1. Kitty 3C 4C 6C 7C 8C 9C: no points.
+        let none = "3C 4C 6C 7C 8C 9C";
+        // | 0 | declarers +2 |
+        let r = End::new(0, none, 0).score();
+        assert_eq!((r.defender_points, r.winner, r.levels, r.ranks), (Some(0), Some(0), 2, [Rank::Four, Rank::Two]));
+        assert_eq!(r.next_starter, Seat::new(2).unwrap(), "declarers won: the starter's partner");
+        // | 5 – 35 | declarers +1 |
+        for t in [5, 20, 35] {
+            let r = End::new(t, none, 0).score();
+            assert_eq!((r.winner, r.levels, r.ranks[0]), (Some(0), 1, Rank::Three), "T={t}");
+        }
+        // | 40 – 75 | defenders win, no rank |
+        for t in [40, 55, 75] {
+            let r = End::new(t, none, 1).score();
+            assert_eq!((r.winner, r.levels, r.ranks), (Some(1), 0, [Rank::Two; 2]), "T={t}");
+            assert_eq!(r.next_starter, Seat::new(1).unwrap(), "defenders won: the seat after the starter");
+        }
+        // | 80 – 95 | defenders +1 |
+        for t in [80, 95] {
+            let r = End::new(t, none, 1).score();
+            assert_eq!((r.winner, r.levels, r.ranks[1]), (Some(1), 1, Rank::Three), "T={t}");
+        }
+        // | 100 or more | defenders +2 |
+        let r = End::new(100, none, 1).score();
+        assert_eq!((r.winner, r.levels, r.ranks[1]), (Some(1), 2, Rank::Four));
+    }
+
+    #[test]
+    fn the_kitty_counts_double_for_the_defenders_when_they_take_the_last_trick() {
+        // Kitty KC TC 5C: 25 points.
+        let kitty = "KC TC 5C 3C 4C 6C";
+        let r = End::new(30, kitty, 1).score();
+        assert_eq!((r.kitty_points, r.kitty_bonus, r.defender_points), (Some(25), 50, Some(80)));
+        assert_eq!((r.last_trick, r.winner, r.levels), (Some(1), Some(1), 1));
+        // Taken by the declarers: no bonus, 30 < 40.
+        let r = End::new(30, kitty, 2).score();
+        assert_eq!((r.kitty_bonus, r.defender_points, r.last_trick, r.winner), (0, Some(30), Some(0), Some(0)));
+        // The bonus can carry T past 100.
+        let r = End::new(75, kitty, 3).score();
+        assert_eq!((r.defender_points, r.levels), (Some(125), 2));
+        // The bonus alone can win the deal: 0 in tricks + 2 × 25 = 50.
+        let r = End::new(0, kitty, 1).score();
+        assert_eq!((r.defender_points, r.winner, r.levels), (Some(50), Some(1), 0));
+    }
+
+    #[test]
+    fn per_card_multiplies_by_twice_the_cards_each_player_played_to_the_last_trick() {
+        let kitty = "TC 3C 4C 6C 7C 8C";
+        let mut e = End::new(20, kitty, 1);
+        e.variants.kitty_multiplier = crate::KittyMultiplier::PerCard;
+        e.last_size = 3;
+        let r = e.score();
+        assert_eq!((r.multiplier, r.kitty_bonus, r.defender_points), (6, 60, Some(80)));
+        e.last_size = 1;
+        assert_eq!(e.score().defender_points, Some(40));
+    }
+
+    #[test]
+    fn ranks_stop_at_a_and_the_game_ends() {
+        // Declarers at K win +2: they reach A (levels reported 2) and win the game.
+        let mut e = End::new(0, "3C 4C 6C 7C 8C 9C", 0);
+        e.ranks = [Rank::King, Rank::Five];
+        e.trump_rank = Rank::King;
+        let r = e.score();
+        assert_eq!((r.levels, r.ranks, r.game_over), (2, [Rank::Ace, Rank::Five], true));
+        // Defenders at Q with +2 reach A: the game ends at once (reach_ace).
+        let mut e = End::new(100, "3C 4C 6C 7C 8C 9C", 1);
+        e.ranks = [Rank::Five, Rank::Queen];
+        e.trump_rank = Rank::Five;
+        let r = e.score();
+        assert_eq!((r.ranks, r.game_over, r.winner), ([Rank::Five, Rank::Ace], true, Some(1)));
+        // A team ending below A: the game goes on.
+        let mut e = End::new(20, "3C 4C 6C 7C 8C 9C", 0);
+        e.ranks = [Rank::Jack, Rank::Two];
+        e.trump_rank = Rank::Jack;
+        let r = e.score();
+        assert_eq!((r.ranks[0], r.game_over), (Rank::Queen, false));
+        // Starter 3: team 1 declares, defenders are team 0.
+        let mut e = End::new(85, "3C 4C 6C 7C 8C 9C", 0);
+        e.starter = 3;
+        let r = e.score();
+        assert_eq!((r.winner, r.levels, r.ranks, r.next_starter), (Some(0), 1, [Rank::Three, Rank::Two], Seat::ALL[0]));
+    }
+
+    #[test]
+    fn win_as_declarers_at_ace_needs_a_won_deal_played_at_a() {
+        let mut v = Variants::STANDARD;
+        v.game_end = crate::GameEnd::WinAsDeclarersAtAce;
+        // Defenders reach A: no game end.
+        let mut e = End::new(100, "3C 4C 6C 7C 8C 9C", 1);
+        e.variants = v;
+        e.ranks = [Rank::Five, Rank::Queen];
+        e.trump_rank = Rank::Five;
+        let r = e.score();
+        assert_eq!((r.ranks[1], r.game_over), (Rank::Ace, false));
+        // Declarers at A lose: no game end; their rank stays A.
+        let mut e = End::new(60, "3C 4C 6C 7C 8C 9C", 1);
+        e.variants = v;
+        e.ranks = [Rank::Ace, Rank::Ace];
+        e.trump_rank = Rank::Ace;
+        let r = e.score();
+        assert_eq!((r.game_over, r.ranks), (false, [Rank::Ace, Rank::Ace]));
+        // Declarers at A win: the game ends; levels still report the table's value.
+        let mut e = End::new(35, "3C 4C 6C 7C 8C 9C", 0);
+        e.variants = v;
+        e.ranks = [Rank::Ace, Rank::Ten];
+        e.trump_rank = Rank::Ace;
+        let r = e.score();
+        assert_eq!((r.game_over, r.levels, r.ranks), (true, 1, [Rank::Ace, Rank::Ten]));
+        // Declarers reaching A by winning at K: not yet (A must be played).
+        let mut e = End::new(0, "3C 4C 6C 7C 8C 9C", 0);
+        e.variants = v;
+        e.ranks = [Rank::King, Rank::Ten];
+        e.trump_rank = Rank::King;
+        let r = e.score();
+        assert_eq!((r.ranks[0], r.game_over), (Rank::Ace, false));
+    }
 
     #[test]
     fn the_game_point_table_row_by_row() {
