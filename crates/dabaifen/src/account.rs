@@ -70,16 +70,30 @@ impl fmt::Display for Event {
                 if *by_rank {
                     write!(f, "; {card} is of the trump rank: trumps are {trump}")
                 } else {
-                    write!(f, "; no card of rank {} among them, the highest is {card}: trumps are {trump}", trump.rank)
+                    write!(
+                        f,
+                        "; no card of rank {} among them, the highest is {card}: trumps are {trump}",
+                        trump.rank
+                    )
                 }
             }
-            Event::NoShowing => f.write_str("open deal: nobody showed his team's rank, so the deal is annulled again"),
+            Event::NoShowing => {
+                f.write_str("open deal: nobody showed his team's rank, so the deal is annulled again")
+            }
             Event::KeptDeal { seat } => write!(f, "{seat} holds no trump but chose to play the deal"),
             Event::Annulled { seat, hand } => {
-                write!(f, "{seat} showed a hand with no trump ({}) and annulled the deal", codes(hand.iter().copied()))
+                write!(
+                    f,
+                    "{seat} showed a hand with no trump ({}) and annulled the deal",
+                    codes(hand.iter().copied())
+                )
             }
             Event::Buried { seat, cards, points } => {
-                write!(f, "{seat} took the kitty and buried {} ({points} points)", codes(cards.iter().copied()))
+                write!(
+                    f,
+                    "{seat} took the kitty and buried {} ({points} points)",
+                    codes(cards.iter().copied())
+                )
             }
             Event::Trick { number, plays, winner, points, to_defenders } => {
                 write!(
@@ -126,9 +140,13 @@ impl fmt::Display for Event {
                     _ => "100 or more",
                 };
                 match (declarers_win, levels) {
-                    (true, l) => write!(f, " ({row}): the declarers win, +{l} rank{}", if *l == 1 { "" } else { "s" }),
+                    (true, l) => {
+                        write!(f, " ({row}): the declarers win, +{l} rank{}", if *l == 1 { "" } else { "s" })
+                    }
                     (false, 0) => write!(f, " ({row}): the defenders win the deal but gain no rank"),
-                    (false, l) => write!(f, " ({row}): the defenders win, +{l} rank{}", if *l == 1 { "" } else { "s" }),
+                    (false, l) => {
+                        write!(f, " ({row}): the defenders win, +{l} rank{}", if *l == 1 { "" } else { "s" })
+                    }
                 }
             }
             Event::RankUp { team, from, to } => write!(f, "team {team}'s rank goes from {from} to {to}"),
@@ -207,7 +225,8 @@ impl State {
         if let Some(seat) = self.revoke {
             let t = self.tricks().last().expect("a revoke is a lead");
             let lead = t.plays[seat.index()];
-            let others: u64 = Seat::ALL.iter().filter(|&&s| s != seat).fold(0, |m, s| m | self.hands[s.index()]);
+            let others: u64 =
+                Seat::ALL.iter().filter(|&&s| s != seat).fold(0, |m, s| m | self.hands[s.index()]);
             let mut not_top = Vec::new();
             for c in self.tables.sorted(lead) {
                 let stronger = self.tables.stronger[c.number() as usize] & others;

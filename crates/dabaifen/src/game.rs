@@ -24,7 +24,15 @@ pub struct Match {
 impl Match {
     /// A new match whose first deal has `starter` as provisional starter (from the first-deal draw).
     pub fn new(variants: Variants, starter: Seat) -> Match {
-        Match { variants, ranks: [Rank::Two; 2], starter, first_deal: true, open: false, winner: None, deals: 0 }
+        Match {
+            variants,
+            ranks: [Rank::Two; 2],
+            starter,
+            first_deal: true,
+            open: false,
+            winner: None,
+            deals: 0,
+        }
     }
 
     /// A new match whose provisional starter is drawn with `rng` (§4).

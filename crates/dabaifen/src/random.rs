@@ -65,7 +65,6 @@ impl RandomPolicy {
         v == 0
     }
 
-
     /// One card of `mask` (not empty) chosen uniformly.
     #[inline]
     fn pick1(&mut self, mask: u64) -> u64 {

@@ -78,10 +78,17 @@ pub fn setup_of(hand: &DabaifenHand, variants: Variants) -> Result<DealSetup, St
         deck[i] = card(code).map_err(|e| format!("deck[{i}]: {e}"))?;
     }
     let mut ranks = [crate::Rank::Two; 2];
-    for t in 0..2 {
-        ranks[t] = parse_rank(&hand.ranks[t]).map_err(|e| format!("ranks[{t}]: {e}"))?;
+    for (t, r) in ranks.iter_mut().enumerate() {
+        *r = parse_rank(&hand.ranks[t]).map_err(|e| format!("ranks[{t}]: {e}"))?;
     }
-    Ok(DealSetup { deck, starter: hand.starter, first_deal: hand.first_deal, open: hand.open, ranks, variants })
+    Ok(DealSetup {
+        deck,
+        starter: hand.starter,
+        first_deal: hand.first_deal,
+        open: hand.open,
+        ranks,
+        variants,
+    })
 }
 
 fn pass_draw_polls(st: &mut State) {
@@ -114,7 +121,9 @@ pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), Str
                 return Err(match st.phase() {
                     Phase::Over => "the deal is already over".into(),
                     _ if st.declaration().is_some() => {
-                        format!("{seat} cannot declare {c}: trumps were already declared (the first showing is final)")
+                        format!(
+                            "{seat} cannot declare {c}: trumps were already declared (the first showing is final)"
+                        )
                     }
                     _ => format!("{seat} cannot declare {c}: trumps are already fixed"),
                 });
@@ -164,7 +173,9 @@ pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), Str
             if !*annul {
                 return match st.to_move() {
                     Some(s) if s == seat => st.apply(Action::Pass).map_err(|e| e.to_string()),
-                    _ => Err(format!("{seat} is not asked whether to annul now: {}", why_not_asked(st, seat))),
+                    _ => {
+                        Err(format!("{seat} is not asked whether to annul now: {}", why_not_asked(st, seat)))
+                    }
                 };
             }
             while st.phase() == Phase::Annulling && st.to_move() != Some(seat) {
@@ -219,7 +230,9 @@ fn why_not_asked(st: &State, seat: Seat) -> String {
 fn cannot_annul(st: &State, seat: Seat) -> String {
     match st.phase() {
         Phase::Burying | Phase::Playing => {
-            if st.trump().is_some() && !(st.dealt(seat) & st.tables().map_or(Cards::EMPTY, |t| t.trumps())).is_empty() {
+            if st.trump().is_some()
+                && !(st.dealt(seat) & st.tables().map_or(Cards::EMPTY, |t| t.trumps())).is_empty()
+            {
                 format!("{seat} cannot annul: {}", why_not_asked(st, seat))
             } else if seat == st.starter() && st.variants().annul == crate::Annul::NonStartersOnly {
                 format!("{seat} cannot annul: under annul non_starters_only the starter may not annul")
@@ -364,7 +377,8 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
             return out;
         }
         let result = st.result().expect("a finished deal has a result").clone();
-        let diffs = hand.result.as_ref().map_or(Vec::new(), |stored| diff_results(stored, &result.to_record()));
+        let diffs =
+            hand.result.as_ref().map_or(Vec::new(), |stored| diff_results(stored, &result.to_record()));
         m.get_or_insert_with(|| Match::resume(&setup)).record(&result);
         out.hands.push(ReplayedHand { state: st, diffs });
     }
@@ -416,7 +430,11 @@ pub fn hand_record(st: &State) -> DabaifenHand {
 }
 
 /// A record of hands played under `variants` (preset `standard` with the differing overrides).
-pub fn match_record(variants: &Variants, seed: Option<u64>, hands: Vec<DabaifenHand>) -> Record<DabaifenHand> {
+pub fn match_record(
+    variants: &Variants,
+    seed: Option<u64>,
+    hands: Vec<DabaifenHand>,
+) -> Record<DabaifenHand> {
     let mut rec = Record::new(GameKind::Dabaifen, "standard");
     rec.variants = variants.overrides_from(&Variants::STANDARD);
     rec.seed = seed;

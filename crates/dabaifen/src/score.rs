@@ -141,7 +141,9 @@ impl DealResult {
                 Outcome::Annulled => DabaifenOutcome::Annulled,
                 Outcome::Revoke => DabaifenOutcome::Revoke,
             },
-            trump: self.trump.map(|t| TrumpRecord { suit: t.suit.letter().to_string(), rank: t.rank.to_string() }),
+            trump: self
+                .trump
+                .map(|t| TrumpRecord { suit: t.suit.letter().to_string(), rank: t.rank.to_string() }),
             starter: self.starter,
             defender_points: self.defender_points,
             kitty_points: self.kitty_points,
@@ -206,7 +208,11 @@ mod tests {
             st.trump = Some(trump);
             st.tables = Tables::of(trump);
             st.starter = setup.starter;
-            st.buried = self.buried.split_whitespace().map(|c| c.parse::<Card>().unwrap()).fold(0, |m, c| m | 1 << c.number());
+            st.buried = self
+                .buried
+                .split_whitespace()
+                .map(|c| c.parse::<Card>().unwrap())
+                .fold(0, |m, c| m | 1 << c.number());
             let kitty = points(Cards::from_bits(st.buried));
             let defenders = 1 - setup.starter.team();
             st.team_points[defenders as usize] = self.defenders;
@@ -232,7 +238,10 @@ mod tests {
         let none = "3C 4C 6C 7C 8C 9C";
         // | 0 | declarers +2 |
         let r = End::new(0, none, 0).score();
-        assert_eq!((r.defender_points, r.winner, r.levels, r.ranks), (Some(0), Some(0), 2, [Rank::Four, Rank::Two]));
+        assert_eq!(
+            (r.defender_points, r.winner, r.levels, r.ranks),
+            (Some(0), Some(0), 2, [Rank::Four, Rank::Two])
+        );
         assert_eq!(r.next_starter, Seat::new(2).unwrap(), "declarers won: the starter's partner");
         // | 5 – 35 | declarers +1 |
         for t in [5, 20, 35] {
@@ -264,7 +273,10 @@ mod tests {
         assert_eq!((r.last_trick, r.winner, r.levels), (Some(1), Some(1), 1));
         // Taken by the declarers: no bonus, 30 < 40.
         let r = End::new(30, kitty, 2).score();
-        assert_eq!((r.kitty_bonus, r.defender_points, r.last_trick, r.winner), (0, Some(30), Some(0), Some(0)));
+        assert_eq!(
+            (r.kitty_bonus, r.defender_points, r.last_trick, r.winner),
+            (0, Some(30), Some(0), Some(0))
+        );
         // The bonus can carry T past 100.
         let r = End::new(75, kitty, 3).score();
         assert_eq!((r.defender_points, r.levels), (Some(125), 2));
@@ -309,7 +321,10 @@ mod tests {
         let mut e = End::new(85, "3C 4C 6C 7C 8C 9C", 0);
         e.starter = 3;
         let r = e.score();
-        assert_eq!((r.winner, r.levels, r.ranks, r.next_starter), (Some(0), 1, [Rank::Three, Rank::Two], Seat::ALL[0]));
+        assert_eq!(
+            (r.winner, r.levels, r.ranks, r.next_starter),
+            (Some(0), 1, [Rank::Three, Rank::Two], Seat::ALL[0])
+        );
     }
 
     #[test]

@@ -163,8 +163,8 @@ mod tests {
             // Every earlier round was a tie for highest among exactly the next round's drawers.
             for w in d.rounds.windows(2) {
                 let best = w[0].iter().flatten().map(|c| c.draw_strength()).max().unwrap();
-                for s in 0..4 {
-                    assert_eq!(w[1][s].is_some(), w[0][s].is_some_and(|c| c.draw_strength() == best));
+                for (next, prev) in w[1].iter().zip(&w[0]) {
+                    assert_eq!(next.is_some(), prev.is_some_and(|c| c.draw_strength() == best));
                 }
             }
         }

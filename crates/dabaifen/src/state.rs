@@ -184,7 +184,9 @@ pub enum IllegalAction {
     #[error("{seat} must follow {suit} (holds {held})")]
     MustFollow { seat: Seat, suit: EffSuit, held: String },
     /// A follow of a multi-card lead with too few cards of the led suit.
-    #[error("{seat} must play {need} of its {suit} to follow this lead of {size}, not {played} (holds {held})")]
+    #[error(
+        "{seat} must play {need} of its {suit} to follow this lead of {size}, not {played} (holds {held})"
+    )]
     MustFollowMany { seat: Seat, suit: EffSuit, size: u8, need: u32, played: u32, held: String },
 }
 
@@ -291,10 +293,10 @@ impl State {
         }
         let mut dealt = [0u64; 4];
         let mut first_eligible = [NEVER; 4];
-        for j in 0..4 {
+        for (j, &drawn) in by_turn.iter().enumerate() {
             let s = first_drawer.offset(j as u8).index();
-            dealt[s] = by_turn[j];
-            if by_turn[j] & eligible[s] != 0 {
+            dealt[s] = drawn;
+            if drawn & eligible[s] != 0 {
                 // The seat draws deck[j], deck[j + 4], …: find its first card it may show.
                 let i = (0..12).find(|&i| eligible[s] & bit(setup.deck[4 * i + j]) != 0).unwrap_or(12);
                 first_eligible[s] = (4 * i + j + 1) as u8;
@@ -563,7 +565,10 @@ impl State {
             // The seats asked at card k: those already holding a card they may show, as a mask
             // rotated so that bit j is the seat j places after the drawer of card k.
             let f = &self.first_eligible;
-            let m = u32::from(f[0] <= k) | u32::from(f[1] <= k) << 1 | u32::from(f[2] <= k) << 2 | u32::from(f[3] <= k) << 3;
+            let m = u32::from(f[0] <= k)
+                | u32::from(f[1] <= k) << 1
+                | u32::from(f[2] <= k) << 2
+                | u32::from(f[3] <= k) << 3;
             let d = self.drawer_of(k);
             let rot = ((m | m << 4) >> d.index()) & 0xF;
             let rest = rot >> i << i;
@@ -678,7 +683,8 @@ impl State {
     /// Checks an action for the seat to move without applying it.
     pub fn check(&self, action: Action) -> Result<(), IllegalAction> {
         let Some(seat) = self.to_move() else { return Err(IllegalAction::DealOver) };
-        let wrong = |what: &'static str, why: &'static str| Err(IllegalAction::WrongPhase { seat, what, why });
+        let wrong =
+            |what: &'static str, why: &'static str| Err(IllegalAction::WrongPhase { seat, what, why });
         match (self.phase, action) {
             (Phase::Drawing, Action::Pass) => Ok(()),
             (Phase::Drawing, Action::Declare(card)) => self.check_declare(seat, card),
@@ -718,7 +724,11 @@ impl State {
     fn check_declare(&self, seat: Seat, card: Card) -> Result<(), IllegalAction> {
         let bad = |why: String| Err(IllegalAction::BadDeclaration { seat, card, why });
         let Some(rank) = card.rank() else { return bad("jokers cannot be declared".into()) };
-        let want = if self.open { self.ranks[seat.team() as usize] } else { self.ranks[self.provisional.team() as usize] };
+        let want = if self.open {
+            self.ranks[seat.team() as usize]
+        } else {
+            self.ranks[self.provisional.team() as usize]
+        };
         if rank != want {
             return if self.open {
                 bad(format!("in this open deal {seat} may show only his team's rank {want}"))
@@ -760,7 +770,8 @@ impl State {
                 if bad != 0 {
                     let card = Cards::from_bits(bad).first().expect("bad is not empty");
                     let others = self.others(seat) & t.stronger[card.number() as usize];
-                    let stronger = Cards::from_bits(others).last().expect("a non-top card has a stronger one");
+                    let stronger =
+                        Cards::from_bits(others).last().expect("a non-top card has a stronger one");
                     let holder = Seat::ALL
                         .into_iter()
                         .find(|s| self.hands[s.index()] & bit(stronger) != 0)

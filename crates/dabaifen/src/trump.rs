@@ -247,7 +247,11 @@ impl Tables {
         let mut v: Vec<Card> = set.iter().collect();
         v.sort_by_key(|c| {
             let e = self.eff[c.number() as usize];
-            (if e == 4 { 0 } else { e + 1 }, std::cmp::Reverse(self.strength[c.number() as usize]), c.number())
+            (
+                if e == 4 { 0 } else { e + 1 },
+                std::cmp::Reverse(self.strength[c.number() as usize]),
+                c.number(),
+            )
         });
         v
     }

@@ -108,7 +108,8 @@ impl State {
         let took_kitty = self.trump.is_some()
             && matches!(self.phase, Phase::Burying | Phase::Playing | Phase::Over)
             && self.annulled_by.is_none()
-            && !(self.phase == Phase::Over && self.result.as_ref().is_some_and(|r| r.outcome == Outcome::Annulled));
+            && !(self.phase == Phase::Over
+                && self.result.as_ref().is_some_and(|r| r.outcome == Outcome::Annulled));
         let is_starter = seat == self.starter;
         let over = self.phase == Phase::Over;
         View {
@@ -131,7 +132,9 @@ impl State {
             hand_sizes,
             declaration: self.declaration,
             kitty_turn: self.kitty_turn,
-            kitty_turned: self.kitty_turn.map_or(Vec::new(), |k| self.deck[48..48 + k.turned as usize].to_vec()),
+            kitty_turned: self
+                .kitty_turn
+                .map_or(Vec::new(), |k| self.deck[48..48 + k.turned as usize].to_vec()),
             trump: self.trump,
             annulment: self.annulled_by.map(|s| (s, sort(self.dealt(s)))),
             kitty: (took_kitty && is_starter).then(|| sort(self.kitty())),

@@ -100,7 +100,10 @@ fn declaration_errors_say_why() {
         let mut st = st0.clone();
         declare(&mut st, seat, code, drawn).unwrap_err()
     };
-    assert_eq!(err(3, "2C", 11), "seat 3 cannot declare 2C at drawn 11: seat 3 draws it as card 12 of the draw");
+    assert_eq!(
+        err(3, "2C", 11),
+        "seat 3 cannot declare 2C at drawn 11: seat 3 draws it as card 12 of the draw"
+    );
     assert_eq!(err(2, "2H", 40), "seat 2 cannot declare 2H: seat 2 does not hold it");
     assert_eq!(err(0, "AS", 20), "seat 0 cannot declare AS: seat 0 does not hold it");
     assert_eq!(err(1, "2D", 49), "drawn must be 1–48 (cards drawn when the card was shown), not 49");
@@ -133,7 +136,10 @@ fn a_seat_cannot_show_a_card_before_drawing_it() {
     assert_eq!((st.drawn(), st.to_move()), (4, Some(seat(3))));
     assert_eq!(st.declarable(seat(3)), cards("2H"));
     let e = st.apply(Action::Declare(card("2C"))).unwrap_err();
-    assert_eq!(e.to_string(), "seat 3 cannot declare 2C: seat 3 has not drawn it yet (it is card 12 of the draw)");
+    assert_eq!(
+        e.to_string(),
+        "seat 3 cannot declare 2C: seat 3 has not drawn it yet (it is card 12 of the draw)"
+    );
     assert_eq!(st.legal_actions(), vec![Action::Pass, Action::Declare(card("2H"))]);
 }
 
@@ -312,7 +318,10 @@ fn a_recorded_annulment_passes_the_seats_asked_before() {
     apply_recorded(&mut st, &annul(3, false)).unwrap();
     apply_recorded(&mut st, &annul(0, false)).unwrap();
     let mut d = st.clone();
-    assert_eq!(apply_recorded(&mut d, &annul(3, true)).unwrap_err(), "seat 3 cannot annul: it was already asked and kept the deal");
+    assert_eq!(
+        apply_recorded(&mut d, &annul(3, true)).unwrap_err(),
+        "seat 3 cannot annul: it was already asked and kept the deal"
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@
 mod common;
 
 use common::*;
-use dabaifen::{Action, DealSetup, IllegalAction, KittyMultiplier, Outcome, Phase, Rank, Revoke, State, Suit, Trump};
+use dabaifen::{
+    Action, DealSetup, IllegalAction, KittyMultiplier, Outcome, Phase, Rank, Revoke, State, Suit, Trump,
+};
 
 /// Trumps hearts and 8 (the example of §2), starter 0 (team 0 at 8), seat 2 shows 8H after the
 /// draw; the kitty 2D 5C 6C 7C 9C TC (15 points) is buried as dealt.
@@ -170,7 +172,11 @@ fn single_card_trick_winners_follow_the_trump_order() {
     play(&mut st, "AC").unwrap();
     play(&mut st, "8H").unwrap();
     play(&mut st, "2H").unwrap();
-    assert_eq!(st.tricks()[0].winner, Some(seat(2)), "8H, the trump-rank card of the trump suit, beats the other trumps");
+    assert_eq!(
+        st.tricks()[0].winner,
+        Some(seat(2)),
+        "8H, the trump-rank card of the trump suit, beats the other trumps"
+    );
     let mut st = layout1();
     play(&mut st, "BJ").unwrap();
     play(&mut st, "9H").unwrap();
@@ -301,13 +307,19 @@ fn revoke_penalize_ends_the_deal_scored_against_the_offending_declarers() {
     let r = st.result().unwrap();
     // §12.8: T = 100 − 15 (kitty) + 2 × 15 = 115; defenders +2; the last trick counts as theirs.
     assert_eq!(r.outcome, Outcome::Revoke);
-    assert_eq!((r.defender_points, r.kitty_points, r.last_trick, r.winner), (Some(115), Some(15), Some(1), Some(1)));
+    assert_eq!(
+        (r.defender_points, r.kitty_points, r.last_trick, r.winner),
+        (Some(115), Some(15), Some(1), Some(1))
+    );
     assert_eq!((r.levels, r.ranks, r.next_starter), (2, [Rank::Eight, Rank::Four], seat(1)));
     // The lead is shown to everyone; the account names a stronger card another seat held.
     let v = st.view(seat(2));
     assert_eq!(v.tricks[0].plays[0].cards.len(), 4);
     let text = st.account().to_string();
-    assert!(text.contains("seat 0 led AS KS QS 5S: a revoke; 5S is not a top card (seat 1 holds JS)"), "{text}");
+    assert!(
+        text.contains("seat 0 led AS KS QS 5S: a revoke; 5S is not a top card (seat 1 holds JS)"),
+        "{text}"
+    );
 
     let mut per_card = hearts_and_8();
     per_card.variants.kitty_multiplier = KittyMultiplier::PerCard;

@@ -41,7 +41,9 @@ fn the_policy_only_picks_legal_actions_under_every_variant() {
             if v.revoke == dabaifen::Revoke::Refuse {
                 assert_ne!(r.outcome, Outcome::Revoke);
             }
-            assert!(actions.iter().any(|(_, a)| matches!(a, Action::Play(_))) || r.outcome == Outcome::Annulled);
+            assert!(
+                actions.iter().any(|(_, a)| matches!(a, Action::Play(_))) || r.outcome == Outcome::Annulled
+            );
             m.record(r);
         }
     }
@@ -51,7 +53,8 @@ fn the_policy_only_picks_legal_actions_under_every_variant() {
 fn the_policy_reaches_every_kind_of_event() {
     let v = Variants::STANDARD;
     let mut m = Match::new(v, cards::Seat::ALL[0]);
-    let (mut declared, mut kitty, mut annulled, mut no_show, mut multi, mut revokes, mut games) = (0, 0, 0, 0, 0, 0, 0);
+    let (mut declared, mut kitty, mut annulled, mut no_show, mut multi, mut revokes, mut games) =
+        (0, 0, 0, 0, 0, 0, 0);
     for k in 0..6000u64 {
         if m.is_over() {
             games += 1;

@@ -75,12 +75,14 @@ fn reference_winner(st: &State, trick: &dabaifen::Trick) -> Seat {
 /// another player's hand.
 fn reference_tops(st: &State, seat: Seat) -> Cards {
     let t = st.tables().unwrap();
-    let others: Vec<Card> = Seat::ALL.iter().filter(|&&s| s != seat).flat_map(|&s| st.hand(s).iter()).collect();
+    let others: Vec<Card> =
+        Seat::ALL.iter().filter(|&&s| s != seat).flat_map(|&s| st.hand(s).iter()).collect();
     st.hand(seat)
         .iter()
         .filter(|&c| {
             !others.iter().any(|&o| {
-                t.suit_of(o) == t.suit_of(c) && t.strength[o.number() as usize] > t.strength[c.number() as usize]
+                t.suit_of(o) == t.suit_of(c)
+                    && t.strength[o.number() as usize] > t.strength[c.number() as usize]
             })
         })
         .collect()
@@ -188,7 +190,9 @@ fn candidates(st: &State, rng: &mut Rng) -> Vec<Action> {
 
 fn check_state(st: &State, rng: &mut Rng) -> Result<(), TestCaseError> {
     // 54 cards conserved; 100 points in play.
-    if matches!(st.phase(), Phase::Burying | Phase::Playing) || (st.phase() == Phase::Over && !st.buried().is_empty()) {
+    if matches!(st.phase(), Phase::Burying | Phase::Playing)
+        || (st.phase() == Phase::Over && !st.buried().is_empty())
+    {
         let mut all = st.buried();
         let mut n = st.buried().len();
         for s in Seat::ALL {
@@ -201,7 +205,12 @@ fn check_state(st: &State, rng: &mut Rng) -> Result<(), TestCaseError> {
         prop_assert_eq!(n, 54);
         prop_assert_eq!(all, Cards::full());
         let in_hands: u32 = Seat::ALL.iter().map(|&s| points(st.hand(s))).sum();
-        let current: u32 = st.tricks().iter().filter(|t| t.winner.is_none()).map(|t| t.in_order().map(|(_, c)| points(c)).sum::<u32>()).sum();
+        let current: u32 = st
+            .tricks()
+            .iter()
+            .filter(|t| t.winner.is_none())
+            .map(|t| t.in_order().map(|(_, c)| points(c)).sum::<u32>())
+            .sum();
         let [a, b] = st.team_points();
         prop_assert_eq!(a + b + in_hands + current + points(st.buried()), 100);
     } else {

@@ -51,10 +51,15 @@ fn every_illegal_record_fails_with_its_message() {
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let expect: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let expect = expect["expect_error"].as_str().unwrap_or_else(|| panic!("{}: expect_error", f.display()));
+        let expect =
+            expect["expect_error"].as_str().unwrap_or_else(|| panic!("{}: expect_error", f.display()));
         let rec = parse_as::<DabaifenHand>(&text).unwrap();
         let rep = replay(&rec);
-        let got = rep.error.as_ref().map(|e| e.to_string()).unwrap_or_else(|| format!("no error; differences {:?}", rep.differences()));
+        let got = rep
+            .error
+            .as_ref()
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| format!("no error; differences {:?}", rep.differences()));
         assert_eq!(got, expect, "{}", f.display());
     }
 }

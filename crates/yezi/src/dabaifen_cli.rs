@@ -65,8 +65,11 @@ pub fn replay(record: &Record<DabaifenHand>, json: bool, out: &mut impl Write) -
     let rep = dabaifen::record::replay(record);
     if json {
         if rep.error.is_none() {
-            let results: Vec<_> =
-                rep.hands.iter().map(|h| h.state.result().expect("replayed hands are over").to_record()).collect();
+            let results: Vec<_> = rep
+                .hands
+                .iter()
+                .map(|h| h.state.result().expect("replayed hands are over").to_record())
+                .collect();
             let doc = serde_json::json!({ "hands": results });
             out.write_all(to_pretty_json(&doc).as_bytes())?;
         }
@@ -203,13 +206,18 @@ fn numbered(path: &Path, i: usize) -> PathBuf {
 /// with `-m001`, `-m002`, … inserted before the extension. The last match is written as far as
 /// it got when the run ends before its game over (a valid record of consecutive hands).
 pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
-    let variants =
-        Variants::preset(&args.rules)?.with_overrides(&parse_variant_args(&args.variants)?).context("--variant")?;
+    let variants = Variants::preset(&args.rules)?
+        .with_overrides(&parse_variant_args(&args.variants)?)
+        .context("--variant")?;
     let seed = args.seed;
     let mut summary = Summary::default();
     let mut matches: Vec<Vec<DabaifenHand>> = Vec::new();
     let mut current: Vec<DabaifenHand> = Vec::new();
-    let mut m = Match::from_draw(variants, &mut cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM)).0;
+    let mut m = Match::from_draw(
+        variants,
+        &mut cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM),
+    )
+    .0;
     let mut match_start = 0u64;
     let started = Instant::now();
     for k in 0..args.hands {
@@ -249,7 +257,8 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         for (i, hands) in matches.into_iter().enumerate() {
             let file = if n == 1 { path.clone() } else { numbered(path, i + 1) };
             let rec = match_record(&variants, Some(seed), hands);
-            std::fs::write(&file, to_pretty_json(&rec)).with_context(|| format!("writing {}", file.display()))?;
+            std::fs::write(&file, to_pretty_json(&rec))
+                .with_context(|| format!("writing {}", file.display()))?;
             println!("wrote {} ({} deals)", file.display(), rec.hands.len());
         }
     }
@@ -292,7 +301,11 @@ fn print_summary(s: &Summary, args: &SimArgs, v: &Variants, unfinished: bool, el
         "  annulments: {} for a hand with no trump ({} more such hands kept); open deals {} ({} with nobody showing)",
         s.annulled_by_hand, s.kept_without_trump, s.open_deals, s.open_no_showing
     );
-    println!("  revokes: {} by the declarers, {} by the defenders", s.revokes_by_declarers, s.revokes - s.revokes_by_declarers);
+    println!(
+        "  revokes: {} by the declarers, {} by the defenders",
+        s.revokes_by_declarers,
+        s.revokes - s.revokes_by_declarers
+    );
     println!(
         "  game points (scored deals): declarers +2: {}, declarers +1: {}, defenders 0: {}, defenders +1: {}, defenders +2: {}",
         s.levels[0], s.levels[1], s.levels[2], s.levels[3], s.levels[4]
