@@ -355,6 +355,52 @@ pub fn bench(variants: Variants, seed: u64, deals: u64) -> BenchTotals {
     totals
 }
 
+/// What [`bench_legal`] counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LegalTotals {
+    /// Calls of [`State::for_each_legal_action`] for a seat to lead.
+    pub lead_calls: u64,
+    /// Actions they produced.
+    pub lead_actions: u64,
+    /// Calls for a seat to follow.
+    pub follow_calls: u64,
+    /// Actions they produced.
+    pub follow_actions: u64,
+}
+
+/// Plays `deals` random deals (as [`bench`] does) and, before every play, enumerates the legal
+/// actions of the seat to move with [`State::for_each_legal_action`] (no allocation), counting
+/// them: a measure of legal-action generation in the search path.
+pub fn bench_legal(variants: Variants, seed: u64, deals: u64) -> LegalTotals {
+    let mut totals = LegalTotals::default();
+    let mut m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM)));
+    for k in 0..deals {
+        if m.is_over() {
+            m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM + k)));
+        }
+        let (deck, rng) = deal_from_seed(seed, k);
+        let mut st = State::new_unchecked(&m.setup(deck));
+        let mut policy = RandomPolicy::new(rng);
+        while st.to_move().is_some() {
+            if st.phase == Phase::Playing {
+                let mut n = 0u64;
+                st.for_each_legal_action(|_| n += 1);
+                if st.tricks[st.trick_no as usize].count == 0 {
+                    totals.lead_calls += 1;
+                    totals.lead_actions += n;
+                } else {
+                    totals.follow_calls += 1;
+                    totals.follow_actions += n;
+                }
+            }
+            let a = policy.choose(&st);
+            st.apply_unchecked(a);
+        }
+        m.record(st.result().expect("a played-out deal has a result"));
+    }
+    totals
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

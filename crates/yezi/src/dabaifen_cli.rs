@@ -333,5 +333,19 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         totals.deals as f64 / secs,
         totals.checksum
     );
+    // Legal-action generation in the search path (enumeration without allocation), on a tenth
+    // as many deals.
+    let deals = (args.hands / 10).max(1);
+    let started = Instant::now();
+    let legal = dabaifen::random::bench_legal(variants, args.seed, deals);
+    let secs = started.elapsed().as_secs_f64();
+    let calls = legal.lead_calls + legal.follow_calls;
+    println!(
+        "dabaifen legal actions: {calls} enumerations in {secs:.3}s over {deals} deals (with the playouts): \
+         leads {:.1} actions each, follows {:.1}; {:.0} enumerations/s",
+        legal.lead_actions as f64 / legal.lead_calls.max(1) as f64,
+        legal.follow_actions as f64 / legal.follow_calls.max(1) as f64,
+        calls as f64 / secs
+    );
     Ok(())
 }
