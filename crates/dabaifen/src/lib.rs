@@ -9,6 +9,27 @@
 //! what one seat may know; [`State::result`] and [`State::account`] score and explain the deal;
 //! a [`Match`] chains deals; [`record`] reads, replays and writes `yezi/1` records; [`random`] is
 //! the random policy and the allocation-free playout used by `yezi sim` and `yezi bench`.
+//!
+//! ```
+//! use dabaifen::{Action, Match, Phase, State, Variants, deal_from_seed};
+//! use dabaifen::random::RandomPolicy;
+//!
+//! // The first deal of a match: provisional starter 0, the deck of deal 0 of seed 42.
+//! let m = Match::new(Variants::STANDARD, cards::Seat::ALL[0]);
+//! let (deck, rng) = deal_from_seed(42, 0);
+//! let mut st = State::new(&m.setup(deck)).unwrap();
+//! assert_eq!(st.phase(), Phase::Drawing);
+//! // A polled seat may pass or show a trump-rank card it has drawn.
+//! assert_eq!(st.legal_actions()[0], Action::Pass);
+//! let mut policy = RandomPolicy::new(rng);
+//! while st.to_move().is_some() {
+//!     let a = policy.choose(&st);
+//!     st.apply(a).unwrap();
+//! }
+//! let result = st.result().unwrap();
+//! println!("{}", st.account()); // the deal in words, trick by trick
+//! assert!(result.defender_points.is_some() || result.winner.is_none());
+//! ```
 
 pub mod account;
 pub mod card;

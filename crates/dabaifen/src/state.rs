@@ -817,8 +817,8 @@ impl State {
     }
 
     /// Applies an action of the seat to move without checking it (the fast path for search and
-    /// benchmarks). The action must be legal (see [`State::check`]); an illegal one leaves the
-    /// state meaningless (but never causes undefined behaviour).
+    /// benchmarks). The action must be legal (see [`State::check`]); an illegal one may panic or
+    /// leave the state meaningless (it is safe code: never undefined behaviour).
     #[inline]
     pub fn apply_unchecked(&mut self, action: Action) {
         let Some(seat) = self.mover else { return };
