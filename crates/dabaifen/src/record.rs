@@ -131,7 +131,10 @@ pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), Str
             if !(1..=48).contains(&drawn) {
                 return Err(format!("drawn must be 1–48 (cards drawn when the card was shown), not {drawn}"));
             }
-            // Is the card one the seat may show, and had it drawn it by then?
+            if let Some(e) = st.declaration_rank_error(seat, c) {
+                return Err(e.to_string());
+            }
+            // Does the seat hold the card, and had it drawn it by then?
             let pos = st.deck().iter().position(|&x| x == c).unwrap_or(53);
             let drawer = st.first_drawer().offset((pos & 3) as u8);
             if pos >= 48 || drawer != seat {

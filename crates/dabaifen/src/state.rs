@@ -721,20 +721,31 @@ impl State {
         }
     }
 
+    /// The rank of the cards `seat` may show (§12.2): the (provisional) starter's team rank; in an
+    /// open deal, the seat's own team's rank.
+    pub fn declaration_rank(&self, seat: Seat) -> Rank {
+        let team = if self.open { seat.team() } else { self.provisional.team() };
+        self.ranks[team as usize]
+    }
+
+    /// Why `seat` may not show `card` whatever it holds (a joker, or a card of another rank).
+    pub fn declaration_rank_error(&self, seat: Seat, card: Card) -> Option<IllegalAction> {
+        let bad = |why: String| Some(IllegalAction::BadDeclaration { seat, card, why });
+        let Some(rank) = card.rank() else { return bad("jokers cannot be declared".into()) };
+        let want = self.declaration_rank(seat);
+        if rank == want {
+            None
+        } else if self.open {
+            bad(format!("in this open deal {seat} may show only his team's rank {want}"))
+        } else {
+            bad(format!("the trump rank is {want}"))
+        }
+    }
+
     fn check_declare(&self, seat: Seat, card: Card) -> Result<(), IllegalAction> {
         let bad = |why: String| Err(IllegalAction::BadDeclaration { seat, card, why });
-        let Some(rank) = card.rank() else { return bad("jokers cannot be declared".into()) };
-        let want = if self.open {
-            self.ranks[seat.team() as usize]
-        } else {
-            self.ranks[self.provisional.team() as usize]
-        };
-        if rank != want {
-            return if self.open {
-                bad(format!("in this open deal {seat} may show only his team's rank {want}"))
-            } else {
-                bad(format!("the trump rank is {want}"))
-            };
+        if let Some(e) = self.declaration_rank_error(seat, card) {
+            return Err(e);
         }
         if self.dealt[seat.index()] & bit(card) == 0 {
             return Err(IllegalAction::NotHeld { seat, cards: card.to_string() });

@@ -105,7 +105,9 @@ fn declaration_errors_say_why() {
         "seat 3 cannot declare 2C at drawn 11: seat 3 draws it as card 12 of the draw"
     );
     assert_eq!(err(2, "2H", 40), "seat 2 cannot declare 2H: seat 2 does not hold it");
-    assert_eq!(err(0, "AS", 20), "seat 0 cannot declare AS: seat 0 does not hold it");
+    assert_eq!(err(0, "AS", 20), "seat 0 cannot declare AS: the trump rank is 2");
+    assert_eq!(err(0, "BJ", 20), "seat 0 cannot declare BJ: jokers cannot be declared");
+    assert_eq!(err(0, "2D", 20), "seat 0 cannot declare 2D: seat 0 does not hold it");
     assert_eq!(err(1, "2D", 49), "drawn must be 1–48 (cards drawn when the card was shown), not 49");
     assert_eq!(err(1, "2D", 0), "drawn must be 1–48 (cards drawn when the card was shown), not 0");
     assert_eq!(err(1, "XX", 3), "declare: unknown card code \"XX\"");
