@@ -500,6 +500,11 @@ impl State {
         self.result.as_ref()
     }
 
+    /// The result as the record format's result object, once the deal is over.
+    pub fn to_record_result(&self) -> Option<cards::record::DabaifenResult> {
+        self.result.as_ref().map(DealResult::to_record)
+    }
+
     /// The seat that draws card number `k` (1-based).
     #[inline]
     fn drawer_of(&self, k: u8) -> Seat {

@@ -256,7 +256,8 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         let n = matches.len();
         for (i, hands) in matches.into_iter().enumerate() {
             let file = if n == 1 { path.clone() } else { numbered(path, i + 1) };
-            let rec = match_record(&variants, Some(seed), hands);
+            let mut rec = match_record(&variants, Some(seed), hands);
+            rec.players = Some(cards::BySeat(std::array::from_fn(|_| "bot:random".to_string())));
             std::fs::write(&file, to_pretty_json(&rec))
                 .with_context(|| format!("writing {}", file.display()))?;
             println!("wrote {} ({} deals)", file.display(), rec.hands.len());
