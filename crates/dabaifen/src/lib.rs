@@ -1,1 +1,54 @@
-//! The dabaifen rules engine (being built).
+//! Da Bai Fen (打百分, "fight for 100 points"): a pure rules engine.
+//!
+//! The rules are those of the project's rules file `dabaifen.md` (sections cited as §n in the
+//! code), with every variant of its §11 ([`Variants`]) and every clarification of its §12.
+//!
+//! The shape: an unvalidated [`DealSetup`] becomes a [`State`] with [`State::new`]; one
+//! [`Action`] type is the only way to change it ([`State::apply`] checks, [`State::apply_unchecked`]
+//! does not); [`State::for_each_legal_action`] enumerates without allocating; [`State::view`] is
+//! what one seat may know; [`State::result`] and [`State::account`] score and explain the deal;
+//! a [`Match`] chains deals; [`record`] reads, replays and writes `yezi/1` records; [`random`] is
+//! the random policy and the allocation-free playout used by `yezi sim` and `yezi bench`.
+//!
+//! ```
+//! use dabaifen::{Action, Match, Phase, State, Variants, deal_from_seed};
+//! use dabaifen::random::RandomPolicy;
+//!
+//! // The first deal of a match: provisional starter 0, the deck of deal 0 of seed 42.
+//! let m = Match::new(Variants::STANDARD, cards::Seat::ALL[0]);
+//! let (deck, rng) = deal_from_seed(42, 0);
+//! let mut st = State::new(&m.setup(deck)).unwrap();
+//! assert_eq!(st.phase(), Phase::Drawing);
+//! // A polled seat may pass or show a trump-rank card it has drawn.
+//! assert_eq!(st.legal_actions()[0], Action::Pass);
+//! let mut policy = RandomPolicy::new(rng);
+//! while st.to_move().is_some() {
+//!     let a = policy.choose(&st);
+//!     st.apply(a).unwrap();
+//! }
+//! let result = st.result().unwrap();
+//! println!("{}", st.account()); // the deal in words, trick by trick
+//! assert!(result.defender_points.is_some() || result.winner.is_none());
+//! ```
+
+pub mod account;
+pub mod card;
+pub mod game;
+pub mod random;
+pub mod record;
+pub mod score;
+pub mod setup;
+pub mod state;
+pub mod trump;
+pub mod variants;
+pub mod view;
+
+pub use account::{Account, Event};
+pub use card::{Card, Cards, Rank, Suit, UnknownCard};
+pub use game::Match;
+pub use score::{DealResult, game_points};
+pub use setup::{DealSetup, FirstDraw, SetupError, deal_from_seed, deck_from_seed, first_draw};
+pub use state::{Action, Declaration, IllegalAction, KittyTurn, Outcome, Phase, State, Trick};
+pub use trump::{EffSuit, Tables, Trump};
+pub use variants::{Annul, FirstDrawer, GameEnd, KittyMultiplier, Revoke, VariantError, Variants};
+pub use view::View;

@@ -1,0 +1,293 @@
+//! A readable, itemized account of a deal: why it went the way it did (declaration or kitty,
+//! annulment, revoke), the points of every trick, the kitty bonus, the table row, the ranks, the
+//! next starter.
+
+use std::fmt;
+
+use cards::Seat;
+use serde::Serialize;
+
+use crate::card::{Card, Cards, Rank, codes, points};
+use crate::score::DealResult;
+use crate::state::{Outcome, Phase, State};
+use crate::trump::{Trump, sorted_plain};
+
+/// One line of the account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A trump-rank card was shown during the draw (§4).
+    Declared { seat: Seat, card: Card, drawn: u8, trump: Trump, became_starter: bool },
+    /// Nobody declared; the kitty was turned (§5).
+    KittyTurned { starter: Seat, turned: Vec<Card>, card: Card, by_rank: bool, trump: Trump },
+    /// An open deal in which nobody showed (§6): annulled again.
+    NoShowing,
+    /// A seat without trumps declined to annul.
+    KeptDeal { seat: Seat },
+    /// A seat showed a hand with no trump and annulled the deal (§6).
+    Annulled { seat: Seat, hand: Vec<Card> },
+    /// The starter buried six cards (§7).
+    Buried { seat: Seat, cards: Vec<Card>, points: u32 },
+    /// A complete trick (§8).
+    Trick { number: u8, plays: Vec<(Seat, Vec<Card>)>, winner: Seat, points: u32, to_defenders: bool },
+    /// A revoking lead (§8): the non-top cards and a stronger card someone else held.
+    Revoke { seat: Seat, cards: Vec<Card>, not_top: Vec<(Card, Seat, Card)> },
+    /// The kitty went to the last trick's team (§9).
+    Kitty { team: u8, to_defenders: bool, kitty_points: u32, multiplier: u32, bonus: u32 },
+    /// The defenders' total and the table row (§9).
+    Total { in_tricks: u32, bonus: u32, total: u32, revoke: bool, declarers_win: bool, levels: u8 },
+    /// A team's rank moved (§10).
+    RankUp { team: u8, from: Rank, to: Rank },
+    /// Who starts next and why (§10, §6).
+    NextStarter { seat: Seat, why: &'static str },
+    /// The game is over (§10).
+    GameOver { team: u8 },
+}
+
+fn plays_text(plays: &[(Seat, Vec<Card>)]) -> String {
+    let mut s = String::new();
+    for (i, (seat, cards)) in plays.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&format!("{seat} {}", codes(cards.iter().copied())));
+    }
+    s
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Declared { seat, card, drawn, trump, became_starter } => {
+                write!(f, "{seat} declared {card} after {drawn} cards had been drawn: trumps are {trump}")?;
+                if *became_starter {
+                    write!(f, "; {seat} becomes the starter")?;
+                }
+                Ok(())
+            }
+            Event::KittyTurned { starter, turned, card, by_rank, trump } => {
+                write!(f, "nobody declared: {starter} turned the kitty: {}", codes(turned.iter().copied()))?;
+                if *by_rank {
+                    write!(f, "; {card} is of the trump rank: trumps are {trump}")
+                } else {
+                    write!(
+                        f,
+                        "; no card of rank {} among them, the highest is {card}: trumps are {trump}",
+                        trump.rank
+                    )
+                }
+            }
+            Event::NoShowing => {
+                f.write_str("open deal: nobody showed his team's rank, so the deal is annulled again")
+            }
+            Event::KeptDeal { seat } => write!(f, "{seat} holds no trump but chose to play the deal"),
+            Event::Annulled { seat, hand } => {
+                write!(
+                    f,
+                    "{seat} showed a hand with no trump ({}) and annulled the deal",
+                    codes(hand.iter().copied())
+                )
+            }
+            Event::Buried { seat, cards, points } => {
+                write!(
+                    f,
+                    "{seat} took the kitty and buried {} ({points} points)",
+                    codes(cards.iter().copied())
+                )
+            }
+            Event::Trick { number, plays, winner, points, to_defenders } => {
+                write!(
+                    f,
+                    "trick {number}: {} → {winner} wins {points} point{} for the {}",
+                    plays_text(plays),
+                    if *points == 1 { "" } else { "s" },
+                    if *to_defenders { "defenders" } else { "declarers" }
+                )
+            }
+            Event::Revoke { seat, cards, not_top } => {
+                write!(f, "{seat} led {}: a revoke", codes(cards.iter().copied()))?;
+                for (c, holder, stronger) in not_top {
+                    write!(f, "; {c} is not a top card ({holder} holds {stronger})")?;
+                }
+                write!(f, "; the deal ends and the other team is taken to have won every trick")
+            }
+            Event::Kitty { team, to_defenders, kitty_points, multiplier, bonus } => {
+                if *to_defenders {
+                    write!(
+                        f,
+                        "the kitty goes to team {team} (defenders), who won the last trick: \
+                         {kitty_points} points × {multiplier} = +{bonus}"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "the kitty ({kitty_points} points) goes to team {team} (declarers), who won the last trick: \
+                         no bonus for the defenders"
+                    )
+                }
+            }
+            Event::Total { in_tricks, bonus, total, revoke, declarers_win, levels } => {
+                if *revoke {
+                    write!(f, "defenders' points T = {total}")?;
+                } else {
+                    write!(f, "defenders' points T = {in_tricks} in tricks + {bonus} kitty bonus = {total}")?;
+                }
+                let row = match total {
+                    0 => "0",
+                    1..=39 => "5–35",
+                    40..=79 => "40–75",
+                    80..=99 => "80–95",
+                    _ => "100 or more",
+                };
+                match (declarers_win, levels) {
+                    (true, l) => {
+                        write!(f, " ({row}): the declarers win, +{l} rank{}", if *l == 1 { "" } else { "s" })
+                    }
+                    (false, 0) => write!(f, " ({row}): the defenders win the deal but gain no rank"),
+                    (false, l) => {
+                        write!(f, " ({row}): the defenders win, +{l} rank{}", if *l == 1 { "" } else { "s" })
+                    }
+                }
+            }
+            Event::RankUp { team, from, to } => write!(f, "team {team}'s rank goes from {from} to {to}"),
+            Event::NextStarter { seat, why } => write!(f, "next starter: {seat} ({why})"),
+            Event::GameOver { team } => write!(f, "team {team} wins the game"),
+        }
+    }
+}
+
+/// The account of a deal: its events in order (those so far, if the deal is not over).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Account {
+    /// The lines, in order.
+    pub lines: Vec<Event>,
+}
+
+impl fmt::Display for Account {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in &self.lines {
+            writeln!(f, "{l}")?;
+        }
+        Ok(())
+    }
+}
+
+impl State {
+    /// The readable account of the deal so far (complete once the deal is over).
+    pub fn account(&self) -> Account {
+        let mut lines = Vec::new();
+        if let Some(d) = self.declaration {
+            lines.push(Event::Declared {
+                seat: d.seat,
+                card: d.card,
+                drawn: d.drawn,
+                trump: self.trump.expect("a declaration fixes trumps"),
+                became_starter: (self.first_deal || self.open),
+            });
+        }
+        if let Some(k) = self.kitty_turn {
+            lines.push(Event::KittyTurned {
+                starter: self.provisional,
+                turned: self.deck[48..48 + k.turned as usize].to_vec(),
+                card: k.card,
+                by_rank: k.by_rank,
+                trump: self.trump.expect("turning the kitty fixes trumps"),
+            });
+        }
+        if self.open && self.trump.is_none() && self.phase == Phase::Over {
+            lines.push(Event::NoShowing);
+        }
+        for s in self.annul_declined() {
+            lines.push(Event::KeptDeal { seat: s });
+        }
+        if let Some(s) = self.annulled_by {
+            lines.push(Event::Annulled { seat: s, hand: self.tables.sorted(self.dealt(s)) });
+        }
+        if self.buried != 0 {
+            lines.push(Event::Buried {
+                seat: self.starter,
+                cards: self.tables.sorted(self.buried()),
+                points: points(self.buried()),
+            });
+        }
+        let declarers = self.starter.team();
+        for (i, t) in self.tricks().iter().enumerate() {
+            if let Some(w) = t.winner {
+                lines.push(Event::Trick {
+                    number: i as u8 + 1,
+                    plays: t.in_order().map(|(s, c)| (s, self.tables.sorted(c))).collect(),
+                    winner: w,
+                    points: t.points,
+                    to_defenders: w.team() != declarers,
+                });
+            }
+        }
+        if let Some(seat) = self.revoke {
+            let t = self.tricks().last().expect("a revoke is a lead");
+            let lead = t.plays[seat.index()];
+            let others: u64 =
+                Seat::ALL.iter().filter(|&&s| s != seat).fold(0, |m, s| m | self.hands[s.index()]);
+            let mut not_top = Vec::new();
+            for c in self.tables.sorted(lead) {
+                let stronger = self.tables.stronger[c.number() as usize] & others;
+                if let Some(x) = Cards::from_bits(stronger).last() {
+                    let holder = Seat::ALL
+                        .into_iter()
+                        .find(|s| self.hands[s.index()] >> x.number() & 1 != 0)
+                        .expect("a stronger card is in someone's hand");
+                    not_top.push((c, holder, x));
+                }
+            }
+            lines.push(Event::Revoke { seat, cards: self.tables.sorted(lead), not_top });
+        }
+        if let Some(r) = &self.result {
+            self.result_lines(r, &mut lines);
+        }
+        Account { lines }
+    }
+
+    fn result_lines(&self, r: &DealResult, lines: &mut Vec<Event>) {
+        if r.outcome != Outcome::Annulled {
+            let declarers = r.starter.team();
+            let defenders = 1 - declarers;
+            let last = r.last_trick.unwrap_or(declarers);
+            lines.push(Event::Kitty {
+                team: last,
+                to_defenders: last == defenders,
+                kitty_points: r.kitty_points.unwrap_or(0),
+                multiplier: r.multiplier,
+                bonus: r.kitty_bonus,
+            });
+            let total = r.defender_points.unwrap_or(0);
+            lines.push(Event::Total {
+                in_tricks: total - r.kitty_bonus,
+                bonus: r.kitty_bonus,
+                total,
+                revoke: r.outcome == Outcome::Revoke,
+                declarers_win: r.winner == Some(declarers),
+                levels: r.levels,
+            });
+            if let Some(w) = r.winner
+                && r.ranks[w as usize] != self.ranks[w as usize]
+            {
+                lines.push(Event::RankUp { team: w, from: self.ranks[w as usize], to: r.ranks[w as usize] });
+            }
+        }
+        let why = match (r.outcome, r.winner) {
+            (Outcome::Annulled, _) => "the starter's partner deals the open deal after an annulment",
+            (_, Some(w)) if w == r.starter.team() => "the declarers won: the starter's partner",
+            _ => "the defenders won: the seat after the starter",
+        };
+        lines.push(Event::NextStarter { seat: r.next_starter, why });
+        if r.game_over
+            && let Some(w) = r.winner
+        {
+            lines.push(Event::GameOver { team: w });
+        }
+    }
+}
+
+/// A hand before trumps are fixed, sorted for showing.
+pub fn show_plain(set: Cards) -> String {
+    codes(sorted_plain(set))
+}

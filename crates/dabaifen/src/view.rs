@@ -1,0 +1,162 @@
+//! What one seat may know (`State::view`).
+//!
+//! A view holds: the seat's own hand (during the draw, the cards it has drawn so far); how many
+//! cards every seat holds (other hands are never shown card by card); the public draw state (how
+//! many cards have been drawn, who draws next); a declaration with its card and moment; the
+//! kitty cards turned face up when nobody declared; a hand shown to annul; every trick's plays
+//! with who played them, the trick winners and their points; the team points; whose turn it is.
+//! The kitty as taken and the six buried cards are shown only to the starter once he has taken
+//! it; the buried cards become public when a played or revoked deal is scored (they count, §9).
+//! After the deal, the result and its account are included; after a revoke the account names a
+//! stronger card another seat held for each non-top card of the lead (the proof of the revoke).
+//!
+//! During the polls of the draw and the annulment only the asked seat's view says it is its
+//! turn: being asked would tell the others that it holds a card it may show, or no trump.
+
+use cards::Seat;
+use serde::Serialize;
+
+use crate::account::Account;
+use crate::card::{Card, Cards, Rank};
+use crate::score::DealResult;
+use crate::state::{Declaration, KittyTurn, Outcome, Phase, State};
+use crate::trump::{Trump, sorted_plain};
+
+/// One play of a trick as seen by everyone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayView {
+    /// Who played.
+    pub seat: Seat,
+    /// The cards played.
+    pub cards: Vec<Card>,
+}
+
+/// A trick as seen by everyone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickView {
+    /// Who led.
+    pub leader: Seat,
+    /// The plays so far, in order.
+    pub plays: Vec<PlayView>,
+    /// The winner, once complete.
+    pub winner: Option<Seat>,
+    /// The card points in the trick, once complete.
+    pub points: Option<u32>,
+}
+
+/// What a seat may know of a deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    /// The seat this view is for.
+    pub seat: Seat,
+    /// The phase.
+    pub phase: Phase,
+    /// Whose turn it is; during the draw and annulment polls, set only in the asked seat's view.
+    pub to_move: Option<Seat>,
+    /// The match's first deal.
+    pub first_deal: bool,
+    /// An open deal (§6).
+    pub open: bool,
+    /// Team ranks before the deal.
+    pub ranks: [Rank; 2],
+    /// The starter who drew first (provisional in a first or open deal).
+    pub provisional_starter: Seat,
+    /// The starter as things stand.
+    pub starter: Seat,
+    /// The seat that took `deck[0]`.
+    pub first_drawer: Seat,
+    /// Cards drawn so far in all (48 once the draw is complete).
+    pub drawn: u8,
+    /// This seat's cards (strongest first once trumps are fixed).
+    pub hand: Vec<Card>,
+    /// How many cards each seat holds.
+    pub hand_sizes: [u8; 4],
+    /// The declaration, if any.
+    pub declaration: Option<Declaration>,
+    /// How the kitty was turned, if it was.
+    pub kitty_turn: Option<KittyTurn>,
+    /// The kitty cards turned face up (public).
+    pub kitty_turned: Vec<Card>,
+    /// Trumps, once fixed.
+    pub trump: Option<Trump>,
+    /// A hand shown to annul the deal: the seat and its twelve cards.
+    pub annulment: Option<(Seat, Vec<Card>)>,
+    /// The six kitty cards as taken: only for the starter, once he has taken them.
+    pub kitty: Option<Vec<Card>>,
+    /// The six buried cards: for the starter once buried; for everyone once the deal is scored.
+    pub buried: Option<Vec<Card>>,
+    /// The tricks so far, the current one last.
+    pub tricks: Vec<TrickView>,
+    /// Card points taken in tricks by each team.
+    pub team_points: [u32; 2],
+    /// The seat that revoked, if one did.
+    pub revoke: Option<Seat>,
+    /// The result, once the deal is over.
+    pub result: Option<DealResult>,
+    /// The account, once the deal is over.
+    pub account: Option<Account>,
+}
+
+impl State {
+    /// What `seat` may know now (see the module documentation of [`crate::view`]).
+    pub fn view(&self, seat: Seat) -> View {
+        let sort = |set: Cards| match self.tables() {
+            Some(t) => t.sorted(set),
+            None => sorted_plain(set),
+        };
+        let hand_sizes = std::array::from_fn(|i| self.hand(Seat::ALL[i]).len() as u8);
+        let took_kitty = self.trump.is_some()
+            && matches!(self.phase, Phase::Burying | Phase::Playing | Phase::Over)
+            && self.annulled_by.is_none()
+            && !(self.phase == Phase::Over
+                && self.result.as_ref().is_some_and(|r| r.outcome == Outcome::Annulled));
+        let is_starter = seat == self.starter;
+        let over = self.phase == Phase::Over;
+        View {
+            seat,
+            phase: self.phase,
+            // Being asked in a poll tells that a seat holds a card it may show (draw) or holds
+            // no trump (annulment): only the asked seat sees it is its turn.
+            to_move: match self.phase {
+                Phase::Drawing | Phase::Annulling => self.to_move().filter(|&s| s == seat),
+                _ => self.to_move(),
+            },
+            first_deal: self.first_deal,
+            open: self.open,
+            ranks: self.ranks,
+            provisional_starter: self.provisional,
+            starter: self.starter,
+            first_drawer: self.first_drawer,
+            drawn: self.drawn,
+            hand: sort(self.hand(seat)),
+            hand_sizes,
+            declaration: self.declaration,
+            kitty_turn: self.kitty_turn,
+            kitty_turned: self
+                .kitty_turn
+                .map_or(Vec::new(), |k| self.deck[48..48 + k.turned as usize].to_vec()),
+            trump: self.trump,
+            annulment: self.annulled_by.map(|s| (s, sort(self.dealt(s)))),
+            kitty: (took_kitty && is_starter).then(|| sort(self.kitty())),
+            buried: (self.buried != 0 && (is_starter || over)).then(|| sort(self.buried())),
+            tricks: self
+                .tricks()
+                .iter()
+                .map(|t| TrickView {
+                    leader: t.leader,
+                    plays: t.in_order().map(|(s, c)| PlayView { seat: s, cards: sort(c) }).collect(),
+                    winner: t.winner,
+                    points: t.winner.map(|_| t.points),
+                })
+                .collect(),
+            team_points: self.team_points,
+            revoke: self.revoke,
+            result: self.result.clone(),
+            account: over.then(|| {
+                let mut a = self.account();
+                a.lines.retain(|l| !matches!(l, crate::account::Event::KeptDeal { .. }));
+                a
+            }),
+        }
+    }
+}
