@@ -88,6 +88,60 @@ impl fmt::Display for Action {
     }
 }
 
+/// Written as a record action without the seat: `{"pass": true}`, `{"declare": "2H"}`,
+/// `{"annul": true}`, `{"bury": ["3C", …]}`, `{"play": ["AS", "KS"]}`.
+impl serde::Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        match self {
+            Action::Pass => m.serialize_entry("pass", &true)?,
+            Action::Declare(c) => m.serialize_entry("declare", c)?,
+            Action::Annul => m.serialize_entry("annul", &true)?,
+            Action::Bury(set) => m.serialize_entry("bury", &set.iter().collect::<Vec<Card>>())?,
+            Action::Play(set) => m.serialize_entry("play", &set.iter().collect::<Vec<Card>>())?,
+        }
+        m.end()
+    }
+}
+
+/// Read from the same shape: exactly one of `pass: true`, `declare` (a card), `annul: true`
+/// (`annul: false` is a pass), `bury` or `play` (lists of distinct cards).
+impl<'de> serde::Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        use serde::de::Error;
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            pass: Option<bool>,
+            declare: Option<Card>,
+            annul: Option<bool>,
+            bury: Option<Vec<Card>>,
+            play: Option<Vec<Card>>,
+        }
+        fn set<E: Error>(cards: Vec<Card>) -> Result<Cards, E> {
+            let mut out = Cards::EMPTY;
+            for c in cards {
+                if !out.insert(c) {
+                    return Err(E::custom(format!("{c} is listed twice")));
+                }
+            }
+            Ok(out)
+        }
+        let r = Raw::deserialize(d)?;
+        match (r.pass, r.declare, r.annul, r.bury, r.play) {
+            (Some(true), None, None, None, None) | (None, None, Some(false), None, None) => Ok(Action::Pass),
+            (None, Some(c), None, None, None) => Ok(Action::Declare(c)),
+            (None, None, Some(true), None, None) => Ok(Action::Annul),
+            (None, None, None, Some(v), None) => Ok(Action::Bury(set(v)?)),
+            (None, None, None, None, Some(v)) => Ok(Action::Play(set(v)?)),
+            _ => Err(D::Error::custom(
+                "an action has exactly one of `pass: true`, `declare`, `annul`, `bury`, `play`",
+            )),
+        }
+    }
+}
+
 /// A trump-rank card shown during the draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Declaration {
@@ -1137,5 +1191,28 @@ mod tests {
             n += 1
         });
         assert_eq!(n, 11);
+    }
+}
+
+#[cfg(test)]
+mod action_serde_tests {
+    use super::*;
+
+    #[test]
+    fn actions_round_trip_as_record_actions() {
+        let two: Cards = ["AS", "KS"].iter().map(|c| c.parse::<Card>().unwrap()).collect();
+        for a in [Action::Pass, Action::Declare("2H".parse().unwrap()), Action::Annul, Action::Play(two)] {
+            let j = serde_json::to_string(&a).unwrap();
+            assert_eq!(serde_json::from_str::<Action>(&j).unwrap(), a, "{j}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Action::Declare("2H".parse().unwrap())).unwrap(),
+            r#"{"declare":"2H"}"#
+        );
+        let e = serde_json::from_str::<Action>(r#"{"play":["AS","AS"]}"#).unwrap_err().to_string();
+        assert!(e.contains("AS is listed twice"), "{e}");
+        assert!(serde_json::from_str::<Action>(r#"{"play":["AS"],"annul":true}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"play":["ZZ"]}"#).is_err());
+        assert_eq!(serde_json::from_str::<Action>(r#"{"annul":false}"#).unwrap(), Action::Pass);
     }
 }
