@@ -116,3 +116,26 @@ fn sim_and_bench_take_bots() {
         assert!(!out.status.success());
     }
 }
+
+#[test]
+fn madiao_bots_meet_in_a_short_arena_run() {
+    // pimc against heuristic, and the cheater against pimc, on a few deals with a tiny budget.
+    for (a, b) in [("pimc", "heuristic"), ("cheater", "pimc")] {
+        let report = json(&yezi(&[
+            "arena",
+            "madiao",
+            "--a",
+            a,
+            "--b",
+            b,
+            "--hands",
+            "3",
+            "--think-ms",
+            "1",
+            "--json",
+            "--quiet",
+        ]));
+        assert_eq!(series(&report, "payoff", "banker")["summary"]["n"], 3, "{a} vs {b}");
+        assert!(report["times_a"]["decisions"].as_u64().unwrap() > 0);
+    }
+}

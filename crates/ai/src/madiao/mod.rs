@@ -1,16 +1,33 @@
-//! Madiao bots.
+//! Madiao bots: `random`, `heuristic`, `pimc`, and the `cheater` oracle.
+
+pub mod heuristic;
+pub mod info;
+pub mod pimc;
+pub mod pos;
+pub mod solve;
 
 use crate::random::RandomBot;
 use crate::{Bot, Budget, Madiao, Oracle, Registry, UnknownBot};
 
 impl Registry for Madiao {
     fn bot_names() -> &'static [&'static str] {
-        &["random"]
+        &["random", "heuristic", "pimc", "pimc-coalition", "pimc-mixed"]
     }
 
-    fn bot(name: &str, seed: u64, _budget: Budget) -> Result<Box<dyn Bot<Madiao>>, UnknownBot> {
+    fn bot(name: &str, seed: u64, budget: Budget) -> Result<Box<dyn Bot<Madiao>>, UnknownBot> {
         match name {
             "random" => Ok(Box::new(RandomBot::new(seed))),
+            "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
+            "pimc" => Ok(Box::new(pimc::PimcBot::new("pimc", seed, budget, pimc::PlayerObjective::Own))),
+            "pimc-coalition" => Ok(Box::new(pimc::PimcBot::new(
+                "pimc-coalition",
+                seed,
+                budget,
+                pimc::PlayerObjective::Coalition,
+            ))),
+            "pimc-mixed" => {
+                Ok(Box::new(pimc::PimcBot::new("pimc-mixed", seed, budget, pimc::PlayerObjective::Mixed)))
+            }
             _ => Err(UnknownBot {
                 game: "madiao",
                 name: name.to_string(),
@@ -19,7 +36,7 @@ impl Registry for Madiao {
         }
     }
 
-    fn oracle(_seed: u64, _budget: Budget) -> Option<Box<dyn Oracle<Madiao>>> {
-        None
+    fn oracle(seed: u64, budget: Budget) -> Option<Box<dyn Oracle<Madiao>>> {
+        Some(Box::new(pimc::Cheater::new(seed, budget)))
     }
 }
