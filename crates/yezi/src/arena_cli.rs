@@ -252,7 +252,7 @@ fn fmt_elo(x: f64) -> String {
 fn times_text(t: &Option<TimeSummary>) -> String {
     match t {
         Some(t) => format!(
-            "{} decisions, mean {:.2} ms, median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            "{} decisions, mean {:.3} ms, median {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
             t.decisions, t.mean_ms, t.median_ms, t.p90_ms, t.p99_ms, t.max_ms
         ),
         None => "no decisions".to_string(),

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use super::{Report, RunningPoint};
 
-const W: f64 = 860.0;
+const W: f64 = 940.0;
 const H: f64 = 480.0;
 const LEFT: f64 = 70.0;
-const RIGHT: f64 = 160.0;
+const RIGHT: f64 = 240.0;
 const TOP: f64 = 50.0;
 const BOTTOM: f64 = 50.0;
 const COLORS: [&str; 4] = ["#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad"];

@@ -19,16 +19,16 @@
 //!
 //! # Budget
 //! A budget is a number of work units (solver nodes; a rollout move counts [`ROLLOUT_COST`]):
-//! samples are drawn until the work done reaches `think_ms × WORK_PER_MS` (at least
-//! [`MIN_SAMPLES`], at most [`MAX_SAMPLES`]). The amount of work never depends on the clock, so a
-//! seed and a budget fix every choice.
+//! samples are drawn until the work done reaches `think_ms × WORK_PER_MS` (the banker's
+//! [`BANKER_WORK`] times that; at least [`MIN_SAMPLES`], at most [`MAX_SAMPLES`]). The amount of
+//! work never depends on the clock, so a seed and a budget fix every choice.
 
 use cards::Rng;
 use madiao::{Action, State, View};
 
 use super::heuristic;
 use super::info::Knowledge;
-use super::pos::{Ctx, Mv, Pos, from_state};
+use super::pos::{Ctx, Mv, Pos, TB, TQ, TW, W0, from_state, representative_of};
 use super::solve::{Objective, Solver};
 use crate::{Bot, Budget, Madiao, Oracle};
 
@@ -47,20 +47,27 @@ pub enum PlayerObjective {
 /// Work units per nominal millisecond (calibrated so that a decision takes about half its nominal
 /// time on one core of the reference machine; see `docs/strength.md`).
 pub const WORK_PER_MS: u64 = 8_000;
+/// The banker's budget is this many times a player's: his hand value is paid by all three
+/// players, so his decisions weigh about three times as much.
+pub const BANKER_WORK: u64 = 2;
 /// Work units a rollout move counts for.
 pub const ROLLOUT_COST: u64 = 40;
 /// Fewest samples per decision.
 pub const MIN_SAMPLES: u32 = 6;
 /// Most samples per decision.
 pub const MAX_SAMPLES: u32 = 400;
-/// Tricks left at which the solver takes over from rollouts (at a trick's start).
-pub const SOLVE_TRICKS: u8 = 4;
-/// Tricks left at which the `cheater`'s solver takes over (one world: it can afford more).
-pub const CHEATER_SOLVE_TRICKS: u8 = 5;
+/// Tricks left (the current one included) from which `pimc` values every move exactly.
+pub const EXACT_TRICKS: u8 = 4;
+/// Tricks left at which a rollout stops for the solver (at a trick's start).
+pub const ROLLOUT_TO: u8 = 3;
+/// Tricks left from which the `cheater` values every move exactly (one world: it can afford
+/// more).
+pub const CHEATER_EXACT_TRICKS: u8 = 5;
 
 /// What a fresh hand is worth on average, in half-stakes, to the banker (index 0) and to one
-/// player (index 1), under `banker_shortfall: winners` (first row) and `all` (second row):
-/// measured in self-play (`docs/strength.md`). A redeal is worth this to the seat that forces it.
+/// player (index 1), under `banker_shortfall: winners` (first row: `standard`) and `all` (second
+/// row: `feng`), measured with four `heuristic` players over 60,000 hands (`cargo run --release
+/// -p ai --example redeal_study`). A redeal is worth this to the seat that forces it.
 pub const FRESH_HAND: [[f64; 2]; 2] = [[0.8, -0.26], [0.16, -0.05]];
 
 /// The settings of a `pimc` player.
@@ -70,14 +77,21 @@ pub struct Settings {
     pub objective: PlayerObjective,
     /// Work units per decision.
     pub work: u64,
-    /// Tricks left at which the solver takes over.
-    pub solve_tricks: u8,
+    /// Tricks left (the current one included) from which every move is valued exactly.
+    pub exact_tricks: u8,
+    /// Tricks left at which a rollout stops for the solver.
+    pub rollout_to: u8,
 }
 
 impl Settings {
     /// The settings for a budget.
     pub fn new(budget: Budget, objective: PlayerObjective) -> Settings {
-        Settings { objective, work: u64::from(budget.think_ms) * WORK_PER_MS, solve_tricks: SOLVE_TRICKS }
+        Settings {
+            objective,
+            work: u64::from(budget.think_ms) * WORK_PER_MS,
+            exact_tricks: EXACT_TRICKS,
+            rollout_to: ROLLOUT_TO,
+        }
     }
 }
 
@@ -107,17 +121,32 @@ pub fn objective(me: u8, banker: u8, who: PlayerObjective) -> Objective {
 }
 
 /// The moves worth considering among the legal actions: every lead, capture and slough — never a
-/// face-up card that cannot win (a slough of it is as good and free).
-pub fn candidates(pos: &Pos, legal: &[Action]) -> Vec<(Action, Mv)> {
-    legal
-        .iter()
-        .filter_map(|&a| {
-            let mv = Mv::from_action(a)?;
-            let useless_up = mv.is_up() && pos.pos > 0 && pos.captures() & (1u64 << mv.card()) == 0;
-            (!useless_up).then_some((a, mv))
-        })
-        .collect()
+/// face-up card that cannot win (a slough of it is as good and free) — one per class of cards
+/// that are equivalent in every world: two cards of a suit in `pos`'s hand of the seat to move
+/// with only cards known to be out of play (`maybe_live` excludes them) between them, neither of
+/// them a card that can be special (reward cards, `TW TQ TB W0`, and every suit's second card,
+/// one of which the stock check may concern).
+pub fn candidates(pos: &Pos, legal: &[Action], maybe_live: u64, reward: u64) -> Vec<(Action, Mv)> {
+    let hand = pos.hands[pos.to_move as usize];
+    let special = reward | TW | TQ | TB | W0 | SECONDS;
+    let live = maybe_live | hand | if pos.pos > 0 { 1u64 << pos.best } else { 0 };
+    let mut out: Vec<(Action, Mv)> = Vec::new();
+    for &a in legal {
+        let Some(mv) = Mv::from_action(a) else { continue };
+        if mv.is_up() && pos.pos > 0 && pos.captures() & (1u64 << mv.card()) == 0 {
+            continue;
+        }
+        let rep = representative_of(mv.card(), hand, live, special);
+        let rep_mv = if mv.is_up() { Mv::up(rep) } else { Mv::down(rep) };
+        if !out.iter().any(|&(_, m)| m == rep_mv) {
+            out.push((rep_mv.action(), rep_mv));
+        }
+    }
+    out
 }
+
+/// Every suit's second card: `WH S8 M8 TQ`.
+const SECONDS: u64 = (1 << 9) | (1 << 18) | (1 << 27) | (1 << 38);
 
 /// The value of each candidate move in one world, and the work it took.
 fn evaluate(
@@ -126,12 +155,12 @@ fn evaluate(
     pos: &Pos,
     obj: Objective,
     moves: &[(Action, Mv)],
-    solve_tricks: u8,
+    settings: &Settings,
     out: &mut [i64],
 ) -> u64 {
     let n0 = solver.nodes;
     let mut rollout_moves = 0u64;
-    if pos.tricks_left() <= solve_tricks {
+    if pos.tricks_left() <= settings.exact_tricks {
         let values = solver.move_values(ctx, pos, obj);
         for (o, &(_, mv)) in out.iter_mut().zip(moves) {
             *o += i64::from(Solver::lookup(ctx, pos, &values, mv).unwrap_or(i32::MIN / 4));
@@ -140,7 +169,7 @@ fn evaluate(
         for (o, &(_, mv)) in out.iter_mut().zip(moves) {
             let mut child = *pos;
             child.play(ctx, mv);
-            rollout_moves += u64::from(heuristic::rollout(ctx, &mut child, solve_tricks));
+            rollout_moves += u64::from(heuristic::rollout(ctx, &mut child, settings.rollout_to));
             let v =
                 if child.is_over() { obj.value(&child.payoffs(ctx)) } else { solver.value(ctx, &child, obj) };
             *o += i64::from(v);
@@ -219,7 +248,7 @@ impl PimcBot {
     fn play(&mut self, k: &Knowledge, legal: &[Action]) -> Action {
         let mut mine = k.pos;
         mine.hands[k.me as usize] = k.hand;
-        let moves = candidates(&mine, legal);
+        let moves = candidates(&mine, legal, k.unknown, k.reward);
         if moves.len() <= 1 {
             return moves.first().map_or(legal[0], |m| m.0);
         }
@@ -227,15 +256,17 @@ impl PimcBot {
         let mut totals = vec![0i64; moves.len()];
         let mut work = 0u64;
         let mut n = 0u32;
-        while (work < self.settings.work || n < MIN_SAMPLES) && n < MAX_SAMPLES {
+        let budget = if k.me == k.banker { self.settings.work * BANKER_WORK } else { self.settings.work };
+        while (work < budget || n < MIN_SAMPLES) && n < MAX_SAMPLES {
             let w = k.sample(&mut self.rng, 60);
             let (ctx, pos) = k.search(&w);
-            work +=
-                evaluate(&mut self.solver, &ctx, &pos, obj, &moves, self.settings.solve_tricks, &mut totals);
+            work += evaluate(&mut self.solver, &ctx, &pos, obj, &moves, &self.settings, &mut totals);
             n += 1;
         }
         let h = heuristic::choose(k, legal);
-        let prefer = moves.iter().position(|m| m.0 == h);
+        let prefer = candidates(&mine, &[h], k.unknown, k.reward)
+            .first()
+            .and_then(|c| moves.iter().position(|m| m.1 == c.1));
         moves[best_index(&totals, prefer)].0
     }
 }
@@ -264,7 +295,7 @@ impl Cheater {
     /// The oracle for a budget (a player maximizes his own payoff, as `pimc`'s do).
     pub fn new(_seed: u64, budget: Budget) -> Cheater {
         let mut settings = Settings::new(budget, PlayerObjective::Own);
-        settings.solve_tricks = CHEATER_SOLVE_TRICKS;
+        settings.exact_tricks = CHEATER_EXACT_TRICKS;
         Cheater { settings, solver: Solver::new(16) }
     }
 }
@@ -291,15 +322,18 @@ impl Oracle<Madiao> for Cheater {
             return Action::Redeal(v < redeal_value(obj, banker, state.variants()));
         }
         let Some((ctx, pos)) = from_state(state) else { return legal[0] };
-        let moves = candidates(&pos, legal);
+        let others = (0..4).filter(|&x| x != me as usize).fold(0u64, |m, x| m | pos.hands[x]);
+        let moves = candidates(&pos, legal, others, ctx.reward);
         if moves.len() <= 1 {
             return moves.first().map_or(legal[0], |m| m.0);
         }
         let mut totals = vec![0i64; moves.len()];
-        evaluate(&mut self.solver, &ctx, &pos, obj, &moves, self.settings.solve_tricks, &mut totals);
+        evaluate(&mut self.solver, &ctx, &pos, obj, &moves, &self.settings, &mut totals);
         let k = Knowledge::from_view(&state.view(seat));
         let h = heuristic::choose(&k, legal);
-        let prefer = moves.iter().position(|m| m.0 == h);
+        let prefer = candidates(&pos, &[h], others, ctx.reward)
+            .first()
+            .and_then(|c| moves.iter().position(|m| m.1 == c.1));
         moves[best_index(&totals, prefer)].0
     }
 }
