@@ -364,8 +364,10 @@ impl RecordWriter {
         rules: &str,
         variants: &Variants,
         seed: u64,
+        players: Option<[String; 4]>,
     ) -> anyhow::Result<RecordWriter> {
-        let empty = madiao::record::to_record(rules, variants, Some(seed), std::iter::empty())?;
+        let mut empty = madiao::record::to_record(rules, variants, Some(seed), std::iter::empty())?;
+        empty.players = players.map(|p| BySeat(p.map(|n| format!("bot:{n}"))));
         // The record's members one per line, as `to_pretty_json` lays out a record with hands.
         let value = serde_json::to_value(&empty)?;
         let mut head = String::from("{\n");
@@ -381,7 +383,7 @@ impl RecordWriter {
                         .collect();
                     format!("{{{}}}", items.join(", "))
                 }
-                other => other.to_string(),
+                other => record::to_pretty_json(other).trim_end().to_string(),
             };
             let _ = writeln!(head, "  {}: {v},", serde_json::Value::from(k.as_str()));
         }
@@ -434,7 +436,13 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     };
     let mut stats = SimStats::new();
     let mut writer = match &args.out {
-        Some(path) => Some(RecordWriter::create(path, &args.rules, &variants, args.seed)?),
+        Some(path) => Some(RecordWriter::create(
+            path,
+            &args.rules,
+            &variants,
+            args.seed,
+            bots.as_ref().map(|b| b.table.names().clone()),
+        )?),
         None => None,
     };
     for _ in 0..args.hands {

@@ -115,6 +115,26 @@ fn sim_and_bench_take_bots() {
         let out = yezi(&["bench", game, "--hands", "5", "--bots", "random,random"]);
         assert!(!out.status.success());
     }
+    // Madiao bots' hands written as a record name their players and replay cleanly.
+    let rec = tmp("bots-sim.json");
+    let r = rec.display().to_string();
+    let out = yezi(&[
+        "sim",
+        "madiao",
+        "--hands",
+        "4",
+        "--bots",
+        "heuristic,pimc,heuristic,random",
+        "--think-ms",
+        "1",
+        "--out",
+        &r,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    assert_eq!(doc["players"][1], "bot:pimc");
+    let out = yezi(&["replay", &r]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 #[test]

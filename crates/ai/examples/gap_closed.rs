@@ -1,0 +1,54 @@
+//! The fraction of the gap between a baseline and a better reference that a candidate closes,
+//! from two `yezi arena --deals` files played on the same deals (same seed and game):
+//! `candidate vs baseline` and `reference vs baseline`. Per series, the ratio of the mean
+//! differences with a 95% interval by the delta method on the paired per-deal observations.
+//!
+//! ```sh
+//! cargo run --release -p ai --example gap_closed -- pimc-heur.deals cheat-heur.deals
+//! ```
+
+use std::collections::BTreeMap;
+
+fn read(path: &str) -> Vec<BTreeMap<String, f64>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            let obs = v["observations"].as_object().cloned().unwrap_or_default();
+            obs.into_iter().filter_map(|(k, x)| x.as_f64().map(|x| (k, x))).collect()
+        })
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 3 {
+        eprintln!("usage: gap_closed CANDIDATE.deals REFERENCE.deals");
+        std::process::exit(2);
+    }
+    let (a, b) = (read(&args[1]), read(&args[2]));
+    assert_eq!(a.len(), b.len(), "the two files must hold the same deals");
+    let keys: Vec<String> = a.first().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    println!(
+        "{} deals; fraction of the reference's gain the candidate reaches (95% interval, delta method):",
+        a.len()
+    );
+    for k in keys {
+        let pairs: Vec<(f64, f64)> =
+            a.iter().zip(&b).filter_map(|(x, y)| Some((*x.get(&k)?, *y.get(&k)?))).collect();
+        let n = pairs.len() as f64;
+        let mx = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+        let my = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+        let vx = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>() / (n - 1.0);
+        let vy = pairs.iter().map(|p| (p.1 - my).powi(2)).sum::<f64>() / (n - 1.0);
+        let cxy = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / (n - 1.0);
+        let r = mx / my;
+        let se = ((vx - 2.0 * r * cxy + r * r * vy) / n).max(0.0).sqrt() / my.abs();
+        println!(
+            "  {k:<20} candidate {mx:+.4}, reference {my:+.4}: {:.1}% [{:.1}%, {:.1}%]",
+            100.0 * r,
+            100.0 * (r - 1.96 * se),
+            100.0 * (r + 1.96 * se)
+        );
+    }
+}
