@@ -5,10 +5,12 @@
 //! budget and the same sequence of views give the same choices, whatever the machine's load
 //! (budgets are turned into fixed amounts of work, never read off a clock).
 
+pub mod arena;
 pub mod dabaifen;
 pub mod game;
 pub mod madiao;
 pub mod random;
+pub mod table;
 
 pub use game::{Dabaifen, Game, Madiao};
 

@@ -11,6 +11,7 @@ use dabaifen::random::{RandomPolicy, play_out_checked};
 use dabaifen::record::{hand_record, match_record};
 use dabaifen::{Action, Event, Match, Outcome, Phase, State, Variants, deal_from_seed, first_draw};
 
+use crate::bots_cli::BotTable;
 use crate::{BenchArgs, SimArgs, parse_variant_args};
 
 fn write_hand(out: &mut impl Write, h: usize, st: &State) -> std::io::Result<()> {
@@ -219,6 +220,10 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     )
     .0;
     let mut match_start = 0u64;
+    let mut bots = match &args.bots {
+        Some(spec) => Some(BotTable::<ai::Dabaifen>::new(spec, args.think_ms)?),
+        None => None,
+    };
     let started = Instant::now();
     for k in 0..args.hands {
         if m.is_over() {
@@ -232,8 +237,16 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         }
         let (deck, rng) = deal_from_seed(seed, k);
         let mut st = State::new(&m.setup(deck)).with_context(|| format!("deal {k}"))?;
-        let mut policy = RandomPolicy::new(rng);
-        let actions = play_out_checked(&mut st, &mut policy).map_err(|e| anyhow::anyhow!("deal {k}: {e}"))?;
+        let actions = match bots.as_mut() {
+            Some(table) => {
+                table.play(&mut st, seed, k)?;
+                Vec::new()
+            }
+            None => {
+                let mut policy = RandomPolicy::new(rng);
+                play_out_checked(&mut st, &mut policy).map_err(|e| anyhow::anyhow!("deal {k}: {e}"))?
+            }
+        };
         debug_assert_eq!(st.phase(), Phase::Over);
         record_stats(&mut summary, &st, &actions);
         if args.out.is_some() {
@@ -252,12 +265,24 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed();
     print_summary(&summary, args, &variants, unfinished || (!m.is_over() && args.hands > 0), elapsed);
+    if let Some(table) = &bots {
+        println!(
+            "  bots: {} (think {} ms); decision times (view building included):",
+            table.describe(),
+            args.think_ms
+        );
+        print!("{}", table.times_text());
+    }
+    let players: [String; 4] = match &bots {
+        Some(table) => table.names().clone().map(|n| format!("bot:{n}")),
+        None => std::array::from_fn(|_| "bot:random".to_string()),
+    };
     if let Some(path) = &args.out {
         let n = matches.len();
         for (i, hands) in matches.into_iter().enumerate() {
             let file = if n == 1 { path.clone() } else { numbered(path, i + 1) };
             let mut rec = match_record(&variants, Some(seed), hands);
-            rec.players = Some(cards::BySeat(std::array::from_fn(|_| "bot:random".to_string())));
+            rec.players = Some(cards::BySeat(players.clone()));
             std::fs::write(&file, to_pretty_json(&rec))
                 .with_context(|| format!("writing {}", file.display()))?;
             println!("wrote {} ({} deals)", file.display(), rec.hands.len());
@@ -320,11 +345,50 @@ fn print_summary(s: &Summary, args: &SimArgs, v: &Variants, unfinished: bool, el
     println!("  leads: {} ({} multi-card, {})", s.leads, s.multi_leads, pct(s.multi_leads, s.leads));
 }
 
-/// Measures random playouts per second.
+/// Times the bots' decisions over deals of matches, chained as `yezi sim` chains them (first
+/// deals, open deals and all).
+fn bench_bots(args: &BenchArgs, spec: &str) -> anyhow::Result<()> {
+    let variants = Variants::preset(&args.rules)?;
+    let mut table = BotTable::<ai::Dabaifen>::new(spec, args.think_ms)?;
+    let seed = args.seed;
+    let n = args.hands();
+    let mut m = Match::from_draw(
+        variants,
+        &mut cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM),
+    )
+    .0;
+    let started = Instant::now();
+    for k in 0..n {
+        if m.is_over() {
+            let mut rng = cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM + k);
+            m = Match::new(variants, first_draw(&mut rng).starter);
+        }
+        let (deck, _) = deal_from_seed(seed, k);
+        let mut st = State::new(&m.setup(deck)).with_context(|| format!("deal {k}"))?;
+        table.play(&mut st, seed, k)?;
+        m.record(st.result().context("a played-out deal has a result")?);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "dabaifen bench: bots {} (think {} ms), {n} deals (rules {}, seed {seed}) in {secs:.3}s on one core: {:.2} deals/s",
+        table.describe(),
+        args.think_ms,
+        args.rules,
+        n as f64 / secs.max(1e-9)
+    );
+    println!("decision times (view building included):");
+    print!("{}", table.times_text());
+    Ok(())
+}
+
+/// Measures random playouts per second, or with `--bots` the bots' decision times.
 pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(spec) = &args.bots {
+        return bench_bots(args, spec);
+    }
     let variants = Variants::preset(&args.rules)?;
     let started = Instant::now();
-    let totals = dabaifen::random::bench(variants, args.seed, args.hands);
+    let totals = dabaifen::random::bench(variants, args.seed, args.hands());
     let secs = started.elapsed().as_secs_f64();
     println!(
         "dabaifen: {} deals ({} matches completed) in {:.3}s: {:.0} deals/s on one core; checksum {:016x}",
@@ -336,7 +400,7 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     );
     // Legal-action generation in the search path (enumeration without allocation), on a tenth
     // as many deals.
-    let deals = (args.hands / 10).max(1);
+    let deals = (args.hands() / 10).max(1);
     let started = Instant::now();
     let legal = dabaifen::random::bench_legal(variants, args.seed, deals);
     let secs = started.elapsed().as_secs_f64();

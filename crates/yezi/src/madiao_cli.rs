@@ -8,10 +8,11 @@ use anyhow::Context as _;
 use cards::record::{self, MadiaoHand, MadiaoOutcome, MadiaoResult, Record};
 use cards::{BySeat, Halves, Seat};
 use madiao::card::mask_codes;
-use madiao::random::{RandomPolicy, Simulator, outcome_index};
+use madiao::random::{RandomPolicy, SimHand, Simulator, outcome_index};
 use madiao::record::{Replay, ReplayedHand};
-use madiao::{Item, PlayKind, State, Suit, Variants};
+use madiao::{BankerDraw, Item, Match, PlayKind, State, Suit, Variants, deck_from_seed};
 
+use crate::bots_cli::BotTable;
 use crate::{BenchArgs, SimArgs};
 
 /// Replays a record; returns false when an action is illegal or a stored result differs.
@@ -427,13 +428,20 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         .context("--rules/--variant")?;
     let policy = RandomPolicy::default();
     let mut simulator = Simulator::new(args.seed, variants, 2, policy);
+    let mut bots = match &args.bots {
+        Some(spec) => Some(BotHands::new(BotTable::new(spec, args.think_ms)?, variants, args.seed)),
+        None => None,
+    };
     let mut stats = SimStats::new();
     let mut writer = match &args.out {
         Some(path) => Some(RecordWriter::create(path, &args.rules, &variants, args.seed)?),
         None => None,
     };
     for _ in 0..args.hands {
-        let h = simulator.play_hand()?;
+        let h = match bots.as_mut() {
+            Some(b) => b.play_hand()?,
+            None => simulator.play_hand()?,
+        };
         stats.add(&h);
         if let Some(w) = &mut writer {
             w.hand(&h.state)?;
@@ -446,13 +454,20 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         "madiao sim: {} hands, seed {}, rules {} ({variants})",
         stats.hands, args.seed, args.rules
     );
-    let _ = writeln!(
-        s,
-        "random policy: force a redeal {:.0}%, capture when the drawn card can {:.0}%, face-up discard {:.2}% (under penalty)",
-        policy.force_redeal * 100.0,
-        policy.capture * 100.0,
-        policy.faceup_discard * 100.0
-    );
+    match &bots {
+        Some(b) => {
+            let _ = writeln!(s, "bots: {} (think {} ms)", b.table.describe(), args.think_ms);
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "random policy: force a redeal {:.0}%, capture when the drawn card can {:.0}%, face-up discard {:.2}% (under penalty)",
+                policy.force_redeal * 100.0,
+                policy.capture * 100.0,
+                policy.faceup_discard * 100.0
+            );
+        }
+    }
     let _ = writeln!(s, "matches: {} begun, {} ended", stats.matches_begun, stats.matches_ended);
     let _ = writeln!(s, "outcomes:");
     for (name, count) in ["played", "meld", "four_lowest", "redeal"].iter().zip(stats.outcomes) {
@@ -472,6 +487,10 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     for (name, count) in &stats.events {
         let _ = writeln!(s, "  {name:<45} {count:>9}");
     }
+    if let Some(b) = &bots {
+        let _ = writeln!(s, "decision times (view building included):");
+        s.push_str(&b.table.times_text());
+    }
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(s.as_bytes())?;
     if let (Some(w), Some(path)) = (writer, &args.out) {
@@ -481,14 +500,78 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Measures random playouts per second.
+/// Hands of matches from a seed, played by bots: hand `k` has the deck and banker draw of hand `k`
+/// of the seed, as the random simulation does.
+struct BotHands {
+    table: BotTable<ai::Madiao>,
+    seed: u64,
+    current: Match,
+    next: u64,
+}
+
+impl BotHands {
+    fn new(table: BotTable<ai::Madiao>, variants: Variants, seed: u64) -> BotHands {
+        BotHands { table, seed, current: Match::new(variants), next: 0 }
+    }
+
+    fn play_hand(&mut self) -> anyhow::Result<SimHand> {
+        let k = self.next;
+        self.next += 1;
+        let new_match = self.current.is_over() || self.current.progress().hands_before == 0;
+        if self.current.is_over() {
+            self.current = Match::new(*self.current.variants());
+        }
+        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(self.seed, k));
+        let banker = self.current.next_banker().or(draw.map(|d| d.banker)).unwrap_or(cards::Seat::ALL[0]);
+        let setup = self
+            .current
+            .setup(banker, 2, deck_from_seed(self.seed, k))
+            .with_context(|| format!("hand {k}"))?;
+        let mut state = State::new(setup).with_context(|| format!("hand {k}"))?;
+        self.table.play(&mut state, self.seed, k)?;
+        let result = self.current.finish(&state).with_context(|| format!("hand {k}"))?;
+        Ok(SimHand { number: k, new_match, draw, state, result })
+    }
+}
+
+/// Times the bots' decisions over hands of matches.
+fn bench_bots(args: &BenchArgs, spec: &str) -> anyhow::Result<()> {
+    let variants = Variants::preset(&args.rules).context("--rules")?;
+    let mut hands = BotHands::new(BotTable::new(spec, args.think_ms)?, variants, args.seed);
+    let start = Instant::now();
+    let n = args.hands();
+    for _ in 0..n {
+        hands.play_hand()?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "madiao bench: bots {} (think {} ms), {n} hands (rules {}, seed {}) in {:.3} s on one core: {:.2} hands/s",
+        hands.table.describe(),
+        args.think_ms,
+        args.rules,
+        args.seed,
+        secs,
+        n as f64 / secs.max(1e-9)
+    )?;
+    writeln!(stdout, "decision times (view building included):")?;
+    stdout.write_all(hands.table.times_text().as_bytes())?;
+    Ok(())
+}
+
+/// Measures random playouts per second, or with `--bots` the bots' decision times.
 pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(spec) = &args.bots {
+        return bench_bots(args, spec);
+    }
     let variants = Variants::preset(&args.rules).context("--rules")?;
     let policy = RandomPolicy::default();
+    let hands = args.hands();
     // A short warm-up so the timing does not include first-touch costs.
-    let _ = madiao::random::bench(args.seed ^ 0x5eed, args.hands.min(20_000), variants, policy);
+    let _ = madiao::random::bench(args.seed ^ 0x5eed, hands.min(20_000), variants, policy);
     let start = Instant::now();
-    let tally = madiao::random::bench(args.seed, args.hands, variants, policy);
+    let tally = madiao::random::bench(args.seed, hands, variants, policy);
     let secs = start.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
     writeln!(

@@ -7,6 +7,8 @@ use anyhow::Context as _;
 use cards::record::{self, AnyRecord};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod arena_cli;
+mod bots_cli;
 mod dabaifen_cli;
 mod madiao_cli;
 
@@ -22,10 +24,12 @@ struct Cli {
 enum Command {
     /// Replay a `yezi/1` record, checking every action and any stored result.
     Replay(ReplayArgs),
-    /// Play many hands with random legal play and summarize them.
+    /// Play many hands (random legal play, or bots with `--bots`) and summarize them.
     Sim(SimArgs),
-    /// Measure the rules engine's speed on one core.
+    /// Measure the rules engine's speed on one core, or the bots' decision times with `--bots`.
     Bench(BenchArgs),
+    /// Duplicate matches between a candidate bot and a baseline bot.
+    Arena(arena_cli::ArenaArgs),
 }
 
 /// The two games.
@@ -65,21 +69,43 @@ pub struct SimArgs {
     /// Write the played hands as a `yezi/1` record to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play with bots instead of the random policy: one name for all seats, or four
+    /// comma-separated names in seat order.
+    #[arg(long, value_name = "NAME[,NAME,NAME,NAME]")]
+    pub bots: Option<String>,
+    /// Thinking per decision for the bots, in nominal milliseconds.
+    #[arg(long, default_value_t = 100)]
+    pub think_ms: u32,
 }
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// The game.
     pub game: GameArg,
-    /// How many hands (deals) to play.
-    #[arg(long, default_value_t = 2_000_000)]
-    pub hands: u64,
+    /// How many hands (deals) to play [default: 2000000 random playouts, or 100 hands with
+    /// `--bots`].
+    #[arg(long)]
+    pub hands: Option<u64>,
     /// The seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The rules preset.
     #[arg(long, default_value = "standard")]
     pub rules: String,
+    /// Time the bots' decisions instead of random playouts: one name for all seats, or four
+    /// comma-separated names in seat order.
+    #[arg(long, value_name = "NAME[,NAME,NAME,NAME]")]
+    pub bots: Option<String>,
+    /// Thinking per decision for the bots, in nominal milliseconds.
+    #[arg(long, default_value_t = 100)]
+    pub think_ms: u32,
+}
+
+impl BenchArgs {
+    /// The number of hands: as given, or the default for the kind of benchmark.
+    pub fn hands(&self) -> u64 {
+        self.hands.unwrap_or(if self.bots.is_some() { 100 } else { 2_000_000 })
+    }
 }
 
 /// Parses `name=value` variant overrides from the command line.
@@ -118,6 +144,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             GameArg::Madiao => madiao_cli::bench(&a).map(|()| true),
             GameArg::Dabaifen => dabaifen_cli::bench(&a).map(|()| true),
         },
+        Command::Arena(a) => arena_cli::arena(&a).map(|()| true),
     }
 }
 

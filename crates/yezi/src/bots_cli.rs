@@ -1,0 +1,95 @@
+//! Bots at the table for `yezi sim --bots` and `yezi bench --bots`, for either game.
+
+use std::fmt::Write as _;
+
+use ai::arena::{Side, seat_seed};
+use ai::table::{DecisionTimes, Player, parse_bots, play_hand};
+use ai::{Budget, Registry};
+use cards::Seat;
+
+/// Four named bots, made afresh for every hand with seeds derived from the run's seed, the hand
+/// number and the seat; with the decision times of each name.
+pub struct BotTable<G: Registry> {
+    names: [String; 4],
+    budget: Budget,
+    times: Vec<(String, DecisionTimes)>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Registry> BotTable<G> {
+    /// The table from a `--bots` value; every name is checked.
+    pub fn new(spec: &str, think_ms: u32) -> anyhow::Result<BotTable<G>> {
+        let names = parse_bots(spec).map_err(anyhow::Error::msg)?;
+        let budget = Budget { think_ms };
+        for n in &names {
+            Player::<G>::new(n, 0, budget)?;
+        }
+        let mut times: Vec<(String, DecisionTimes)> = Vec::new();
+        for n in &names {
+            if !times.iter().any(|(m, _)| m == n) {
+                times.push((n.clone(), DecisionTimes::new()));
+            }
+        }
+        Ok(BotTable { names, budget, times, _game: std::marker::PhantomData })
+    }
+
+    /// The bots' names in seat order.
+    pub fn names(&self) -> &[String; 4] {
+        &self.names
+    }
+
+    /// The names as one text: `"heuristic"` or `"pimc, random, pimc, random"`.
+    pub fn describe(&self) -> String {
+        if self.names.iter().all(|n| *n == self.names[0]) {
+            self.names[0].clone()
+        } else {
+            self.names.join(", ")
+        }
+    }
+
+    /// Plays `state` to its end; hand `hand` of a run seeded `seed`.
+    pub fn play(&mut self, state: &mut G::State, seed: u64, hand: u64) -> anyhow::Result<()> {
+        let mut players: [Player<G>; 4] = {
+            let mut v = Vec::with_capacity(4);
+            for s in Seat::ALL {
+                v.push(Player::<G>::new(
+                    &self.names[s.index()],
+                    seat_seed(seed, hand, s, Side::A),
+                    self.budget,
+                )?);
+            }
+            match v.try_into() {
+                Ok(p) => p,
+                Err(_) => unreachable!("four players"),
+            }
+        };
+        let names = &self.names;
+        let times = &mut self.times;
+        play_hand(state, &mut players, |seat, d| {
+            if let Some((_, t)) = times.iter_mut().find(|(n, _)| *n == names[seat.index()]) {
+                t.push(d);
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("hand {hand}: {e}"))
+    }
+
+    /// The decision times of each bot, one line each.
+    pub fn times_text(&self) -> String {
+        let mut s = String::new();
+        for (name, t) in &self.times {
+            match t.summary() {
+                Some(t) => {
+                    let _ = writeln!(
+                        s,
+                        "  {name}: {} decisions; mean {:.3} ms, median {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+                        t.decisions, t.mean_ms, t.median_ms, t.p90_ms, t.p99_ms, t.max_ms
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "  {name}: no decisions");
+                }
+            }
+        }
+        s
+    }
+}
