@@ -414,7 +414,7 @@ impl BuryStyle {
 }
 
 /// How much the starter wants to keep card `c` of hand `hand` (higher keeps).
-fn keep_value(t: &Tables, hand: u64, c: u32, style: BuryStyle) -> i32 {
+pub fn keep_value(t: &Tables, hand: u64, c: u32, style: BuryStyle) -> i32 {
     let e = t.eff[c as usize] as usize;
     let s = i32::from(t.strength[c as usize]);
     if e == TRUMPS {

@@ -39,6 +39,8 @@ pub struct Know {
     pub hand: u64,
     /// Every card played to a trick.
     pub played: u64,
+    /// The cards each seat has played.
+    pub played_by: [u64; 4],
     /// The burial, when known (the starter after burying, everyone after the deal).
     pub buried: Option<u64>,
     /// The cards it cannot see.
@@ -68,9 +70,11 @@ impl Know {
         let starter = view.starter.number();
         let hand = mask(&view.hand);
         let mut played = 0u64;
+        let mut played_by = [0u64; 4];
         for tr in &view.tricks {
             for p in &tr.plays {
                 played |= mask(&p.cards);
+                played_by[p.seat.index()] |= mask(&p.cards);
             }
         }
         let burial_phase = matches!(view.phase, Phase::Playing | Phase::Over);
@@ -99,8 +103,19 @@ impl Know {
             counts[KITTY] = 6;
             places |= 1 << KITTY;
         }
-        let mut k =
-            Know { me, t, hand, played, buried, hidden, allowed: [0; 54], counts, void: [0; 4], starter };
+        let mut k = Know {
+            me,
+            t,
+            hand,
+            played,
+            played_by,
+            buried,
+            hidden,
+            allowed: [0; 54],
+            counts,
+            void: [0; 4],
+            starter,
+        };
         for c in bits(hidden) {
             k.allowed[c as usize] = places;
         }
@@ -147,7 +162,8 @@ impl Know {
             }
         }
         // Under `refuse`, the legal multi-card leads are exactly the top cards.
-        if view.variants.revoke == Revoke::Refuse && view.phase == Phase::Playing {
+        let leading = view.tricks.last().is_some_and(|tr| tr.plays.is_empty());
+        if view.variants.revoke == Revoke::Refuse && view.phase == Phase::Playing && leading {
             let mut tops = [0u64; 5];
             for a in legal {
                 if let Action::Play(s) = a

@@ -47,16 +47,19 @@ use crate::{Bot, Budget, Dabaifen, Oracle};
 /// The payoff a team gets from a played deal with defenders' points `t`, from its own side
 /// (`defends`: it is the defending team).
 ///
-/// It is the §9 table in game levels — declarers +2 at `T` = 0, +1 below 40; defenders 0 levels at
-/// 40–75 but they win the deal, +1 at 80–95, +2 from 100 — plus half a level for winning the deal
-/// (which decides who starts the next one), plus `T / 200` so that points still count inside a
-/// band of the table. An annulled deal is worth 0 to both teams.
+/// It is the §9 table in signed game levels, as the arena scores a deal — from the declarers'
+/// side `+2` at `T` = 0, `+1` below 40, `0` at 40–75, `−1` at 80–95, `−2` from 100 — plus
+/// `T / TIE_BREAK` so that points still count inside a band of the table (where the levels alone
+/// would make every play equal). An annulled deal is worth 0 to both teams.
 pub fn payoff(t: u32, defends: bool) -> f64 {
     let (declarers_win, levels) = dabaifen::game_points(t);
-    let levels = f64::from(levels) + 0.5;
-    let def = if declarers_win { -levels } else { levels } + f64::from(t) / 200.0;
+    let levels = f64::from(levels);
+    let def = if declarers_win { -levels } else { levels } + f64::from(t) / TIE_BREAK;
     if defends { def } else { -def }
 }
+
+/// Card points per game level in [`payoff`]'s tie-break.
+pub const TIE_BREAK: f64 = 400.0;
 
 /// The fixed amounts of work a budget buys (so that choices never depend on the clock).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -85,6 +88,20 @@ impl Params {
     /// The work of a budget (calibrated on the reference machine: see `docs/strength.md`).
     pub fn for_budget(b: Budget) -> Params {
         let ms = b.think_ms.max(1);
+        let env = |k: &str, d: u32| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+        if std::env::var("DBF_EXACT").is_ok() {
+            return Params {
+                samples: env("DBF_SAMPLES", ms * 2 / 5),
+                exact_cards: env("DBF_EXACT", 5),
+                tail_cards: env("DBF_TAIL", 4),
+                max_nodes: 200_000,
+                max_candidates: env("DBF_CANDS", 12) as usize,
+                bury_samples: env("DBF_BURY", ms / 4),
+                bury_candidates: 8,
+                declare_samples: env("DBF_DECL", ms / 8),
+                annul_samples: (ms / 2).clamp(4, 1000),
+            };
+        }
         Params {
             samples: (ms * 2 / 5).clamp(4, 2000),
             exact_cards: 5,
@@ -219,6 +236,40 @@ fn argmax(v: &[f64]) -> usize {
         }
     }
     best
+}
+
+/// Moves cards between the starter's hand and the hidden burial of a sampled world so that the
+/// burial is what a starter burying by the heuristic's values would have buried from those
+/// eighteen cards: the lowest keep values, within what the knowledge allows (cards that cannot be
+/// in his hand stay buried, cards that cannot be buried stay in his hand). A uniform burial would
+/// hold trumps and points far more often than any sensible starter buries them.
+pub fn resplit_burial(k: &Know, world: &mut [u64; 5]) {
+    let s = k.starter as usize;
+    if k.buried.is_some() || s == k.me as usize || world[KITTY] == 0 {
+        return;
+    }
+    let pool = world[s] | world[KITTY];
+    let eighteen = pool | k.played_by[s];
+    let t = k.t;
+    let style = bury_style(t, eighteen);
+    let mut forced = 0u64;
+    let mut free: Vec<(i32, u32)> = Vec::new();
+    for c in bits(pool) {
+        let a = k.allowed[c as usize];
+        if a >> s & 1 == 0 {
+            forced |= 1u64 << c;
+        } else if a >> KITTY & 1 != 0 {
+            free.push((heur::keep_value(t, eighteen, c, style), c));
+        }
+    }
+    free.sort_unstable();
+    let need = 6usize.saturating_sub(forced.count_ones() as usize);
+    if free.len() < need {
+        return;
+    }
+    let burial = free[..need].iter().fold(forced, |m, &(_, c)| m | 1u64 << c);
+    world[KITTY] = burial;
+    world[s] = pool & !burial;
 }
 
 /// A play-phase position from a view and a world (the hidden cards of each place).
@@ -357,8 +408,17 @@ impl PimcBot {
         }
         let problem = Problem::of(&k);
         let worlds: Vec<Pos> = (0..self.search.params.samples)
-            .map(|_| pos_from_view(view, &k, &problem.sample(&mut self.rng)))
+            .map(|_| {
+                let mut w = problem.sample(&mut self.rng);
+                resplit_burial(&k, &mut w);
+                pos_from_view(view, &k, &w)
+            })
             .collect();
+        // Every world must give each seat the cards it holds (a real view always does).
+        let sizes_ok = |p: &Pos| (0..4).all(|s| p.hands[s].count_ones() == u32::from(view.hand_sizes[s]));
+        if !worlds.iter().all(sizes_ok) {
+            return None;
+        }
         let defends = view.seat.team() != view.starter.team();
         let i = self.search.best_play(&worlds, &cands, defends);
         Some(Action::Play(Cards::from_bits(cands[i])))
@@ -577,7 +637,10 @@ impl Bot<Dabaifen> for PimcBot {
         if legal.len() == 1 {
             return legal[0];
         }
+        let x = std::env::var("DBF_X").unwrap_or_default();
         let a = match view.phase {
+            Phase::Drawing if x.contains("nodecl") => None,
+            Phase::Burying if x.contains("nobury") => None,
             Phase::Drawing => self.declare(view, legal),
             Phase::Annulling => self.annul(view, legal),
             Phase::Burying => self.bury(view, legal),

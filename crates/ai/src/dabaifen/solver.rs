@@ -217,8 +217,21 @@ impl Solver {
             return Ok(0);
         }
         self.limit = self.nodes.saturating_add(max_nodes);
-        let hi = max_future(pos);
-        self.search(pos, -1, hi + 1, 0)
+        // MTD(f): null-window searches around a guess, narrowing [lower, upper] until they meet;
+        // the table keeps the bounds each probe proved. Every value is a multiple of 5.
+        let (mut lower, mut upper) = (0, max_future(pos));
+        let mut g = self.probe(pos).map_or(upper / 2, |(l, h)| (l + h) / 2);
+        while lower < upper {
+            let beta = if g <= lower { lower + 1 } else { g.min(upper) };
+            g = self.search(pos, beta - 1, beta, 0)?;
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+            g = (g / 5) * 5;
+        }
+        Ok(lower)
     }
 
     /// The exact value after the seat to move plays `set`: the points the play's trick (if it
@@ -274,7 +287,8 @@ impl Solver {
         }
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         moves.clear();
-        for_each_reduced_play(pos, |m| moves.push((order_score(pos, m), m)));
+        let so_far = TrickSoFar::of(pos);
+        for_each_reduced_play(pos, |m| moves.push((order_score(pos, &so_far, m), m)));
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut result = Ok(());
@@ -308,8 +322,13 @@ impl Solver {
                 break;
             }
         }
+        let empty = moves.is_empty();
         self.bufs[ply] = moves;
         result?;
+        if empty {
+            // A seat with no card to play (only in an inconsistent position): nothing more to win.
+            return Ok(0);
+        }
         if boundary {
             // Fail-soft bounds: below the window an upper bound, above it a lower bound.
             let (l, h) = if best <= a0 {
@@ -360,9 +379,27 @@ fn hash(pos: &Pos) -> u64 {
     h ^ (h >> 29)
 }
 
+/// What move ordering needs to know about the trick in progress: the seat winning it so far,
+/// its key, and the points in it.
+#[derive(Copy, Clone)]
+struct TrickSoFar {
+    winner: u8,
+    key: u64,
+    points: i32,
+}
+
+impl TrickSoFar {
+    #[inline]
+    fn of(pos: &Pos) -> TrickSoFar {
+        let (winner, key) = pos.current_winner();
+        let points = pts(pos.plays[0] | pos.plays[1] | pos.plays[2] | pos.plays[3]) as i32;
+        TrickSoFar { winner, key, points }
+    }
+}
+
 /// A cheap guess of a play's merit for move ordering (higher first).
 #[inline]
-fn order_score(pos: &Pos, m: u64) -> i32 {
+fn order_score(pos: &Pos, so_far: &TrickSoFar, m: u64) -> i32 {
     let t = pos.t;
     let seat = pos.to_move();
     let p = pts(m) as i32;
@@ -374,19 +411,16 @@ fn order_score(pos: &Pos, m: u64) -> i32 {
         let top = m & !pos.tops(seat, suit) == 0;
         return if top { 1000 + 100 * n + p } else { -(t.strength[c as usize] as i32) - p };
     }
-    let mut after = *pos;
-    after.hands[seat as usize] &= !m;
-    after.plays[seat as usize] = m;
-    after.count += 1;
-    let (w, _) = after.current_winner();
-    let trick_pts = pts(after.plays[0] | after.plays[1] | after.plays[2] | after.plays[3]) as i32;
-    let ours = w & 1 == seat & 1;
-    let trumps = (m & t.suit_mask[TRUMPS]).count_ones() as i32;
-    if ours {
+    let trumps = t.suit_mask[TRUMPS];
+    let led = t.suit_mask[pos.suit as usize];
+    let eligible = m & !trumps == 0 || m & !led == 0;
+    let winner = if eligible && t.key(m) > so_far.key { seat } else { so_far.winner };
+    let n_trumps = (m & trumps).count_ones() as i32;
+    if winner & 1 == seat & 1 {
         // Winning: with points, cheaply.
-        500 + trick_pts + p - 3 * trumps
+        500 + so_far.points + p - 3 * n_trumps
     } else {
         // Losing: keep points and trumps.
-        -10 * p - 5 * trumps
+        -10 * p - 5 * n_trumps
     }
 }
