@@ -358,8 +358,8 @@ fn knowledge_tracks_voids_and_top_card_facts() {
         let w = p.sample(&mut rng);
         assert_eq!(w[3] & t.suit_mask[4], 0);
         assert_eq!(w[0], 0, "nothing hidden is placed with the seat itself");
-        for s in 1..4 {
-            assert_eq!(w[s].count_ones(), u32::from(v.hand_sizes[s]));
+        for (s, hand) in w.iter().enumerate().take(4).skip(1) {
+            assert_eq!(hand.count_ones(), u32::from(v.hand_sizes[s]));
         }
     }
 }

@@ -86,6 +86,55 @@ impl Ctx {
         }
     }
 
+    /// The context of the seat to move in a world where every hand is known, but with only what
+    /// that seat could know: its hand, the cards it has not seen (less the suits each seat has
+    /// shown void; the burial is known to the starter only), the trick, and an estimate of the
+    /// kitty's points when it is hidden.
+    #[inline]
+    pub fn honest(pos: &Pos) -> Ctx {
+        let me = pos.to_move();
+        let hand = pos.hands[me as usize];
+        let mut unseen = pos.others(me);
+        if me != pos.starter {
+            unseen |= pos.buried;
+        }
+        let t = pos.t;
+        let mut maybe = [0u64; 4];
+        for (s, m) in maybe.iter_mut().enumerate() {
+            *m = if s == me as usize {
+                hand
+            } else {
+                let mut v = unseen;
+                let void = pos.void[s];
+                if void != 0 {
+                    for e in 0..5 {
+                        if void >> e & 1 != 0 {
+                            v &= !t.suit_mask[e];
+                        }
+                    }
+                }
+                v
+            };
+        }
+        let lead_size = if pos.count == 0 { hand.count_ones() as u8 } else { pos.size };
+        let kitty =
+            if me == pos.starter { pos.kitty_points } else { pts(unseen) * 6 / unseen.count_ones().max(6) };
+        Ctx {
+            t,
+            me,
+            hand,
+            maybe,
+            void: pos.void,
+            leader: pos.leader,
+            count: pos.count,
+            size: pos.size,
+            suit: pos.suit,
+            plays: pos.plays,
+            defenders: pos.defenders,
+            bonus: pos.multiplier(lead_size) * kitty,
+        }
+    }
+
     #[inline]
     fn partner(&self) -> u8 {
         (self.me + 2) & 3
@@ -497,10 +546,7 @@ pub fn trump_support(hand: u64, trump: Trump) -> (u32, u32) {
 pub fn declare_choice(hand: u64, declarable: &[Card], drawn_mine: u32, late: bool) -> Option<Card> {
     let mut best: Option<(f32, Card)> = None;
     for &c in declarable {
-        let (Some(suit), Some(rank)) = (c.suit(), c.rank()) else { continue };
-        let (n, high) = trump_support(hand, Trump { suit, rank });
-        // Expected trumps in twelve cards: held now plus a third of the cards still to draw.
-        let projected = n as f32 + (12 - drawn_mine.min(12)) as f32 / 3.0 + 0.5 * high as f32;
+        let projected = declare_projection(hand, c, drawn_mine);
         if best.is_none_or(|(b, _)| projected > b) {
             best = Some((projected, c));
         }
@@ -508,6 +554,15 @@ pub fn declare_choice(hand: u64, declarable: &[Card], drawn_mine: u32, late: boo
     let (p, c) = best?;
     let need = if late { 5.0 } else { 6.5 };
     (p >= need && (drawn_mine >= 3 || p >= 8.0)).then_some(c)
+}
+
+/// How good showing card `c` would make trumps for a hand of which `drawn_mine` cards are drawn:
+/// the trumps held, a third of the cards still to draw (the share of trumps in the pack), and
+/// half a point per joker or trump-rank card.
+pub fn declare_projection(hand: u64, c: Card, drawn_mine: u32) -> f32 {
+    let (Some(suit), Some(rank)) = (c.suit(), c.rank()) else { return 0.0 };
+    let (n, high) = trump_support(hand, Trump { suit, rank });
+    n as f32 + (12 - drawn_mine.min(12)) as f32 / 3.0 + 0.5 * high as f32
 }
 
 /// The heuristic's choice when asked whether to annul a hand without trumps: annul unless the

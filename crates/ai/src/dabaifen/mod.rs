@@ -11,6 +11,7 @@
 
 pub mod heur;
 pub mod heuristic;
+pub mod infer;
 pub mod know;
 pub mod pimc;
 pub mod pos;

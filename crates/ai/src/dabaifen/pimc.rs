@@ -38,6 +38,7 @@ use dabaifen::{Action, Card, Cards, DealSetup, KittyMultiplier, Phase, State, Ta
 
 use super::heur::{self, BuryStyle, Ctx};
 use super::heuristic::{bury_style, ctx_from_view, current_trick, heuristic_action, legal_or_fallback, mask};
+use super::infer;
 use super::know::{KITTY, Know};
 use super::pos::{Pos, TRUMPS, bits};
 use super::sample::Problem;
@@ -62,10 +63,16 @@ pub fn payoff(t: u32, defends: bool) -> f64 {
 pub const TIE_BREAK: f64 = 400.0;
 
 /// The fixed amounts of work a budget buys (so that choices never depend on the clock).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Params {
     /// Worlds sampled per play decision.
     pub samples: u32,
+    /// Worlds drawn per world kept (the kept ones are a resample weighted by [`super::infer`]).
+    pub draws: u32,
+    /// The weight factor of a world for each earlier play the heuristic would not have made.
+    pub miss: f64,
+    /// Rollouts play each seat with what it could know (else with every hand known).
+    pub honest: bool,
     /// Solve exactly when every hand holds at most this many cards.
     pub exact_cards: u32,
     /// Rollouts hand over to the solver at this many cards per hand.
@@ -88,29 +95,18 @@ impl Params {
     /// The work of a budget (calibrated on the reference machine: see `docs/strength.md`).
     pub fn for_budget(b: Budget) -> Params {
         let ms = b.think_ms.max(1);
-        let env = |k: &str, d: u32| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-        if std::env::var("DBF_EXACT").is_ok() {
-            return Params {
-                samples: env("DBF_SAMPLES", ms * 2 / 5),
-                exact_cards: env("DBF_EXACT", 5),
-                tail_cards: env("DBF_TAIL", 4),
-                max_nodes: 200_000,
-                max_candidates: env("DBF_CANDS", 12) as usize,
-                bury_samples: env("DBF_BURY", ms / 4),
-                bury_candidates: 8,
-                declare_samples: env("DBF_DECL", ms / 8),
-                annul_samples: (ms / 2).clamp(4, 1000),
-            };
-        }
         Params {
             samples: (ms * 2 / 5).clamp(4, 2000),
+            draws: 4,
+            miss: 0.3,
+            honest: true,
             exact_cards: 5,
             tail_cards: 4,
             max_nodes: 200_000,
             max_candidates: 12,
-            bury_samples: (ms / 4).clamp(4, 500),
+            bury_samples: ms.clamp(4, 2000),
             bury_candidates: 8,
-            declare_samples: (ms / 8).clamp(2, 500),
+            declare_samples: (ms / 3).clamp(2, 500),
             annul_samples: (ms / 2).clamp(4, 1000),
         }
     }
@@ -153,7 +149,8 @@ impl Search {
             {
                 return pos.def_points + v as u32;
             }
-            let m = Ctx::exact(&pos).choose();
+            let ctx = if self.params.honest { Ctx::honest(&pos) } else { Ctx::exact(&pos) };
+            let m = ctx.choose();
             pos.play(m);
         }
     }
@@ -228,6 +225,33 @@ impl Search {
     }
 }
 
+/// `n` of the weighted items, by systematic resampling (each kept about `n × weight / total`
+/// times); uniformly when every weight is 0.
+fn resample<T: Copy>(items: &[(T, f64)], n: usize, rng: &mut Rng) -> Vec<T> {
+    let total: f64 = items.iter().map(|x| x.1).sum();
+    if items.len() <= n && total > 0.0 && items.iter().all(|x| x.1 == items[0].1) {
+        return items.iter().map(|x| x.0).collect();
+    }
+    if total <= 0.0 || !total.is_finite() {
+        return items.iter().take(n).map(|x| x.0).collect();
+    }
+    let step = total / n as f64;
+    let mut u = rng.unit() * step;
+    let mut out = Vec::with_capacity(n);
+    let mut acc = 0.0;
+    for &(x, w) in items {
+        acc += w;
+        while u < acc && out.len() < n {
+            out.push(x);
+            u += step;
+        }
+    }
+    while out.len() < n {
+        out.push(items[items.len() - 1].0);
+    }
+    out
+}
+
 fn argmax(v: &[f64]) -> usize {
     let mut best = 0;
     for (i, &x) in v.iter().enumerate() {
@@ -296,6 +320,9 @@ pub fn pos_from_view(view: &View, k: &Know, world: &[u64; 5]) -> Pos {
         per_card: view.variants.kitty_multiplier == KittyMultiplier::PerCard,
         last_winner: 0,
         last_size: 1,
+        buried,
+        starter: view.starter.number(),
+        void: k.void,
     }
 }
 
@@ -324,6 +351,9 @@ pub fn play_candidates(view: &View, k: &Know, legal: &[Action], max: usize) -> V
         per_card: false,
         last_winner: 0,
         last_size: 1,
+        buried: 0,
+        starter: 0,
+        void: [0; 4],
     };
     let legal_plays: HashSet<u64> = legal
         .iter()
@@ -407,13 +437,19 @@ impl PimcBot {
             return cands.first().map(|&c| Action::Play(Cards::from_bits(c)));
         }
         let problem = Problem::of(&k);
-        let worlds: Vec<Pos> = (0..self.search.params.samples)
-            .map(|_| {
-                let mut w = problem.sample(&mut self.rng);
-                resplit_burial(&k, &mut w);
-                pos_from_view(view, &k, &w)
-            })
-            .collect();
+        let n = self.search.params.samples as usize;
+        let obs = infer::observed(view, &k);
+        let draws = if obs.is_empty() { 1 } else { self.search.params.draws.max(1) as usize };
+        let mut drawn: Vec<([u64; 5], f64)> = Vec::with_capacity(n * draws);
+        for _ in 0..n * draws {
+            let mut w = problem.sample(&mut self.rng);
+            resplit_burial(&k, &mut w);
+            let weight =
+                if draws == 1 { 1.0 } else { infer::weight(view, &k, &obs, &w, self.search.params.miss) };
+            drawn.push((w, weight));
+        }
+        let worlds: Vec<Pos> =
+            resample(&drawn, n, &mut self.rng).into_iter().map(|w| pos_from_view(view, &k, &w)).collect();
         // Every world must give each seat the cards it holds (a real view always does).
         let sizes_ok = |p: &Pos| (0..4).all(|s| p.hands[s].count_ones() == u32::from(view.hand_sizes[s]));
         if !worlds.iter().all(sizes_ok) {
@@ -500,14 +536,27 @@ impl PimcBot {
             per_card: view.variants.kitty_multiplier == KittyMultiplier::PerCard,
             last_winner: 0,
             last_size: 1,
+            buried: b,
+            starter: starter.number(),
+            void: [0; 4],
         };
         let tv = self.search.rollout(pos, self.search.params.tail_cards);
         payoff(tv, me.team() != starter.team())
     }
 
     fn declare(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
-        let declares: Vec<Action> =
-            legal.iter().copied().filter(|a| matches!(a, Action::Declare(_))).collect();
+        let hand = mask(&view.hand);
+        let drawn_mine = hand.count_ones();
+        // Only suits the hand supports are searched; a weak suit is never shown on a sampling
+        // accident.
+        let declares: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| match a {
+                Action::Declare(c) => heur::declare_projection(hand, *c, drawn_mine) >= DECLARE_FLOOR,
+                _ => false,
+            })
+            .collect();
         if declares.is_empty() {
             return Some(Action::Pass);
         }
@@ -534,9 +583,17 @@ impl PimcBot {
         if used == 0 {
             return None;
         }
+        // Showing must beat passing by a margin: every poll is a new chance to be fooled.
+        sums[0] += DECLARE_MARGIN * f64::from(used);
         Some(cands[argmax(&sums)])
     }
 }
+
+/// The least [`heur::declare_projection`] for which `pimc` considers showing a card.
+pub const DECLARE_FLOOR: f32 = 4.5;
+
+/// How much more than passing (in game levels, averaged) showing a card must be worth.
+pub const DECLARE_MARGIN: f64 = 0.05;
 
 /// The burial candidates of a starter's hand: the heuristic's, then one per choice of voids with
 /// and without unprotected points, best first, distinct, at most `max`.
@@ -579,6 +636,9 @@ fn pos_after_burial(view: &View, k: &Know, world: &[u64; 5], b: u64) -> Pos {
         per_card: view.variants.kitty_multiplier == KittyMultiplier::PerCard,
         last_winner: 0,
         last_size: 1,
+        buried: b,
+        starter: k.me,
+        void: [0; 4],
     }
 }
 
@@ -637,10 +697,7 @@ impl Bot<Dabaifen> for PimcBot {
         if legal.len() == 1 {
             return legal[0];
         }
-        let x = std::env::var("DBF_X").unwrap_or_default();
         let a = match view.phase {
-            Phase::Drawing if x.contains("nodecl") => None,
-            Phase::Burying if x.contains("nobury") => None,
             Phase::Drawing => self.declare(view, legal),
             Phase::Annulling => self.annul(view, legal),
             Phase::Burying => self.bury(view, legal),

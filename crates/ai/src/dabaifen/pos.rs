@@ -43,6 +43,12 @@ pub struct Pos {
     pub last_winner: u8,
     /// The size of the last completed trick.
     pub last_size: u8,
+    /// The buried cards (what rollouts let the starter know).
+    pub buried: u64,
+    /// The starter.
+    pub starter: u8,
+    /// Voids shown so far (bit per effective suit, by seat), kept up to date by [`Pos::play`].
+    pub void: [u8; 4],
 }
 
 /// What a completed trick gave.
@@ -81,6 +87,9 @@ impl Pos {
             per_card: st.variants().kitty_multiplier == KittyMultiplier::PerCard,
             last_winner: 0,
             last_size: 1,
+            buried: st.buried().bits(),
+            starter: st.starter().number(),
+            void: [0; 4],
         })
     }
 
@@ -155,6 +164,8 @@ impl Pos {
         if self.count == 0 {
             self.size = set.count_ones() as u8;
             self.suit = self.t.eff[set.trailing_zeros() as usize];
+        } else if (set & self.t.suit_mask[self.suit as usize]).count_ones() < u32::from(self.size) {
+            self.void[seat] |= 1 << self.suit;
         }
         self.hands[seat] &= !set;
         self.plays[seat] = set;
