@@ -5,24 +5,34 @@
 //! Candidates: one play per class of interchangeable plays (see [`super::solver`]; at the root
 //! two cards are interchangeable when no card that may be in another hand, nor one played to the
 //! trick, lies between them), which covers every single card and every follow; multi-card leads
-//! only of cards that are top cards whatever the hidden cards are (never a revoke); the
-//! heuristic's own choice always. When more than `max_candidates` remain (follows of long leads
-//! when void, many top cards), the heuristic's choice, the multi-card leads and trump-ins are kept
-//! and the rest are ranked by the heuristic's costs, cheapest and richest alternately.
+//! only of cards that are top cards whatever the hidden cards are (every subset of them up to
+//! interchangeable cards, so never a revoke); the heuristic's own choice always. When more than
+//! `max_candidates` remain (follows of long leads when void, many top cards), the heuristic's
+//! choice, the multi-card leads and trump-ins are kept and the rest are ranked by the
+//! heuristic's costs, cheapest and richest alternately. So below the cap every legal play is a
+//! candidate up to interchangeable cards, except multi-card leads holding a card that might not
+//! be a top card (under `revoke: penalize` they are legal and may be revokes; under `refuse` the
+//! legal leads prove which cards are top cards, so none is left out).
 //!
-//! Each of `samples` worlds deals the hidden cards consistently with the view ([`super::know`],
-//! [`super::sample`]). In each world every candidate is valued by its final `T`: exactly (the
-//! solver) when every hand holds at most `exact_cards` cards, else by a heuristic rollout of the
-//! rest of the deal that hands over to the solver once every hand holds at most `tail_cards`.
-//! Each `T` is mapped through [`payoff`] for the seat's team, and the candidate with the best
-//! average is played (ties to the earlier, the heuristic's choice first).
+//! Worlds: `samples × draws` deals of the hidden cards consistent with the view ([`super::know`],
+//! [`super::sample`]), the hidden burial rearranged as a starter burying by the heuristic's
+//! values would have buried ([`resplit_burial`]), weighted by how well the heuristic explains the
+//! other seats' earlier plays in each ([`super::infer`]); `samples` of them are kept by weighted
+//! resampling. In each world every candidate is valued by its final `T`: exactly (the solver)
+//! when every hand holds at most `exact_cards` cards, else by a rollout of the rest of the deal
+//! in which each seat plays the heuristic with what it could know (its hand, the unseen cards,
+//! the voids shown; "honest" rollouts), handing over to the solver once every hand holds at most
+//! `tail_cards`. Each `T` is mapped through [`payoff`] for the seat's team, and the candidate
+//! with the best average is played (ties to the earlier, the heuristic's choice first).
 //!
 //! ## Declaring, annulling, burying
-//! - Draw polls: each candidate (pass, or show one of the cards it may show) is played out in
-//!   sampled decks (the seat's drawn cards where it drew them, the rest shuffled) by the engine:
-//!   the rest of the draw with the heuristic's declarations for every seat, the kitty turned if
-//!   nobody declares, annulment polls, burial and play by the heuristic with the solver's tail.
-//!   An annulled deal is worth 0.
+//! - Draw polls: only suits the hand supports are considered (the heuristic's projection of the
+//!   trumps the hand would hold at least [`DECLARE_FLOOR`]); each candidate (pass, or show one
+//!   of those cards) is played out in sampled decks (the seat's drawn cards where it drew them,
+//!   the rest shuffled) by the engine: the rest of the draw with the heuristic's declarations for
+//!   every seat, the kitty turned if nobody declares, annulment polls, burial and play by the
+//!   heuristic with the solver's tail. An annulled deal is worth 0. Showing must beat passing by
+//!   [`DECLARE_MARGIN`].
 //! - Annulment polls: annulling is worth 0; passing is valued by sampled worlds (the other
 //!   seats' annulment by the heuristic, then the burial and the play).
 //! - Burial: the heuristic's burials for each choice of suits to void, with and without
