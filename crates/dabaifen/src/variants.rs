@@ -87,6 +87,18 @@ pub enum VariantError {
 
 const NAMES: [&str; 5] = ["revoke", "kitty_multiplier", "first_drawer", "game_end", "annul"];
 
+/// Written as a map of every variant name to its text value, in the order of §11.
+impl serde::Serialize for Variants {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(NAMES.len()))?;
+        for (n, v) in self.entries() {
+            m.serialize_entry(n, v)?;
+        }
+        m.end()
+    }
+}
+
 fn values(name: &str) -> &'static [&'static str] {
     match name {
         "revoke" => &["penalize", "refuse"],
@@ -265,6 +277,16 @@ mod tests {
                 assert_eq!(Variants::STANDARD.with_overrides(&back).unwrap(), v);
             }
         }
+    }
+
+    #[test]
+    fn variants_serialize_as_a_map_of_names_to_values() {
+        let mut v = Variants::STANDARD;
+        v.set("kitty_multiplier", "per_card").unwrap();
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            r#"{"revoke":"penalize","kitty_multiplier":"per_card","first_drawer":"starter","game_end":"reach_ace","annul":"any_player"}"#
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What one seat may know (`State::view`).
 //!
-//! A view holds: the seat's own hand (during the draw, the cards it has drawn so far); how many
+//! A view holds: the rules variants in force; the seat's own hand (during the draw, the cards it has drawn so far); how many
 //! cards every seat holds (other hands are never shown card by card); the public draw state (how
 //! many cards have been drawn, who draws next); a declaration with its card and moment; the
 //! kitty cards turned face up when nobody declared; a hand shown to annul; every trick's plays
@@ -21,6 +21,7 @@ use crate::card::{Card, Cards, Rank};
 use crate::score::DealResult;
 use crate::state::{Declaration, KittyTurn, Outcome, Phase, State};
 use crate::trump::{Trump, sorted_plain};
+use crate::variants::Variants;
 
 /// One play of a trick as seen by everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -53,6 +54,8 @@ pub struct View {
     pub phase: Phase,
     /// Whose turn it is; during the draw and annulment polls, set only in the asked seat's view.
     pub to_move: Option<Seat>,
+    /// The rules variants in force (public: every player knows the rules of the table).
+    pub variants: Variants,
     /// The match's first deal.
     pub first_deal: bool,
     /// An open deal (§6).
@@ -121,6 +124,7 @@ impl State {
                 Phase::Drawing | Phase::Annulling => self.to_move().filter(|&s| s == seat),
                 _ => self.to_move(),
             },
+            variants: self.variants,
             first_deal: self.first_deal,
             open: self.open,
             ranks: self.ranks,

@@ -425,6 +425,13 @@ fn views_during_the_draw_show_only_the_seats_own_drawn_cards() {
     assert_eq!(st.view(seat(2)).hand.len(), 1);
     assert_eq!(st.view(seat(2)).to_move, None);
     assert!(v.kitty.is_none() && v.trump.is_none() && v.declaration.is_none());
+    // The rules in force are public.
+    assert_eq!(v.variants, *st.variants());
+    let mut refuse = polls_setup();
+    refuse.variants.revoke = dabaifen::Revoke::Refuse;
+    let v = State::new(&refuse).unwrap().view(seat(0));
+    assert_eq!(v.variants.revoke, dabaifen::Revoke::Refuse);
+    assert_eq!(serde_json::to_value(&v).unwrap()["variants"]["revoke"], "refuse");
 }
 
 #[test]
