@@ -1,0 +1,4 @@
+//! The yezi game server (in progress).
+
+pub mod ids;
+pub mod store;
