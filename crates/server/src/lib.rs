@@ -23,6 +23,7 @@ pub mod client;
 pub mod game;
 pub mod http;
 pub mod ids;
+pub mod loadtest;
 
 pub mod protocol;
 pub mod store;

@@ -40,6 +40,9 @@ pub enum ClientMsg {
         /// longer current, the action is refused as stale.
         #[serde(default, rename = "move")]
         move_no: Option<u64>,
+        /// The seat acting, if the client names it: refused unless it is the connection's own.
+        #[serde(default)]
+        seat: Option<u8>,
     },
     /// A chat line for the table.
     Chat {
@@ -103,6 +106,8 @@ pub enum ErrorCode {
     AlreadyStarted,
     /// Another seat is to act.
     NotYourTurn,
+    /// The action names a seat that is not the connection's.
+    NotYourSeat,
     /// The action is not legal now; the message says why.
     Illegal,
     /// The action answers a move that is no longer current.
@@ -169,7 +174,7 @@ mod tests {
         assert_eq!(parse(r#"{"type":"hello","token":"x"}"#).unwrap(), ClientMsg::Hello { token: "x".into() });
         assert_eq!(
             parse(r#"{"type":"act","action":{"play":"M9"},"move":7}"#).unwrap(),
-            ClientMsg::Act { action: json!({"play":"M9"}), move_no: Some(7) }
+            ClientMsg::Act { action: json!({"play":"M9"}), move_no: Some(7), seat: None }
         );
         assert_eq!(
             parse(r#"{"type":"join","table":"t1"}"#).unwrap(),

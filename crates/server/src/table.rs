@@ -82,8 +82,8 @@ pub enum Cmd {
     },
     /// Watches the table; the table sends the connection a `sync`.
     Watch { conn: ConnId, guest: Guest, out: Out, reply: oneshot::Sender<Result<(), (ErrorCode, String)>> },
-    /// An action of the connection's seat.
-    Act { conn: ConnId, action: Value, move_no: Option<u64> },
+    /// An action of the connection's seat (`seat`: the seat the client says it is).
+    Act { conn: ConnId, action: Value, move_no: Option<u64>, seat: Option<u8> },
     /// A chat line.
     Chat { conn: ConnId, text: String },
     /// Sends the connection a `sync`.
@@ -569,6 +569,7 @@ where
     }
 
     async fn run(mut self) {
+        self.schedule();
         self.settle().await;
         loop {
             let deadline = self.deadline;
@@ -805,7 +806,6 @@ where
     }
 
     fn broadcast(&mut self, e: Event<G::Action>) {
-        self.close_hand();
         self.v += 1;
         if matches!(e, Event::Action { .. }) {
             self.moves += 1;
@@ -870,7 +870,7 @@ where
                     self.send(m, self.sync_msg(m));
                 }
             }
-            Cmd::Act { conn, action, move_no } => self.act(conn, action, move_no).await,
+            Cmd::Act { conn, action, move_no, seat } => self.act(conn, action, move_no, seat).await,
             Cmd::Chat { conn, text } => self.say(conn, text).await,
             Cmd::Resync { conn } => {
                 if let Some(m) = self.member(conn) {
@@ -1104,11 +1104,17 @@ where
         }
     }
 
-    async fn act(&mut self, conn: ConnId, raw: Value, move_no: Option<u64>) {
+    async fn act(&mut self, conn: ConnId, raw: Value, move_no: Option<u64>, named: Option<u8>) {
         let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
             self.err(conn, ErrorCode::NotSeated, "only a seated player can act; join a seat first");
             return;
         };
+        if let Some(n) = named
+            && n != seat.number()
+        {
+            self.err(conn, ErrorCode::NotYourSeat, format!("you are seat {}, not seat {n}", seat.number()));
+            return;
+        }
         match self.status {
             TableStatus::Waiting => {
                 self.err(conn, ErrorCode::NotStarted, "the match has not begun");
@@ -1181,6 +1187,7 @@ where
             p.abort();
         }
         self.state = Some(next);
+        self.schedule();
         self.broadcast(Event::Action { seat, action, by_bot: false });
         self.settle().await;
     }
@@ -1221,6 +1228,7 @@ where
         self.m = Some(m);
         self.hand = 0;
         self.deal();
+        self.schedule();
         self.broadcast(Event::Started);
         self.settle().await;
     }
@@ -1272,14 +1280,14 @@ where
         }
     }
 
-    /// After every change of the hand: starts the next turn, or finishes the hand.
-    async fn settle(&mut self) {
+    /// After every change of the hand, before it is broadcast: records a finished hand in the
+    /// match, and sets the clock of what comes next (a turn, the pause, the record).
+    fn schedule(&mut self) {
         if self.status == TableStatus::Waiting {
             self.deadline = None;
             return;
         }
         if self.record_due {
-            self.store_record().await;
             return;
         }
         let Some(st) = &self.state else { return };
@@ -1289,22 +1297,24 @@ where
         match G::to_move(st) {
             Some(s) => self.start_turn(s),
             None => {
-                if !self.hand_finished {
-                    self.close_hand();
-                    self.update_summary();
-                }
+                self.close_hand();
+                self.update_summary();
                 if self.m.as_ref().is_some_and(|m| G::match_over(m)) {
                     if self.status != TableStatus::Finished {
                         self.record_due = true;
-                        self.store_record().await;
-                    } else {
-                        self.deadline =
-                            Some(Instant::now() + Duration::from_millis(self.app.timing.retire_ms));
                     }
+                    self.deadline = Some(Instant::now() + Duration::from_millis(self.app.timing.retire_ms));
                 } else {
                     self.deadline = Some(Instant::now() + Duration::from_millis(self.app.timing.pause_ms));
                 }
             }
+        }
+    }
+
+    /// After a change has been broadcast: stores the record of a match just finished.
+    async fn settle(&mut self) {
+        if self.record_due {
+            self.store_record().await;
         }
     }
 
@@ -1430,6 +1440,7 @@ where
                 if self.m.as_ref().is_some_and(|m| !G::match_over(m)) {
                     self.hand += 1;
                     self.deal();
+                    self.schedule();
                     self.broadcast(Event::HandStart);
                     self.settle().await;
                 }
@@ -1443,6 +1454,7 @@ where
                 let current = self.state.as_ref().and_then(|st| G::to_move(st));
                 let still = position == self.seq && hand == self.hand && current == Some(seat);
                 if !still || self.window_until.is_some() || self.display.is_some() {
+                    self.schedule();
                     return self.settle().await;
                 }
                 let Some(mut next) = self.state.clone() else { return };
@@ -1453,6 +1465,7 @@ where
                     return self.stall(&format!("cannot write a bot's move: {e}"));
                 }
                 self.state = Some(next);
+                self.schedule();
                 self.broadcast(Event::Action { seat, action, by_bot: true });
                 self.settle().await;
             }
@@ -1496,6 +1509,7 @@ where
                     if window {
                         self.open_window();
                     }
+                    self.schedule();
                     match declaration {
                         Some((seat, action)) => {
                             let by_bot = matches!(self.controller(seat), Controller::Bot(_));
@@ -1528,6 +1542,7 @@ where
                 self.state = Some(state);
                 self.window_until = None;
                 self.requests = [G::Request::default(); 4];
+                self.schedule();
                 self.broadcast(Event::WindowClosed(outcome));
                 self.settle().await;
             }

@@ -180,7 +180,7 @@ impl Conn {
                 };
                 let conn = self.id;
                 let cmd = match other {
-                    ClientMsg::Act { action, move_no } => Cmd::Act { conn, action, move_no },
+                    ClientMsg::Act { action, move_no, seat } => Cmd::Act { conn, action, move_no, seat },
                     ClientMsg::Chat { text } => {
                         if !self.chats.take() {
                             let l = self.app.limits;

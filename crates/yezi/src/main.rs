@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod dabaifen_cli;
 mod madiao_cli;
+mod serve_cli;
 
 /// Madiao (馬弔) and Da Bai Fen (打百分): historic Chinese trick-taking card games.
 #[derive(Parser, Debug)]
@@ -20,6 +21,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the game server: tables for people and bots, over the web (see docs/protocol.md).
+    Serve(serve_cli::ServeArgs),
+    /// Drive a running server on this machine with tables of bot clients; report speed and latency.
+    Loadtest(serve_cli::LoadtestArgs),
     /// Replay a `yezi/1` record, checking every action and any stored result.
     Replay(ReplayArgs),
     /// Play many hands with random legal play and summarize them.
@@ -109,6 +114,8 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<bool> {
 
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
+        Command::Serve(a) => serve_cli::serve(&a).map(|()| true),
+        Command::Loadtest(a) => serve_cli::loadtest(&a),
         Command::Replay(a) => replay(&a),
         Command::Sim(a) => match a.game {
             GameArg::Madiao => madiao_cli::sim(&a).map(|()| true),

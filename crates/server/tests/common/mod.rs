@@ -25,8 +25,13 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// A server whose limits let test clients act as fast as they can.
     pub async fn start(timing: Timing) -> TestServer {
-        Self::start_with(timing, Limits::default()).await
+        Self::start_with(
+            timing,
+            Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() },
+        )
+        .await
     }
 
     pub async fn start_with(timing: Timing, limits: Limits) -> TestServer {
@@ -76,21 +81,38 @@ pub fn match_over(m: &Value) -> bool {
 
 /// Plays a seat with random legal actions until the match is over; returns every message seen.
 pub async fn play_randomly(s: &mut Socket, seed: u64, limit: Duration) -> Vec<Value> {
+    play_paced(s, seed, limit, Duration::ZERO).await
+}
+
+/// [`play_randomly`], waiting `pace` before each action (to stay under the rate limit).
+pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Duration) -> Vec<Value> {
     let mut rng = cards::Rng::from_seed(seed);
     let mut seen = Vec::new();
+    // The sync that joining gave may hold a decision already: ask for the state again.
+    s.send(&json!({ "type": "resync" })).await.unwrap();
     let end = tokio::time::Instant::now() + limit;
     loop {
         let left = end.saturating_duration_since(tokio::time::Instant::now());
         let m = match s.recv_timeout(left).await.unwrap() {
             Some(m) => m,
-            None => panic!(
-                "the match did not end in {limit:?}; last message: {}",
-                seen.last().unwrap_or(&Value::Null)
-            ),
+            None => {
+                let last: Vec<String> = seen.iter().rev().take(6).map(|m: &Value| m.to_string()).collect();
+                panic!(
+                    "the match did not end in {limit:?}; the last messages, newest first:\n{}",
+                    last.join("\n")
+                )
+            }
         };
+        if m["code"] == "rate_limited" {
+            // Faster than a person: wait for the limit, then ask for the decision again.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            s.send(&json!({ "type": "resync" })).await.unwrap();
+            continue;
+        }
         assert_ne!(m["type"], "error", "an error during play: {m}");
         let decide = matches!(m["type"].as_str(), Some("update" | "sync"));
         if decide && let Some(a) = random_action(&m["legal"], &mut rng) {
+            tokio::time::sleep(pace).await;
             s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
         }
         let over = match_over(&m);
