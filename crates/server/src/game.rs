@@ -127,6 +127,15 @@ pub enum Legal {
     },
 }
 
+/// Why a request cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestError {
+    /// It was meant for a stage that is over (a declaration once the draw has ended).
+    TooLate(String),
+    /// It is not allowed, and why.
+    Illegal(String),
+}
+
 /// A game as the server runs it, on top of its engine and its bots.
 pub trait TableGame: Registry
 where
@@ -172,12 +181,15 @@ where
         overlay: Overlay,
         current: Self::Request,
         action: &Self::Action,
-    ) -> Result<Self::Request, String>;
+    ) -> Result<Self::Request, RequestError>;
     /// The answer to a poll of a person, from his request.
     fn answer(state: &Self::State, request: Self::Request) -> Self::Action;
     /// True when `action`, taken in `state`, is a move everyone sees (a play, a burial, a
     /// declaration) rather than an answer to a hidden poll.
     fn is_move(state: &Self::State, action: &Self::Action) -> bool;
+    /// True when `action` is what a person sends as a request for a poll (a declaration, an
+    /// annulment, a redeal, or withdrawing one), never as a turn's move.
+    fn is_request(action: &Self::Action) -> bool;
     /// A short description of how a window closed (who forced a redeal or annulled), public.
     fn window_outcome(state: &Self::State) -> Value;
 

@@ -112,6 +112,8 @@ pub enum ErrorCode {
     Illegal,
     /// The action answers a move that is no longer current.
     Stale,
+    /// A request for the draw or a window that has already ended.
+    TooLate,
     /// There is nothing to decide now.
     NothingToDecide,
     /// A chat line that is empty, too long or has control characters.

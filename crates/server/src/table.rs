@@ -26,7 +26,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::App;
-use crate::game::{Begin, Overlay, TableGame, Viewer, decision_seed};
+use crate::game::{Begin, Overlay, RequestError, TableGame, Viewer, decision_seed};
 use crate::protocol::{self, ErrorCode};
 use crate::store::{ChatRow, LoggedAction, SeatRow, TableRow, TableStatus};
 
@@ -1162,8 +1162,17 @@ where
                         ),
                     );
                 }
-                Err(why) => self.err(conn, ErrorCode::Illegal, why),
+                Err(RequestError::Illegal(why)) => self.err(conn, ErrorCode::Illegal, why),
+                Err(RequestError::TooLate(why)) => self.err(conn, ErrorCode::TooLate, why),
             }
+            return;
+        }
+        if G::is_request(&action) {
+            self.err(
+                conn,
+                ErrorCode::TooLate,
+                "there is no draw or window open now: this request comes too late",
+            );
             return;
         }
         let Some(turn) = G::to_move(st) else {

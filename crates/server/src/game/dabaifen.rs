@@ -25,7 +25,7 @@ use cards::record;
 use cards::{Rng, Seat};
 use serde_json::{Value, json};
 
-use super::{Begin, LeadGroup, Legal, Overlay, TableGame, Viewer, action_json};
+use super::{Begin, LeadGroup, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
 
 /// The rules of a Da Bai Fen table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,20 +181,24 @@ impl TableGame for Dabaifen {
         overlay: Overlay,
         current: DabaifenRequest,
         action: &Action,
-    ) -> Result<DabaifenRequest, String> {
+    ) -> Result<DabaifenRequest, RequestError> {
+        use super::RequestError::{Illegal, TooLate};
         if let Some(drawn) = overlay.drawn {
             return match action {
                 Action::Declare(c) => {
                     if let Some(e) = state.declaration_rank_error(seat, *c) {
-                        return Err(e.to_string());
+                        return Err(Illegal(e.to_string()));
                     }
                     if !drawn_cards(state, seat, drawn).contains(*c) {
-                        return Err(format!("you cannot show {c}: you have not drawn it"));
+                        return Err(Illegal(format!("you cannot show {c}: you have not drawn it")));
                     }
                     Ok(DabaifenRequest { declare: Some(*c), ..current })
                 }
                 Action::Pass => Ok(DabaifenRequest { declare: None, ..current }),
-                _ => Err("during the draw you may only ask to show a card of the trump rank (or withdraw with pass)".into()),
+                Action::Annul => Err(Illegal("you cannot annul now: trumps are not fixed yet".into())),
+                _ => Err(Illegal(
+                    "during the draw you may only ask to show a card of the trump rank (or withdraw with pass)".into(),
+                )),
             };
         }
         if overlay.window {
@@ -203,16 +207,19 @@ impl TableGame for Dabaifen {
                     if may_annul(state, seat) {
                         Ok(DabaifenRequest { annul: true, ..current })
                     } else if state.variants().annul == Annul::NonStartersOnly && seat == state.starter() {
-                        Err("you cannot annul: under annul non_starters_only the starter may not".into())
+                        Err(Illegal(
+                            "you cannot annul: under annul non_starters_only the starter may not".into(),
+                        ))
                     } else {
-                        Err("you cannot annul: your hand holds trumps".into())
+                        Err(Illegal("you cannot annul: your hand holds trumps".into()))
                     }
                 }
                 Action::Pass => Ok(DabaifenRequest { annul: false, ..current }),
-                _ => Err("the annulment window is open: the kitty is taken once it closes".into()),
+                Action::Declare(_) => Err(TooLate("the draw is over: trumps are fixed".into())),
+                _ => Err(Illegal("the annulment window is open: the kitty is taken once it closes".into())),
             };
         }
-        Err("no request can be made now".into())
+        Err(TooLate("there is no draw or window open now".into()))
     }
 
     fn answer(state: &State, request: DabaifenRequest) -> Action {
@@ -228,6 +235,10 @@ impl TableGame for Dabaifen {
 
     fn is_move(_state: &State, action: &Action) -> bool {
         matches!(action, Action::Declare(_) | Action::Bury(_) | Action::Play(_))
+    }
+
+    fn is_request(action: &Action) -> bool {
+        matches!(action, Action::Pass | Action::Declare(_) | Action::Annul)
     }
 
     fn window_outcome(state: &State) -> Value {

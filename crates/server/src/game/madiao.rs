@@ -13,7 +13,7 @@ use cards::Seat;
 use cards::record;
 use serde_json::{Value, json};
 
-use super::{Begin, Legal, Overlay, TableGame, Viewer, action_json};
+use super::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
 
 /// The rules of a Madiao table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,25 +131,31 @@ impl TableGame for Madiao {
         overlay: Overlay,
         _current: bool,
         action: &Action,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, RequestError> {
         if !overlay.window {
-            return Err("no request can be made now".into());
+            return Err(RequestError::TooLate("the redeal window has closed".into()));
         }
         match action {
             Action::Redeal(true) => {
                 if state.phase() == Phase::Redeal && state.long_suit_holders().any(|s| s == seat) {
                     let answered = state.redeal_choices().iter().any(|&(s, _)| s == seat);
                     if answered {
-                        return Err("you have already answered the redeal question in this hand".into());
+                        return Err(RequestError::Illegal(
+                            "you have already answered the redeal question in this hand".into(),
+                        ));
                     }
                     Ok(true)
                 } else {
-                    Err("you cannot force a redeal: you hold no long suit (5 or more cards of one suit)"
-                        .into())
+                    Err(RequestError::Illegal(
+                        "you cannot force a redeal: you hold no long suit (5 or more cards of one suit)"
+                            .into(),
+                    ))
                 }
             }
             Action::Redeal(false) => Ok(false),
-            _ => Err("the redeal window is open: cards are played once it closes".into()),
+            _ => Err(RequestError::Illegal(
+                "the redeal window is open: cards are played once it closes".into(),
+            )),
         }
     }
 
@@ -159,6 +165,10 @@ impl TableGame for Madiao {
 
     fn is_move(_state: &State, action: &Action) -> bool {
         !matches!(action, Action::Redeal(_))
+    }
+
+    fn is_request(action: &Action) -> bool {
+        matches!(action, Action::Redeal(_))
     }
 
     fn window_outcome(state: &State) -> Value {
