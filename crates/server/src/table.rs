@@ -544,9 +544,22 @@ where
         self.m = Some(r.m);
         self.seq = log.len() as u64;
         self.moves = r.moves;
-        let begin = G::begin(&st, true);
-        let live = G::to_move(&st).is_some();
         self.state = Some(st);
+        // A hand that is over is followed by the next at once (the pause may have passed when the
+        // server stopped): the table resumes at the furthest point its log allows.
+        while self.state.as_ref().is_some_and(|st| G::to_move(st).is_none())
+            && self.m.as_ref().is_some_and(|m| !G::match_over(m))
+        {
+            self.close_hand();
+            self.hand += 1;
+            self.hand_finished = false;
+            self.state = self.m.as_ref().and_then(|m| G::start_hand(&self.settings, m, self.seed, self.hand));
+        }
+        let Some(st) = &self.state else {
+            return Err(format!("table {}: hand {} cannot be dealt", self.id, self.hand));
+        };
+        let begin = G::begin(st, true);
+        let live = G::to_move(st).is_some();
         if live {
             match begin {
                 Begin::Draw => self.start_draw(),
@@ -906,15 +919,15 @@ where
         want: Option<u8>,
         out: Out,
     ) -> Result<(), (ErrorCode, String)> {
-        if self.status == TableStatus::Finished {
+        let held = Seat::ALL.into_iter().find(
+            |s| matches!(&self.seats[s.index()].owner, SeatRow::Person { guest: g, .. } if *g == guest.id),
+        );
+        if self.status == TableStatus::Finished && held.is_none() {
             return Err((
                 ErrorCode::Finished,
                 "the match at this table is over; watch it or fetch its record".into(),
             ));
         }
-        let held = Seat::ALL.into_iter().find(
-            |s| matches!(&self.seats[s.index()].owner, SeatRow::Person { guest: g, .. } if *g == guest.id),
-        );
         let seat = match (held, want) {
             (Some(h), Some(w)) if h.number() != w => {
                 return Err((ErrorCode::SeatTaken, format!("you hold seat {} at this table", h.number())));
