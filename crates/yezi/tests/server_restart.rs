@@ -167,7 +167,7 @@ async fn a_killed_server_resumes_every_table_where_it_was() {
         .as_str()
         .unwrap()
         .to_string();
-    let people = vec![
+    let people = [
         Seat { guest: ann.clone(), table: madiao.clone(), seat: 0 },
         Seat { guest: bob.clone(), table: madiao.clone(), seat: 1 },
         Seat { guest: bob.clone(), table: dabaifen.clone(), seat: 0 },
