@@ -444,6 +444,54 @@ pub fn default_bot_of(game: GameKind) -> &'static str {
     }
 }
 
+/// Which hidden polls a computation answers.
+#[derive(Copy, Clone, Debug)]
+enum Polls {
+    /// The engine's polls after card `drawn` of the draw (`position`: where the answers go in
+    /// the log, for the bots' seeds).
+    Draw { drawn: u8, position: u64 },
+    /// The polls of the window that closes.
+    Window { position: u64 },
+}
+
+/// Answers the engine's hidden polls: a person's from his request, a bot seat's by its bot.
+fn answer_polls<G: TableGame>(
+    mut st: G::State,
+    polls: Polls,
+    controllers: [Controller; 4],
+    requests: [G::Request; 4],
+    seed: u64,
+    hand: u32,
+) -> Result<Computed<G>, String>
+where
+    G::Action: serde::de::DeserializeOwned,
+{
+    let mut answered = Vec::new();
+    let position = match polls {
+        Polls::Draw { position, .. } | Polls::Window { position } => position,
+    };
+    loop {
+        let asked = match polls {
+            Polls::Draw { drawn, .. } => G::draw_poll(&st).filter(|&(k, _)| k == drawn).map(|(_, s)| s),
+            Polls::Window { .. } => G::window_poll(&st),
+        };
+        let Some(s) = asked else { break };
+        let a = match &controllers[s.index()] {
+            Controller::Person => G::answer(&st, requests[s.index()]),
+            Controller::Bot(name) => {
+                let seed = decision_seed(seed, s, position + answered.len() as u64);
+                bot_choice::<G>(name, &st, s, seed, POLL_BUDGET)?
+            }
+        };
+        G::apply(&mut st, a)?;
+        answered.push((s, a));
+    }
+    Ok(match polls {
+        Polls::Draw { drawn, .. } => Computed::Tick { state: st, answered, drawn, hand },
+        Polls::Window { .. } => Computed::Window { state: st, answered, hand },
+    })
+}
+
 async fn wait_pending<T>(p: &mut Option<JoinHandle<T>>) -> Result<T, tokio::task::JoinError> {
     match p {
         Some(h) => h.await,
@@ -626,6 +674,11 @@ where
             SeatRow::Person { .. } if seat.conns > 0 && !seat.away => Controller::Person,
             _ => Controller::Bot(default_bot::<G>().to_string()),
         }
+    }
+
+    /// True when a person decides for every seat (no bot is needed to answer a poll).
+    fn controller_all_persons(&self) -> bool {
+        Seat::ALL.iter().all(|&s| matches!(self.controller(s), Controller::Person))
     }
 
     fn seat_info(&self, s: Seat) -> SeatInfo {
@@ -1395,48 +1448,22 @@ where
         let seed = self.seed;
         let controllers: [Controller; 4] = std::array::from_fn(|i| self.controller(Seat::ALL[i]));
         let requests = self.requests;
-        if let Some(d) = self.display {
-            let drawn = d + 1;
-            let position = self.seq + self.draw_answers.len() as u64;
-            self.pending = Some(tokio::task::spawn_blocking(move || {
-                let mut st = st;
-                let mut answered = Vec::new();
-                while let Some((k, s)) = G::draw_poll(&st) {
-                    if k != drawn {
-                        break;
-                    }
-                    let a = match &controllers[s.index()] {
-                        Controller::Person => G::answer(&st, requests[s.index()]),
-                        Controller::Bot(name) => {
-                            let seed = decision_seed(seed, s, position + answered.len() as u64);
-                            bot_choice::<G>(name, &st, s, seed, POLL_BUDGET)?
-                        }
-                    };
-                    G::apply(&mut st, a)?;
-                    answered.push((s, a));
-                }
-                Ok(Computed::Tick { state: st, answered, drawn, hand })
-            }));
-            return;
-        }
-        if self.window_until.is_some() {
-            let position = self.seq;
-            self.pending = Some(tokio::task::spawn_blocking(move || {
-                let mut st = st;
-                let mut answered = Vec::new();
-                while let Some(s) = G::window_poll(&st) {
-                    let a = match &controllers[s.index()] {
-                        Controller::Person => G::answer(&st, requests[s.index()]),
-                        Controller::Bot(name) => {
-                            let seed = decision_seed(seed, s, position + answered.len() as u64);
-                            bot_choice::<G>(name, &st, s, seed, POLL_BUDGET)?
-                        }
-                    };
-                    G::apply(&mut st, a)?;
-                    answered.push((s, a));
-                }
-                Ok(Computed::Window { state: st, answered, hand })
-            }));
+        let polls = if let Some(d) = self.display {
+            Some(Polls::Draw { drawn: d + 1, position: self.seq + self.draw_answers.len() as u64 })
+        } else if self.window_until.is_some() {
+            Some(Polls::Window { position: self.seq })
+        } else {
+            None
+        };
+        if let Some(polls) = polls {
+            let job = move || answer_polls::<G>(st, polls, controllers, requests, seed, hand);
+            if self.controller_all_persons() {
+                // Nothing to think about: answered at once, published at the same fixed time.
+                let c = job();
+                self.pending = Some(tokio::spawn(async move { c }));
+            } else {
+                self.pending = Some(tokio::task::spawn_blocking(job));
+            }
             return;
         }
         match G::to_move(&st) {

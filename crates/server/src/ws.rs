@@ -39,7 +39,7 @@ async fn upgrade(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response 
     }
     ws.max_message_size(limits.max_frame_bytes)
         .max_frame_size(limits.max_frame_bytes)
-        .read_buffer_size(4096)
+        .read_buffer_size(1024)
         .write_buffer_size(0)
         .on_upgrade(move |socket| connection(app, socket))
 }

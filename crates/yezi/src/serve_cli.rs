@@ -35,8 +35,14 @@ pub struct ServeArgs {
     pub pause_ms: u64,
 }
 
+/// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
+/// would not think faster on this many cores, and each costs memory).
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(8)
+        .build()
+        .context("starting the async runtime")
 }
 
 /// Runs the server until it is stopped (Ctrl-C).
