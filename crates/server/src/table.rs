@@ -305,6 +305,21 @@ where
         moves += u64::from(G::is_move(&st, &action));
         G::apply(&mut st, action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
     }
+    // Hands settled as soon as they are dealt (a Madiao meld, a Da Bai Fen open deal where nobody
+    // can show) leave nothing in the log, and so does the pause after a hand: deal on to the first
+    // hand that waits for someone, or to the end of the match.
+    while G::to_move(&st).is_none() {
+        let mut after = m.clone();
+        let result = G::finish_hand(&mut after, &st);
+        if G::match_over(&after) {
+            break;
+        }
+        let next = states.len() as u32 + 1;
+        let Some(new) = G::start_hand(settings, &after, seed, next) else { break };
+        m = after;
+        results.push(result);
+        states.push(std::mem::replace(&mut st, new));
+    }
     states.push(st);
     Ok(Replayed { m, states, results, moves })
 }
@@ -592,19 +607,11 @@ where
         self.m = Some(r.m);
         self.seq = log.len() as u64;
         self.moves = r.moves;
+        // The replay dealt on past a finished hand (the pause may have passed when the server
+        // stopped): the table resumes at the furthest point its log allows.
         self.state = Some(st);
-        // A hand that is over is followed by the next at once (the pause may have passed when the
-        // server stopped): the table resumes at the furthest point its log allows.
-        while self.state.as_ref().is_some_and(|st| G::to_move(st).is_none())
-            && self.m.as_ref().is_some_and(|m| !G::match_over(m))
-        {
-            self.close_hand();
-            self.hand += 1;
-            self.hand_finished = false;
-            self.state = self.m.as_ref().and_then(|m| G::start_hand(&self.settings, m, self.seed, self.hand));
-        }
         let Some(st) = &self.state else {
-            return Err(format!("table {}: hand {} cannot be dealt", self.id, self.hand));
+            return Err(format!("table {}: no hand", self.id));
         };
         let begin = G::begin(st, true);
         let live = G::to_move(st).is_some();
@@ -1596,5 +1603,77 @@ where
                 self.settle().await;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ai::Madiao;
+
+    fn madiao_settings(hands: u32) -> <Madiao as TableGame>::Settings {
+        let mut v = record::Variants::default();
+        v.0.insert("game_length".into(), format!("hands:{hands}"));
+        <Madiao as TableGame>::settings("standard", &v, 2).unwrap()
+    }
+
+    /// Plays the first hand of a match with the first legal action each time; returns its log.
+    fn first_hand_log(settings: &<Madiao as TableGame>::Settings, seed: u64) -> Vec<LoggedAction> {
+        let m = <Madiao as TableGame>::new_match(settings, seed);
+        let mut st = <Madiao as TableGame>::start_hand(settings, &m, seed, 0).unwrap();
+        let mut log = Vec::new();
+        while let Some(seat) = st.to_move() {
+            let a = st.legal_actions()[0];
+            log.push(LoggedAction {
+                seq: log.len() as u64,
+                hand: 0,
+                seat: seat.number(),
+                action: serde_json::to_string(&a).unwrap(),
+            });
+            st.apply(a).unwrap();
+        }
+        log
+    }
+
+    #[test]
+    fn hands_settled_when_dealt_are_replayed_though_the_log_has_nothing_of_them() {
+        let settings = madiao_settings(2);
+        // A seed whose second hand is settled as soon as it is dealt (a meld or the four lowest).
+        let (seed, log) = (0..20_000u64)
+            .find_map(|seed| {
+                let log = first_hand_log(&settings, seed);
+                let mut m = <Madiao as TableGame>::new_match(&settings, seed);
+                let mut first = <Madiao as TableGame>::start_hand(&settings, &m, seed, 0)?;
+                for a in &log {
+                    first.apply(serde_json::from_str(&a.action).ok()?).ok()?;
+                }
+                <Madiao as TableGame>::finish_hand(&mut m, &first);
+                let second = <Madiao as TableGame>::start_hand(&settings, &m, seed, 1)?;
+                second.is_over().then_some((seed, log))
+            })
+            .expect("a seed whose second hand is settled at once");
+        let r = replay::<Madiao>(&settings, seed, &log).unwrap();
+        assert_eq!(r.states.len(), 2, "the replay deals the second hand");
+        let players = std::array::from_fn(|i| format!("p{i}"));
+        let text = record_of::<Madiao>(&settings, seed, players, &log).unwrap();
+        let cards::record::AnyRecord::Madiao(rec) = record::parse(&text).unwrap() else { panic!() };
+        assert_eq!(rec.hands.len(), 2, "{text}");
+        assert!(rec.hands[1].actions.is_empty());
+        assert!(rec.hands[1].result.as_ref().unwrap().game_over);
+        assert!(::madiao::record::replay(&rec).is_clean());
+    }
+
+    #[test]
+    fn a_log_that_breaks_the_rules_is_refused_with_its_position() {
+        let settings = madiao_settings(4);
+        let mut log = first_hand_log(&settings, 7);
+        let last = log.len() - 1;
+        log[last].seat = (log[last].seat + 1) % 4;
+        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
+        assert!(e.starts_with(&format!("log entry {last}: seat")), "{e}");
+        let mut log = first_hand_log(&settings, 7);
+        log[0].hand = 3;
+        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
+        assert!(e.contains("names hand 3 but hand 0 is being played"), "{e}");
     }
 }

@@ -91,7 +91,7 @@ async fn hostile_messages_get_errors_and_leave_the_table_unharmed() {
     assert_eq!(e["code"], "illegal");
     assert!(e["message"].as_str().unwrap().contains(&format!("does not hold {other}")), "{e}");
     let e = error_for(&mut a, r#"{"type":"act","action":{"redeal":true}}"#).await;
-    assert_eq!(e["code"], "illegal", "{e}");
+    assert_eq!(e["code"], "too_late", "the redeal window is over: {e}");
     let legal = turn["legal"]["actions"][0].clone();
     let e = error_for(&mut a, &json!({ "type": "act", "action": legal, "seat": 1 }).to_string()).await;
     assert_eq!(e["code"], "not_your_seat");
