@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, data-driven,
-# doc tests) and the command-line tests. Installs what it needs when missing. `.ci/run` calls this.
+# doc tests, the server's API, WebSocket, restart and leak tests) and the command-line tests.
+# Installs what it needs when missing (PostgreSQL, for the storage conformance suite, started on a
+# loopback port in a temporary directory and stopped at the end). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,6 +13,37 @@ cargo fmt --all -- --check
 
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "PostgreSQL for the storage conformance suite"
+pg_bin() {
+  local d
+  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -n "$d" ] && [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; fi
+}
+PGBIN=$(pg_bin)
+if [ -z "$PGBIN" ]; then
+  echo "PostgreSQL is not installed: installing it (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq postgresql >/dev/null
+  PGBIN=$(pg_bin)
+  [ -n "$PGBIN" ] || { echo "PostgreSQL could not be installed"; exit 1; }
+fi
+PGDIR=$(mktemp -d /tmp/yezi-pg.XXXXXX)
+PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# PostgreSQL refuses to run as root: as root, run it as the `postgres` system user.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+if [ "$(id -u)" = 0 ]; then
+  id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+  chown postgres "$PGDIR"
+fi
+stop_pg() { as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$PGDIR"; }
+trap stop_pg EXIT
+as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres -A trust --no-sync >/dev/null
+as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
+  -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+export YEZI_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
+echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
 
 step "cargo test (workspace)"
 cargo test --workspace --locked

@@ -7,6 +7,12 @@
 //! `annul: true` means the seats asked before it kept the deal; an `annul: false` is an explicit
 //! decline by the seat being asked (written for every decline by [`hand_record`]). A `bury` or a
 //! `play` (or the end of the actions) means every pending poll passed.
+//!
+//! The record's last deal may be unfinished, as in a record of a game in progress: when passing
+//! every pending poll after its last action does not end the deal, the deal stands where its
+//! actions leave it (the pending polls unanswered) and has no result (`null` in `replay --json`).
+//! An open deal in which nobody showed is not unfinished: it is annulled with no action (§12.5).
+//! Every other deal must be finished.
 
 use std::fmt;
 
@@ -249,22 +255,41 @@ fn cannot_annul(st: &State, seat: Seat) -> String {
     }
 }
 
+/// What the seat to move is asked to do, in words (`"bury"`, `"play"`, …).
+fn pending_what(st: &State) -> &'static str {
+    match st.phase() {
+        Phase::Drawing => "answer a draw poll",
+        Phase::Annulling => "say whether it annuls",
+        Phase::Burying => "bury",
+        _ => "play",
+    }
+}
+
 /// Replays the actions of one hand from its state; `Err((action index, reason))` on the first
 /// illegal one, or `(actions.len(), reason)` when the actions end before the deal does.
 pub fn replay_actions(st: &mut State, actions: &[DabaifenAction]) -> Result<(), (usize, String)> {
+    replay_actions_unfinished(st, actions)?;
+    if let Some(s) = st.to_move() {
+        let what = pending_what(st);
+        return Err((actions.len(), format!("the record ends before the deal is over ({s} to {what})")));
+    }
+    Ok(())
+}
+
+/// Replays the actions of a deal that may be unfinished (a record's last deal): like
+/// [`replay_actions`], but when passing every pending poll after the last action does not end the
+/// deal, the deal is left where its actions leave it, its pending polls unanswered.
+pub fn replay_actions_unfinished(st: &mut State, actions: &[DabaifenAction]) -> Result<(), (usize, String)> {
     for (i, a) in actions.iter().enumerate() {
         if st.phase() == Phase::Over {
             return Err((i, "the deal is already over".into()));
         }
         apply_recorded(st, a).map_err(|e| (i, e))?;
     }
-    pass_all_polls(st);
-    if let Some(s) = st.to_move() {
-        let what = match st.phase() {
-            Phase::Burying => "bury",
-            _ => "play",
-        };
-        return Err((actions.len(), format!("the record ends before the deal is over ({s} to {what})")));
+    let mut passed = st.clone();
+    pass_all_polls(&mut passed);
+    if passed.phase() == Phase::Over {
+        *st = passed;
     }
     Ok(())
 }
@@ -272,7 +297,8 @@ pub fn replay_actions(st: &mut State, actions: &[DabaifenAction]) -> Result<(), 
 /// One replayed hand.
 #[derive(Clone, Debug)]
 pub struct ReplayedHand {
-    /// The finished deal.
+    /// The deal as far as its actions go: finished, unless it is the record's unfinished last deal
+    /// (then [`State::result`] is `None`).
     pub state: State,
     /// Differences between the stored result and the replayed one (`result.x: …` lines).
     pub diffs: Vec<String>,
@@ -374,12 +400,30 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
                 return out;
             }
         };
-        if let Err((i, reason)) = replay_actions(&mut st, &hand.actions) {
-            let action = if i < hand.actions.len() { Some(i) } else { None };
-            out.error = Some(err(action, reason));
+        if let Err((i, reason)) = replay_actions_unfinished(&mut st, &hand.actions) {
+            out.error = Some(err(Some(i), reason));
             return out;
         }
-        let result = st.result().expect("a finished deal has a result").clone();
+        let Some(result) = st.result().cloned() else {
+            // Unfinished: allowed for the last deal only.
+            let turn = st.to_move().map_or("nobody".to_string(), |s| s.to_string());
+            let what = pending_what(&st);
+            if h + 1 < rec.hands.len() {
+                out.error = Some(err(
+                    None,
+                    format!("the deal is unfinished ({turn} to {what}) but hand {} follows", h + 1),
+                ));
+                return out;
+            }
+            let diffs = match hand.result {
+                Some(_) => vec![format!(
+                    "result: the record has a result but the deal is unfinished ({turn} to {what})"
+                )],
+                None => Vec::new(),
+            };
+            out.hands.push(ReplayedHand { state: st, diffs });
+            return out;
+        };
         let diffs =
             hand.result.as_ref().map_or(Vec::new(), |stored| diff_results(stored, &result.to_record()));
         m.get_or_insert_with(|| Match::resume(&setup)).record(&result);

@@ -82,3 +82,63 @@ fn stored_results_that_differ_are_reported_field_by_field() {
         ]
     );
 }
+
+#[test]
+fn an_unfinished_last_deal_replays_without_a_result_where_its_actions_leave_it() {
+    let files = files("tests/data/unfinished");
+    assert_eq!(files.len(), 3);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let rec = parse_as::<DabaifenHand>(&text).unwrap();
+        let rep = replay(&rec);
+        assert!(rep.error.is_none(), "{}: {}", f.display(), rep.error.unwrap());
+        assert!(rep.is_clean(), "{}: {:?}", f.display(), rep.differences());
+        assert_eq!(rep.hands.len(), rec.hands.len());
+        let last = &rep.hands.last().unwrap().state;
+        assert!(last.result().is_none(), "{}", f.display());
+        let phase = serde_json::to_value(last.phase()).unwrap();
+        assert_eq!(phase, doc["expect_phase"], "{}", f.display());
+        let to_move = last.to_move().map(|s| s.number());
+        assert_eq!(serde_json::json!(to_move), doc["expect_to_move"], "{}", f.display());
+        // Written back, the deal keeps its actions, has no result and replays to the same point.
+        let again = hand_record(last);
+        assert_eq!(again.actions.len(), rec.hands.last().unwrap().actions.len(), "{}", f.display());
+        assert!(again.result.is_none());
+        let mut rec2 = rec.clone();
+        *rec2.hands.last_mut().unwrap() = again;
+        let rep2 = replay(&rec2);
+        assert!(rep2.is_clean(), "{}: {:?}", f.display(), rep2.error);
+        let last2 = &rep2.hands.last().unwrap().state;
+        assert_eq!((last2.phase(), last2.to_move()), (last.phase(), last.to_move()), "{}", f.display());
+    }
+}
+
+#[test]
+fn a_deal_cut_in_the_draw_stays_in_the_draw() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid-draw.json");
+    let rec = parse_as::<DabaifenHand>(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let st = &replay(&rec).hands[0].state;
+    // Trump rank 8: seat 1 draws 8D as card 14, the first card anyone may show; nobody has
+    // answered that poll, so the draw has not gone on to the kitty.
+    assert_eq!(st.drawn(), 14);
+    assert!(st.trump().is_none());
+    assert!(st.kitty_turn().is_none());
+}
+
+#[test]
+fn a_stored_result_on_an_unfinished_deal_is_a_difference() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid-play.json");
+    let mut rec = parse_as::<DabaifenHand>(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let done = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hearts-and-8-trick-by-trick.json");
+    let done = parse_as::<DabaifenHand>(&std::fs::read_to_string(done).unwrap()).unwrap();
+    rec.hands[0].result = done.hands[0].result.clone();
+    let rep = replay(&rec);
+    assert!(rep.error.is_none());
+    assert_eq!(
+        rep.differences(),
+        vec![
+            "hand 0: result: the record has a result but the deal is unfinished (seat 0 to play)".to_string()
+        ]
+    );
+}

@@ -57,6 +57,14 @@ fn write_hand(out: &mut impl Write, h: usize, st: &State) -> std::io::Result<()>
             r.next_starter.number(),
             if r.game_over { "; game over" } else { "" }
         )?;
+    } else if let Some(s) = st.to_move() {
+        let phase = match st.phase() {
+            Phase::Drawing => "in the draw",
+            Phase::Annulling => "in the annulment polls",
+            Phase::Burying => "before the burial",
+            _ => "in play",
+        };
+        writeln!(out, "  unfinished {phase}: {s} to act")?;
     }
     writeln!(out)
 }
@@ -66,11 +74,7 @@ pub fn replay(record: &Record<DabaifenHand>, json: bool, out: &mut impl Write) -
     let rep = dabaifen::record::replay(record);
     if json {
         if rep.error.is_none() {
-            let results: Vec<_> = rep
-                .hands
-                .iter()
-                .map(|h| h.state.result().expect("replayed hands are over").to_record())
-                .collect();
+            let results: Vec<_> = rep.hands.iter().map(|h| h.state.result().map(|r| r.to_record())).collect();
             let doc = serde_json::json!({ "hands": results });
             out.write_all(to_pretty_json(&doc).as_bytes())?;
         }

@@ -166,3 +166,21 @@ fn bench_reports_deals_per_second_and_a_checksum() {
     assert!(s.contains("dabaifen: 2000 deals (59 matches completed)"), "{s}");
     assert!(s.contains("deals/s on one core; checksum f4bceab28985e5f2"), "{s}");
 }
+
+#[test]
+fn replay_accepts_an_unfinished_last_deal_and_shows_its_result_as_null() {
+    let out = yezi(&["replay", "--json", &data("unfinished/mid-play.json")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hands"], serde_json::json!([null]));
+    let out = yezi(&["replay", &data("unfinished/mid-play.json")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("unfinished in play: seat 0 to act"), "{}", text(&out.stdout));
+    let out = yezi(&["replay", &data("illegal/unfinished-deal-followed.json")]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("hand 0: the deal is unfinished (seat 2 to play) but hand 1 follows"),
+        "{}",
+        text(&out.stderr)
+    );
+}

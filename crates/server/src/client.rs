@@ -1,0 +1,304 @@
+//! A client of the server: the HTTP API and the WebSocket protocol, with the version check a
+//! client must do (a gap in `v` asks for a resync). The tests, `yezi loadtest` and terminal
+//! clients use it.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// What went wrong talking to a server.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The HTTP request failed.
+    #[error("HTTP: {0}")]
+    Http(String),
+    /// The server answered with an error status.
+    #[error("HTTP {status}: {body}")]
+    Status {
+        /// The status code.
+        status: u16,
+        /// The body.
+        body: String,
+    },
+    /// The WebSocket failed.
+    #[error("WebSocket: {0}")]
+    Ws(String),
+    /// The server closed the connection.
+    #[error("the server closed the connection")]
+    Closed,
+    /// A message was not the JSON expected.
+    #[error("unexpected message: {0}")]
+    Unexpected(String),
+    /// Nothing came in time.
+    #[error("timed out waiting for {0}")]
+    Timeout(String),
+}
+
+/// A server's address and an HTTP client for it.
+#[derive(Clone)]
+pub struct Client {
+    addr: String,
+    http: HyperClient<HttpConnector, Full<Bytes>>,
+}
+
+/// A guest identity as `POST /api/guests` returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuestToken {
+    /// The guest's id.
+    pub id: String,
+    /// The guest's name.
+    pub name: String,
+    /// The secret token.
+    pub token: String,
+}
+
+impl Client {
+    /// A client of the server at `addr` (`host:port`).
+    pub fn new(addr: &str) -> Client {
+        let addr = addr.trim_start_matches("http://").trim_end_matches('/').to_string();
+        Client { addr, http: HyperClient::builder(TokioExecutor::new()).build_http() }
+    }
+
+    /// The server's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        token: Option<&str>,
+    ) -> Result<(u16, String), ClientError> {
+        let mut req = hyper::Request::builder().method(method).uri(format!("http://{}{path}", self.addr));
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let body = match body {
+            Some(b) => {
+                req = req.header("content-type", "application/json");
+                Full::new(Bytes::from(b.to_string()))
+            }
+            None => Full::new(Bytes::new()),
+        };
+        let req = req.body(body).map_err(|e| ClientError::Http(e.to_string()))?;
+        let res = self.http.request(req).await.map_err(|e| ClientError::Http(e.to_string()))?;
+        let status = res.status().as_u16();
+        let bytes = res.into_body().collect().await.map_err(|e| ClientError::Http(e.to_string()))?.to_bytes();
+        Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
+    }
+
+    /// `GET path`: the status and the body as JSON (`null` when it is not JSON).
+    pub async fn get(&self, path: &str) -> Result<(u16, Value), ClientError> {
+        let (s, b) = self.request("GET", path, None, None).await?;
+        Ok((s, serde_json::from_str(&b).unwrap_or(Value::Null)))
+    }
+
+    /// `GET path`: the status and the body as text.
+    pub async fn get_text(&self, path: &str) -> Result<(u16, String), ClientError> {
+        self.request("GET", path, None, None).await
+    }
+
+    /// `POST path` with a JSON body and an optional token.
+    pub async fn post(
+        &self,
+        path: &str,
+        body: &Value,
+        token: Option<&str>,
+    ) -> Result<(u16, Value), ClientError> {
+        let (s, b) = self.request("POST", path, Some(body), token).await?;
+        Ok((s, serde_json::from_str(&b).unwrap_or(Value::Null)))
+    }
+
+    /// A new guest.
+    pub async fn guest(&self, name: &str) -> Result<GuestToken, ClientError> {
+        let (status, v) = self.post("/api/guests", &json!({ "name": name }), None).await?;
+        if status != 201 {
+            return Err(ClientError::Status { status, body: v.to_string() });
+        }
+        let field =
+            |k: &str| v[k].as_str().map(str::to_string).ok_or_else(|| ClientError::Unexpected(v.to_string()));
+        Ok(GuestToken { id: field("id")?, name: field("name")?, token: field("token")? })
+    }
+
+    /// A new table (`body` as `POST /api/tables` takes it); returns the response (`table`, `invite`).
+    pub async fn create_table(&self, token: &str, body: &Value) -> Result<Value, ClientError> {
+        let (status, v) = self.post("/api/tables", body, Some(token)).await?;
+        if status != 201 {
+            return Err(ClientError::Status { status, body: v.to_string() });
+        }
+        Ok(v)
+    }
+
+    /// A WebSocket connection to the server.
+    pub async fn connect(&self) -> Result<Socket, ClientError> {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+            .await
+            .map_err(|e| ClientError::Ws(e.to_string()))?;
+        Ok(Socket { ws, v: None, gaps: 0 })
+    }
+
+    /// A connection that has said hello with `token` (the `welcome` is consumed).
+    pub async fn connect_as(&self, token: &str) -> Result<Socket, ClientError> {
+        let mut s = self.connect().await?;
+        s.send(&json!({ "type": "hello", "token": token })).await?;
+        let w = s.recv().await?;
+        if w["type"] != "welcome" {
+            return Err(ClientError::Unexpected(w.to_string()));
+        }
+        Ok(s)
+    }
+}
+
+/// An open WebSocket connection.
+pub struct Socket {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The table version of the last message.
+    pub v: Option<u64>,
+    /// How many gaps in `v` were seen (each answered with a resync).
+    pub gaps: u64,
+}
+
+/// The message types whose `v` is the next version.
+fn is_versioned_event(ty: &str) -> bool {
+    matches!(ty, "update" | "seats" | "chat")
+}
+
+impl Socket {
+    /// Sends a message.
+    pub async fn send(&mut self, msg: &Value) -> Result<(), ClientError> {
+        self.send_text(msg.to_string()).await
+    }
+
+    /// Sends a text frame as it is (for testing hostile input).
+    pub async fn send_text(&mut self, text: String) -> Result<(), ClientError> {
+        self.ws.send(Message::Text(text.into())).await.map_err(|e| ClientError::Ws(e.to_string()))
+    }
+
+    /// Sends a binary frame (for testing hostile input).
+    pub async fn send_binary(&mut self, data: Vec<u8>) -> Result<(), ClientError> {
+        self.ws.send(Message::Binary(data.into())).await.map_err(|e| ClientError::Ws(e.to_string()))
+    }
+
+    /// The next message. Checks the version: a `sync` sets it; an `update`, `seats` or `chat`
+    /// must be the next one, else a resync is asked for (and counted in `gaps`).
+    pub async fn recv(&mut self) -> Result<Value, ClientError> {
+        loop {
+            let m = match self.ws.next().await {
+                Some(Ok(m)) => m,
+                Some(Err(e)) => return Err(ClientError::Ws(e.to_string())),
+                None => return Err(ClientError::Closed),
+            };
+            let text = match m {
+                Message::Text(t) => t,
+                Message::Close(_) => return Err(ClientError::Closed),
+                _ => continue,
+            };
+            let v: Value = serde_json::from_str(text.as_str())
+                .map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))?;
+            let ty = v["type"].as_str().unwrap_or("");
+            let ver = v["v"].as_u64();
+            if ty == "sync" {
+                self.v = ver;
+            } else if is_versioned_event(ty) {
+                match (self.v, ver) {
+                    (Some(old), Some(new)) if new == old + 1 => self.v = Some(new),
+                    (Some(old), Some(new)) if new <= old => {}
+                    (None, _) => {}
+                    _ => {
+                        self.gaps += 1;
+                        self.v = None;
+                        self.send(&json!({ "type": "resync" })).await?;
+                    }
+                }
+            }
+            return Ok(v);
+        }
+    }
+
+    /// The next message, or `None` after `wait`.
+    pub async fn recv_timeout(&mut self, wait: Duration) -> Result<Option<Value>, ClientError> {
+        match tokio::time::timeout(wait, self.recv()).await {
+            Ok(r) => r.map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Reads messages until one satisfies `pred` (returned), for at most `wait`.
+    pub async fn until(
+        &mut self,
+        wait: Duration,
+        what: &str,
+        mut pred: impl FnMut(&Value) -> bool,
+    ) -> Result<Value, ClientError> {
+        let end = tokio::time::Instant::now() + wait;
+        loop {
+            let left = end.saturating_duration_since(tokio::time::Instant::now());
+            match tokio::time::timeout(left, self.recv()).await {
+                Ok(Ok(v)) if pred(&v) => return Ok(v),
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Err(ClientError::Timeout(what.to_string())),
+            }
+        }
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// A uniformly random legal action from a `legal` description (see `game::Legal`), for bot clients
+/// that have no rules code: `None` when the description is not a decision of the seat to move
+/// (nothing, or a request during the draw or a window).
+pub fn random_action(legal: &Value, rng: &mut cards::Rng) -> Option<Value> {
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    match legal["kind"].as_str()? {
+        "actions" => {
+            let a = legal["actions"].as_array()?;
+            (!a.is_empty()).then(|| a[rng.index(a.len())].clone())
+        }
+        "cards" => {
+            let action = legal["action"].as_str()?;
+            let count = legal["count"].as_u64()? as usize;
+            let mut chosen = strings(&legal["must"]);
+            let mut from = strings(&legal["from"]);
+            rng.shuffle(&mut from);
+            let need = count.checked_sub(chosen.len())?;
+            chosen.extend(from.into_iter().take(need));
+            (chosen.len() == count).then(|| json!({ action: chosen }))
+        }
+        "lead" => {
+            let singles = strings(&legal["singles"]);
+            let groups = legal["groups"].as_array().cloned().unwrap_or_default();
+            // Mostly single cards; sometimes two or more top cards of one suit (only where the
+            // tops are known, under `refuse`: elsewhere a guess might be a revoke).
+            let multi: Vec<Vec<String>> =
+                groups.iter().map(|g| strings(&g["tops"])).filter(|t| t.len() >= 2).collect();
+            if !multi.is_empty() && rng.chance(0.2) {
+                let mut tops = multi[rng.index(multi.len())].clone();
+                rng.shuffle(&mut tops);
+                let n = 2 + rng.index(tops.len() - 1);
+                tops.truncate(n);
+                return Some(json!({ "play": tops }));
+            }
+            (!singles.is_empty()).then(|| json!({ "play": [singles[rng.index(singles.len())].clone()] }))
+        }
+        _ => None,
+    }
+}

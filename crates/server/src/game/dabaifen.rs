@@ -1,0 +1,400 @@
+//! Da Bai Fen at a table: a match until a team wins, the draw dealt at a steady pace, the
+//! annulment window, views that keep hands, the kitty and the polls hidden.
+//!
+//! **The draw.** The engine polls, after each card drawn, the seats that hold a card they may
+//! show; being polled tells that one holds such a card, and a pause of the draw would tell it to
+//! everyone. So the server deals the draw at a steady pace for everyone (one card per tick) and
+//! answers every poll itself at the tick of its card: a bot seat's poll by asking the bot, a
+//! person's poll from his request. A person may ask at any moment to show a card he has drawn;
+//! the request is kept and applied the next time he is polled (right after the next card is
+//! drawn, unless a seat polled before him at that card shows first); without a request his polls
+//! are passed. A showing ends the visible draw at once.
+//!
+//! **The annulment.** Likewise, being asked whether to annul tells that a hand has no trump. Once
+//! trumps are fixed, every deal that is not over has an annulment window of the same length for
+//! everyone; a person whose hand has no trump may ask to annul during it; when it closes, the
+//! server asks the engine's questions in order and answers each (the person's request, or the
+//! bot's choice). Only then does the starter take the kitty.
+
+use ::dabaifen::{
+    Action, Annul, Card, Cards, EffSuit, Match, Phase, Revoke, State, Suit, Trump, Variants, deck_from_seed,
+    first_draw,
+};
+use ai::Dabaifen;
+use cards::record;
+use cards::{Rng, Seat};
+use serde_json::{Value, json};
+
+use super::{Begin, LeadGroup, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
+
+/// The rules of a Da Bai Fen table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DabaifenSettings {
+    /// Every variant.
+    pub variants: Variants,
+}
+
+/// What a person asked for ahead of a poll.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DabaifenRequest {
+    /// The trump-rank card he asked to show during the draw.
+    pub declare: Option<Card>,
+    /// He asked to annul the deal during the annulment window.
+    pub annul: bool,
+}
+
+fn codes(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
+    cards.into_iter().map(|c| c.to_string()).collect()
+}
+
+fn sorted(state: &State, set: Cards) -> Vec<Card> {
+    match state.tables() {
+        Some(t) => t.sorted(set),
+        None => ::dabaifen::trump::sorted_plain(set),
+    }
+}
+
+/// The cards of `seat` among the first `drawn` of the draw.
+pub fn drawn_cards(state: &State, seat: Seat, drawn: u8) -> Cards {
+    let first = state.first_drawer();
+    state.deck()[..usize::from(drawn.min(48))]
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| first.offset((p % 4) as u8) == seat)
+        .map(|(_, &c)| c)
+        .collect()
+}
+
+/// The cards `seat` may show among its first `drawn` cards (§12.2).
+fn declarable(state: &State, seat: Seat, drawn: u8) -> Cards {
+    let rank = state.declaration_rank(seat);
+    drawn_cards(state, seat, drawn).iter().filter(|c| c.rank() == Some(rank)).collect()
+}
+
+/// True when `seat` may annul the deal (§6, §12.5): trumps are fixed, its twelve cards hold none,
+/// and it is not a starter barred by `annul: non_starters_only`.
+fn may_annul(state: &State, seat: Seat) -> bool {
+    let Some(t) = state.tables() else { return false };
+    let barred = state.variants().annul == Annul::NonStartersOnly && seat == state.starter();
+    !barred && (state.dealt(seat) & t.trumps()).is_empty()
+}
+
+fn suit_name(s: EffSuit) -> String {
+    match s.as_plain() {
+        Some(p) => p.letter().to_string(),
+        None => "trumps".into(),
+    }
+}
+
+impl TableGame for Dabaifen {
+    type Settings = DabaifenSettings;
+    type Match = Match;
+    type Request = DabaifenRequest;
+
+    fn settings(rules: &str, variants: &record::Variants, _stake: u32) -> Result<DabaifenSettings, String> {
+        let base = Variants::preset(rules).map_err(|e| e.to_string())?;
+        let variants = base.with_overrides(variants).map_err(|e| e.to_string())?;
+        Ok(DabaifenSettings { variants })
+    }
+
+    fn variant_map(s: &DabaifenSettings) -> serde_json::Map<String, Value> {
+        s.variants.entries().iter().map(|(k, v)| (k.to_string(), Value::String(v.to_string()))).collect()
+    }
+
+    fn new_match(s: &DabaifenSettings, seed: u64) -> Match {
+        let mut rng = Rng::from_seed_stream(seed, ::dabaifen::setup::FIRST_DRAW_STREAM);
+        Match::new(s.variants, first_draw(&mut rng).starter)
+    }
+
+    fn start_hand(_s: &DabaifenSettings, m: &Match, seed: u64, hand: u32) -> Option<State> {
+        if m.is_over() {
+            return None;
+        }
+        State::new(&m.setup(deck_from_seed(seed, u64::from(hand)))).ok()
+    }
+
+    fn finish_hand(m: &mut Match, state: &State) -> Value {
+        match state.result() {
+            Some(r) => {
+                m.record(r);
+                serde_json::to_value(r.to_record()).unwrap_or(Value::Null)
+            }
+            None => Value::Null,
+        }
+    }
+
+    fn match_over(m: &Match) -> bool {
+        m.is_over()
+    }
+
+    fn match_summary(m: &Match, results: &[Value]) -> Value {
+        let mut wins = [0u32; 2];
+        for r in results {
+            if let Some(w) = r["winner"].as_u64().filter(|&w| w < 2) {
+                wins[w as usize] += 1;
+            }
+        }
+        json!({
+            "hands": results.len(),
+            "ranks": m.ranks(),
+            "next_starter": m.starter(),
+            "deals_won": wins,
+            "over": m.is_over(),
+            "winner": m.winner(),
+        })
+    }
+
+    fn begin(state: &State, resumed: bool) -> Begin {
+        if !resumed || state.phase() == Phase::Drawing {
+            Begin::Draw
+        } else if state.phase() == Phase::Annulling
+            || (state.phase() == Phase::Burying && state.buried().is_empty())
+        {
+            Begin::Window
+        } else {
+            Begin::Play
+        }
+    }
+
+    fn draw_poll(state: &State) -> Option<(u8, Seat)> {
+        if state.phase() != Phase::Drawing {
+            return None;
+        }
+        state.to_move().map(|s| (state.drawn(), s))
+    }
+
+    fn draw_decided(state: &State) -> bool {
+        state.declaration().is_some()
+    }
+
+    fn window_after_draw(state: &State) -> bool {
+        state.trump().is_some() && matches!(state.phase(), Phase::Annulling | Phase::Burying)
+    }
+
+    fn window_poll(state: &State) -> Option<Seat> {
+        (state.phase() == Phase::Annulling).then(|| state.to_move()).flatten()
+    }
+
+    fn request(
+        state: &State,
+        seat: Seat,
+        overlay: Overlay,
+        current: DabaifenRequest,
+        action: &Action,
+    ) -> Result<DabaifenRequest, RequestError> {
+        use super::RequestError::{Illegal, TooLate};
+        if let Some(drawn) = overlay.drawn {
+            return match action {
+                Action::Declare(c) => {
+                    if let Some(e) = state.declaration_rank_error(seat, *c) {
+                        return Err(Illegal(e.to_string()));
+                    }
+                    if !drawn_cards(state, seat, drawn).contains(*c) {
+                        return Err(Illegal(format!("you cannot show {c}: you have not drawn it")));
+                    }
+                    Ok(DabaifenRequest { declare: Some(*c), ..current })
+                }
+                Action::Pass => Ok(DabaifenRequest { declare: None, ..current }),
+                Action::Annul => Err(Illegal("you cannot annul now: trumps are not fixed yet".into())),
+                _ => Err(Illegal(
+                    "during the draw you may only ask to show a card of the trump rank (or withdraw with pass)".into(),
+                )),
+            };
+        }
+        if overlay.window {
+            return match action {
+                Action::Annul => {
+                    if may_annul(state, seat) {
+                        Ok(DabaifenRequest { annul: true, ..current })
+                    } else if state.variants().annul == Annul::NonStartersOnly && seat == state.starter() {
+                        Err(Illegal(
+                            "you cannot annul: under annul non_starters_only the starter may not".into(),
+                        ))
+                    } else {
+                        Err(Illegal("you cannot annul: your hand holds trumps".into()))
+                    }
+                }
+                Action::Pass => Ok(DabaifenRequest { annul: false, ..current }),
+                Action::Declare(_) => Err(TooLate("the draw is over: trumps are fixed".into())),
+                _ => Err(Illegal("the annulment window is open: the kitty is taken once it closes".into())),
+            };
+        }
+        Err(TooLate("there is no draw or window open now".into()))
+    }
+
+    fn answer(state: &State, request: DabaifenRequest) -> Action {
+        match state.phase() {
+            Phase::Drawing => match request.declare {
+                Some(c) if state.check(Action::Declare(c)).is_ok() => Action::Declare(c),
+                _ => Action::Pass,
+            },
+            Phase::Annulling if request.annul => Action::Annul,
+            _ => Action::Pass,
+        }
+    }
+
+    fn is_move(_state: &State, action: &Action) -> bool {
+        matches!(action, Action::Declare(_) | Action::Bury(_) | Action::Play(_))
+    }
+
+    fn is_request(action: &Action) -> bool {
+        matches!(action, Action::Pass | Action::Declare(_) | Action::Annul)
+    }
+
+    fn window_outcome(state: &State) -> Value {
+        json!({ "annulled_by": state.annulled_by() })
+    }
+
+    fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
+        let over = state.phase() == Phase::Over;
+        let seat = match viewer {
+            Viewer::Seat(s) => s,
+            Viewer::Spectator => state.provisional_starter(),
+        };
+        let mut v = match overlay.drawn {
+            Some(d) => draw_view(state, seat, d),
+            None => state.view(seat),
+        };
+        if overlay.window && overlay.drawn.is_none() {
+            // The same view whether or not anyone may annul, and the kitty not yet taken.
+            v.phase = Phase::Annulling;
+            v.hand = sorted(state, state.dealt(seat));
+            v.hand_sizes = [12; 4];
+            v.kitty = None;
+            v.buried = None;
+        }
+        // Polls are answered by the server: no view ever shows who is asked.
+        if matches!(v.phase, Phase::Drawing | Phase::Annulling) {
+            v.to_move = None;
+        }
+        if viewer == Viewer::Spectator {
+            v.hand.clear();
+            v.kitty = None;
+            if !over {
+                v.buried = None;
+            }
+        }
+        let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
+        if viewer == Viewer::Spectator {
+            j["seat"] = Value::Null;
+        }
+        j
+    }
+
+    fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: DabaifenRequest) -> Option<Legal> {
+        if let Some(d) = overlay.drawn {
+            return Some(Legal::Declare {
+                cards: codes(::dabaifen::trump::sorted_plain(declarable(state, seat, d))),
+                requested: request.declare.map(|c| c.to_string()),
+            });
+        }
+        if overlay.window {
+            return may_annul(state, seat).then_some(Legal::Annul { requested: request.annul });
+        }
+        if state.to_move() != Some(seat) {
+            return None;
+        }
+        let t = state.tables()?;
+        let hand = state.hand(seat);
+        match state.phase() {
+            Phase::Burying => Some(Legal::Cards {
+                action: "bury".into(),
+                count: 6,
+                must: Vec::new(),
+                from: codes(t.sorted(hand)),
+            }),
+            Phase::Playing => {
+                let trick = state.tricks().last()?;
+                if trick.count == 0 {
+                    let refuse = state.variants().revoke == Revoke::Refuse;
+                    let tops = state.top_cards(seat);
+                    let mut groups = Vec::new();
+                    let suits =
+                        [EffSuit::TRUMPS].into_iter().chain(Suit::ALL.into_iter().map(EffSuit::plain));
+                    for suit in suits {
+                        let mine = hand & t.cards_of(suit);
+                        if mine.len() >= 2 {
+                            groups.push(LeadGroup {
+                                suit: suit_name(suit),
+                                cards: codes(t.sorted(mine)),
+                                tops: refuse.then(|| codes(t.sorted(mine & tops))),
+                            });
+                        }
+                    }
+                    Some(Legal::Lead {
+                        singles: codes(t.sorted(hand)),
+                        groups,
+                        revoke: if refuse { "refuse" } else { "penalize" }.into(),
+                    })
+                } else {
+                    let led = hand & t.cards_of(trick.suit);
+                    let n = trick.size;
+                    let (must, from) =
+                        if led.len() >= u32::from(n) { (Cards::EMPTY, led) } else { (led, hand - led) };
+                    Some(Legal::Cards {
+                        action: "play".into(),
+                        count: n,
+                        must: codes(t.sorted(must)),
+                        from: codes(t.sorted(from)),
+                    })
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
+        match action {
+            Action::Bury(_) if viewer != Viewer::Seat(actor) => json!({ "bury": null }),
+            a => action_json(a),
+        }
+    }
+
+    fn record(
+        s: &DabaifenSettings,
+        seed: u64,
+        players: [String; 4],
+        states: &[State],
+    ) -> Result<String, String> {
+        let hands = states.iter().map(::dabaifen::record::hand_record).collect();
+        let mut rec = ::dabaifen::record::match_record(&s.variants, Some(seed), hands);
+        rec.players = Some(cards::BySeat(players));
+        Ok(record::to_pretty_json(&rec))
+    }
+}
+
+/// The view of everyone during the draw at the steady count `drawn`: only the cards drawn so far,
+/// nothing the engine has decided beyond them.
+fn draw_view(state: &State, seat: Seat, drawn: u8) -> ::dabaifen::View {
+    let first = state.first_drawer();
+    let mut hand_sizes = [0u8; 4];
+    for p in 0..usize::from(drawn.min(48)) {
+        hand_sizes[first.offset((p % 4) as u8).index()] += 1;
+    }
+    ::dabaifen::View {
+        seat,
+        phase: Phase::Drawing,
+        to_move: None,
+        first_deal: state.is_first_deal(),
+        open: state.is_open(),
+        ranks: state.ranks(),
+        provisional_starter: state.provisional_starter(),
+        starter: state.provisional_starter(),
+        first_drawer: first,
+        drawn,
+        hand: ::dabaifen::trump::sorted_plain(drawn_cards(state, seat, drawn)),
+        hand_sizes,
+        declaration: None,
+        kitty_turn: None,
+        kitty_turned: Vec::new(),
+        trump: None::<Trump>,
+        annulment: None,
+        kitty: None,
+        buried: None,
+        tricks: Vec::new(),
+        team_points: [0, 0],
+        revoke: None,
+        result: None,
+        account: None,
+    }
+}

@@ -1,0 +1,246 @@
+//! Madiao at a table: a match until every seat has banked, the redeal window at the start of
+//! each hand, views that keep face-down cards and redeal questions hidden.
+//!
+//! The long-suit question (§4.3) is a poll: being asked tells that a seat holds five cards of a
+//! suit. So every hand that is not settled at once by a meld or the four lowest begins with a
+//! redeal window of the same length for everyone, during which a long-suit holder may ask to force
+//! a redeal; when it closes, the server asks the holders in the rules' order and answers for each
+//! (the person's request, or the bot's choice). Who declined is not shown until the hand is over.
+
+use ::madiao::{Action, BankerDraw, Match, Phase, State, Variants, deck_from_seed};
+use ai::Madiao;
+use cards::Seat;
+use cards::record;
+use serde_json::{Value, json};
+
+use super::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
+
+/// The rules of a Madiao table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MadiaoSettings {
+    /// The preset the variants override.
+    pub rules: String,
+    /// Every variant.
+    pub variants: Variants,
+    /// Chips per stake, an even number.
+    pub stake: u32,
+}
+
+/// A Madiao match at a table.
+#[derive(Clone, Debug)]
+pub struct MadiaoMatch {
+    /// The engine's match: next banker, who has banked, whether it is over.
+    pub inner: Match,
+}
+
+/// The largest stake a table may set.
+pub const MAX_STAKE: u32 = 1000;
+
+impl TableGame for Madiao {
+    type Settings = MadiaoSettings;
+    type Match = MadiaoMatch;
+    /// True when the person asked to force a redeal.
+    type Request = bool;
+
+    fn settings(rules: &str, variants: &record::Variants, stake: u32) -> Result<MadiaoSettings, String> {
+        let base = Variants::preset(rules).map_err(|e| e.to_string())?;
+        let variants = base.with_overrides(variants).map_err(|e| e.to_string())?;
+        if stake == 0 || !stake.is_multiple_of(2) || stake > MAX_STAKE {
+            return Err(format!("stake must be an even number of chips from 2 to {MAX_STAKE}, not {stake}"));
+        }
+        Ok(MadiaoSettings { rules: rules.to_string(), variants, stake })
+    }
+
+    fn variant_map(s: &MadiaoSettings) -> serde_json::Map<String, Value> {
+        s.variants.entries().map(|(k, v)| (k.to_string(), Value::String(v))).collect()
+    }
+
+    fn new_match(s: &MadiaoSettings, _seed: u64) -> MadiaoMatch {
+        MadiaoMatch { inner: Match::new(s.variants) }
+    }
+
+    fn start_hand(s: &MadiaoSettings, m: &MadiaoMatch, seed: u64, hand: u32) -> Option<State> {
+        if m.inner.is_over() {
+            return None;
+        }
+        let k = u64::from(hand);
+        let banker = m.inner.banker_or_draw(|| BankerDraw::from_seed(seed, k));
+        let setup = m.inner.setup(banker, s.stake, deck_from_seed(seed, k)).ok()?;
+        State::new(setup).ok()
+    }
+
+    fn finish_hand(m: &mut MadiaoMatch, state: &State) -> Value {
+        match m.inner.finish(state) {
+            Ok(r) => serde_json::to_value(r).unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        }
+    }
+
+    fn match_over(m: &MadiaoMatch) -> bool {
+        m.inner.is_over()
+    }
+
+    fn match_summary(m: &MadiaoMatch, results: &[Value]) -> Value {
+        let mut totals = [0f64; 4];
+        for r in results {
+            if let Some(p) = r["payoffs"].as_array() {
+                for (t, x) in totals.iter_mut().zip(p) {
+                    *t += x.as_f64().unwrap_or(0.0);
+                }
+            }
+        }
+        let progress = m.inner.progress();
+        json!({
+            "hands": results.len(),
+            "totals": totals,
+            "banked": progress.banked,
+            "next_banker": m.inner.next_banker(),
+            "over": m.inner.is_over(),
+        })
+    }
+
+    fn begin(state: &State, resumed: bool) -> Begin {
+        // A resumed hand whose play has begun goes on; otherwise the redeal window comes first
+        // (again after a restart: it shows nothing and asks only those who have not answered).
+        if resumed && state.phase() == Phase::Play && state.plays().next().is_some() {
+            Begin::Play
+        } else {
+            Begin::Window
+        }
+    }
+
+    fn draw_poll(_state: &State) -> Option<(u8, Seat)> {
+        None
+    }
+
+    fn draw_decided(_state: &State) -> bool {
+        true
+    }
+
+    fn window_after_draw(_state: &State) -> bool {
+        false
+    }
+
+    fn window_poll(state: &State) -> Option<Seat> {
+        (state.phase() == Phase::Redeal).then(|| state.to_move()).flatten()
+    }
+
+    fn request(
+        state: &State,
+        seat: Seat,
+        overlay: Overlay,
+        _current: bool,
+        action: &Action,
+    ) -> Result<bool, RequestError> {
+        if !overlay.window {
+            return Err(RequestError::TooLate("the redeal window has closed".into()));
+        }
+        match action {
+            Action::Redeal(true) => {
+                if state.phase() == Phase::Redeal && state.long_suit_holders().any(|s| s == seat) {
+                    let answered = state.redeal_choices().iter().any(|&(s, _)| s == seat);
+                    if answered {
+                        return Err(RequestError::Illegal(
+                            "you have already answered the redeal question in this hand".into(),
+                        ));
+                    }
+                    Ok(true)
+                } else {
+                    Err(RequestError::Illegal(
+                        "you cannot force a redeal: you hold no long suit (5 or more cards of one suit)"
+                            .into(),
+                    ))
+                }
+            }
+            Action::Redeal(false) => Ok(false),
+            _ => Err(RequestError::Illegal(
+                "the redeal window is open: cards are played once it closes".into(),
+            )),
+        }
+    }
+
+    fn answer(_state: &State, request: bool) -> Action {
+        Action::Redeal(request)
+    }
+
+    fn is_move(_state: &State, action: &Action) -> bool {
+        !matches!(action, Action::Redeal(_))
+    }
+
+    fn is_request(action: &Action) -> bool {
+        matches!(action, Action::Redeal(_))
+    }
+
+    fn window_outcome(state: &State) -> Value {
+        json!({ "redeal_forced_by": state.redeal_forced_by() })
+    }
+
+    fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
+        let over = state.is_over();
+        let seat = match viewer {
+            Viewer::Seat(s) => s,
+            Viewer::Spectator => state.banker(),
+        };
+        let mut v = state.view(seat);
+        if !over {
+            // Declining a redeal tells that one had a long suit: shown once the hand is over.
+            v.redeal_choices.retain(|c| c.redeal);
+        }
+        if overlay.window {
+            v.phase = Phase::Redeal;
+            v.to_move = None;
+            v.legal_actions.clear();
+            v.redeal_choices.clear();
+        }
+        if viewer == Viewer::Spectator {
+            v.hand.clear();
+            v.legal_actions.clear();
+            if !over {
+                for t in &mut v.tricks {
+                    for p in &mut t.plays {
+                        if !p.face_up {
+                            p.card = None;
+                        }
+                    }
+                }
+            }
+        }
+        let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
+        if viewer == Viewer::Spectator {
+            j["seat"] = Value::Null;
+        }
+        j
+    }
+
+    fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: bool) -> Option<Legal> {
+        if overlay.window {
+            let may = state.phase() == Phase::Redeal
+                && state.long_suit_holders().any(|s| s == seat)
+                && !state.redeal_choices().iter().any(|&(s, _)| s == seat);
+            return may.then_some(Legal::Redeal { requested: request });
+        }
+        if state.to_move() != Some(seat) || state.phase() != Phase::Play {
+            return None;
+        }
+        Some(Legal::Actions { actions: state.legal_actions().iter().map(action_json).collect() })
+    }
+
+    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
+        match action {
+            Action::Slough(_) if viewer != Viewer::Seat(actor) => json!({ "slough": null }),
+            a => action_json(a),
+        }
+    }
+
+    fn record(
+        s: &MadiaoSettings,
+        seed: u64,
+        players: [String; 4],
+        states: &[State],
+    ) -> Result<String, String> {
+        let mut rec = ::madiao::record::to_record(&s.rules, &s.variants, Some(seed), states.iter())
+            .map_err(|e| e.to_string())?;
+        rec.players = Some(cards::BySeat(players));
+        Ok(record::to_pretty_json(&rec))
+    }
+}

@@ -1,0 +1,392 @@
+//! The HTTP API (see `docs/protocol.md`): guests, the lobby, creating tables, a table's summary,
+//! the record of a finished game, the games' options and the server's statistics. Every error is
+//! `{"error": {"code": …, "message": …}}` with a fitting status.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use cards::record::{self, GameKind};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::ids;
+use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
+use crate::table::{self, TableSettings};
+
+/// An API error: a status, a code and a message.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { status, code, message: message.into() }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": { "code": self.code, "message": self.message } })))
+            .into_response()
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+fn ok_json(status: StatusCode, v: Value) -> ApiResult {
+    Ok((status, axum::Json(v)).into_response())
+}
+
+/// The API's routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/guests", post(create_guest))
+        .route("/api/me", get(me))
+        .route("/api/games", get(games))
+        .route("/api/tables", get(lobby).post(create_table))
+        .route("/api/tables/{id}", get(table_info))
+        .route("/api/records/{id}", get(record_of))
+        .route("/api/stats", get(stats))
+        .layer(DefaultBodyLimit::max(16 * 1024))
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Reads a JSON body into `T`, with an error that says what is wrong.
+fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+    let v: Value =
+        serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        ApiError::bad(if path == "." {
+            e.into_inner().to_string()
+        } else {
+            format!("{path}: {}", e.into_inner())
+        })
+    })
+}
+
+/// Checks a name a person chose: trimmed, 1 to `max` characters, no control characters.
+pub fn check_name(what: &str, name: &str, max: usize) -> Result<String, String> {
+    let name = name.trim();
+    let n = name.chars().count();
+    if n == 0 || n > max {
+        return Err(format!("{what} must have 1 to {max} characters, not {n}"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(format!("{what} cannot hold control characters"));
+    }
+    Ok(name.to_string())
+}
+
+/// The guest a request's `Authorization: Bearer TOKEN` header names.
+async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, "bad_token", m);
+    let value = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).ok_or_else(|| {
+        unauthorized("this needs an `Authorization: Bearer TOKEN` header (POST /api/guests gives a token)")
+    })?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .ok_or_else(|| unauthorized("the Authorization header must be `Bearer TOKEN`"))?;
+    app.store
+        .guest_by_token_hash(&ids::hash_token(token.trim()))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .ok_or_else(|| unauthorized("unknown token"))
+}
+
+#[derive(Deserialize)]
+struct NewGuest {
+    name: String,
+}
+
+async fn create_guest(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
+    let req: NewGuest = body(&bytes)?;
+    let name = check_name("a name", &req.name, 24).map_err(ApiError::bad)?;
+    let token = ids::new_token().map_err(|e| ApiError::internal(e.to_string()))?;
+    let id = ids::new_id("g").map_err(|e| ApiError::internal(e.to_string()))?;
+    let row = GuestRow {
+        id: id.clone(),
+        name: name.clone(),
+        token_hash: ids::hash_token(&token),
+        created_ms: now_ms(),
+    };
+    app.store.create_guest(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
+    ok_json(StatusCode::CREATED, json!({ "id": id, "name": name, "token": token }))
+}
+
+async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
+    let g = guest(&app, &headers).await?;
+    ok_json(StatusCode::OK, json!({ "id": g.id, "name": g.name }))
+}
+
+async fn games() -> ApiResult {
+    let madiao_presets: serde_json::Map<String, Value> = ::madiao::variants::PRESETS
+        .iter()
+        .filter_map(|p| {
+            let v = ::madiao::Variants::preset(p).ok()?;
+            let map = v.entries().map(|(k, v)| (k.to_string(), Value::String(v))).collect();
+            Some((p.to_string(), Value::Object(map)))
+        })
+        .collect();
+    let dabaifen_presets: serde_json::Map<String, Value> = ::dabaifen::Variants::PRESETS
+        .iter()
+        .filter_map(|p| {
+            let v = ::dabaifen::Variants::preset(p).ok()?;
+            let map =
+                v.entries().iter().map(|(k, v)| (k.to_string(), Value::String(v.to_string()))).collect();
+            Some((p.to_string(), Value::Object(map)))
+        })
+        .collect();
+    let game = |kind: GameKind, presets: serde_json::Map<String, Value>| {
+        json!({
+            "game": kind,
+            "presets": presets,
+            "bots": table::bot_names(kind),
+            "default_bot": table::default_bot_of(kind),
+        })
+    };
+    ok_json(
+        StatusCode::OK,
+        json!({ "games": [game(GameKind::Madiao, madiao_presets), game(GameKind::Dabaifen, dabaifen_presets)] }),
+    )
+}
+
+async fn lobby(State(app): State<Arc<App>>) -> ApiResult {
+    let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
+    let mut list: Vec<table::TableSummary> = handles
+        .iter()
+        .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
+        .filter(|s| !s.private && s.status != TableStatus::Finished)
+        .collect();
+    list.sort_by(|a, b| b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)));
+    ok_json(StatusCode::OK, json!({ "tables": list }))
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum SeatChoice {
+    /// The creator sits here.
+    Me,
+    /// A bot (the default bot when no name is given).
+    Bot {
+        #[serde(default)]
+        bot: Option<String>,
+    },
+    /// Open for a person.
+    Open,
+}
+
+#[derive(Deserialize)]
+struct NewTable {
+    game: GameKind,
+    #[serde(default = "standard")]
+    rules: String,
+    #[serde(default)]
+    variants: record::Variants,
+    #[serde(default = "two")]
+    stake: u32,
+    #[serde(default = "thirty")]
+    turn_seconds: u32,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    private: bool,
+    #[serde(default)]
+    seats: Option<Vec<SeatChoice>>,
+}
+
+fn standard() -> String {
+    "standard".into()
+}
+fn two() -> u32 {
+    2
+}
+fn thirty() -> u32 {
+    30
+}
+
+/// The address a client used, for the invite link.
+fn origin(headers: &HeaderMap) -> String {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+    let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(*c)).collect();
+    format!("http://{host}")
+}
+
+async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
+    let host = guest(&app, &headers).await?;
+    let req: NewTable = body(&bytes)?;
+    let name = match &req.name {
+        Some(n) => check_name("a table name", n, 60).map_err(ApiError::bad)?,
+        None => format!("{}'s table", host.name),
+    };
+    if !(5..=3600).contains(&req.turn_seconds) {
+        return Err(ApiError::bad(format!("turn_seconds must be 5 to 3600, not {}", req.turn_seconds)));
+    }
+    let settings = TableSettings {
+        name,
+        game: req.game,
+        rules: req.rules,
+        variants: req.variants,
+        stake: req.stake,
+        turn_seconds: req.turn_seconds,
+        private: req.private,
+    };
+    table::check_settings(&settings).map_err(ApiError::bad)?;
+    let choices = req.seats.unwrap_or_else(|| {
+        vec![
+            SeatChoice::Me,
+            SeatChoice::Bot { bot: None },
+            SeatChoice::Bot { bot: None },
+            SeatChoice::Bot { bot: None },
+        ]
+    });
+    if choices.len() != 4 {
+        return Err(ApiError::bad(format!("seats: a table has 4 seats, not {}", choices.len())));
+    }
+    let bots = table::bot_names(req.game);
+    let mut seats = Vec::with_capacity(4);
+    let mut me = 0;
+    for (i, c) in choices.into_iter().enumerate() {
+        seats.push(match c {
+            SeatChoice::Me => {
+                me += 1;
+                SeatRow::Person { guest: host.id.clone(), name: host.name.clone() }
+            }
+            SeatChoice::Open => SeatRow::Open,
+            SeatChoice::Bot { bot } => {
+                let b = bot.unwrap_or_else(|| table::default_bot_of(req.game).to_string());
+                if !bots.contains(&b.as_str()) {
+                    return Err(ApiError::bad(format!(
+                        "seats[{i}]: unknown bot {b:?}; the bots are {}",
+                        bots.join(", ")
+                    )));
+                }
+                SeatRow::Bot(b)
+            }
+        });
+    }
+    if me > 1 {
+        return Err(ApiError::bad("seats: the creator can take one seat"));
+    }
+    let hosted = app
+        .tables
+        .lock()
+        .map(|t| {
+            t.values()
+                .filter(|h| {
+                    h.summary.read().is_ok_and(|s| {
+                        s.host.as_deref() == Some(host.id.as_str()) && s.status != TableStatus::Finished
+                    })
+                })
+                .count()
+        })
+        .unwrap_or(0);
+    if hosted >= app.limits.tables_per_guest {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_tables",
+            format!("you host {hosted} unfinished tables; the limit is {}", app.limits.tables_per_guest),
+        ));
+    }
+    let seats: [SeatRow; 4] = seats.try_into().map_err(|_| ApiError::bad("seats: a table has 4 seats"))?;
+    let all_taken = seats.iter().all(|s| *s != SeatRow::Open);
+    let row = TableRow {
+        id: ids::new_id("t").map_err(|e| ApiError::internal(e.to_string()))?,
+        game: req.game.name().to_string(),
+        settings: serde_json::to_string(&settings).map_err(|e| ApiError::internal(e.to_string()))?,
+        seed: ids::new_seed().map_err(|e| ApiError::internal(e.to_string()))?,
+        host: Some(host.id.clone()),
+        status: TableStatus::Waiting,
+        created_ms: now_ms(),
+        seats,
+    };
+    app.store.create_table(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
+    let id = row.id.clone();
+    let handle = table::spawn(app.clone(), row, Vec::new(), Vec::new()).map_err(ApiError::internal)?;
+    if let Ok(mut t) = app.tables.lock() {
+        t.insert(id.clone(), handle.clone());
+    }
+    if all_taken {
+        // Every seat is taken (bots, or the creator): the match begins when the creator starts
+        // it or, with no person seated, at once.
+        if me == 0 {
+            let _ = handle.tx.send(table::Cmd::AutoStart).await;
+        }
+    }
+    let summary =
+        handle.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
+    let invite = format!("{}/t/{id}", origin(&headers));
+    ok_json(StatusCode::CREATED, json!({ "table": summary, "invite": invite }))
+}
+
+async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    if let Some(h) = app.table(&id) {
+        let s = h.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
+        return ok_json(StatusCode::OK, json!(s));
+    }
+    match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+        Some(row) => ok_json(
+            StatusCode::OK,
+            json!({ "id": row.id, "game": row.game, "status": row.status, "created_ms": row.created_ms }),
+        ),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+    }
+}
+
+async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    if let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+        return Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response());
+    }
+    match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+        Some(_) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_finished",
+            "the game at this table is not over: its record (which holds the decks) is served once it is",
+        )),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+    }
+}
+
+/// The server's resident memory in bytes (Linux), if known.
+pub fn rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+async fn stats(State(app): State<Arc<App>>) -> ApiResult {
+    ok_json(
+        StatusCode::OK,
+        json!({
+            "tables": app.table_count(),
+            "connections": app.connections.load(Ordering::Relaxed),
+            "rss_bytes": rss_bytes(),
+            "backend": app.store.backend(),
+        }),
+    )
+}

@@ -1,0 +1,390 @@
+//! `yezi loadtest`: N tables of four bot clients each, over real WebSockets to a running server on
+//! this machine, measuring moves per second and the latency from a move being sent to its
+//! broadcast reaching all four seats of the table.
+//!
+//! Each client is a person to the server: it holds a guest token and a seat, and plays random
+//! legal actions from the `legal` descriptions the server sends (no rules code), after a think
+//! time drawn uniformly from the given range (default 0.5–1.5 s, a quick human's pace). During the
+//! Da Bai Fen draw a client asks to show a card with probability 0.3 when it has one; during a
+//! window it asks to annul or force a redeal with probability 0.2 when it may.
+//!
+//! The latency of a move is measured on the client side, all four seats being in this process:
+//! from just before the acting client sends it to the moment the last of the four clients has
+//! read the `update` announcing it. It includes both loopback trips and the clients' own
+//! scheduling, so it overstates the server's share.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cards::Rng;
+use cards::record::GameKind;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use crate::client::{Client, ClientError, Socket, random_action};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The server, `host:port` on this machine.
+    pub addr: String,
+    /// How many tables.
+    pub tables: usize,
+    /// One game, or both alternately (`None`).
+    pub game: Option<GameKind>,
+    /// A client's think time before each decision: uniform in this range of milliseconds.
+    pub think_ms: (u64, u64),
+    /// How long to measure once every table is seated.
+    pub duration: Duration,
+    /// Moves in the first part of the run are not measured.
+    pub warmup: Duration,
+    /// The seed of the clients' choices and think times.
+    pub seed: u64,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug)]
+pub struct LoadReport {
+    /// Tables driven.
+    pub tables: usize,
+    /// WebSocket connections.
+    pub connections: usize,
+    /// Seconds measured.
+    pub seconds: f64,
+    /// Moves sent and broadcast to all four seats while measuring.
+    pub moves: u64,
+    /// Latencies of those moves, microseconds, sorted.
+    pub latencies_us: Vec<u64>,
+    /// Error messages received and connection failures.
+    pub errors: u64,
+    /// A few of the errors.
+    pub error_samples: Vec<String>,
+    /// Gaps in the table versions seen (each answered with a resync).
+    pub gaps: u64,
+    /// Hands begun while measuring.
+    pub hands: u64,
+    /// The server's resident memory before the tables were created (bytes).
+    pub rss_before: Option<u64>,
+    /// The server's resident memory with every table active (bytes).
+    pub rss_during: Option<u64>,
+    /// Seconds taken to create and seat every table.
+    pub setup_seconds: f64,
+}
+
+impl LoadReport {
+    /// The latency at quantile `q` (0–1), in milliseconds.
+    pub fn percentile_ms(&self, q: f64) -> f64 {
+        if self.latencies_us.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.latencies_us.len() as f64 * q).ceil() as usize).clamp(1, self.latencies_us.len()) - 1;
+        self.latencies_us[i] as f64 / 1000.0
+    }
+
+    /// Server memory per table (bytes), from the resident memory before and during.
+    pub fn memory_per_table(&self) -> Option<f64> {
+        let (a, b) = (self.rss_before?, self.rss_during?);
+        Some(b.saturating_sub(a) as f64 / self.tables.max(1) as f64)
+    }
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "tables: {} ({} WebSocket connections), seated in {:.1} s; measured for {:.0} s",
+            self.tables, self.connections, self.setup_seconds, self.seconds
+        )?;
+        writeln!(
+            f,
+            "moves: {} ({:.1} per second); hands begun: {}",
+            self.moves,
+            self.moves as f64 / self.seconds.max(1e-9),
+            self.hands
+        )?;
+        writeln!(
+            f,
+            "latency from a move sent to its broadcast read by all four seats: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
+            self.percentile_ms(0.5),
+            self.percentile_ms(0.9),
+            self.percentile_ms(0.99),
+            self.percentile_ms(0.999),
+            self.percentile_ms(1.0)
+        )?;
+        writeln!(f, "errors: {}; version gaps: {}", self.errors, self.gaps)?;
+        for e in &self.error_samples {
+            writeln!(f, "  error: {e}")?;
+        }
+        match (self.rss_before, self.rss_during, self.memory_per_table()) {
+            (Some(a), Some(b), Some(per)) => writeln!(
+                f,
+                "server memory: {:.1} MiB before, {:.1} MiB with the tables: {:.1} KiB per active table",
+                a as f64 / 1048576.0,
+                b as f64 / 1048576.0,
+                per / 1024.0
+            ),
+            _ => writeln!(f, "server memory: not reported by the server"),
+        }
+    }
+}
+
+/// Why a run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The address is not on this machine.
+    #[error(
+        "{0}: the load tool only drives a server on this machine (a loopback address such as 127.0.0.1:8080)"
+    )]
+    NotLoopback(String),
+    /// Talking to the server failed while setting up.
+    #[error("setting up the tables: {0}")]
+    Setup(#[from] ClientError),
+}
+
+/// Moves sent and not yet read by all four seats, by move number, for one table.
+#[derive(Default)]
+struct Probe {
+    sent: HashMap<u64, (Instant, u8)>,
+}
+
+struct Totals {
+    measuring: watch::Receiver<bool>,
+    latencies: Mutex<Vec<u64>>,
+    moves: AtomicU64,
+    errors: AtomicU64,
+    gaps: AtomicU64,
+    hands: AtomicU64,
+    samples: Mutex<Vec<String>>,
+}
+
+impl Totals {
+    fn error(&self, e: String) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut s) = self.samples.lock()
+            && s.len() < 5
+        {
+            s.push(e);
+        }
+    }
+}
+
+/// Checks that `addr` names this machine only.
+pub async fn check_loopback(addr: &str) -> Result<(), LoadError> {
+    let resolved: Vec<_> = tokio::net::lookup_host(addr)
+        .await
+        .map_err(|e| LoadError::NotLoopback(format!("{addr} ({e})")))?
+        .collect();
+    if resolved.is_empty() || !resolved.iter().all(|a| a.ip().is_loopback()) {
+        return Err(LoadError::NotLoopback(addr.to_string()));
+    }
+    Ok(())
+}
+
+async fn seat_table(client: &Client, i: usize, game: GameKind) -> Result<Vec<Socket>, ClientError> {
+    let mut guests = Vec::with_capacity(4);
+    for s in 0..4 {
+        guests.push(client.guest(&format!("load {i}.{s}")).await?);
+    }
+    let body = json!({
+        "game": game,
+        "name": format!("load {i}"),
+        "turn_seconds": 60,
+        "private": true,
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
+    });
+    let created = client.create_table(&guests[0].token, &body).await?;
+    let id = created["table"]["id"]
+        .as_str()
+        .ok_or_else(|| ClientError::Unexpected(created.to_string()))?
+        .to_string();
+    let mut sockets = Vec::with_capacity(4);
+    for (s, g) in guests.iter().enumerate() {
+        let mut sock = client.connect_as(&g.token).await?;
+        sock.send(&json!({ "type": "join", "table": id, "seat": s })).await?;
+        sockets.push(sock);
+    }
+    Ok(sockets)
+}
+
+async fn play(
+    mut sock: Socket,
+    probe: Arc<Mutex<Probe>>,
+    totals: Arc<Totals>,
+    mut stop: watch::Receiver<bool>,
+    mut rng: Rng,
+    think: (u64, u64),
+) {
+    let mut pending: Option<(Instant, Value, u64)> = None;
+    let mut requested_hand: Option<u64> = None;
+    loop {
+        let at = pending.as_ref().map(|p| p.0);
+        tokio::select! {
+            m = sock.recv() => {
+                let m = match m {
+                    Ok(m) => m,
+                    Err(e) => {
+                        if !*stop.borrow() {
+                            totals.error(format!("connection: {e}"));
+                        }
+                        return;
+                    }
+                };
+                let measuring = *totals.measuring.borrow();
+                match m["type"].as_str() {
+                    Some("error") => totals.error(m.to_string()),
+                    Some("update") | Some("sync") => {
+                        let ev = &m["event"];
+                        if ev["kind"] == "action" && ev["by_bot"] == false
+                            && let Some(n) = m["move"].as_u64().and_then(|n| n.checked_sub(1))
+                        {
+                            let mut p = probe.lock().unwrap_or_else(|e| e.into_inner());
+                            if let Some(entry) = p.sent.get_mut(&n) {
+                                entry.1 += 1;
+                                if entry.1 == 4 {
+                                    let (t0, _) = p.sent.remove(&n).unwrap_or((Instant::now(), 4));
+                                    if measuring {
+                                        let us = t0.elapsed().as_micros() as u64;
+                                        if let Ok(mut l) = totals.latencies.lock() {
+                                            l.push(us);
+                                        }
+                                        totals.moves.fetch_add(1, Ordering::Relaxed);
+                                    }
+                                }
+                            }
+                        }
+                        if ev["kind"] == "hand_start" && measuring && m["view"]["seat"] == 0 {
+                            totals.hands.fetch_add(1, Ordering::Relaxed);
+                        }
+                        let mv = m["move"].as_u64().unwrap_or(0);
+                        let legal = &m["legal"];
+                        let hand = m["hand"].as_u64();
+                        if let Some(a) = random_action(legal, &mut rng) {
+                            let wait = think.0 + rng.below((think.1 - think.0 + 1) as u32) as u64;
+                            pending = Some((Instant::now() + Duration::from_millis(wait), a, mv));
+                        } else if requested_hand != hand {
+                            // Requests during the draw and the windows, now and then.
+                            let req = match legal["kind"].as_str() {
+                                Some("declare") => legal["cards"].as_array().and_then(|c| {
+                                    (!c.is_empty() && rng.chance(0.3)).then(|| json!({ "declare": c[rng.index(c.len())] }))
+                                }),
+                                Some("annul") => rng.chance(0.2).then(|| json!({ "annul": true })),
+                                Some("redeal") => rng.chance(0.2).then(|| json!({ "redeal": true })),
+                                _ => None,
+                            };
+                            if let Some(r) = req {
+                                requested_hand = hand;
+                                if sock.send(&json!({ "type": "act", "action": r })).await.is_err() {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                totals.gaps.fetch_add(std::mem::take(&mut sock.gaps), Ordering::Relaxed);
+            }
+            _ = async { if let Some(t) = at { tokio::time::sleep_until(t).await } }, if at.is_some() => {
+                if let Some((_, action, mv)) = pending.take() {
+                    probe.lock().unwrap_or_else(|e| e.into_inner()).sent.insert(mv, (Instant::now(), 0));
+                    if let Err(e) = sock.send(&json!({ "type": "act", "action": action, "move": mv })).await {
+                        totals.error(format!("send: {e}"));
+                        return;
+                    }
+                }
+            }
+            _ = stop.changed() => {
+                sock.close().await;
+                return;
+            }
+        }
+    }
+}
+
+/// Runs a load test; `progress` is told what is happening.
+pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadReport, LoadError> {
+    check_loopback(&opts.addr).await?;
+    let client = Client::new(&opts.addr);
+    let rss = |v: &Value| v["rss_bytes"].as_u64();
+    let (_, before) = client.get("/api/stats").await?;
+    progress(&format!("creating and seating {} tables…", opts.tables));
+    let t0 = Instant::now();
+    let games = |i: usize| match opts.game {
+        Some(g) => g,
+        None if i.is_multiple_of(2) => GameKind::Madiao,
+        None => GameKind::Dabaifen,
+    };
+    let seated: Vec<Result<Vec<Socket>, ClientError>> = futures_util::stream::iter(0..opts.tables)
+        .map(|i| {
+            let client = client.clone();
+            async move { seat_table(&client, i, games(i)).await }
+        })
+        .buffer_unordered(32)
+        .collect()
+        .await;
+    let mut tables = Vec::with_capacity(seated.len());
+    for s in seated {
+        tables.push(s?);
+    }
+    let setup_seconds = t0.elapsed().as_secs_f64();
+    let (measure_tx, measure_rx) = watch::channel(false);
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let totals = Arc::new(Totals {
+        measuring: measure_rx,
+        latencies: Mutex::new(Vec::new()),
+        moves: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        gaps: AtomicU64::new(0),
+        hands: AtomicU64::new(0),
+        samples: Mutex::new(Vec::new()),
+    });
+    let mut seeds = Rng::from_seed(opts.seed);
+    let mut tasks = Vec::new();
+    let connections = tables.len() * 4;
+    for sockets in tables {
+        let probe = Arc::new(Mutex::new(Probe::default()));
+        for sock in sockets {
+            tasks.push(tokio::spawn(play(
+                sock,
+                probe.clone(),
+                totals.clone(),
+                stop_rx.clone(),
+                seeds.fork(),
+                opts.think_ms,
+            )));
+        }
+    }
+    progress(&format!("seated in {setup_seconds:.1} s; warming up for {:.0} s…", opts.warmup.as_secs_f64()));
+    tokio::time::sleep(opts.warmup).await;
+    let _ = measure_tx.send(true);
+    progress(&format!("measuring for {:.0} s…", opts.duration.as_secs_f64()));
+    let start = Instant::now();
+    tokio::time::sleep(opts.duration).await;
+    let _ = measure_tx.send(false);
+    let seconds = start.elapsed().as_secs_f64();
+    let during = client.get("/api/stats").await.ok().map(|(_, v)| v);
+    let _ = stop_tx.send(true);
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut latencies = std::mem::take(&mut *totals.latencies.lock().unwrap_or_else(|e| e.into_inner()));
+    latencies.sort_unstable();
+    let error_samples = totals.samples.lock().map(|s| s.clone()).unwrap_or_default();
+    Ok(LoadReport {
+        tables: opts.tables,
+        connections,
+        seconds,
+        moves: totals.moves.load(Ordering::Relaxed),
+        latencies_us: latencies,
+        errors: totals.errors.load(Ordering::Relaxed),
+        error_samples,
+        gaps: totals.gaps.load(Ordering::Relaxed),
+        hands: totals.hands.load(Ordering::Relaxed),
+        rss_before: rss(&before),
+        rss_during: during.as_ref().and_then(rss),
+        setup_seconds,
+    })
+}

@@ -1,0 +1,270 @@
+//! The conformance suite every storage backend must pass, run by the tests against SQLite and
+//! PostgreSQL alike. It returns the first failed check as an error rather than panicking, so a
+//! test shows which backend failed and why.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use super::{ChatRow, GuestRow, LoggedAction, SeatRow, Store, StoreError, TableRow, TableStatus};
+
+macro_rules! check {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+
+fn ok<T>(what: &str, r: Result<T, StoreError>) -> Result<T, String> {
+    r.map_err(|e| format!("{what}: {e}"))
+}
+
+fn unique(prefix: &str) -> String {
+    crate::ids::new_id(prefix).unwrap_or_else(|_| format!("{prefix}{}", std::process::id()))
+}
+
+fn table_row(id: &str, created_ms: i64) -> TableRow {
+    TableRow {
+        id: id.to_string(),
+        game: "madiao".into(),
+        settings: r#"{"name":"conformance"}"#.into(),
+        seed: u64::MAX - 5,
+        host: Some("g_host".into()),
+        status: TableStatus::Waiting,
+        created_ms,
+        seats: [
+            SeatRow::Person { guest: "g_host".into(), name: "Ann 安".into() },
+            SeatRow::Bot("random".into()),
+            SeatRow::Open,
+            SeatRow::Bot("heuristic".into()),
+        ],
+    }
+}
+
+fn action(seq: u64, hand: u32, seat: u8, json: &str) -> LoggedAction {
+    LoggedAction { seq, hand, seat, action: json.to_string() }
+}
+
+/// Runs every check against stores made by `open`, which must open the **same** database each time
+/// it is called (the suite reopens it to check that writes persist).
+pub async fn run<F, Fut>(open: F) -> Result<(), String>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
+{
+    let store = ok("open", open().await)?;
+    let backend = store.backend();
+    let at = |what: &str| format!("{backend}: {what}");
+
+    // Guests.
+    let g = GuestRow {
+        id: unique("g"),
+        name: "Bo".into(),
+        token_hash: unique("h"),
+        created_ms: 1_700_000_000_000,
+    };
+    ok(&at("create_guest"), store.create_guest(&g).await)?;
+    let found = ok(&at("guest_by_token_hash"), store.guest_by_token_hash(&g.token_hash).await)?;
+    check!(found.as_ref() == Some(&g), "{}: the guest read back differs: {found:?}", at("guests"));
+    let none = ok(&at("guest_by_token_hash"), store.guest_by_token_hash("no-such-hash").await)?;
+    check!(none.is_none(), "{}: an unknown token hash found {none:?}", at("guests"));
+    let same_hash = GuestRow { id: unique("g"), ..g.clone() };
+    let dup = store.create_guest(&same_hash).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "{}: a reused token hash gave {dup:?}", at("guests"));
+    let same_id = GuestRow { token_hash: unique("h"), ..g.clone() };
+    let dup = store.create_guest(&same_id).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "{}: a reused guest id gave {dup:?}", at("guests"));
+
+    // Tables and seats.
+    let t1 = table_row(&unique("t"), 1_000);
+    let t2 =
+        TableRow { game: "dabaifen".into(), status: TableStatus::Playing, ..table_row(&unique("t"), 2_000) };
+    ok(&at("create_table"), store.create_table(&t1).await)?;
+    ok(&at("create_table"), store.create_table(&t2).await)?;
+    let back = ok(&at("table"), store.table(&t1.id).await)?;
+    check!(back.as_ref() == Some(&t1), "{}: the table read back differs: {back:?}", at("tables"));
+    check!(
+        ok(&at("table"), store.table("t-none").await)?.is_none(),
+        "{}: an unknown table was found",
+        at("tables")
+    );
+    let dup = store.create_table(&t1).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "{}: a reused table id gave {dup:?}", at("tables"));
+    let mine: Vec<String> = ok(&at("unfinished_tables"), store.unfinished_tables().await)?
+        .into_iter()
+        .filter(|t| t.id == t1.id || t.id == t2.id)
+        .map(|t| t.id)
+        .collect();
+    check!(
+        mine == vec![t1.id.clone(), t2.id.clone()],
+        "{}: unfinished tables {mine:?}",
+        at("unfinished_tables")
+    );
+
+    let person = SeatRow::Person { guest: g.id.clone(), name: "Bo".into() };
+    ok(&at("set_seat"), store.set_seat(&t1.id, 2, &person).await)?;
+    ok(&at("set_seat"), store.set_seat(&t1.id, 0, &SeatRow::Open).await)?;
+    let seats = ok(&at("table"), store.table(&t1.id).await)?.map(|t| t.seats);
+    check!(
+        seats.as_ref().is_some_and(|s| s[0] == SeatRow::Open && s[2] == person && s[1] == t1.seats[1]),
+        "{}: seats after two changes: {seats:?}",
+        at("set_seat")
+    );
+    let missing = store.set_seat("t-none", 0, &SeatRow::Open).await;
+    check!(
+        matches!(missing, Err(StoreError::NoTable(_))),
+        "{}: unknown table gave {missing:?}",
+        at("set_seat")
+    );
+    ok(&at("set_status"), store.set_status(&t1.id, TableStatus::Playing).await)?;
+    let status = ok(&at("table"), store.table(&t1.id).await)?.map(|t| t.status);
+    check!(status == Some(TableStatus::Playing), "{}: status {status:?}", at("set_status"));
+
+    // The action log: batches, order, conflicts all or none.
+    let first = [action(0, 0, 2, r#"{"redeal":false}"#), action(1, 0, 2, r#"{"play":"M9"}"#)];
+    ok(&at("append_actions"), store.append_actions(&t1.id, &first).await)?;
+    ok(&at("append_actions"), store.append_actions(&t1.id, &[action(2, 0, 3, r#"{"slough":"S1"}"#)]).await)?;
+    let clash = [action(3, 1, 0, r#"{"play":"TW"}"#), action(2, 1, 0, r#"{"play":"TQ"}"#)];
+    let dup = store.append_actions(&t1.id, &clash).await;
+    check!(
+        matches!(dup, Err(StoreError::Conflict(_))),
+        "{}: a reused number gave {dup:?}",
+        at("append_actions")
+    );
+    let log = ok(&at("actions"), store.actions(&t1.id).await)?;
+    let expected: Vec<LoggedAction> =
+        first.iter().cloned().chain([action(2, 0, 3, r#"{"slough":"S1"}"#)]).collect();
+    check!(log == expected, "{}: log after a refused batch (all or none): {log:?}", at("actions"));
+    let missing = store.append_actions("t-none", &[action(0, 0, 0, "{}")]).await;
+    check!(
+        matches!(missing, Err(StoreError::NoTable(_))),
+        "{}: unknown table gave {missing:?}",
+        at("append_actions")
+    );
+    check!(
+        ok(&at("actions"), store.actions(&t2.id).await)?.is_empty(),
+        "{}: a new table's log is not empty",
+        at("actions")
+    );
+
+    // Concurrent writers: one log each, and two writers racing for the same number.
+    let mut handles = Vec::new();
+    for i in 0..8u64 {
+        let s = store.clone();
+        let id = t2.id.clone();
+        handles.push(tokio::spawn(async move {
+            s.append_actions(&id, &[action(i, 0, (i % 4) as u8, r#"{"pass":true}"#)]).await
+        }));
+    }
+    let mut racers = Vec::new();
+    for _ in 0..2 {
+        let s = store.clone();
+        let id = t1.id.clone();
+        racers.push(tokio::spawn(async move {
+            s.append_actions(&id, &[action(3, 1, 1, r#"{"play":"W0"}"#)]).await
+        }));
+    }
+    for h in handles {
+        let r = h.await.map_err(|e| format!("{}: a writer panicked: {e}", at("concurrency")))?;
+        ok(&at("concurrent append_actions"), r)?;
+    }
+    let mut won = 0;
+    for h in racers {
+        match h.await.map_err(|e| format!("{}: a writer panicked: {e}", at("concurrency")))? {
+            Ok(()) => won += 1,
+            Err(StoreError::Conflict(_)) => {}
+            Err(e) => return Err(format!("{}: a racing writer failed otherwise: {e}", at("concurrency"))),
+        }
+    }
+    check!(won == 1, "{}: {won} of two writers of the same number succeeded", at("concurrency"));
+    let log2 = ok(&at("actions"), store.actions(&t2.id).await)?;
+    check!(
+        log2.iter().map(|a| a.seq).collect::<Vec<_>>() == (0..8).collect::<Vec<_>>(),
+        "{}: the concurrent log reads back as {log2:?}",
+        at("concurrency")
+    );
+
+    // Chat.
+    for i in 0..5u64 {
+        let m = ChatRow {
+            seq: i,
+            at_ms: 10 + i as i64,
+            guest: (i % 2 == 0).then(|| g.id.clone()),
+            name: format!("Bo {i}"),
+            seat: (i < 3).then_some(i as u8),
+            text: format!("message {i} 你好"),
+        };
+        ok(&at("append_chat"), store.append_chat(&t1.id, &m).await)?;
+    }
+    let recent = ok(&at("recent_chat"), store.recent_chat(&t1.id, 3).await)?;
+    check!(
+        recent.iter().map(|m| m.seq).collect::<Vec<_>>() == vec![2, 3, 4],
+        "{}: the last three, oldest first: {recent:?}",
+        at("recent_chat")
+    );
+    check!(
+        recent[0].seat == Some(2)
+            && recent[1].seat.is_none()
+            && recent[1].guest.is_none()
+            && recent[2].text == "message 4 你好",
+        "{}: fields read back: {recent:?}",
+        at("recent_chat")
+    );
+    let dup = store
+        .append_chat(
+            &t1.id,
+            &ChatRow { seq: 4, at_ms: 0, guest: None, name: "x".into(), seat: None, text: "y".into() },
+        )
+        .await;
+    check!(
+        matches!(dup, Err(StoreError::Conflict(_))),
+        "{}: a reused number gave {dup:?}",
+        at("append_chat")
+    );
+
+    // Finishing: the record is served only once finished; a finished table leaves the unfinished list.
+    check!(
+        ok(&at("record"), store.record(&t1.id).await)?.is_none(),
+        "{}: a record before the end",
+        at("record")
+    );
+    let record = "{\"format\": \"yezi/1\", \"game\": \"madiao\"}\n";
+    ok(&at("finish_table"), store.finish_table(&t1.id, record).await)?;
+    let served = ok(&at("record"), store.record(&t1.id).await)?;
+    check!(served.as_deref() == Some(record), "{}: served {served:?}", at("record"));
+    check!(
+        ok(&at("record"), store.record("t-none").await)?.is_none(),
+        "{}: a record of no table",
+        at("record")
+    );
+    let still = ok(&at("unfinished_tables"), store.unfinished_tables().await)?;
+    check!(
+        !still.iter().any(|t| t.id == t1.id) && still.iter().any(|t| t.id == t2.id),
+        "{}: the finished table is still listed",
+        at("unfinished_tables")
+    );
+    let status = ok(&at("table"), store.table(&t1.id).await)?.map(|t| t.status);
+    check!(status == Some(TableStatus::Finished), "{}: status {status:?}", at("finish_table"));
+    let reopen = store.set_status(&t1.id, TableStatus::Playing).await;
+    check!(reopen.is_err(), "{}: a finished table's status changed back", at("set_status"));
+
+    // Everything is still there through a new connection.
+    drop(store);
+    let again = ok("reopen", open().await)?;
+    let log = ok(&at("actions after reopening"), again.actions(&t1.id).await)?;
+    check!(log.len() == 4 && log[..3] == expected[..], "{}: the log after reopening: {log:?}", at("reopen"));
+    let back = ok(&at("table after reopening"), again.table(&t2.id).await)?;
+    check!(back.as_ref() == Some(&t2), "{}: the table after reopening: {back:?}", at("reopen"));
+    check!(
+        ok(&at("guest after reopening"), again.guest_by_token_hash(&g.token_hash).await)?.as_ref()
+            == Some(&g),
+        "{}: the guest after reopening",
+        at("reopen")
+    );
+    check!(
+        ok(&at("record after reopening"), again.record(&t1.id).await)?.as_deref() == Some(record),
+        "{}: the record after reopening",
+        at("reopen")
+    );
+    Ok(())
+}

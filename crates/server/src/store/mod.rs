@@ -1,0 +1,257 @@
+//! Storage: the one trait every backend implements, the rows it stores, and opening a backend
+//! from a URL (`sqlite:PATH` or a plain path for SQLite, `postgres://…` for PostgreSQL).
+//!
+//! A table is stored as its settings, its secret seed, its four seats and its **action log**: every
+//! engine action in order, each with its hand number and seat, in the engines' JSON shape (the
+//! `yezi/1` record's action without the seat, which is a column). The log is everything needed to
+//! rebuild the table exactly; the `yezi/1` record of a finished game is written from it and
+//! stored with the table. Every backend passes the one conformance suite in [`conformance`].
+
+use async_trait::async_trait;
+
+pub mod conformance;
+pub mod postgres;
+pub mod sqlite;
+
+/// What went wrong in storage.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed an operation.
+    #[error("database error: {0}")]
+    Backend(String),
+    /// A row with this key already exists (an action number used twice, a guest token reused).
+    #[error("already stored: {0}")]
+    Conflict(String),
+    /// A stored value cannot be read back.
+    #[error("a stored value is unreadable: {0}")]
+    Corrupt(String),
+    /// The table does not exist.
+    #[error("no table {0:?}")]
+    NoTable(String),
+    /// The database URL names no backend this server has.
+    #[error("unsupported database URL {0:?}: use a file path, sqlite:PATH or postgres://…")]
+    BadUrl(String),
+}
+
+/// A guest identity: a name and the hash of its secret token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuestRow {
+    /// Public identifier.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// SHA-256 of the token, as hexadecimal digits.
+    pub token_hash: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// Where a table is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Seats are open and the match has not begun.
+    Waiting,
+    /// The match is being played.
+    Playing,
+    /// The match is over; the record is stored.
+    Finished,
+}
+
+impl TableStatus {
+    /// The stored name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableStatus::Waiting => "waiting",
+            TableStatus::Playing => "playing",
+            TableStatus::Finished => "finished",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn parse(s: &str) -> Result<TableStatus, StoreError> {
+        match s {
+            "waiting" => Ok(TableStatus::Waiting),
+            "playing" => Ok(TableStatus::Playing),
+            "finished" => Ok(TableStatus::Finished),
+            other => Err(StoreError::Corrupt(format!("table status {other:?}"))),
+        }
+    }
+}
+
+/// Who a seat belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatRow {
+    /// Free for a person to take (a bot plays it while a match runs).
+    Open,
+    /// A bot, by its registry name.
+    Bot(String),
+    /// A person: the guest who took it, and the name shown.
+    Person { guest: String, name: String },
+}
+
+/// A table as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableRow {
+    /// Public identifier (also the invite).
+    pub id: String,
+    /// `madiao` or `dabaifen`.
+    pub game: String,
+    /// The settings as JSON (see `table::TableSettings`).
+    pub settings: String,
+    /// The secret seed every deck of the table comes from.
+    pub seed: u64,
+    /// The guest who created the table.
+    pub host: Option<String>,
+    /// Where the table is in its life.
+    pub status: TableStatus,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// The four seats.
+    pub seats: [SeatRow; 4],
+}
+
+/// One action of a table's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedAction {
+    /// Position in the table's log, from 0, without gaps.
+    pub seq: u64,
+    /// The hand of the match it belongs to, from 0.
+    pub hand: u32,
+    /// The seat that acted.
+    pub seat: u8,
+    /// The engine action as JSON, e.g. `{"play":"M9"}`.
+    pub action: String,
+}
+
+/// One chat message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Position in the table's chat, from 0.
+    pub seq: u64,
+    /// When it was said, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The guest who said it.
+    pub guest: Option<String>,
+    /// The name shown.
+    pub name: String,
+    /// The speaker's seat, if seated.
+    pub seat: Option<u8>,
+    /// The text.
+    pub text: String,
+}
+
+/// The storage every backend provides. Every write is durable when its future completes: the
+/// server acknowledges a move only after [`Store::append_actions`] has returned.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// A short name of the backend (`sqlite`, `postgres`).
+    fn backend(&self) -> &'static str;
+    /// Stores a new guest; a token hash already stored is a conflict.
+    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError>;
+    /// The guest whose token has this hash.
+    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError>;
+    /// Stores a new table with its seats; an id already stored is a conflict.
+    async fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
+    /// One table.
+    async fn table(&self, id: &str) -> Result<Option<TableRow>, StoreError>;
+    /// Every table not finished, oldest first (what a restarting server resumes).
+    async fn unfinished_tables(&self) -> Result<Vec<TableRow>, StoreError>;
+    /// Changes who holds a seat.
+    async fn set_seat(&self, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError>;
+    /// Changes the status of a table that is not finished.
+    async fn set_status(&self, table: &str, status: TableStatus) -> Result<(), StoreError>;
+    /// Appends actions to a table's log, all or none; an action number already stored is a conflict.
+    async fn append_actions(&self, table: &str, actions: &[LoggedAction]) -> Result<(), StoreError>;
+    /// A table's whole log, in order.
+    async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError>;
+    /// Appends a chat message; a number already stored is a conflict.
+    async fn append_chat(&self, table: &str, chat: &ChatRow) -> Result<(), StoreError>;
+    /// The last `limit` chat messages of a table, oldest first.
+    async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError>;
+    /// Marks a table finished and stores its `yezi/1` record.
+    async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError>;
+    /// The record of a finished table (`None` for a table that is not finished or not stored).
+    async fn record(&self, table: &str) -> Result<Option<String>, StoreError>;
+}
+
+/// Opens the backend a URL names: `postgres://…` or `postgresql://…` for PostgreSQL;
+/// `sqlite:PATH`, `sqlite://PATH` or a plain file path for SQLite (created when missing).
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(std::sync::Arc::new(postgres::PgStore::connect(url, None).await?))
+    } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        Ok(std::sync::Arc::new(sqlite::SqliteStore::open(path)?))
+    } else if url.contains("://") {
+        Err(StoreError::BadUrl(url.to_string()))
+    } else {
+        Ok(std::sync::Arc::new(sqlite::SqliteStore::open(url)?))
+    }
+}
+
+/// The schema, in SQL both backends accept.
+pub(crate) const SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS guests (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_ms BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        host TEXT,
+        status TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        record TEXT)",
+    "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, created_ms)",
+    "CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        seat SMALLINT NOT NULL,
+        kind TEXT NOT NULL,
+        bot TEXT,
+        guest_id TEXT,
+        name TEXT,
+        PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE IF NOT EXISTS actions (
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        seq BIGINT NOT NULL,
+        hand INTEGER NOT NULL,
+        seat SMALLINT NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE IF NOT EXISTS chat (
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        seq BIGINT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        guest_id TEXT,
+        name TEXT NOT NULL,
+        seat SMALLINT,
+        text TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq))",
+];
+
+/// A seat as its stored columns: kind, bot, guest, name.
+pub(crate) fn seat_columns(row: &SeatRow) -> (&'static str, Option<&str>, Option<&str>, Option<&str>) {
+    match row {
+        SeatRow::Open => ("open", None, None, None),
+        SeatRow::Bot(b) => ("bot", Some(b.as_str()), None, None),
+        SeatRow::Person { guest, name } => ("person", None, Some(guest.as_str()), Some(name.as_str())),
+    }
+}
+
+/// A seat from its stored columns.
+pub(crate) fn seat_from_columns(
+    kind: &str,
+    bot: Option<String>,
+    guest: Option<String>,
+    name: Option<String>,
+) -> Result<SeatRow, StoreError> {
+    match (kind, bot, guest, name) {
+        ("open", _, _, _) => Ok(SeatRow::Open),
+        ("bot", Some(b), _, _) => Ok(SeatRow::Bot(b)),
+        ("person", _, Some(guest), Some(name)) => Ok(SeatRow::Person { guest, name }),
+        (k, ..) => Err(StoreError::Corrupt(format!("seat of kind {k:?} with missing columns"))),
+    }
+}

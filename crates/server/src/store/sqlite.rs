@@ -1,0 +1,448 @@
+//! The SQLite backend: one file, no server to install (the default).
+//!
+//! One thread owns the connection. Requests queue up while it works, and every write waiting in
+//! the queue is committed in one transaction (group commit), each in its own savepoint so that one
+//! failing write does not undo the others. The database runs in WAL mode with `synchronous =
+//! NORMAL`: a committed transaction survives the server being killed at any moment (it is in the
+//! log before the commit returns); only a power failure can lose the last commits.
+
+use std::any::Any;
+use std::sync::mpsc;
+
+use async_trait::async_trait;
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::oneshot;
+
+use super::{
+    ChatRow, GuestRow, LoggedAction, SCHEMA, SeatRow, Store, StoreError, TableRow, TableStatus, seat_columns,
+    seat_from_columns,
+};
+
+type Output = Result<Box<dyn Any + Send>, StoreError>;
+type Work = Box<dyn FnOnce(&Connection) -> Output + Send>;
+
+struct Job {
+    work: Work,
+    done: oneshot::Sender<Output>,
+}
+
+/// A SQLite database file.
+pub struct SqliteStore {
+    jobs: mpsc::Sender<Job>,
+}
+
+fn backend(e: rusqlite::Error) -> StoreError {
+    if let rusqlite::Error::SqliteFailure(f, msg) = &e
+        && f.code == rusqlite::ErrorCode::ConstraintViolation
+    {
+        return StoreError::Conflict(msg.clone().unwrap_or_else(|| e.to_string()));
+    }
+    StoreError::Backend(e.to_string())
+}
+
+/// How many queued requests one transaction takes at most.
+const BATCH: usize = 512;
+
+impl SqliteStore {
+    /// Opens (creating when missing) the database file at `path`.
+    pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let conn = Connection::open(path).map_err(backend)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
+             PRAGMA busy_timeout = 5000;",
+        )
+        .map_err(backend)?;
+        for sql in SCHEMA {
+            conn.execute_batch(sql).map_err(backend)?;
+        }
+        let (tx, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("yezi-sqlite".into())
+            .spawn(move || worker(conn, rx))
+            .map_err(|e| StoreError::Backend(format!("cannot start the database thread: {e}")))?;
+        Ok(SqliteStore { jobs: tx })
+    }
+
+    async fn call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (done, rx) = oneshot::channel();
+        let work: Work = Box::new(move |c| f(c).map(|t| Box::new(t) as Box<dyn Any + Send>));
+        self.jobs
+            .send(Job { work, done })
+            .map_err(|_| StoreError::Backend("the database thread has stopped".into()))?;
+        let out = rx.await.map_err(|_| StoreError::Backend("the database thread has stopped".into()))??;
+        out.downcast::<T>()
+            .map(|b| *b)
+            .map_err(|_| StoreError::Backend("internal: a database reply of the wrong type".into()))
+    }
+}
+
+fn worker(conn: Connection, rx: mpsc::Receiver<Job>) {
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let e = backend(e);
+            for j in batch {
+                let _ = j.done.send(Err(e.clone()));
+            }
+            continue;
+        }
+        let mut results = Vec::with_capacity(batch.len());
+        for j in batch {
+            let out = match conn.execute_batch("SAVEPOINT job") {
+                Ok(()) => {
+                    let out = (j.work)(&conn);
+                    let end = if out.is_ok() { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
+                    match conn.execute_batch(end) {
+                        Ok(()) => out,
+                        Err(e) => Err(backend(e)),
+                    }
+                }
+                Err(e) => Err(backend(e)),
+            };
+            results.push((j.done, out));
+        }
+        match conn.execute_batch("COMMIT") {
+            Ok(()) => {
+                for (done, out) in results {
+                    let _ = done.send(out);
+                }
+            }
+            Err(e) => {
+                let e = backend(e);
+                let _ = conn.execute_batch("ROLLBACK");
+                for (done, _) in results {
+                    let _ = done.send(Err(e.clone()));
+                }
+            }
+        }
+    }
+}
+
+fn read_seats(c: &Connection, table: &str) -> Result<[SeatRow; 4], StoreError> {
+    let mut stmt = c
+        .prepare_cached("SELECT seat, kind, bot, guest_id, name FROM seats WHERE table_id = ?1 ORDER BY seat")
+        .map_err(backend)?;
+    let rows = stmt
+        .query_map(params![table], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })
+        .map_err(backend)?;
+    let mut seats = [SeatRow::Open, SeatRow::Open, SeatRow::Open, SeatRow::Open];
+    let mut seen = 0;
+    for row in rows {
+        let (seat, kind, bot, guest, name) = row.map_err(backend)?;
+        let i = usize::try_from(seat)
+            .ok()
+            .filter(|&i| i < 4)
+            .ok_or_else(|| StoreError::Corrupt(format!("table {table}: seat {seat}")))?;
+        seats[i] = seat_from_columns(&kind, bot, guest, name)?;
+        seen += 1;
+    }
+    if seen != 4 {
+        return Err(StoreError::Corrupt(format!("table {table} has {seen} seats stored")));
+    }
+    Ok(seats)
+}
+
+type TableCols = (String, String, String, i64, Option<String>, String, i64);
+
+fn table_from(c: &Connection, cols: TableCols) -> Result<TableRow, StoreError> {
+    let (id, game, settings, seed, host, status, created_ms) = cols;
+    let seats = read_seats(c, &id)?;
+    Ok(TableRow {
+        id,
+        game,
+        settings,
+        seed: seed as u64,
+        host,
+        status: TableStatus::parse(&status)?,
+        created_ms,
+        seats,
+    })
+}
+
+const TABLE_COLS: &str = "id, game, settings, seed, host, status, created_ms";
+
+fn table_cols(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableCols> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+}
+
+fn require_table(c: &Connection, table: &str) -> Result<(), StoreError> {
+    let found: Option<i64> = c
+        .query_row("SELECT 1 FROM tables WHERE id = ?1", params![table], |r| r.get(0))
+        .optional()
+        .map_err(backend)?;
+    found.map(|_| ()).ok_or_else(|| StoreError::NoTable(table.to_string()))
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
+        let g = guest.clone();
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO guests (id, name, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![g.id, g.name, g.token_hash, g.created_ms],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
+        let h = token_hash.to_string();
+        self.call(move |c| {
+            c.query_row(
+                "SELECT id, name, token_hash, created_ms FROM guests WHERE token_hash = ?1",
+                params![h],
+                |r| {
+                    Ok(GuestRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        token_hash: r.get(2)?,
+                        created_ms: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
+        let t = table.clone();
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO tables (id, game, settings, seed, host, status, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![t.id, t.game, t.settings, t.seed as i64, t.host, t.status.name(), t.created_ms],
+            )
+            .map_err(backend)?;
+            for (i, s) in t.seats.iter().enumerate() {
+                let (kind, bot, guest, name) = seat_columns(s);
+                c.execute(
+                    "INSERT INTO seats (table_id, seat, kind, bot, guest_id, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![t.id, i as i64, kind, bot, guest, name],
+                )
+                .map_err(backend)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
+        let id = id.to_string();
+        self.call(move |c| {
+            let cols = c
+                .query_row(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = ?1"), params![id], table_cols)
+                .optional()
+                .map_err(backend)?;
+            cols.map(|cols| table_from(c, cols)).transpose()
+        })
+        .await
+    }
+
+    async fn unfinished_tables(&self) -> Result<Vec<TableRow>, StoreError> {
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare(&format!(
+                    "SELECT {TABLE_COLS} FROM tables WHERE status <> 'finished' ORDER BY created_ms, id"
+                ))
+                .map_err(backend)?;
+            let rows: Vec<TableCols> = stmt
+                .query_map([], table_cols)
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)?;
+            rows.into_iter().map(|cols| table_from(c, cols)).collect()
+        })
+        .await
+    }
+
+    async fn set_seat(&self, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
+        let (table, row) = (table.to_string(), row.clone());
+        self.call(move |c| {
+            let (kind, bot, guest, name) = seat_columns(&row);
+            let n = c
+                .execute(
+                    "UPDATE seats SET kind = ?3, bot = ?4, guest_id = ?5, name = ?6 WHERE table_id = ?1 AND seat = ?2",
+                    params![table, i64::from(seat), kind, bot, guest, name],
+                )
+                .map_err(backend)?;
+            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
+        })
+        .await
+    }
+
+    async fn set_status(&self, table: &str, status: TableStatus) -> Result<(), StoreError> {
+        let table = table.to_string();
+        self.call(move |c| {
+            let n = c
+                .execute(
+                    "UPDATE tables SET status = ?2 WHERE id = ?1 AND status <> 'finished'",
+                    params![table, status.name()],
+                )
+                .map_err(backend)?;
+            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
+        })
+        .await
+    }
+
+    async fn append_actions(&self, table: &str, actions: &[LoggedAction]) -> Result<(), StoreError> {
+        let (table, actions) = (table.to_string(), actions.to_vec());
+        self.call(move |c| {
+            require_table(c, &table)?;
+            let mut stmt = c
+                .prepare_cached(
+                    "INSERT INTO actions (table_id, seq, hand, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(backend)?;
+            for a in &actions {
+                stmt.execute(params![table, a.seq as i64, i64::from(a.hand), i64::from(a.seat), a.action])
+                    .map_err(backend)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
+        let table = table.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT seq, hand, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq",
+                )
+                .map_err(backend)?;
+            let rows = stmt
+                .query_map(params![table], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })
+                .map_err(backend)?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (seq, hand, seat, action) = row.map_err(backend)?;
+                let bad = || StoreError::Corrupt(format!("table {table}: action {seq}"));
+                out.push(LoggedAction {
+                    seq: u64::try_from(seq).map_err(|_| bad())?,
+                    hand: u32::try_from(hand).map_err(|_| bad())?,
+                    seat: u8::try_from(seat).map_err(|_| bad())?,
+                    action,
+                });
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn append_chat(&self, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
+        let (table, m) = (table.to_string(), chat.clone());
+        self.call(move |c| {
+            require_table(c, &table)?;
+            c.execute(
+                "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![table, m.seq as i64, m.at_ms, m.guest, m.name, m.seat.map(i64::from), m.text],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
+        let table = table.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT seq, at_ms, guest_id, name, seat, text FROM chat WHERE table_id = ?1 \
+                     ORDER BY seq DESC LIMIT ?2",
+                )
+                .map_err(backend)?;
+            let rows = stmt
+                .query_map(params![table, i64::from(limit)], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, Option<i64>>(4)?,
+                        r.get::<_, String>(5)?,
+                    ))
+                })
+                .map_err(backend)?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (seq, at_ms, guest, name, seat, text) = row.map_err(backend)?;
+                let bad = || StoreError::Corrupt(format!("table {table}: chat {seq}"));
+                out.push(ChatRow {
+                    seq: u64::try_from(seq).map_err(|_| bad())?,
+                    at_ms,
+                    guest,
+                    name,
+                    seat: seat.map(|s| u8::try_from(s).map_err(|_| bad())).transpose()?,
+                    text,
+                });
+            }
+            out.reverse();
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError> {
+        let (table, record) = (table.to_string(), record.to_string());
+        self.call(move |c| {
+            let n = c
+                .execute(
+                    "UPDATE tables SET status = 'finished', record = ?2 WHERE id = ?1",
+                    params![table, record],
+                )
+                .map_err(backend)?;
+            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
+        })
+        .await
+    }
+
+    async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
+        let table = table.to_string();
+        self.call(move |c| {
+            let r: Option<Option<String>> = c
+                .query_row(
+                    "SELECT record FROM tables WHERE id = ?1 AND status = 'finished'",
+                    params![table],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            Ok(r.flatten())
+        })
+        .await
+    }
+}

@@ -1,0 +1,322 @@
+//! One WebSocket connection (`GET /ws`): it must first say `hello` with a guest token; then it may
+//! join or watch one table and send that table its messages. Limits: a message over
+//! `max_message_bytes` gets `too_large` (a frame over `max_frame_bytes` closes the connection);
+//! more than the rate allows gets `rate_limited` and is dropped (a connection that keeps flooding
+//! is closed); a connection silent for `idle_seconds` is closed. The server pings every 30 s.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::protocol::{self, ClientMsg, ErrorCode};
+use crate::store::TableStatus;
+use crate::table::{Cmd, ConnId, Guest, TableHandle};
+use crate::{App, ids};
+
+/// How many messages may wait for a slow connection; more are dropped (it sees a gap in `v`).
+const OUT_QUEUE: usize = 128;
+
+/// The WebSocket route.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new().route("/ws", get(upgrade))
+}
+
+async fn upgrade(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
+    let limits = app.limits;
+    if app.connections.load(Ordering::Relaxed) >= limits.max_connections {
+        return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
+    }
+    ws.max_message_size(limits.max_frame_bytes)
+        .max_frame_size(limits.max_frame_bytes)
+        .read_buffer_size(1024)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| connection(app, socket))
+}
+
+/// A token bucket: `rate` tokens a second, at most `burst`.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(rate: f64, burst: f64) -> Bucket {
+        Bucket { tokens: burst, rate, burst, at: Instant::now() }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+struct Conn {
+    id: ConnId,
+    app: Arc<App>,
+    out: mpsc::Sender<Utf8Bytes>,
+    guest: Option<Guest>,
+    table: Option<TableHandle>,
+    messages: Bucket,
+    chats: Bucket,
+    dropped: u32,
+    warned: Option<Instant>,
+}
+
+impl Conn {
+    fn send(&self, msg: Utf8Bytes) {
+        let _ = self.out.try_send(msg);
+    }
+
+    fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.send(protocol::error(code, message, None));
+    }
+
+    /// Handles one text message; false closes the connection.
+    async fn text(&mut self, text: &str) -> bool {
+        if !self.messages.take() {
+            self.dropped += 1;
+            if self.dropped > self.app.limits.max_dropped {
+                self.error(ErrorCode::RateLimited, "too many messages: the connection is closed");
+                return false;
+            }
+            // One notice a second at most; the dropped messages get no other reply.
+            if self.warned.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                self.warned = Some(Instant::now());
+                let l = self.app.limits;
+                self.error(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too many messages (at most {} a second, {} in a burst): dropped",
+                        l.messages_per_second, l.message_burst
+                    ),
+                );
+            }
+            return true;
+        }
+        self.dropped = 0;
+        if text.len() > self.app.limits.max_message_bytes {
+            self.error(
+                ErrorCode::TooLarge,
+                format!(
+                    "a message has at most {} bytes, this one {}: dropped",
+                    self.app.limits.max_message_bytes,
+                    text.len()
+                ),
+            );
+            return true;
+        }
+        let msg = match protocol::parse(text) {
+            Ok(m) => m,
+            Err((code, why)) => {
+                self.error(code, why);
+                return true;
+            }
+        };
+        self.handle(msg).await
+    }
+
+    async fn handle(&mut self, msg: ClientMsg) -> bool {
+        let guest = match (&msg, &self.guest) {
+            (ClientMsg::Hello { token }, None) => {
+                return match self.app.store.guest_by_token_hash(&ids::hash_token(token)).await {
+                    Ok(Some(g)) => {
+                        self.send(protocol::text(
+                            &json!({ "type": "welcome", "guest": { "id": g.id, "name": g.name } }),
+                        ));
+                        self.guest = Some(Guest { id: g.id, name: g.name });
+                        true
+                    }
+                    Ok(None) => {
+                        self.error(ErrorCode::BadToken, "unknown token: the connection is closed");
+                        false
+                    }
+                    Err(e) => {
+                        self.error(ErrorCode::Unavailable, format!("the guest cannot be looked up: {e}"));
+                        false
+                    }
+                };
+            }
+            (ClientMsg::Hello { .. }, Some(_)) => {
+                self.error(ErrorCode::AlreadyAuthenticated, "this connection has said hello already");
+                return true;
+            }
+            (ClientMsg::Ping, _) => {
+                self.send(protocol::text(&json!({ "type": "pong" })));
+                return true;
+            }
+            (_, None) => {
+                self.error(ErrorCode::NotAuthenticated, "say hello with your token first");
+                return true;
+            }
+            (_, Some(g)) => g.clone(),
+        };
+        match msg {
+            ClientMsg::Join { table, seat } => self.enter(table, Some(seat), guest).await,
+            ClientMsg::Watch { table } => self.enter(table, None, guest).await,
+            other => {
+                let Some(t) = &self.table else {
+                    self.error(ErrorCode::NotAtTable, "join or watch a table first");
+                    return true;
+                };
+                let conn = self.id;
+                let cmd = match other {
+                    ClientMsg::Act { action, move_no, seat } => Cmd::Act { conn, action, move_no, seat },
+                    ClientMsg::Chat { text } => {
+                        if !self.chats.take() {
+                            let l = self.app.limits;
+                            self.error(
+                                ErrorCode::RateLimited,
+                                format!("too many chat lines (at most {} in a burst, then one every {} s): dropped", l.chat_burst, 1.0 / l.chat_per_second),
+                            );
+                            return true;
+                        }
+                        Cmd::Chat { conn, text }
+                    }
+                    ClientMsg::Resync => Cmd::Resync { conn },
+                    ClientMsg::Leave => Cmd::Leave { conn },
+                    ClientMsg::Back => Cmd::Back { conn },
+                    ClientMsg::Start => Cmd::Start { conn },
+                    ClientMsg::Next => Cmd::Next { conn },
+                    ClientMsg::Hello { .. }
+                    | ClientMsg::Ping
+                    | ClientMsg::Join { .. }
+                    | ClientMsg::Watch { .. } => {
+                        return true;
+                    }
+                };
+                if t.tx.send(cmd).await.is_err() {
+                    self.error(ErrorCode::Unavailable, "the table has closed");
+                    self.table = None;
+                }
+                true
+            }
+        }
+    }
+
+    /// Joins (`seat` is `Some`) or watches (`None`) a table.
+    async fn enter(&mut self, id: String, seat: Option<Option<u8>>, guest: Guest) -> bool {
+        if self.table.is_some() {
+            self.error(
+                ErrorCode::AlreadyAtTable,
+                "this connection is at a table already; open another for another table",
+            );
+            return true;
+        }
+        let Some(handle) = self.app.table(&id) else {
+            let finished =
+                matches!(self.app.store.table(&id).await, Ok(Some(t)) if t.status == TableStatus::Finished);
+            if finished {
+                self.error(
+                    ErrorCode::Finished,
+                    format!("the match at table {id} is over; its record is at /api/records/{id}"),
+                );
+            } else {
+                let shown: String = id.chars().take(40).collect();
+                self.error(ErrorCode::NoTable, format!("no table {shown:?}"));
+            }
+            return true;
+        };
+        let (reply, rx) = oneshot::channel();
+        let conn = self.id;
+        let out = self.out.clone();
+        let cmd = match seat {
+            Some(seat) => Cmd::Join { conn, guest, seat, out, reply },
+            None => Cmd::Watch { conn, guest, out, reply },
+        };
+        if handle.tx.send(cmd).await.is_err() {
+            self.error(ErrorCode::Unavailable, "the table has closed");
+            return true;
+        }
+        match rx.await {
+            Ok(Ok(())) => self.table = Some(handle),
+            Ok(Err((code, why))) => self.error(code, why),
+            Err(_) => self.error(ErrorCode::Unavailable, "the table has closed"),
+        }
+        true
+    }
+}
+
+async fn connection(app: Arc<App>, socket: WebSocket) {
+    app.connections.fetch_add(1, Ordering::Relaxed);
+    let id = app.next_conn_id();
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
+    let writer = tokio::spawn(async move {
+        let mut ping = tokio::time::interval(Duration::from_secs(30));
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                m = rx.recv() => match m {
+                    Some(m) => if sink.send(Message::Text(m)).await.is_err() { break },
+                    None => break,
+                },
+                _ = ping.tick() => if sink.send(Message::Ping(Default::default())).await.is_err() { break },
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let limits = app.limits;
+    let mut conn = Conn {
+        id,
+        app: app.clone(),
+        out,
+        guest: None,
+        table: None,
+        messages: Bucket::new(limits.messages_per_second, limits.message_burst),
+        chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
+        dropped: 0,
+        warned: None,
+    };
+    let idle = Duration::from_secs(limits.idle_seconds);
+    loop {
+        let msg = match tokio::time::timeout(idle, stream.next()).await {
+            Ok(Some(Ok(m))) => m,
+            // Timed out, closed, or an error (a frame over the size limit, a protocol error).
+            _ => break,
+        };
+        match msg {
+            Message::Text(t) => {
+                if !conn.text(t.as_str()).await {
+                    break;
+                }
+            }
+            Message::Binary(_) => {
+                if !conn.messages.take() {
+                    continue;
+                }
+                conn.error(
+                    ErrorCode::Binary,
+                    "the protocol is JSON in text frames: binary frames are dropped",
+                );
+            }
+            Message::Ping(_) | Message::Pong(_) => {}
+            Message::Close(_) => break,
+        }
+    }
+    if let Some(t) = conn.table.take() {
+        let _ = t.tx.send(Cmd::Gone { conn: id }).await;
+    }
+    drop(conn);
+    let _ = writer.await;
+    app.connections.fetch_sub(1, Ordering::Relaxed);
+}

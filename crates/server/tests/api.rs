@@ -1,0 +1,289 @@
+//! The HTTP API against the router itself (no network): guests, tokens, the games' options,
+//! creating tables with their validation, the lobby, a table's summary, records (served only once
+//! a game is over), statistics and the static pages.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use server::store::sqlite::SqliteStore;
+use server::{App, Config, Limits};
+use tower::ServiceExt;
+
+struct Api {
+    app: Arc<App>,
+    _dir: tempfile::TempDir,
+}
+
+impl Api {
+    async fn new(limits: Limits) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(SqliteStore::open(dir.path().join("y.db").to_str().unwrap()).unwrap());
+        let app = App::start(store, Config { timing: common::fast(), limits }).await.unwrap();
+        Api { app, _dir: dir }
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        token: Option<&str>,
+    ) -> (StatusCode, String) {
+        let mut req = Request::builder().method(method).uri(path).header("host", "yezi.test:8080");
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let req = req.body(body.map_or(Body::empty(), |b| Body::from(b.to_string()))).unwrap();
+        let res = server::router(self.app.clone()).oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    async fn json(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+        token: Option<&str>,
+    ) -> (StatusCode, Value) {
+        let text = body.map(|b| b.to_string());
+        let (s, b) = self.call(method, path, text.as_deref(), token).await;
+        (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+    }
+
+    async fn guest(&self, name: &str) -> (String, String) {
+        let (s, v) = self.json("POST", "/api/guests", Some(json!({ "name": name })), None).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        (v["id"].as_str().unwrap().to_string(), v["token"].as_str().unwrap().to_string())
+    }
+}
+
+fn bad(v: &Value, needle: &str) {
+    assert_eq!(v["error"]["code"], "bad_request", "{v}");
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(m.contains(needle), "{m:?} should contain {needle:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_and_tokens() {
+    let api = Api::new(Limits::default()).await;
+    let (s, v) = api.json("POST", "/api/guests", Some(json!({ "name": "  安 Ann  " })), None).await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(v["name"], "安 Ann");
+    let token = v["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    let (s, me) = api.json("GET", "/api/me", None, Some(token)).await;
+    assert_eq!((s, me["id"].clone()), (StatusCode::OK, v["id"].clone()));
+    let (s, e) = api.json("GET", "/api/me", None, Some("wrong")).await;
+    assert_eq!((s, e["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("bad_token")));
+    let (s, _) = api.json("GET", "/api/me", None, None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    for (body, needle) in [
+        (json!({ "name": "" }), "1 to 24 characters"),
+        (json!({ "name": "x".repeat(25) }), "1 to 24 characters"),
+        (json!({ "name": "a\u{7}b" }), "control characters"),
+        (json!({ "nom": "Ann" }), "missing field `name`"),
+        (json!({ "name": 5 }), "name: invalid type"),
+    ] {
+        let (s, v) = api.json("POST", "/api/guests", Some(body), None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        bad(&v, needle);
+    }
+    let (s, text) = api.call("POST", "/api/guests", Some("{not json"), None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(text.contains("the body is not JSON"), "{text}");
+    // Tokens are stored hashed: the database does not hold the token.
+    let db = std::fs::read(api._dir.path().join("y.db")).unwrap();
+    let wal = std::fs::read(api._dir.path().join("y.db-wal")).unwrap_or_default();
+    let has = |hay: &[u8]| hay.windows(token.len()).any(|w| w == token.as_bytes());
+    assert!(!has(&db) && !has(&wal), "the token is not stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_options() {
+    let api = Api::new(Limits::default()).await;
+    let (s, v) = api.json("GET", "/api/games", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games[0]["game"], "madiao");
+    assert_eq!(games[0]["presets"]["feng"]["faceup_discard"], "forbidden");
+    assert_eq!(games[0]["presets"]["standard"]["faceup_discard"], "penalty");
+    assert_eq!(games[1]["game"], "dabaifen");
+    assert_eq!(games[1]["presets"]["standard"]["revoke"], "penalize");
+    for g in games {
+        let bots: Vec<&str> = g["bots"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+        assert!(bots.contains(&"random"));
+        let default = g["default_bot"].as_str().unwrap();
+        assert_eq!(default, if bots.contains(&"heuristic") { "heuristic" } else { "random" });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creating_tables_checks_everything_and_the_lobby_lists_public_ones() {
+    let api = Api::new(Limits { tables_per_guest: 3, ..Limits::default() }).await;
+    let (_, token) = api.guest("Ann").await;
+    let t = Some(token.as_str());
+    let body = json!({
+        "game": "madiao", "rules": "feng", "variants": { "game_length": "hands:2" }, "stake": 4,
+        "turn_seconds": 20, "name": "Ann's table",
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
+    });
+    let (s, v) = api.json("POST", "/api/tables", Some(body.clone()), t).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let table = &v["table"];
+    let id = table["id"].as_str().unwrap();
+    assert_eq!(v["invite"], format!("http://yezi.test:8080/t/{id}"));
+    assert_eq!(table["variants"]["faceup_discard"], "forbidden");
+    assert_eq!(table["variants"]["game_length"], "hands:2");
+    assert_eq!(table["stake"], 4);
+    assert_eq!(table["status"], "waiting");
+    assert_eq!(table["open_seats"], 1);
+    assert_eq!(table["seats"][0]["name"], "Ann");
+    assert_eq!(table["seats"][2]["bot"], "random");
+    assert!(!table.to_string().contains("seed"), "the seed stays on the server");
+    let mut private = body.clone();
+    private["private"] = json!(true);
+    let (s, v) = api.json("POST", "/api/tables", Some(private), t).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let private_id = v["table"]["id"].as_str().unwrap().to_string();
+    let (_, lobby) = api.json("GET", "/api/tables", None, None).await;
+    let ids: Vec<&str> =
+        lobby["tables"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec![id], "the private table is not listed");
+    let (s, info) = api.json("GET", &format!("/api/tables/{private_id}"), None, None).await;
+    assert_eq!((s, info["private"].as_bool()), (StatusCode::OK, Some(true)));
+    let (s, _) = api.json("GET", "/api/tables/tnope", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+
+    for (change, needle) in [
+        (json!({ "game": "chess" }), "game: unknown variant `chess`"),
+        (json!({ "rules": "modern" }), "unknown rules preset"),
+        (json!({ "variants": { "colour": "red" } }), "unknown variant `colour`"),
+        (json!({ "variants": { "slam": "sometimes" } }), "variant `slam` cannot be"),
+        (json!({ "stake": 3 }), "stake must be an even number"),
+        (json!({ "turn_seconds": 2 }), "turn_seconds must be 5 to 3600"),
+        (json!({ "name": "" }), "a table name must have 1 to 60 characters"),
+        (json!({ "seats": [{"kind": "me"}] }), "a table has 4 seats, not 1"),
+        (
+            json!({ "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "open"}, {"kind": "open"}] }),
+            "one seat",
+        ),
+        (
+            json!({ "seats": [{"kind": "bot", "bot": "genius"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}] }),
+            "unknown bot \"genius\"",
+        ),
+        (
+            json!({ "seats": [{"kind": "robot"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}] }),
+            "seats[0]",
+        ),
+    ] {
+        let mut b = body.clone();
+        for (k, v) in change.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        let (s, v) = api.json("POST", "/api/tables", Some(b), t).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{change}: {v}");
+        bad(&v, needle);
+    }
+    let (s, v) = api
+        .json(
+            "POST",
+            "/api/tables",
+            Some(json!({ "game": "dabaifen", "variants": { "revoke": "refuse" } })),
+            t,
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["table"]["variants"]["revoke"], "refuse");
+    assert!(v["table"].get("stake").is_none(), "no stake in Da Bai Fen");
+    // A guest hosts at most `tables_per_guest` unfinished tables.
+    let (s, v) = api.json("POST", "/api/tables", Some(json!({ "game": "dabaifen" })), t).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["error"]["code"], "too_many_tables");
+    let (s, v) = api.json("POST", "/api/tables", Some(json!({ "game": "madiao" })), Some("x")).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("bad_token")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_are_served_only_once_the_game_is_over() {
+    let api = Api::new(Limits::default()).await;
+    let (_, token) = api.guest("Ann").await;
+    let bots = json!([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]);
+    let (s, v) = api
+        .json(
+            "POST",
+            "/api/tables",
+            Some(json!({ "game": "madiao", "variants": { "game_length": "hands:2" }, "seats": bots })),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = v["table"]["id"].as_str().unwrap().to_string();
+    // A table of bots plays at once; while it plays its record is not served (it holds the decks).
+    let (s, v) = api.json("GET", &format!("/api/records/{id}"), None, None).await;
+    if s == StatusCode::CONFLICT {
+        assert_eq!(v["error"]["code"], "not_finished");
+    }
+    let (s, _) = api.json("GET", "/api/records/tnone", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let text = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let (s, text) = api.call("GET", &format!("/api/records/{id}"), None, None).await;
+            if s == StatusCode::OK {
+                return text;
+            }
+            assert_eq!(s, StatusCode::CONFLICT);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap();
+    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
+        panic!("{text}")
+    };
+    assert_eq!(rec.hands.len(), 2);
+    assert!(rec.seed.is_some(), "a finished game's record shows its seed");
+    assert_eq!(rec.players.as_ref().unwrap().0[0], "bot:random".replace("random", &default_bot()));
+    let rep = madiao::record::replay(&rec);
+    assert!(rep.is_clean(), "{:?}", rep.error);
+    // Its decks are the seed's.
+    for (k, h) in rec.hands.iter().enumerate() {
+        let deck: Vec<String> =
+            madiao::deck_from_seed(rec.seed.unwrap(), k as u64).iter().map(|c| c.to_string()).collect();
+        assert_eq!(h.deck, deck);
+    }
+    let (s, info) = api.json("GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!((s, info["status"].as_str()), (StatusCode::OK, Some("finished")));
+}
+
+fn default_bot() -> String {
+    server::table::default_bot_of(cards::record::GameKind::Madiao).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn statistics_and_static_pages() {
+    let api = Api::new(Limits::default()).await;
+    let (s, v) = api.json("GET", "/api/stats", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["tables"], 0);
+    assert_eq!(v["connections"], 0);
+    assert!(v["rss_bytes"].as_u64().unwrap() > 1_000_000);
+    let (s, page) = api.call("GET", "/", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(page.contains("yezi") && page.contains("browser client is not here yet"));
+    let (s, invite) = api.call("GET", "/t/t1234", None, None).await;
+    assert_eq!((s, invite == page), (StatusCode::OK, true));
+    let (s, _) = api.call("GET", "/nothing.js", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = api.call("GET", "/../Cargo.toml", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = api.call("GET", "/api/nothing", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}

@@ -1,0 +1,124 @@
+//! A server started in the test process on a loopback port with a temporary SQLite database,
+//! with fast timing, and helpers to play through it.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use server::client::{Client, GuestToken, Socket, random_action};
+use server::store::sqlite::SqliteStore;
+use server::table::Timing;
+use server::{App, Config, Limits};
+
+/// Timing fast enough for whole matches in a test.
+pub fn fast() -> Timing {
+    Timing { draw_ms: 2, window_ms: 5, bot_delay_ms: 0, pause_ms: 5, retire_ms: 60_000, poll_hold_ms: 0 }
+}
+
+pub struct TestServer {
+    pub app: Arc<App>,
+    pub client: Client,
+    pub dir: tempfile::TempDir,
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+impl TestServer {
+    /// A server whose limits let test clients act as fast as they can.
+    pub async fn start(timing: Timing) -> TestServer {
+        Self::start_with(
+            timing,
+            Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() },
+        )
+        .await
+    }
+
+    pub async fn start_with(timing: Timing, limits: Limits) -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("yezi.db");
+        let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).unwrap());
+        let app = App::start(store, Config { timing, limits }).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let a = app.clone();
+        let task = tokio::spawn(async move {
+            let _ = server::serve(listener, a).await;
+        });
+        TestServer { app, client: Client::new(&addr), dir, task }
+    }
+
+    pub async fn guest(&self, name: &str) -> GuestToken {
+        self.client.guest(name).await.unwrap()
+    }
+
+    /// Creates a table; returns its id.
+    pub async fn table(&self, host: &GuestToken, body: Value) -> String {
+        let v = self.client.create_table(&host.token, &body).await.unwrap();
+        v["table"]["id"].as_str().unwrap().to_string()
+    }
+
+    pub async fn join(&self, g: &GuestToken, table: &str, seat: Option<u8>) -> (Socket, Value) {
+        let mut s = self.client.connect_as(&g.token).await.unwrap();
+        let mut msg = json!({ "type": "join", "table": table });
+        if let Some(seat) = seat {
+            msg["seat"] = json!(seat);
+        }
+        s.send(&msg).await.unwrap();
+        let sync = s
+            .until(Duration::from_secs(10), "sync", |m| m["type"] == "sync" || m["type"] == "error")
+            .await
+            .unwrap();
+        assert_eq!(sync["type"], "sync", "{sync}");
+        (s, sync)
+    }
+}
+
+/// True when a message shows the match over.
+pub fn match_over(m: &Value) -> bool {
+    m["match"]["over"] == true && m["view"]["result"] != Value::Null
+}
+
+/// Plays a seat with random legal actions until the match is over; returns every message seen.
+pub async fn play_randomly(s: &mut Socket, seed: u64, limit: Duration) -> Vec<Value> {
+    play_paced(s, seed, limit, Duration::ZERO).await
+}
+
+/// [`play_randomly`], waiting `pace` before each action (to stay under the rate limit).
+pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Duration) -> Vec<Value> {
+    let mut rng = cards::Rng::from_seed(seed);
+    let mut seen = Vec::new();
+    // The sync that joining gave may hold a decision already: ask for the state again.
+    s.send(&json!({ "type": "resync" })).await.unwrap();
+    let end = tokio::time::Instant::now() + limit;
+    loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        let m = match s.recv_timeout(left).await.unwrap() {
+            Some(m) => m,
+            None => {
+                let last: Vec<String> = seen.iter().rev().take(6).map(|m: &Value| m.to_string()).collect();
+                panic!(
+                    "the match did not end in {limit:?}; the last messages, newest first:\n{}",
+                    last.join("\n")
+                )
+            }
+        };
+        if m["code"] == "rate_limited" {
+            // Faster than a person: wait for the limit, then ask for the decision again.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            s.send(&json!({ "type": "resync" })).await.unwrap();
+            continue;
+        }
+        assert_ne!(m["type"], "error", "an error during play: {m}");
+        let decide = matches!(m["type"].as_str(), Some("update" | "sync"));
+        if decide && let Some(a) = random_action(&m["legal"], &mut rng) {
+            tokio::time::sleep(pace).await;
+            s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
+        }
+        let over = match_over(&m);
+        seen.push(m);
+        if over {
+            return seen;
+        }
+    }
+}

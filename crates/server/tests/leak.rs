@@ -1,0 +1,444 @@
+//! No hidden card reaches anyone who may not know it: complete matches of both games (each rules
+//! preset, and Da Bai Fen under both `revoke` variants) played by four scripted persons over real
+//! WebSockets, with a spectator; every message every seat and the spectator received is checked
+//! against what that recipient may know at that point of the game.
+//!
+//! What a recipient may know is computed here from the finished game's record with the engines'
+//! states (hands dealt, cards played, the deck) — not from the server's view code. The point of
+//! the game a message belongs to is read from the message's hand and move numbers and from the
+//! events the recipient received before it (the draw's count, a window's close). Every string in a
+//! message (words of prose included) that is a card code of the game is a card shown.
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cards::Seat;
+use cards::record::{self, AnyRecord, DabaifenAction, DabaifenHand, MadiaoAction, MadiaoHand};
+use common::{TestServer, fast, match_over};
+use serde_json::{Value, json};
+use server::client::{Socket, random_action};
+
+type Log = Arc<Mutex<Vec<Value>>>;
+
+/// A person who plays random legal actions, and now and then asks to declare, annul or force a
+/// redeal when the server says he may.
+async fn person(mut s: Socket, seed: u64, log: Log) {
+    let mut rng = cards::Rng::from_seed(seed);
+    s.send(&json!({ "type": "resync" })).await.unwrap();
+    loop {
+        let m = s.recv_timeout(Duration::from_secs(60)).await.unwrap().expect("the match goes on");
+        if m["code"] == "too_late" {
+            // A request sent just as the draw or a window ended.
+            continue;
+        }
+        if m["type"] == "error" {
+            let l = log.lock().unwrap();
+            let last: Vec<String> = l.iter().rev().take(4).map(|m| {
+                json!({"v": m["v"], "type": m["type"], "event": m["event"], "move": m["move"], "legal": m["legal"], "to_move": m["view"]["to_move"], "phase": m["view"]["phase"]}).to_string()
+            }).collect();
+            panic!("{m}\nafter, newest first:\n{}", last.join("\n"));
+        }
+        log.lock().unwrap().push(m.clone());
+        if matches!(m["type"].as_str(), Some("update" | "sync")) {
+            let legal = &m["legal"];
+            if let Some(a) = random_action(legal, &mut rng) {
+                s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
+            } else {
+                let req = match legal["kind"].as_str() {
+                    Some("declare") if legal["requested"].is_null() => legal["cards"]
+                        .as_array()
+                        .filter(|c| !c.is_empty() && rng.chance(0.3))
+                        .map(|c| json!({ "declare": c[rng.index(c.len())] })),
+                    Some("annul") if legal["requested"] == false && rng.chance(0.5) => {
+                        Some(json!({ "annul": true }))
+                    }
+                    Some("redeal") if legal["requested"] == false && rng.chance(0.3) => {
+                        Some(json!({ "redeal": true }))
+                    }
+                    _ => None,
+                };
+                if let Some(r) = req {
+                    s.send(&json!({ "type": "act", "action": r })).await.unwrap();
+                }
+            }
+        }
+        if match_over(&m) {
+            return;
+        }
+    }
+}
+
+async fn spectator(mut s: Socket, log: Log) {
+    loop {
+        let m = s.recv_timeout(Duration::from_secs(60)).await.unwrap().expect("the match goes on");
+        log.lock().unwrap().push(m.clone());
+        if match_over(&m) {
+            return;
+        }
+    }
+}
+
+/// Plays one match; returns the record and every seat's and the spectator's messages.
+async fn play(body: Value) -> (String, Vec<Vec<Value>>) {
+    let srv = TestServer::start(fast()).await;
+    let guests =
+        [srv.guest("Ann").await, srv.guest("Bob").await, srv.guest("Cyd").await, srv.guest("Dee").await];
+    let mut body = body;
+    body["seats"] = json!([{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]);
+    body["turn_seconds"] = json!(120);
+    let id = srv.table(&guests[0], body).await;
+    let logs: Vec<Log> = (0..5).map(|_| Arc::new(Mutex::new(Vec::new()))).collect();
+    let eve = srv.guest("Eve").await;
+    let mut w = srv.client.connect_as(&eve.token).await.unwrap();
+    w.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    let watcher = tokio::spawn(spectator(w, logs[4].clone()));
+    let mut tasks = Vec::new();
+    for (i, g) in guests.iter().enumerate() {
+        let mut s = srv.client.connect_as(&g.token).await.unwrap();
+        s.send(&json!({ "type": "join", "table": id, "seat": i })).await.unwrap();
+        tasks.push(tokio::spawn(person(s, 100 + i as u64, logs[i].clone())));
+    }
+    for t in tasks {
+        tokio::time::timeout(Duration::from_secs(240), t).await.expect("the match ends").unwrap();
+    }
+    tokio::time::timeout(Duration::from_secs(30), watcher).await.unwrap().unwrap();
+    let text = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (s, t) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
+            if s == 200 {
+                return t;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .unwrap();
+    let logs = logs.iter().map(|l| l.lock().unwrap().clone()).collect();
+    (text, logs)
+}
+
+/// Every card code in a message: string values, and the words of longer strings.
+fn cards_in<C: std::str::FromStr + ToString>(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            for word in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+                if word.len() == 2 && word.parse::<C>().is_ok_and(|c| c.to_string() == word) {
+                    out.push(word.to_string());
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| cards_in::<C>(x, out)),
+        Value::Object(o) => o.values().for_each(|x| cards_in::<C>(x, out)),
+        _ => {}
+    }
+}
+
+/// Who a log belongs to.
+fn viewer(i: usize) -> Option<Seat> {
+    (i < 4).then(|| Seat::ALL[i])
+}
+
+// -------------------------------------------------------------------------------------------
+// Madiao
+
+fn madiao_knowable(
+    hand: &MadiaoHand,
+    who: Option<Seat>,
+    visible: usize,
+    window_closed: bool,
+) -> HashSet<String> {
+    let deck = madiao::record::parse_deck(&hand.deck).unwrap();
+    let setup = madiao::HandSetup {
+        banker: hand.banker,
+        stake: hand.stake,
+        ..madiao::HandSetup::new(hand.banker, deck)
+    };
+    let st = madiao::State::new(setup).unwrap();
+    let dealt = |s: Seat| madiao::Card::in_mask(st.dealt(s)).map(|c| c.to_string()).collect::<Vec<_>>();
+    let mut k: HashSet<String> = HashSet::new();
+    k.insert(deck[39].to_string());
+    if let Some(s) = who {
+        k.extend(dealt(s));
+    }
+    let plays: Vec<&MadiaoAction> =
+        hand.actions.iter().filter(|a| !matches!(a, MadiaoAction::Redeal { .. })).collect();
+    for a in plays.iter().take(visible) {
+        match a {
+            MadiaoAction::Play { card, .. } => {
+                k.insert(card.clone());
+            }
+            MadiaoAction::Slough { seat, card } if Some(*seat) == who => {
+                k.insert(card.clone());
+            }
+            _ => {}
+        }
+    }
+    let result = hand.result.as_ref().unwrap();
+    let over = match result.outcome {
+        record::MadiaoOutcome::Played => visible >= plays.len(),
+        record::MadiaoOutcome::Redeal => window_closed,
+        _ => true,
+    };
+    if over {
+        for a in &plays {
+            if let MadiaoAction::Play { card, .. } | MadiaoAction::Slough { card, .. } = a {
+                k.insert(card.clone());
+            }
+        }
+        match result.outcome {
+            record::MadiaoOutcome::Played => {
+                k.insert(deck[38].to_string());
+            }
+            record::MadiaoOutcome::FourLowest => k.extend(["T2", "M1", "S1", "W9"].map(String::from)),
+            record::MadiaoOutcome::Meld => {
+                // The meld holders show their melds (a superset: their whole hands), and an HM
+                // holder shows TB to be exempt.
+                for s in Seat::ALL {
+                    if st.meld_holders().any(|h| h == s) {
+                        k.extend(dealt(s));
+                    }
+                }
+                k.insert("TB".into());
+            }
+            record::MadiaoOutcome::Redeal => {
+                // The forcing seat shows its long suit(s): five or more cards of a suit.
+                let forcer = hand.actions.iter().find_map(|a| match a {
+                    MadiaoAction::Redeal { seat, redeal: true } => Some(*seat),
+                    _ => None,
+                });
+                if let Some(f) = forcer {
+                    let cards = dealt(f);
+                    for suit in ['T', 'M', 'S', 'W'] {
+                        let of: Vec<&String> = cards.iter().filter(|c| c.starts_with(suit)).collect();
+                        if of.len() >= 5 {
+                            k.extend(of.into_iter().cloned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    k
+}
+
+fn check_madiao(text: &str, logs: &[Vec<Value>]) -> usize {
+    let AnyRecord::Madiao(rec) = record::parse(text).unwrap() else { panic!("not madiao") };
+    assert!(madiao::record::replay(&rec).is_clean());
+    let moves_in =
+        |h: &MadiaoHand| h.actions.iter().filter(|a| !matches!(a, MadiaoAction::Redeal { .. })).count();
+    let mut before = vec![0usize];
+    for h in &rec.hands {
+        before.push(before.last().unwrap() + moves_in(h));
+    }
+    let mut checked = 0;
+    for (i, log) in logs.iter().enumerate() {
+        let who = viewer(i);
+        let mut closed: HashSet<u64> = HashSet::new();
+        for m in log {
+            let Some(h) = m["hand"].as_u64() else { continue };
+            if m["event"]["kind"] == "window_closed" {
+                closed.insert(h);
+            }
+            let hand = &rec.hands[h as usize];
+            let visible = (m["move"].as_u64().unwrap() as usize).saturating_sub(before[h as usize]);
+            let k = madiao_knowable(hand, who, visible, closed.contains(&h));
+            let mut shown = Vec::new();
+            cards_in::<madiao::Card>(m, &mut shown);
+            for c in shown {
+                assert!(k.contains(&c), "{who:?} was shown {c}, which it may not know, in hand {h}: {m}");
+            }
+            // Declining a redeal is never shown before the hand is over.
+            if m["view"]["result"].is_null()
+                && let Some(choices) = m["view"]["redeal_choices"].as_array()
+            {
+                assert!(choices.iter().all(|c| c["redeal"] == true), "{m}");
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+// -------------------------------------------------------------------------------------------
+// Da Bai Fen
+
+struct DealFacts {
+    hand: DabaifenHand,
+    state: dabaifen::State,
+}
+
+fn dbf_knowable(
+    d: &DealFacts,
+    who: Option<Seat>,
+    drawn: Option<u8>,
+    after_draw: bool,
+    closed: bool,
+    visible: usize,
+) -> HashSet<String> {
+    let st = &d.state;
+    let deck = st.deck();
+    let first = st.first_drawer();
+    let mut k: HashSet<String> = HashSet::new();
+    let mine = |upto: usize| -> Vec<String> {
+        (0..upto.min(48))
+            .filter(|p| Some(first.offset((p % 4) as u8)) == who)
+            .map(|p| deck[p].to_string())
+            .collect()
+    };
+    if !after_draw {
+        k.extend(mine(usize::from(drawn.unwrap_or(0))));
+        return k;
+    }
+    k.extend(mine(48));
+    let declaration = d.hand.actions.iter().find_map(|a| match a {
+        DabaifenAction::Declare { seat, card, .. } => Some((*seat, card.clone())),
+        _ => None,
+    });
+    match &declaration {
+        Some((_, card)) => {
+            k.insert(card.clone());
+        }
+        None if !d.hand.open => {
+            // The kitty is turned up to the first card of the trump rank (all six if none).
+            let rank = d.hand.ranks[d.hand.starter.team() as usize].clone();
+            for c in &deck[48..54] {
+                k.insert(c.to_string());
+                if c.rank().is_some_and(|r| r.to_string() == rank) {
+                    break;
+                }
+            }
+        }
+        None => {}
+    }
+    let annulled = d.hand.actions.iter().find_map(|a| match a {
+        DabaifenAction::Annul { seat, annul: true } => Some(*seat),
+        _ => None,
+    });
+    if closed {
+        if let Some(a) = annulled {
+            k.extend(st.dealt(a).iter().map(|c| c.to_string()));
+        }
+        let starter = st.starter();
+        if annulled.is_none() && Some(starter) == who {
+            k.extend(deck[48..54].iter().map(|c| c.to_string()));
+        }
+    }
+    let visible_actions: Vec<&DabaifenAction> =
+        d.hand.actions.iter().filter(|a| !matches!(a, DabaifenAction::Annul { .. })).collect();
+    for a in visible_actions.iter().take(visible) {
+        if let DabaifenAction::Play { cards, .. } = a {
+            k.extend(cards.iter().cloned());
+        }
+    }
+    let over = match st.result().map(|r| r.outcome) {
+        Some(dabaifen::Outcome::Annulled) => closed || !after_draw || d.hand.open,
+        _ => visible >= visible_actions.len(),
+    };
+    if over && st.result().is_some_and(|r| r.outcome != dabaifen::Outcome::Annulled) {
+        // Scored: the buried kitty is shown; after a revoke, the proof of it (a superset: every
+        // card of the lead's suit the others held).
+        k.extend(st.buried().iter().map(|c| c.to_string()));
+        if let (Some(t), Some(_)) = (st.tables(), st.revoke()) {
+            let lead = st.tricks().last().unwrap();
+            let suit = t.cards_of(lead.suit);
+            for s in Seat::ALL {
+                k.extend((st.dealt(s) & suit).iter().map(|c| c.to_string()));
+            }
+            k.extend(deck[48..54].iter().filter(|c| suit.contains(**c)).map(|c| c.to_string()));
+        }
+    }
+    k
+}
+
+fn check_dabaifen(text: &str, logs: &[Vec<Value>]) -> usize {
+    let AnyRecord::Dabaifen(rec) = record::parse(text).unwrap() else { panic!("not dabaifen") };
+    let rep = dabaifen::record::replay(&rec);
+    assert!(rep.is_clean(), "{:?}", rep.error);
+    let deals: Vec<DealFacts> = rec
+        .hands
+        .iter()
+        .zip(&rep.hands)
+        .map(|(h, r)| DealFacts { hand: h.clone(), state: r.state.clone() })
+        .collect();
+    let visible_in =
+        |h: &DabaifenHand| h.actions.iter().filter(|a| !matches!(a, DabaifenAction::Annul { .. })).count();
+    let mut before = vec![0usize];
+    for h in &rec.hands {
+        before.push(before.last().unwrap() + visible_in(h));
+    }
+    let mut checked = 0;
+    for (i, log) in logs.iter().enumerate() {
+        let who = viewer(i);
+        let mut drawn: Option<u8> = None;
+        let mut after_draw = false;
+        let mut closed = false;
+        let mut current = u64::MAX;
+        for m in log {
+            let Some(h) = m["hand"].as_u64() else { continue };
+            if h != current {
+                (current, drawn, after_draw, closed) = (h, None, false, false);
+            }
+            let ev = &m["event"];
+            let visible = (m["move"].as_u64().unwrap() as usize).saturating_sub(before[h as usize]);
+            match ev["kind"].as_str() {
+                Some("draw") => drawn = Some(ev["drawn"].as_u64().unwrap() as u8),
+                Some("draw_end") => after_draw = true,
+                Some("action") if ev["action"].get("declare").is_some() => after_draw = true,
+                Some("window_closed") => {
+                    after_draw = true;
+                    closed = true;
+                }
+                _ => {}
+            }
+            if visible > 0 {
+                (after_draw, closed) = (true, true);
+            }
+            if m["type"] == "sync" {
+                match m["view"]["phase"].as_str() {
+                    Some("drawing") => drawn = m["view"]["drawn"].as_u64().map(|d| d as u8),
+                    Some("annulling") => after_draw = true,
+                    Some(_) => (after_draw, closed) = (true, true),
+                    None => {}
+                }
+            }
+            // The engines' polls are never shown: no seat is to move during the draw or a window.
+            if matches!(m["view"]["phase"].as_str(), Some("drawing" | "annulling")) {
+                assert!(m["view"]["to_move"].is_null(), "a poll shown: {m}");
+            }
+            let k = dbf_knowable(&deals[h as usize], who, drawn, after_draw, closed, visible);
+            let mut shown = Vec::new();
+            cards_in::<dabaifen::Card>(m, &mut shown);
+            for c in shown {
+                assert!(
+                    k.contains(&c),
+                    "{who:?} was shown {c}, which it may not know, in hand {h} (drawn {drawn:?}, after the draw {after_draw}, window closed {closed}, move {visible}): {m}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_message_of_a_madiao_match_shows_a_card_its_recipient_may_not_know() {
+    for rules in ["standard", "feng"] {
+        let (text, logs) = play(json!({ "game": "madiao", "rules": rules })).await;
+        assert!(logs.iter().all(|l| l.len() > 50), "every recipient got the whole match");
+        let checked = check_madiao(&text, &logs);
+        assert!(checked > 500, "{checked}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_message_of_a_dabaifen_match_shows_a_card_its_recipient_may_not_know() {
+    for variants in [json!({}), json!({ "revoke": "refuse" })] {
+        let (text, logs) = play(json!({ "game": "dabaifen", "variants": variants })).await;
+        assert!(logs.iter().all(|l| l.len() > 50), "every recipient got the whole match");
+        let checked = check_dabaifen(&text, &logs);
+        assert!(checked > 500, "{checked}");
+    }
+}

@@ -1,0 +1,131 @@
+//! `yezi serve` and `yezi loadtest`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use cards::record::GameKind;
+use clap::Args;
+use server::loadtest::{LoadOptions, run};
+use server::table::Timing;
+use server::{App, Config, Limits};
+
+use crate::GameArg;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// The database: a SQLite file (created when missing; `sqlite:PATH` also works) or a
+    /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DB`).
+    #[arg(long, default_value = "yezi.db")]
+    pub db: String,
+    /// Da Bai Fen: milliseconds per card of the draw.
+    #[arg(long, default_value_t = Timing::default().draw_ms)]
+    pub draw_ms: u64,
+    /// Milliseconds of a decision window (Madiao redeal, Da Bai Fen annulment).
+    #[arg(long, default_value_t = Timing::default().window_ms)]
+    pub window_ms: u64,
+    /// Milliseconds a bot waits before it moves.
+    #[arg(long, default_value_t = Timing::default().bot_delay_ms)]
+    pub bot_delay_ms: u64,
+    /// Milliseconds between hands.
+    #[arg(long, default_value_t = Timing::default().pause_ms)]
+    pub pause_ms: u64,
+}
+
+/// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
+/// would not think faster on this many cores, and each costs memory).
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(8)
+        .build()
+        .context("starting the async runtime")
+}
+
+/// Runs the server until it is stopped (Ctrl-C).
+pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    let timing = Timing {
+        draw_ms: args.draw_ms.max(1),
+        window_ms: args.window_ms,
+        bot_delay_ms: args.bot_delay_ms,
+        pause_ms: args.pause_ms,
+        poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
+        ..Timing::default()
+    };
+    runtime()?.block_on(async {
+        let store = server::store::open(&args.db)
+            .await
+            .with_context(|| format!("opening the database {}", args.db))?;
+        let backend = store.backend();
+        let app: Arc<App> = App::start(store, Config { timing, limits: Limits::default() })
+            .await
+            .context("resuming the tables")?;
+        let listener = tokio::net::TcpListener::bind(&args.addr)
+            .await
+            .with_context(|| format!("listening on {}", args.addr))?;
+        let addr = listener.local_addr()?;
+        println!(
+            "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {})",
+            app.table_count(),
+            args.db
+        );
+        tokio::select! {
+            r = server::serve(listener, app) => r.context("serving")?,
+            _ = tokio::signal::ctrl_c() => println!("yezi serve: stopped"),
+        }
+        Ok(())
+    })
+}
+
+#[derive(Args, Debug)]
+pub struct LoadtestArgs {
+    /// How many tables of four bot clients.
+    #[arg(long, default_value_t = 100)]
+    pub tables: usize,
+    /// The server (on this machine).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// One game only (default: both, alternately).
+    #[arg(long)]
+    pub game: Option<GameArg>,
+    /// A client's think time per decision, `MIN-MAX` milliseconds (uniform).
+    #[arg(long, default_value = "500-1500")]
+    pub think_ms: String,
+    /// Seconds to measure once every table is seated.
+    #[arg(long, default_value_t = 60)]
+    pub duration: u64,
+    /// Seconds of play before measuring.
+    #[arg(long, default_value_t = 10)]
+    pub warmup: u64,
+    /// The seed of the clients' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Drives a running server with bot tables and prints what it measured.
+pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
+    let (a, b) = args.think_ms.split_once('-').unwrap_or((&args.think_ms, &args.think_ms));
+    let lo: u64 =
+        a.trim().parse().with_context(|| format!("--think-ms {:?}: expected MIN-MAX", args.think_ms))?;
+    let hi: u64 =
+        b.trim().parse().with_context(|| format!("--think-ms {:?}: expected MIN-MAX", args.think_ms))?;
+    anyhow::ensure!(lo <= hi, "--think-ms {}: MIN is above MAX", args.think_ms);
+    let opts = LoadOptions {
+        addr: args.addr.clone(),
+        tables: args.tables,
+        game: args.game.map(|g| match g {
+            GameArg::Madiao => GameKind::Madiao,
+            GameArg::Dabaifen => GameKind::Dabaifen,
+        }),
+        think_ms: (lo, hi),
+        duration: Duration::from_secs(args.duration),
+        warmup: Duration::from_secs(args.warmup),
+        seed: args.seed,
+    };
+    let report = runtime()?.block_on(run(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
+    print!("{report}");
+    Ok(report.errors == 0)
+}
