@@ -375,6 +375,7 @@ fn draw_view(state: &State, seat: Seat, drawn: u8) -> ::dabaifen::View {
         seat,
         phase: Phase::Drawing,
         to_move: None,
+        variants: *state.variants(),
         first_deal: state.is_first_deal(),
         open: state.is_open(),
         ranks: state.ranks(),
