@@ -619,6 +619,30 @@ impl Serialize for AnyRecord {
     }
 }
 
+/// Where and why a record cannot be replayed: the hand and the action within it (both counted
+/// from 0) when one is to blame, and what is wrong, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The hand, unless the record as a whole is wrong.
+    pub hand: Option<usize>,
+    /// The action within the hand, when one is to blame.
+    pub action: Option<usize>,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.hand, self.action) {
+            (Some(h), Some(a)) => write!(f, "hand {h}, action {a}: {}", self.reason),
+            (Some(h), None) => write!(f, "hand {h}: {}", self.reason),
+            _ => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,8 +14,6 @@
 //! An open deal in which nobody showed is not unfinished: it is annulled with no action (§12.5).
 //! Every other deal must be finished.
 
-use std::fmt;
-
 use cards::Seat;
 use cards::record::{DabaifenAction, DabaifenHand, GameKind, Record, diff_results};
 
@@ -25,28 +23,7 @@ use crate::setup::DealSetup;
 use crate::state::{Action, Phase, State};
 use crate::variants::Variants;
 
-/// Where and why a record cannot be replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplayError {
-    /// The hand (from 0), unless the record as a whole is wrong.
-    pub hand: Option<usize>,
-    /// The action within the hand (from 0), when one is to blame.
-    pub action: Option<usize>,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.hand, self.action) {
-            (Some(h), Some(a)) => write!(f, "hand {h}, action {a}: {}", self.reason),
-            (Some(h), None) => write!(f, "hand {h}: {}", self.reason),
-            _ => f.write_str(&self.reason),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
+pub use cards::record::ReplayError;
 
 fn card(code: &str) -> Result<Card, String> {
     code.parse::<Card>().map_err(|e| e.to_string())

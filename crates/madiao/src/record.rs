@@ -8,8 +8,6 @@
 //! follows a `game_over` hand begins a new match: its banker is free (drawn again) and the
 //! counting starts over — so a simulation of several matches is one record that replays cleanly.
 
-use std::fmt;
-
 use cards::record::{GameKind, MadiaoAction, MadiaoHand, MadiaoOutcome, MadiaoResult, Record, diff_results};
 
 use crate::card::Card;
@@ -17,28 +15,7 @@ use crate::matches::{Match, MatchError};
 use crate::state::{Action, Phase, State};
 use crate::variants::{VariantError, Variants};
 
-/// A record that cannot be replayed: where (hand, action — both counted from 0) and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplayError {
-    /// The hand, if the problem is in one.
-    pub hand: Option<usize>,
-    /// The action within the hand, if the problem is an action.
-    pub action: Option<usize>,
-    /// What is wrong, in words.
-    pub reason: String,
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.hand, self.action) {
-            (Some(h), Some(a)) => write!(f, "hand {h}, action {a}: {}", self.reason),
-            (Some(h), None) => write!(f, "hand {h}: {}", self.reason),
-            _ => f.write_str(&self.reason),
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
+pub use cards::record::ReplayError;
 
 fn hand_err(hand: usize, reason: impl Into<String>) -> ReplayError {
     ReplayError { hand: Some(hand), action: None, reason: reason.into() }

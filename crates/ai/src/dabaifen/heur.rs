@@ -27,7 +27,7 @@
 
 use dabaifen::{Card, Rank, Suit, Tables, Trump};
 
-use super::pos::{Pos, TRUMPS, bits};
+use super::pos::{Pos, TRUMPS, bits, trick_winner};
 use super::solver::pts;
 
 /// What a seat knows when it plays, for the rules of this module.
@@ -396,23 +396,7 @@ impl Ctx {
 
     /// The seat winning the trick so far and the key of its play.
     fn winner_so_far(&self) -> (u8, u64) {
-        let t = self.t;
-        let trumps = t.suit_mask[TRUMPS];
-        let led = t.suit_mask[self.suit as usize];
-        let mut best = 0u64;
-        let mut winner = self.leader;
-        for i in 0..self.count {
-            let s = (self.leader + i) & 3;
-            let p = self.plays[s as usize];
-            if p & !trumps == 0 || p & !led == 0 {
-                let k = t.key(p);
-                if k > best {
-                    best = k;
-                    winner = s;
-                }
-            }
-        }
-        (winner, best)
+        trick_winner(self.t, self.leader, self.count, self.suit, &self.plays)
     }
 
     fn follow_many(&self) -> u64 {

@@ -214,23 +214,7 @@ impl Pos {
     /// 0 before the lead).
     #[inline]
     pub fn current_winner(&self) -> (u8, u64) {
-        let t = self.t;
-        let trumps = t.suit_mask[TRUMPS];
-        let led = t.suit_mask[self.suit as usize];
-        let mut best = 0u64;
-        let mut winner = self.leader;
-        for i in 0..self.count {
-            let s = (self.leader + i) & 3;
-            let p = self.plays[s as usize];
-            if p & !trumps == 0 || p & !led == 0 {
-                let k = t.key(p);
-                if k > best {
-                    best = k;
-                    winner = s;
-                }
-            }
-        }
-        (winner, best)
+        trick_winner(self.t, self.leader, self.count, self.suit, &self.plays)
     }
 
     /// The kitty multiplier if the last trick has `size` cards per player.
@@ -318,4 +302,27 @@ pub fn bits(mut m: u64) -> impl Iterator<Item = u32> {
             Some(b)
         }
     })
+}
+
+/// The seat winning a trick led by `leader` in effective suit `suit` after `count` plays, and the
+/// key of its play (the leader and 0 before the lead): the strongest play that is all trumps or
+/// all of the led suit.
+#[inline]
+pub fn trick_winner(t: &Tables, leader: u8, count: u8, suit: u8, plays: &[u64; 4]) -> (u8, u64) {
+    let trumps = t.suit_mask[TRUMPS];
+    let led = t.suit_mask[suit as usize];
+    let mut best = 0u64;
+    let mut winner = leader;
+    for i in 0..count {
+        let s = (leader + i) & 3;
+        let p = plays[s as usize];
+        if p & !trumps == 0 || p & !led == 0 {
+            let k = t.key(p);
+            if k > best {
+                best = k;
+                winner = s;
+            }
+        }
+    }
+    (winner, best)
 }
