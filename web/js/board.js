@@ -52,7 +52,9 @@ export function isMadiao(view) {
  * @returns {T | null}
  */
 export function shownTrick(tricks, last) {
-  const i = tricks.length - (last ? 2 : 1);
+  // A new trick with no card yet (Da Bai Fen opens it at once): the one before stays in view.
+  const n = tricks.length && tricks[tricks.length - 1].plays.length === 0 ? tricks.length - 1 : tricks.length;
+  const i = n - (last ? 2 : 1);
   return i >= 0 ? tricks[i] : null;
 }
 
@@ -73,7 +75,7 @@ export function Board(p) {
       return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
         <div class="seat-head">
           <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
-          <span class="seat-name">${names[s]}</span>
+          <span class="seat-name" title=${info && info.bot ? `${names[s]} (${info.bot})` : names[s]}>${names[s]}</span>
           ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
           ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
           ${roleBadges(view, s)}

@@ -77,22 +77,24 @@ export function HandEnd(p) {
   const timer = p.timer && p.timer.what === 'next_hand' ? p.timer : null;
   return html`<div class="hand-end" role="dialog" aria-label=${t('end.title')}>
     <div class="hand-end-card">
-      <h3>${over ? t('end.match_over') : t('end.title')}</h3>
+      <div class="hand-end-top">
+        <h3>${over ? t('end.match_over') : t('end.title')}</h3>
+        <div class="buttons">
+          ${!over && p.seated
+            ? html`<button class="primary" data-action="next" disabled=${p.ready} onClick=${p.onNext}>
+                ${p.ready ? t('end.waiting_others') : t('end.next')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
+            : null}
+          ${over && p.finished
+            ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>
+                <a class="button" href=${api.recordUrl(p.tableId)} download=${`yezi-${p.tableId}.json`}>${t('replay.download')}</a>`
+            : null}
+          ${over && !p.finished ? html`<span class="hint">${t('end.saving')}</span>` : null}
+          <button onClick=${p.onHide}>${t('end.hide')}</button>
+        </div>
+      </div>
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
       <h4>${t('side.score')}</h4>
       <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />
-      <div class="buttons">
-        ${!over && p.seated
-          ? html`<button class="primary" data-action="next" disabled=${p.ready} onClick=${p.onNext}>
-              ${p.ready ? t('end.waiting_others') : t('end.next')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
-          : null}
-        ${over && p.finished
-          ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>
-              <a class="button" href=${api.recordUrl(p.tableId)} download=${`yezi-${p.tableId}.json`}>${t('replay.download')}</a>`
-          : null}
-        ${over && !p.finished ? html`<span class="hint">${t('end.saving')}</span>` : null}
-        <button onClick=${p.onHide}>${t('end.hide')}</button>
-      </div>
     </div>
   </div>`;
 }

@@ -131,7 +131,9 @@ export function ReplayPage(p) {
   function renderReplay() {
     if (!replay || !hand) return null;
     const game = replay.game;
-    const names = replay.players ? replay.players.map((n) => n) : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
+    const names = replay.players
+      ? replay.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
+      : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
     const step = steps[pos.step];
     const view = /** @type {any} */ (step.view);
     const result = /** @type {any} */ (hand.result);
@@ -142,11 +144,11 @@ export function ReplayPage(p) {
             ${hands.map((h, i) => html`<option key=${i} value=${String(i)}>${t('table.hand_n', { n: i + 1 })}${h.result ? ` — ${shortResult(game, h.result, names)}` : ''}</option>`)}
           </select></label>
         <div class="step-buttons">
-          <button onClick=${() => go(pos.hand, 0)} aria-label=${t('replay.first')}>⏮</button>
-          <button onClick=${prev} data-action="prev" aria-label=${t('replay.prev')}>◀</button>
-          <button onClick=${() => setPlaying(!playing)} aria-label=${t('replay.play')}>${playing ? '⏸' : '⏵'}</button>
-          <button onClick=${next} data-action="next-step" aria-label=${t('replay.next')}>▶</button>
-          <button onClick=${() => go(pos.hand, steps.length - 1)} data-action="last-step" aria-label=${t('replay.last')}>⏭</button>
+          <button onClick=${() => go(pos.hand, 0)} aria-label=${t('replay.first')}>«</button>
+          <button onClick=${prev} data-action="prev" aria-label=${t('replay.prev')}>‹</button>
+          <button onClick=${() => setPlaying(!playing)} aria-label=${t('replay.play')}>${playing ? t('replay.pause') : t('replay.play')}</button>
+          <button onClick=${next} data-action="next-step" aria-label=${t('replay.next')}>›</button>
+          <button onClick=${() => go(pos.hand, steps.length - 1)} data-action="last-step" aria-label=${t('replay.last')}>»</button>
         </div>
         <input type="range" min="0" max=${String(steps.length - 1)} value=${String(pos.step)} aria-label=${t('replay.step')}
           onInput=${(/** @type {Event} */ e) => go(pos.hand, Number(/** @type {HTMLInputElement} */ (e.target).value))} />

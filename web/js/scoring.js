@@ -41,7 +41,9 @@ export function signed(x) {
 
 /** Replaces `seat N` with the seat's name. @param {string} text @param {readonly string[]} names */
 export function withNames(text, names) {
-  return text.replace(/\bseat ([0-3])\b/g, (_, n) => names[Number(n)] ?? `seat ${n}`);
+  return text
+    .replace(/\beach of seats ([0-3](?:, [0-3])*)/g, (_, list) => `each of ${list.split(", ").map((/** @type {string} */ n) => names[Number(n)]).join(', ')}`)
+    .replace(/\bseat ([0-3])\b/g, (_, n) => names[Number(n)] ?? `seat ${n}`);
 }
 
 /** Replaces Madiao card codes with their Chinese names. @param {string} text */

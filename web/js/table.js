@@ -75,6 +75,8 @@ export function reduce(st, msg) {
       const log = [...st.log.slice(-60), { key: msg.v, hand: msg.hand, event: msg.event }];
       return {
         ...st,
+        // The match has begun (the status changes with the first update, not by a `seats`).
+        table: st.table.status === 'waiting' && msg.view ? { ...st.table, status: 'playing' } : st.table,
         hand: msg.hand,
         move: msg.move,
         view: msg.view,
@@ -111,7 +113,7 @@ export function reduce(st, msg) {
 /** The names at a table: a person's name, `bot (name)` for bots, `open` for open seats. @param {SeatInfo[]} seats */
 export function seatNames(seats) {
   return seats.map((s) =>
-    s.kind === 'bot' ? t('seat.bot_named', { bot: s.bot ?? '' }) : s.kind === 'open' ? t('seat.open', { n: s.seat + 1 }) : (s.name ?? '?'),
+    s.kind === 'bot' ? t('seat.bot_named', { n: s.seat + 1 }) : s.kind === 'open' ? t('seat.open', { n: s.seat + 1 }) : (s.name ?? '?'),
   );
 }
 
