@@ -440,6 +440,10 @@ function MyHand(p) {
   function prompt() {
     if (!legal) {
       if (view.phase === 'over') return null;
+      if (st.timer && st.timer.what === 'window') {
+        return html`<span class="wait">${t(isMadiao(view) ? 'madiao.redeal_phase' : 'dbf.annulling')}</span>
+          <${Countdown} remaining=${st.timer.remaining_ms} at=${st.timerAt} />`;
+      }
       if (!isMadiao(view) && view.phase === 'drawing') return html`<span class="wait">${t('dbf.drawing', { n: view.drawn })}</span>`;
       if (view.to_move !== null) return html`<span class="wait">${t('prompt.waiting_for', { name: p.names[view.to_move] })}</span>`;
       return null;

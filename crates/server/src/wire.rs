@@ -443,7 +443,7 @@ pub fn undeclared(ts: &str) -> Vec<String> {
     let declared: std::collections::BTreeSet<&str> = ts
         .lines()
         .filter_map(|l| l.strip_prefix("export type "))
-        .filter_map(|l| l.split(|c: char| c == ' ' || c == '<').next())
+        .filter_map(|l| l.split([' ', '<']).next())
         .collect();
     let builtin = ["Array", "Record", "Partial", "string", "number", "boolean", "null", "true", "false", "T"];
     let mut missing = std::collections::BTreeSet::new();
