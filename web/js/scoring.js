@@ -60,12 +60,8 @@ export function settlementLineText(line, names, lang) {
   const label = ITEM_LABELS[line.item]?.zh ?? line.item;
   const who = names[line.seat] ?? `${line.seat}`;
   if (!line.counted) return `${who}：${label}（不计）`;
-  const others = line.transfers
-    .map((x, s) => ({ s, x }))
-    .filter(({ s, x }) => s !== line.seat && x !== 0)
-    .map(({ s, x }) => `${names[s]} ${signed(x)}`);
-  const gain = signed(line.transfers[line.seat]);
-  return others.length ? `${who}：${label}，${gain}（${others.join('，')}）` : `${who}：${label}，${gain}`;
+  // What every other seat pays or gets is listed beside the line (its `transfers`).
+  return `${who}：${label}，${signed(line.transfers[line.seat])}`;
 }
 
 /**
