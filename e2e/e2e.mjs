@@ -156,6 +156,28 @@ async function playMadiaoHand(page, hooks) {
       await sleep(200);
       continue;
     }
+    if (s.legal === 'actions' && s.legalCards.length && played === 3 && hooks.keys) {
+      // One card by the keyboard: its place's digit, then Enter (face up when it leads or
+      // captures, else face down).
+      const i = s.hand.indexOf(s.legalCards[0]);
+      if (i >= 0 && i < 9) {
+        await page.keyboard.press(String(i + 1));
+        await page.waitForFunction((c) => !!document.querySelector(`.hand .card.selected[data-card="${c}"]`), s.legalCards[0], { timeout: 5000 });
+        await page.keyboard.press('Enter');
+        played += 1;
+        try {
+          await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), s.legalCards[0], { timeout: 10000 });
+        } catch (e) {
+          await snap(page, 'keyboard-failure');
+          log('keyboard play failed', JSON.stringify(await tableState(page)), await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200)));
+          throw e;
+        }
+        log(`played ${s.legalCards[0]} with the keyboard`);
+        hooks.keyed = true;
+        if (hooks.after) await hooks.after(played);
+        continue;
+      }
+    }
     if (s.legal === 'actions' && s.legalCards.length) {
       // Illegal cards cannot be chosen: every card offered is highlighted, the rest are dimmed.
       const dimmed = s.hand.filter((c) => !s.legalCards.includes(c));
@@ -260,6 +282,7 @@ async function createTable(page, game, opts = {}) {
   await page.locator(`.game-pick button[data-game="${game}"]`).click();
   await page.locator('select[name="clock"]').selectOption('120');
   if (opts.seat0) await page.locator('select[name="seat0"]').selectOption(opts.seat0);
+  if (opts.seat3) await page.locator('select[name="seat3"]').selectOption(opts.seat3);
   if (opts.variants) {
     await page.locator('.new-table button.link').click();
     for (const [k, v] of Object.entries(opts.variants)) await page.locator(`select[name="${k}"]`).selectOption(v);
@@ -317,15 +340,20 @@ async function main() {
       madiaoTable = await createTable(page, 'madiao', { name: 'Ann plays Madiao' });
       log(`Madiao table ${madiaoTable}`);
       await page.locator('.felt').waitFor({ timeout: 20000 });
-      await spy.goto(`/t/${madiaoTable}?watch`);
+      // The spectator finds the table in the lobby's list and watches it.
+      await spy.goto('/');
       await enterName(spy, 'Spy');
+      await spy.locator(`.open-tables li[data-table="${madiaoTable}"] button[data-action="watch"]`).click({ timeout: 15000 });
       await spy.locator('.felt').waitFor({ timeout: 20000 });
       let reloaded = false;
       let spectatorChecks = 0;
       let handsPlayed = 0;
+      let keyed = false;
       for (let attempt = 0; attempt < 4 && handsPlayed === 0; attempt++) {
-        const played = await playMadiaoHand(page, {
+        const hooks = {
           firstSnap: attempt === 0,
+          keys: true,
+          keyed: false,
           after: async (n) => {
             if (n === 2 || n === 5) {
               await checkSpectator(spy, 'madiao');
@@ -349,7 +377,9 @@ async function main() {
               await snap(page, 'madiao-after-reload');
             }
           },
-        });
+        };
+        const played = await playMadiaoHand(page, hooks);
+        keyed ||= hooks.keyed;
         await snap(page, `madiao-hand-end-${attempt}`);
         const end = await page.evaluate(() => ({
           lines: document.querySelectorAll('.hand-end .scoring li').length,
@@ -369,6 +399,7 @@ async function main() {
         }
       }
       assert(handsPlayed === 1, 'a complete Madiao hand was played');
+      assert(keyed, 'a card was played with the keyboard');
       assert(reloaded, 'the page was reloaded in mid-hand');
       assert(spectatorChecks >= 1, 'the spectator was checked during play');
       await checkSpectator(spy, 'madiao');
@@ -417,6 +448,27 @@ async function main() {
       assert(complete, 'a complete Da Bai Fen deal was played and scored');
       await checkSpectator(spy, 'dabaifen');
       await snap(spy, 'spectator-dbf-end');
+    });
+
+    await scenario('an invite link: a second person takes the open seat and the match begins', async () => {
+      await page.goto('/');
+      await page.locator('.new-table').waitFor();
+      const id = await createTable(page, 'dabaifen', { seat3: 'open', name: 'Ann waits for a friend' });
+      const input = page.locator('.waiting .invite input');
+      await input.waitFor({ timeout: 15000 });
+      const invite = await input.inputValue();
+      assert(invite.endsWith(`/t/${id}`), `the invite link: ${invite}`);
+      await snap(page, 'invite-waiting');
+      // The lobby offers to join it; the friend follows the link itself.
+      await spy.goto('/');
+      await spy.locator(`.open-tables li[data-table="${id}"] button[data-action="join"]`).waitFor({ timeout: 15000 });
+      await spy.goto(invite);
+      await spy.locator('.felt').waitFor({ timeout: 20000 });
+      await spy.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 20000 });
+      await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'playing', null, { timeout: 20000 });
+      const names = await page.locator('.seat-name').allTextContents();
+      assert(names.includes('Spy'), `the friend sits at the table: ${names}`);
+      await snap(spy, 'invite-joined');
     });
 
     await scenario('a finished game replayed step by step, and a local record file', async () => {

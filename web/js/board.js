@@ -165,7 +165,7 @@ function dabaifenInfo(view, names) {
       </div>
       <div>${phaseText}${view.open ? ` · ${t('dbf.open_deal')}` : ''}</div>
       ${view.phase === 'playing' || view.phase === 'over'
-        ? html`<div class="points">${t('dbf.defenders_points', { n: view.team_points[defenders] })}</div>`
+        ? html`<div class="points">${t('dbf.points', { a: view.team_points[0], b: view.team_points[1] })} · ${t('dbf.defenders_points', { n: view.team_points[defenders] })}</div>`
         : null}
       ${view.kitty_turned.length
         ? html`<div class="kitty-turned">${t('dbf.kitty_turned')} ${view.kitty_turned.map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} trump=${view.trump} size="tiny" />`)}</div>`

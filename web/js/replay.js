@@ -7,7 +7,7 @@ import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
 import { lang, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
-import { Card, errorText } from './ui.js';
+import { Card, errorText, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').Replay} Replay */
 /** @typedef {import('./wire').ReplayStep} ReplayStep */
@@ -76,23 +76,18 @@ export function ReplayPage(p) {
     return () => clearTimeout(h);
   });
 
-  useEffect(() => {
-    /** @param {KeyboardEvent} e */
-    const onKey = (e) => {
-      const el = /** @type {HTMLElement | null} */ (e.target);
-      if (el && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) return;
-      if (e.key === 'ArrowRight') next();
-      else if (e.key === 'ArrowLeft') prev();
-      else if (e.key === 'ArrowDown' || e.key === 'PageDown') go(pos.hand + 1, 0);
-      else if (e.key === 'ArrowUp' || e.key === 'PageUp') go(pos.hand - 1, 0);
-      else if (e.key === 'Home') go(pos.hand, 0);
-      else if (e.key === 'End') go(pos.hand, steps.length - 1);
-      else if (e.key === ' ') setPlaying((x) => !x);
-      else return;
-      e.preventDefault();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+  useKeydown((e) => {
+    const el = /** @type {HTMLElement | null} */ (e.target);
+    if (el && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) return;
+    if (e.key === 'ArrowRight') next();
+    else if (e.key === 'ArrowLeft') prev();
+    else if (e.key === 'ArrowDown' || e.key === 'PageDown') go(pos.hand + 1, 0);
+    else if (e.key === 'ArrowUp' || e.key === 'PageUp') go(pos.hand - 1, 0);
+    else if (e.key === 'Home') go(pos.hand, 0);
+    else if (e.key === 'End') go(pos.hand, steps.length - 1);
+    else if (e.key === ' ') setPlaying((x) => !x);
+    else return;
+    e.preventDefault();
   });
 
   /** @param {Event} e */

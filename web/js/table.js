@@ -11,7 +11,7 @@ import { HandEnd, MatchScore } from './hand_end.js';
 import { eventText } from './scoring.js';
 import { rememberTable } from './state.js';
 import { TableSocket } from './socket.js';
-import { Card, Countdown, errorText, notify } from './ui.js';
+import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -217,21 +217,16 @@ function Table(p) {
   const matchOver = !!st.match && st.match.over;
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
-  useEffect(() => {
-    /** @param {KeyboardEvent} e */
-    const onKey = (e) => {
-      if (isTyping(e)) return;
-      if (e.key === 'l' || e.key === 'L') setShowLast((x) => !x);
-      else if ((e.key === 'n' || e.key === 'N') && over && !matchOver) send({ type: 'next' });
-      else if (e.key === '?') setHelp((x) => !x);
-      else if (e.key === 'c' || e.key === 'C') {
-        setPanel('chat');
-        setTimeout(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat input'))?.focus(), 0);
-        e.preventDefault();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+  useKeydown((e) => {
+    if (isTyping(e)) return;
+    if (e.key === 'l' || e.key === 'L') setShowLast((x) => !x);
+    else if ((e.key === 'n' || e.key === 'N') && over && !matchOver) send({ type: 'next' });
+    else if (e.key === '?') setHelp((x) => !x);
+    else if (e.key === 'c' || e.key === 'C') {
+      setPanel('chat');
+      setTimeout(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat input'))?.focus(), 0);
+      e.preventDefault();
+    }
   });
 
   const invite = `${location.origin}/t/${st.table.id}`;
@@ -390,38 +385,33 @@ function MyHand(p) {
     if (legal && legal.kind === 'actions' && c && madiaoMoves?.get(c)?.slough) send({ slough: /** @type {any} */ (c) });
   };
 
-  useEffect(() => {
-    /** @param {KeyboardEvent} e */
-    const onKey = (e) => {
-      if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
-        if (!hand.length) return;
-        const d = e.key === 'ArrowRight' ? 1 : -1;
-        setFocus((f) => (f + d + hand.length) % hand.length);
-        e.preventDefault();
-      } else if (e.key === ' ') {
-        const c = hand[focus];
-        if (c) click(c);
-        e.preventDefault();
-      } else if (/^[1-9]$/.test(e.key)) {
-        const i = Number(e.key) - 1;
-        const c = hand[i];
-        if (c) {
-          setFocus(i);
-          click(c);
-        }
-      } else if (e.key === 'Enter') {
-        if (document.activeElement && document.activeElement.tagName === 'BUTTON') return;
-        confirm();
-        e.preventDefault();
-      } else if (e.key === 'f' || e.key === 'F') {
-        faceDown();
-      } else if (e.key === 'Escape') {
-        setSelected(initialSelection(legal));
+  useKeydown((e) => {
+    if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      if (!hand.length) return;
+      const d = e.key === 'ArrowRight' ? 1 : -1;
+      setFocus((f) => (f + d + hand.length) % hand.length);
+      e.preventDefault();
+    } else if (e.key === ' ') {
+      const c = hand[focus];
+      if (c) click(c);
+      e.preventDefault();
+    } else if (/^[1-9]$/.test(e.key)) {
+      const i = Number(e.key) - 1;
+      const c = hand[i];
+      if (c) {
+        setFocus(i);
+        click(c);
       }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    } else if (e.key === 'Enter') {
+      if (document.activeElement && document.activeElement.tagName === 'BUTTON') return;
+      confirm();
+      e.preventDefault();
+    } else if (e.key === 'f' || e.key === 'F') {
+      faceDown();
+    } else if (e.key === 'Escape') {
+      setSelected(initialSelection(legal));
+    }
   });
 
   const ok = multi ? check(legal, selected) : null;

@@ -1,6 +1,6 @@
 // Shared pieces of the page: cards drawn in CSS, notices, small widgets.
 
-import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import {
   MADIAO_RED,
   MADIAO_SUITS,
@@ -75,7 +75,9 @@ export function Card(p) {
   const full = `${cls}${size}${state}`;
   if (p.onClick) {
     const onClick = p.onClick;
-    return html`<button type="button" class=${full} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label} onClick=${() => onClick()}>
+    // Cards take no focus (the keyboard plays through the page's keys: arrows, digits, Enter).
+    return html`<button type="button" tabindex="-1" class=${full} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
+      onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => onClick()}>
       ${face}${mark}
     </button>`;
   }
@@ -154,4 +156,20 @@ export function errorText(code, message) {
   const key = `err.${code}`;
   const known = t(key);
   return known === key ? message || code : `${known}${message ? ` — ${message}` : ''}`;
+}
+
+/**
+ * Listens to the page's key presses with the handler of the latest render: registered once, so a
+ * key pressed right after a change (before effects run) still sees the current state.
+ * @param {(e: KeyboardEvent) => void} handler
+ */
+export function useKeydown(handler) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    /** @param {KeyboardEvent} e */
+    const f = (e) => ref.current(e);
+    document.addEventListener('keydown', f);
+    return () => document.removeEventListener('keydown', f);
+  }, []);
 }
