@@ -265,7 +265,9 @@ function Table(p) {
         ${view
           ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} seats=${seats} timer=${st.timer} timerAt=${st.timerAt}
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
-              centerExtra=${html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`} />`
+              centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
+                ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
+                : null} />`
           : html`<div class="felt empty"><p>${t('table.not_started')}</p></div>`}
         ${view && over && endHidden !== st.hand
           ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${st.table.stake ?? 2}
