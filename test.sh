@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, data-driven,
-# doc tests, the server's API, WebSocket, restart and leak tests) and the command-line tests.
-# Installs what it needs when missing (PostgreSQL, for the storage conformance suite, started on a
-# loopback port in a temporary directory and stopped at the end). `.ci/run` calls this.
+# doc tests, the server's API, WebSocket, restart and leak tests), the command-line tests, and
+# the browser client's (type checks, unit tests, end-to-end tests in headless Chromium against the
+# real binary; see docs/web.md). Installs what it needs when missing (PostgreSQL, for the storage
+# conformance suite, started on a loopback port in a temporary directory and stopped at the end;
+# Chromium and a CJK font from Debian; playwright-core and TypeScript from npm). `.ci/run` calls
+# this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,6 +17,13 @@ cargo fmt --all -- --check
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+apt_updated=
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+  apt-get install -y -qq "$@" >/dev/null
+}
+
 step "PostgreSQL for the storage conformance suite"
 pg_bin() {
   local d
@@ -23,9 +33,7 @@ pg_bin() {
 PGBIN=$(pg_bin)
 if [ -z "$PGBIN" ]; then
   echo "PostgreSQL is not installed: installing it (apt-get)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq postgresql >/dev/null
+  apt_install postgresql
   PGBIN=$(pg_bin)
   [ -n "$PGBIN" ] || { echo "PostgreSQL could not be installed"; exit 1; }
 fi
@@ -47,5 +55,31 @@ echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:
 
 step "cargo test (workspace)"
 cargo test --workspace --locked
+
+step "the browser client: tools (Node.js, npm packages, Chromium)"
+command -v node >/dev/null && command -v npm >/dev/null || { echo "the browser client's tests need Node.js 20 and npm"; exit 1; }
+echo "node $(node --version), npm $(npm --version)"
+if [ ! -x /usr/bin/chromium ]; then
+  echo "Chromium is not installed: installing it (apt-get)"
+  apt_install chromium
+  [ -x /usr/bin/chromium ] || { echo "Chromium could not be installed"; exit 1; }
+fi
+# A font with Chinese characters, so the screenshots show the cards' names.
+if ! fc-list 2>/dev/null | grep -qiE "wqy|noto sans cjk|noto serif cjk"; then
+  echo "no CJK font: installing fonts-wqy-microhei (apt-get)"
+  apt_install fonts-wqy-microhei
+fi
+/usr/bin/chromium --version
+(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+
+step "the browser client: type check (tsc --checkJs, wire types generated from the Rust types)"
+(cd e2e && ./node_modules/.bin/tsc -p tsconfig.json)
+
+step "the browser client: unit tests of the pure helpers (node --test)"
+(cd e2e && node --test unit/)
+
+step "the browser client: end-to-end in headless Chromium against the real yezi binary"
+cargo build -p yezi --locked
+(cd e2e && YEZI_BIN="$PWD/../target/debug/yezi" node e2e.mjs)
 
 step "all tests passed"

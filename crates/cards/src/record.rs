@@ -20,6 +20,7 @@ pub const FORMAT: &str = "yezi/1";
 /// Which game a record holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum GameKind {
     /// Madiao (馬弔), 40 cards, a banker against three.
     Madiao,
@@ -198,9 +199,17 @@ impl From<MadiaoAction> for RawMadiaoAction {
     }
 }
 
+#[cfg(feature = "ts")]
+crate::ts_named!(
+    MadiaoAction,
+    "MadiaoRecordAction",
+    "{ seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean })".to_string()
+);
+
 /// How a Madiao hand ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MadiaoOutcome {
     /// All eight tricks were played and settled.
     Played,
@@ -214,6 +223,7 @@ pub enum MadiaoOutcome {
 
 /// The result object of a Madiao hand (spec §Madiao hand).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MadiaoResult {
     /// How the hand ended.
     pub outcome: MadiaoOutcome,
@@ -334,9 +344,18 @@ impl From<DabaifenAction> for RawDabaifenAction {
     }
 }
 
+#[cfg(feature = "ts")]
+crate::ts_named!(
+    DabaifenAction,
+    "DabaifenRecordAction",
+    "{ seat: Seat } & ({ declare: DabaifenCard, drawn: number } | { annul: boolean } | { bury: Array<DabaifenCard> } | { play: Array<DabaifenCard> })"
+        .to_string()
+);
+
 /// How a Da Bai Fen deal ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DabaifenOutcome {
     /// Played to the end and scored.
     Played,
@@ -348,6 +367,7 @@ pub enum DabaifenOutcome {
 
 /// Trumps as fixed for a deal: suit letter and rank letter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrumpRecord {
     /// `S`, `H`, `D` or `C`.
     pub suit: String,
@@ -357,6 +377,7 @@ pub struct TrumpRecord {
 
 /// The result object of a Da Bai Fen deal (spec §Da Bai Fen hand).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DabaifenResult {
     /// How the deal ended.
     pub outcome: DabaifenOutcome,

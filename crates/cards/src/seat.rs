@@ -106,6 +106,7 @@ impl<'de> Deserialize<'de> for Seat {
 /// One value for each of the four seats, indexed by [`Seat`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BySeat<T>(pub [T; 4]);
 
 impl<T> BySeat<T> {

@@ -15,6 +15,8 @@ use crate::trump::{Trump, sorted_plain};
 /// One line of the account.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "AccountEvent"))]
 pub enum Event {
     /// A trump-rank card was shown during the draw (§4).
     Declared { seat: Seat, card: Card, drawn: u8, trump: Trump, became_starter: bool },
@@ -158,6 +160,7 @@ impl fmt::Display for Event {
 
 /// The account of a deal: its events in order (those so far, if the deal is not over).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Account {
     /// The lines, in order.
     pub lines: Vec<Event>,

@@ -52,3 +52,34 @@ pub use state::{Action, Declaration, IllegalAction, KittyTurn, Outcome, Phase, S
 pub use trump::{EffSuit, Tables, Trump};
 pub use variants::{Annul, FirstDrawer, GameEnd, KittyMultiplier, Revoke, VariantError, Variants};
 pub use view::View;
+
+/// TypeScript declarations of the types with a hand-written serde form (feature `ts`).
+#[cfg(feature = "ts")]
+mod ts {
+    use cards::{ts_named, ts_union};
+
+    ts_named!(
+        crate::Card,
+        "DabaifenCard",
+        ts_union(crate::Card::all().map(|c| c.to_string()).collect::<Vec<_>>().iter().map(String::as_str))
+    );
+    ts_named!(
+        crate::Rank,
+        "DabaifenRank",
+        ts_union(
+            crate::Rank::ALL
+                .iter()
+                .map(|r| r.letter().to_string())
+                .collect::<Vec<_>>()
+                .iter()
+                .map(String::as_str)
+        )
+    );
+    ts_named!(crate::Variants, "DabaifenVariants", crate::variants::ts_type());
+    ts_named!(
+        crate::Action,
+        "DabaifenAction",
+        "{ \"pass\": true } | { \"declare\": DabaifenCard } | { \"annul\": true } | { \"bury\": Array<DabaifenCard> } | { \"play\": Array<DabaifenCard> }"
+            .to_string()
+    );
+}

@@ -10,6 +10,7 @@ use crate::variants::{GameEnd, KittyMultiplier};
 
 /// The outcome of a deal as the rules score it (the record's result object, typed).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DealResult {
     /// How the deal ended.
     pub outcome: Outcome,

@@ -36,6 +36,8 @@ use crate::variants::{Annul, FirstDrawer, Revoke, Variants};
 /// The phase of a deal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenPhase"))]
 pub enum Phase {
     /// Cards are being drawn; a seat that may show a trump-rank card is asked (§4).
     Drawing,
@@ -52,6 +54,8 @@ pub enum Phase {
 /// How a deal ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenDealOutcome"))]
 pub enum Outcome {
     /// Every card was played (the hands are empty) and the deal was scored.
     Played,
@@ -144,6 +148,7 @@ impl<'de> serde::Deserialize<'de> for Action {
 
 /// A trump-rank card shown during the draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Declaration {
     /// Who showed it.
     pub seat: Seat,
@@ -155,6 +160,7 @@ pub struct Declaration {
 
 /// How the kitty fixed the trump suit when nobody declared (§5).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KittyTurn {
     /// How many kitty cards were turned face up (`deck[48]` first).
     pub turned: u8,

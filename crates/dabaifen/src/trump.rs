@@ -11,8 +11,10 @@ use crate::card::{Card, Cards, JOKERS, Rank, Suit};
 
 /// The trump suit and trump rank of a deal (§2).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Trump {
     /// The trump suit.
+    #[cfg_attr(feature = "ts", ts(type = "\"S\" | \"H\" | \"D\" | \"C\""))]
     #[serde(with = "suit_letter")]
     pub suit: Suit,
     /// The trump rank.

@@ -99,6 +99,14 @@ impl serde::Serialize for Variants {
     }
 }
 
+/// The TypeScript type of the variants' JSON: each name with its values (feature `ts`).
+#[cfg(feature = "ts")]
+pub(crate) fn ts_type() -> String {
+    let fields: Vec<String> =
+        NAMES.iter().map(|n| format!("{n}: {}", cards::ts_union(values(n).iter().copied()))).collect();
+    format!("{{ {} }}", fields.join(", "))
+}
+
 fn values(name: &str) -> &'static [&'static str] {
     match name {
         "revoke" => &["penalize", "refuse"],

@@ -25,6 +25,8 @@ use crate::variants::Variants;
 
 /// One play of a trick as seen by everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenPlayView"))]
 pub struct PlayView {
     /// Who played.
     pub seat: Seat,
@@ -34,6 +36,8 @@ pub struct PlayView {
 
 /// A trick as seen by everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenTrickView"))]
 pub struct TrickView {
     /// Who led.
     pub leader: Seat,
@@ -47,6 +51,8 @@ pub struct TrickView {
 
 /// What a seat may know of a deal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenView"))]
 pub struct View {
     /// The seat this view is for.
     pub seat: Seat,

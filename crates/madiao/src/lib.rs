@@ -66,3 +66,40 @@ pub use state::{
 };
 pub use variants::{VariantError, Variants};
 pub use view::View;
+
+/// TypeScript declarations of the types with a hand-written serde form (feature `ts`).
+#[cfg(feature = "ts")]
+mod ts {
+    use cards::{ts_named, ts_union};
+
+    ts_named!(
+        crate::Card,
+        "MadiaoCard",
+        ts_union(
+            crate::Card::in_mask(crate::card::ALL_CARDS).collect::<Vec<_>>().iter().rev().map(|c| c.code())
+        )
+    );
+    ts_named!(
+        crate::Action,
+        "MadiaoAction",
+        "{ \"play\": MadiaoCard } | { \"slough\": MadiaoCard } | { \"redeal\": boolean }".to_string()
+    );
+    ts_named!(
+        crate::Variants,
+        "MadiaoVariants",
+        format!(
+            "{{ {} }}",
+            crate::variants::VARIANT_NAMES
+                .iter()
+                .map(|n| format!("{n}: string"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    );
+    ts_named!(
+        crate::Line,
+        "SettlementLine",
+        "{ seat: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string }"
+            .to_string()
+    );
+}

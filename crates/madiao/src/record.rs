@@ -106,7 +106,7 @@ impl Replay {
 
 /// Converts one record action to an engine action for `state`, applying the implicit declines the
 /// spec allows (a play while redeal questions are pending declines them all).
-fn apply_record_action(state: &mut State, a: &MadiaoAction) -> Result<(), String> {
+pub fn apply_record_action(state: &mut State, a: &MadiaoAction) -> Result<(), String> {
     let seat = a.seat();
     if state.is_over() {
         let how = match state.outcome() {

@@ -98,6 +98,7 @@ pub struct Line {
 /// A settlement: every line in order (§6: stock check, hand values between banker and players,
 /// knock, penalties) and each seat's total.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Settlement {
     /// The lines, in the order the rules settle them.
     pub lines: Vec<Line>,

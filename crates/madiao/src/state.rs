@@ -57,6 +57,8 @@ pub enum SetupError {
 /// The phase a hand is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "MadiaoPhase"))]
 pub enum Phase {
     /// §4.3 Long-suit holders are asked, in play order from the first recipient, whether they force
     /// a redeal.
@@ -199,6 +201,7 @@ impl ActionList {
 /// How a card was played to a trick.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum PlayKind {
     /// The first card of the trick, face up.
     Lead,

@@ -19,6 +19,8 @@ use crate::variants::Variants;
 /// A card the seat may not see is `None` (JSON `null`): `{"seat": 3, "kind": "slough",
 /// "face_up": false, "card": null}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "MadiaoView"))]
 pub struct View {
     /// Whose view this is.
     pub seat: Seat,
@@ -60,6 +62,7 @@ pub struct View {
 
 /// A long-suit holder's choice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RedealChoice {
     /// Who chose.
     pub seat: Seat,
@@ -69,6 +72,8 @@ pub struct RedealChoice {
 
 /// One trick as a seat sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "MadiaoTrickView"))]
 pub struct TrickView {
     /// 1–8.
     pub number: u8,
@@ -82,6 +87,8 @@ pub struct TrickView {
 
 /// One card played, as a seat sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "MadiaoPlayView"))]
 pub struct PlayView {
     /// Who played it.
     pub seat: Seat,
@@ -97,11 +104,13 @@ pub struct PlayView {
 
 /// Cards shown when a hand ends before play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Declared {
     /// Who showed them.
     pub seat: Seat,
     /// What they are: `"meld"`, `"four_lowest"`, `"long_suit"`, or `"hm_exemption"` (the HM
     /// holder shows `TB` so as not to pay for a meld).
+    #[cfg_attr(feature = "ts", ts(type = "\"meld\" | \"four_lowest\" | \"long_suit\" | \"hm_exemption\""))]
     pub what: &'static str,
     /// The cards, highest first.
     pub cards: Vec<Card>,

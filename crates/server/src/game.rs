@@ -60,48 +60,57 @@ pub enum Begin {
 
 /// One lead group of Da Bai Fen: the cards of one suit (the trumps count as one suit) from which
 /// two or more may be led together.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 pub struct LeadGroup {
     /// `trumps`, or a suit letter `S`, `H`, `D`, `C`.
+    #[ts(type = "\"trumps\" | \"S\" | \"H\" | \"D\" | \"C\"")]
     pub suit: String,
     /// The seat's cards of that suit, strongest first.
+    #[ts(type = "Array<DabaifenCard>")]
     pub cards: Vec<String>,
     /// Under `revoke: refuse` only: the top cards among them (a multi-card lead must use only
     /// these). Under `penalize` this is absent: any two or more may be led, and a lead with a card
     /// that is not a top card is a revoke, which ends the deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Array<DabaifenCard>")]
     pub tops: Option<Vec<String>>,
 }
 
 /// The legal actions of a seat, in a form a client can use without rules code.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Legal {
     /// Send one of these actions as it is.
     Actions {
         /// The actions, in the engine's JSON shape.
+        #[ts(type = "Array<MadiaoAction>")]
         actions: Vec<Value>,
     },
     /// Choose exactly `count` cards: every card of `must`, the rest from `from`; send
     /// `{ACTION: [cards]}`.
     Cards {
         /// `bury` or `play`.
+        #[ts(type = "\"bury\" | \"play\"")]
         action: String,
         /// How many cards.
         count: u8,
         /// Cards that must be among them.
+        #[ts(type = "Array<DabaifenCard>")]
         must: Vec<String>,
         /// Cards to choose the others from.
+        #[ts(type = "Array<DabaifenCard>")]
         from: Vec<String>,
     },
     /// A Da Bai Fen lead: one card of `singles`, or two or more cards of one group; send
     /// `{"play": [cards]}`.
     Lead {
         /// Every card of the hand.
+        #[ts(type = "Array<DabaifenCard>")]
         singles: Vec<String>,
         /// The suits with two or more cards.
         groups: Vec<LeadGroup>,
         /// The `revoke` variant (`penalize` or `refuse`).
+        #[ts(type = "\"penalize\" | \"refuse\"")]
         revoke: String,
     },
     /// Da Bai Fen, during the draw: you may ask at any moment to show one of these cards; the
@@ -109,8 +118,10 @@ pub enum Legal {
     /// someone asked before you shows first). `{"pass": true}` withdraws it.
     Declare {
         /// Your cards drawn so far that you may show.
+        #[ts(type = "Array<DabaifenCard>")]
         cards: Vec<String>,
         /// The card you asked to show, if any.
+        #[ts(type = "DabaifenCard | null")]
         requested: Option<String>,
     },
     /// Da Bai Fen, during the annulment window: your hand has no trump and you may annul the

@@ -19,6 +19,10 @@ use crate::App;
 use crate::ids;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use crate::table::{self, TableSettings};
+use crate::wire::{
+    ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply, NewTableReply,
+    TableStub,
+};
 
 /// An API error: a status, a code and a message.
 #[derive(Debug)]
@@ -44,14 +48,15 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "error": { "code": self.code, "message": self.message } })))
-            .into_response()
+        let body =
+            ApiErrorBody { error: ApiErrorDetail { code: self.code.to_string(), message: self.message } };
+        (self.status, axum::Json(body)).into_response()
     }
 }
 
 type ApiResult = Result<Response, ApiError>;
 
-fn ok_json(status: StatusCode, v: Value) -> ApiResult {
+fn ok_json<T: serde::Serialize>(status: StatusCode, v: T) -> ApiResult {
     Ok((status, axum::Json(v)).into_response())
 }
 
@@ -65,7 +70,13 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/tables/{id}", get(table_info))
         .route("/api/records/{id}", get(record_of))
         .route("/api/stats", get(stats))
+        .route("/api/replays/{id}", get(replay_of))
         .layer(DefaultBodyLimit::max(16 * 1024))
+        .merge(
+            Router::new()
+                .route("/api/replay", post(replay_posted))
+                .layer(DefaultBodyLimit::max(crate::replay::MAX_RECORD_BYTES)),
+        )
 }
 
 fn now_ms() -> i64 {
@@ -135,12 +146,12 @@ async fn create_guest(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
         created_ms: now_ms(),
     };
     app.store.create_guest(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
-    ok_json(StatusCode::CREATED, json!({ "id": id, "name": name, "token": token }))
+    ok_json(StatusCode::CREATED, NewGuestReply { id, name, token })
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
     let g = guest(&app, &headers).await?;
-    ok_json(StatusCode::OK, json!({ "id": g.id, "name": g.name }))
+    ok_json(StatusCode::OK, GuestInfo { id: g.id, name: g.name })
 }
 
 async fn games() -> ApiResult {
@@ -161,17 +172,17 @@ async fn games() -> ApiResult {
             Some((p.to_string(), Value::Object(map)))
         })
         .collect();
-    let game = |kind: GameKind, presets: serde_json::Map<String, Value>| {
-        json!({
-            "game": kind,
-            "presets": presets,
-            "bots": table::bot_names(kind),
-            "default_bot": table::default_bot_of(kind),
-        })
+    let game = |kind: GameKind, presets: serde_json::Map<String, Value>| GameInfo {
+        game: kind,
+        presets,
+        bots: table::bot_names(kind).iter().map(|b| b.to_string()).collect(),
+        default_bot: table::default_bot_of(kind).to_string(),
     };
     ok_json(
         StatusCode::OK,
-        json!({ "games": [game(GameKind::Madiao, madiao_presets), game(GameKind::Dabaifen, dabaifen_presets)] }),
+        GamesReply {
+            games: vec![game(GameKind::Madiao, madiao_presets), game(GameKind::Dabaifen, dabaifen_presets)],
+        },
     )
 }
 
@@ -183,39 +194,49 @@ async fn lobby(State(app): State<Arc<App>>) -> ApiResult {
         .filter(|s| !s.private && s.status != TableStatus::Finished)
         .collect();
     list.sort_by(|a, b| b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)));
-    ok_json(StatusCode::OK, json!({ "tables": list }))
+    ok_json(StatusCode::OK, LobbyReply { tables: list })
 }
 
-#[derive(Deserialize)]
+/// A seat of a new table (`POST /api/tables`).
+#[derive(Deserialize, ts_rs::TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-enum SeatChoice {
+pub enum SeatChoice {
     /// The creator sits here.
     Me,
     /// A bot (the default bot when no name is given).
     Bot {
         #[serde(default)]
+        #[ts(optional)]
         bot: Option<String>,
     },
     /// Open for a person.
     Open,
 }
 
-#[derive(Deserialize)]
-struct NewTable {
+/// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
+#[derive(Deserialize, ts_rs::TS)]
+pub struct NewTable {
     game: GameKind,
     #[serde(default = "standard")]
+    #[ts(optional, as = "Option<String>")]
     rules: String,
     #[serde(default)]
+    #[ts(optional, as = "Option<record::Variants>")]
     variants: record::Variants,
     #[serde(default = "two")]
+    #[ts(optional, as = "Option<u32>")]
     stake: u32,
     #[serde(default = "thirty")]
+    #[ts(optional, as = "Option<u32>")]
     turn_seconds: u32,
     #[serde(default)]
+    #[ts(optional)]
     name: Option<String>,
     #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
     private: bool,
     #[serde(default)]
+    #[ts(optional)]
     seats: Option<Vec<SeatChoice>>,
 }
 
@@ -340,18 +361,18 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     let summary =
         handle.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
     let invite = format!("{}/t/{id}", origin(&headers));
-    ok_json(StatusCode::CREATED, json!({ "table": summary, "invite": invite }))
+    ok_json(StatusCode::CREATED, NewTableReply { table: summary, invite })
 }
 
 async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
     if let Some(h) = app.table(&id) {
         let s = h.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
-        return ok_json(StatusCode::OK, json!(s));
+        return ok_json(StatusCode::OK, s);
     }
     match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
         Some(row) => ok_json(
             StatusCode::OK,
-            json!({ "id": row.id, "game": row.game, "status": row.status, "created_ms": row.created_ms }),
+            TableStub { id: row.id, game: row.game, status: row.status, created_ms: row.created_ms },
         ),
         None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
     }
@@ -369,6 +390,36 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
         )),
         None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
     }
+}
+
+async fn replay_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
+        return match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+            Some(_) => Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_finished",
+                "the game at this table is not over: it can be replayed once it is",
+            )),
+            None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+        };
+    };
+    replay_response(text).await
+}
+
+async fn replay_posted(bytes: Bytes) -> ApiResult {
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|e| ApiError::bad(format!("the body is not UTF-8 text: {e}")))?;
+    replay_response(text).await
+}
+
+async fn replay_response(text: String) -> ApiResult {
+    // Replaying a long match takes some milliseconds of work: off the async workers.
+    let replay = tokio::task::spawn_blocking(move || crate::replay::replay_text(&text))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .map_err(|e| ApiError::bad(format!("the record cannot be replayed: {e}")))?;
+    let v = serde_json::to_value(replay).map_err(|e| ApiError::internal(e.to_string()))?;
+    ok_json(StatusCode::OK, v)
 }
 
 /// The server's resident memory in bytes (Linux), if known.

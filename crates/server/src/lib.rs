@@ -26,9 +26,11 @@ pub mod ids;
 pub mod loadtest;
 
 pub mod protocol;
+pub mod replay;
 pub mod store;
 pub mod table;
 pub mod web;
+pub mod wire;
 pub mod ws;
 
 use store::{Store, StoreError};

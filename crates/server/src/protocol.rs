@@ -7,10 +7,10 @@
 
 use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// Identifies the connection with a guest token (the first message).
@@ -25,6 +25,7 @@ pub enum ClientMsg {
         table: String,
         /// The seat wanted (0–3).
         #[serde(default)]
+        #[ts(optional)]
         seat: Option<u8>,
     },
     /// Watches a table as a spectator.
@@ -35,13 +36,16 @@ pub enum ClientMsg {
     /// An action of the seat, in the engine's JSON shape (`{"play": "M9"}`, `{"play": ["AS"]}`, …).
     Act {
         /// The action.
+        #[ts(type = "MadiaoAction | DabaifenAction")]
         action: Value,
         /// The move number the action answers (the `move` of the last update); when given and no
         /// longer current, the action is refused as stale.
         #[serde(default, rename = "move")]
+        #[ts(optional)]
         move_no: Option<u64>,
         /// The seat acting, if the client names it: refused unless it is the connection's own.
         #[serde(default)]
+        #[ts(optional)]
         seat: Option<u8>,
     },
     /// A chat line for the table.
@@ -65,7 +69,7 @@ pub enum ClientMsg {
 }
 
 /// Why a message was refused.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// Not JSON.
@@ -128,11 +132,7 @@ pub enum ErrorCode {
 
 /// An `error` message.
 pub fn error(code: ErrorCode, message: impl Into<String>, v: Option<u64>) -> Utf8Bytes {
-    let mut j = json!({ "type": "error", "code": code, "message": message.into() });
-    if let Some(v) = v {
-        j["v"] = json!(v);
-    }
-    text(&j)
+    crate::wire::ServerMsg::Error(crate::wire::ErrorMsg { code, message: message.into(), v }).text()
 }
 
 /// A JSON value as a text frame's payload.
@@ -170,6 +170,7 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn messages_parse_or_say_why_not() {

@@ -20,15 +20,18 @@ use axum::extract::ws::Utf8Bytes;
 use cards::Seat;
 use cards::record::{self, GameKind};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::App;
-use crate::game::{Begin, Overlay, RequestError, TableGame, Viewer, decision_seed};
+use crate::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
 use crate::protocol::{self, ErrorCode};
 use crate::store::{ChatRow, LoggedAction, SeatRow, TableRow, TableStatus};
+use crate::wire::{
+    AckMsg, AckWhat, ChatMessage, ChatMsg, SeatsMsg, ServerMsg, SyncMsg, TableEvent, Timer, UpdateMsg, You,
+};
 
 /// A connection's identity within the server.
 pub type ConnId = u64;
@@ -103,11 +106,12 @@ pub enum Cmd {
 }
 
 /// A seat as the lobby and the clients see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct SeatInfo {
     /// 0–3.
     pub seat: u8,
     /// `person`, `bot` or `open`.
+    #[ts(type = "\"person\" | \"bot\" | \"open\"")]
     pub kind: &'static str,
     /// The name shown (`bot:NAME` for a bot).
     pub name: Option<String>,
@@ -124,7 +128,7 @@ pub struct SeatInfo {
 }
 
 /// A table as the lobby and `GET /api/tables/{id}` show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 pub struct TableSummary {
     /// The table's id.
     pub id: String,
@@ -135,9 +139,11 @@ pub struct TableSummary {
     /// The preset.
     pub rules: String,
     /// Every variant in force.
+    #[ts(type = "Record<string, string>")]
     pub variants: serde_json::Map<String, Value>,
     /// Madiao: chips per stake.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub stake: Option<u32>,
     /// The turn clock, in seconds.
     pub turn_seconds: u32,
@@ -365,8 +371,8 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-fn chat_json(c: &ChatRow) -> Value {
-    json!({ "seq": c.seq, "at_ms": c.at_ms, "name": c.name, "seat": c.seat, "guest": c.guest, "text": c.text })
+fn chat_msg(c: &ChatRow) -> ChatMessage {
+    ChatMessage::from(c)
 }
 
 /// How many chat lines a table keeps loaded (and sends in a `sync`).
@@ -748,26 +754,26 @@ where
         t.map_or(0, |t| t.saturating_duration_since(Instant::now()).as_millis() as u64)
     }
 
-    fn timer_json(&self) -> Value {
-        let Some(st) = &self.state else { return Value::Null };
+    fn timer_now(&self) -> Option<Timer> {
+        let st = self.state.as_ref()?;
         if self.status == TableStatus::Finished {
-            return Value::Null;
+            return None;
         }
         if self.display.is_some() {
-            return json!({ "what": "draw", "every_ms": self.app.timing.draw_ms });
+            return Some(Timer::Draw { every_ms: self.app.timing.draw_ms });
         }
         if let Some(t) = self.window_until {
-            return json!({ "what": "window", "remaining_ms": Self::remaining(Some(t)) });
+            return Some(Timer::Window { remaining_ms: Self::remaining(Some(t)) });
         }
-        match G::to_move(st) {
+        Some(match G::to_move(st) {
             Some(s) => match self.controller(s) {
                 Controller::Person => {
-                    json!({ "what": "turn", "seat": s, "remaining_ms": Self::remaining(self.turn_deadline) })
+                    Timer::Turn { seat: s, remaining_ms: Self::remaining(self.turn_deadline) }
                 }
-                Controller::Bot(_) => json!({ "what": "bot", "seat": s }),
+                Controller::Bot(_) => Timer::Bot { seat: s },
             },
-            None => json!({ "what": "next_hand", "remaining_ms": Self::remaining(self.deadline) }),
-        }
+            None => Timer::NextHand { remaining_ms: Self::remaining(self.deadline) },
+        })
     }
 
     fn match_json(&self) -> Value {
@@ -777,47 +783,48 @@ where
         }
     }
 
-    fn event_json(&self, e: &Event<G::Action>, viewer: Viewer) -> Value {
+    fn table_event(&self, e: &Event<G::Action>, viewer: Viewer) -> TableEvent {
         match e {
-            Event::Started => json!({ "kind": "start" }),
-            Event::HandStart => json!({ "kind": "hand_start", "hand": self.hand }),
-            Event::Draw(d) => json!({ "kind": "draw", "drawn": d }),
-            Event::DrawEnd => json!({ "kind": "draw_end" }),
-            Event::Action { seat, action, by_bot } => json!({
-                "kind": "action", "seat": seat, "action": G::public_action(action, *seat, viewer), "by_bot": by_bot,
-            }),
-            Event::WindowOpen => json!({ "kind": "window", "closes_in_ms": self.app.timing.window_ms }),
-            Event::WindowClosed(outcome) => json!({ "kind": "window_closed", "outcome": outcome }),
+            Event::Started => TableEvent::Start,
+            Event::HandStart => TableEvent::HandStart { hand: self.hand },
+            Event::Draw(d) => TableEvent::Draw { drawn: *d },
+            Event::DrawEnd => TableEvent::DrawEnd,
+            Event::Action { seat, action, by_bot } => TableEvent::Action {
+                seat: *seat,
+                action: G::public_action(action, *seat, viewer),
+                by_bot: *by_bot,
+            },
+            Event::WindowOpen => TableEvent::Window { closes_in_ms: self.app.timing.window_ms },
+            Event::WindowClosed(outcome) => TableEvent::WindowClosed { outcome: outcome.clone() },
         }
     }
 
-    fn view_and_legal(&self, viewer: Viewer) -> (Value, Value) {
-        let Some(st) = &self.state else { return (Value::Null, Value::Null) };
+    fn view_and_legal(&self, viewer: Viewer) -> (Value, Option<Legal>) {
+        let Some(st) = &self.state else { return (Value::Null, None) };
         let ov = self.overlay();
         let view = G::view_json(st, viewer, ov);
         let legal = match viewer {
             Viewer::Seat(s) if self.status == TableStatus::Playing => {
                 G::legal_for(st, s, ov, self.requests[s.index()])
-                    .map_or(Value::Null, |l| serde_json::to_value(l).unwrap_or(Value::Null))
             }
-            _ => Value::Null,
+            _ => None,
         };
         (view, legal)
     }
 
     fn update_msg(&self, e: &Event<G::Action>, viewer: Viewer) -> Utf8Bytes {
         let (view, legal) = self.view_and_legal(viewer);
-        protocol::text(&json!({
-            "type": "update",
-            "v": self.v,
-            "event": self.event_json(e, viewer),
-            "hand": self.hand,
-            "move": self.moves,
-            "view": view,
-            "legal": legal,
-            "timer": self.timer_json(),
-            "match": self.match_json(),
-        }))
+        ServerMsg::Update(UpdateMsg {
+            v: self.v,
+            event: self.table_event(e, viewer),
+            hand: self.hand,
+            move_no: self.moves,
+            view,
+            legal,
+            timer: self.timer_now(),
+            match_: self.match_json(),
+        })
+        .text()
     }
 
     fn table_json(&self) -> Value {
@@ -831,20 +838,20 @@ where
         let viewer = m.seat.map_or(Viewer::Spectator, Viewer::Seat);
         let (view, legal) = self.view_and_legal(viewer);
         let is_host = self.host.as_deref() == Some(m.guest.id.as_str());
-        protocol::text(&json!({
-            "type": "sync",
-            "v": self.v,
-            "table": self.table_json(),
-            "you": { "seat": m.seat, "guest": m.guest.id, "name": m.guest.name, "host": is_host },
-            "hand": self.hand,
-            "move": self.moves,
-            "view": view,
-            "legal": legal,
-            "timer": self.timer_json(),
-            "match": self.match_json(),
-            "results": self.results,
-            "chat": self.chat.iter().map(chat_json).collect::<Vec<_>>(),
-        }))
+        ServerMsg::Sync(SyncMsg {
+            v: self.v,
+            table: self.table_json(),
+            you: You { seat: m.seat, guest: m.guest.id.clone(), name: m.guest.name.clone(), host: is_host },
+            hand: self.hand,
+            move_no: self.moves,
+            view,
+            legal,
+            timer: self.timer_now(),
+            match_: self.match_json(),
+            results: self.results.clone(),
+            chat: self.chat.iter().map(chat_msg).collect(),
+        })
+        .text()
     }
 
     fn send(&self, m: &Member, msg: Utf8Bytes) {
@@ -899,14 +906,14 @@ where
         self.v += 1;
         self.update_summary();
         let seats: Vec<SeatInfo> = Seat::ALL.iter().map(|&s| self.seat_info(s)).collect();
-        let msg = protocol::text(&json!({
-            "type": "seats",
-            "v": self.v,
-            "seats": seats,
-            "spectators": self.members.iter().filter(|m| m.seat.is_none()).count(),
-            "status": self.status,
-            "timer": self.timer_json(),
-        }));
+        let msg = ServerMsg::Seats(SeatsMsg {
+            v: self.v,
+            seats,
+            spectators: self.members.iter().filter(|m| m.seat.is_none()).count(),
+            status: self.status,
+            timer: self.timer_now(),
+        })
+        .text();
         for m in &self.members {
             if Some(m.conn) != except {
                 self.send(m, msg.clone());
@@ -956,7 +963,10 @@ where
                     if self.seats[s.index()].away {
                         self.come_back(s);
                     }
-                    self.reply(conn, protocol::text(&json!({ "type": "ack", "v": self.v, "what": "back" })));
+                    self.reply(
+                        conn,
+                        ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Back, legal: None }).text(),
+                    );
                 }
                 None => self.err(conn, ErrorCode::NotSeated, "only a seated player can come back"),
             },
@@ -1128,7 +1138,7 @@ where
             return;
         }
         self.ready[s.index()] = true;
-        self.reply(conn, protocol::text(&json!({ "type": "ack", "v": self.v, "what": "next" })));
+        self.reply(conn, ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Next, legal: None }).text());
         let all = Seat::ALL
             .into_iter()
             .all(|s| !matches!(self.controller(s), Controller::Person) || self.ready[s.index()]);
@@ -1167,7 +1177,7 @@ where
         }
         self.chat_seq += 1;
         self.v += 1;
-        let msg = protocol::text(&json!({ "type": "chat", "v": self.v, "message": chat_json(&row) }));
+        let msg = ServerMsg::Chat(ChatMsg { v: self.v, message: chat_msg(&row) }).text();
         for m in &self.members {
             self.send(m, msg.clone());
         }
@@ -1230,9 +1240,8 @@ where
                     let legal = G::legal_for(st, seat, ov, r);
                     self.reply(
                         conn,
-                        protocol::text(
-                            &json!({ "type": "ack", "v": self.v, "what": "request", "legal": legal }),
-                        ),
+                        ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Request, legal: Some(legal) })
+                            .text(),
                     );
                 }
                 Err(RequestError::Illegal(why)) => self.err(conn, ErrorCode::Illegal, why),

@@ -1,25 +1,48 @@
 //! The browser client's files, embedded in the binary from the repository's `web/` folder and
-//! served at `/` (with `/t/{id}`, a table's invite link, serving the same page).
+//! served at `/` (with the client's own pages — `/t/{id}`, a table's invite link, `/replay/{id}`
+//! and `/replay`, a finished game's or a local file's replay, `/rules` — serving the same page). Every file is sent with an `ETag` and `Cache-Control:
+//! no-cache`, so a browser revalidates (a `304` when nothing changed) and a new binary's client is
+//! picked up at once.
+//!
+//! For developing the client, [`set_web_dir`] (`yezi serve --web-dir web`) serves the files from
+//! a folder on disk instead, read on every request.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use include_dir::{Dir, include_dir};
+use sha2::{Digest, Sha256};
 
 use crate::App;
 
 static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
 
-/// The routes of the static files.
-pub fn routes() -> Router<Arc<App>> {
-    Router::new().route("/", get(index)).route("/t/{id}", get(index)).route("/{*path}", get(file))
+static WEB_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Serves the client's files from `dir` on disk instead of the embedded copy (for developing the
+/// client: edits show on reload without rebuilding). Only the first call counts.
+pub fn set_web_dir(dir: PathBuf) {
+    let _ = WEB_DIR.set(dir);
 }
 
-fn content_type(path: &str) -> &'static str {
+/// The routes of the static files.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/t/{id}", get(index))
+        .route("/replay", get(index))
+        .route("/replay/{id}", get(index))
+        .route("/rules", get(index))
+        .route("/{*path}", get(file))
+}
+
+/// The `Content-Type` of a file, by its extension.
+pub fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next().unwrap_or("") {
         "html" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -29,26 +52,57 @@ fn content_type(path: &str) -> &'static str {
         "png" => "image/png",
         "ico" => "image/x-icon",
         "woff2" => "font/woff2",
-        "txt" | "md" => "text/plain; charset=utf-8",
+        "webmanifest" => "application/manifest+json",
+        "txt" | "md" | "ts" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }
 
-fn serve(path: &str) -> Response {
-    match WEB.get_file(path) {
-        Some(f) => ([(header::CONTENT_TYPE, content_type(path))], f.contents()).into_response(),
-        None => (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n")
-            .into_response(),
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "not found\n")
+        .into_response()
+}
+
+fn contents(path: &str) -> Option<Vec<u8>> {
+    match WEB_DIR.get() {
+        Some(dir) => std::fs::read(dir.join(path)).ok(),
+        None => WEB.get_file(path).map(|f| f.contents().to_vec()),
     }
 }
 
-async fn index() -> Response {
-    serve("index.html")
+fn serve(path: &str, headers: &HeaderMap) -> Response {
+    let Some(body) = contents(path) else { return not_found() };
+    let digest = Sha256::digest(&body);
+    let etag: String = format!("\"{}\"", digest[..12].iter().map(|b| format!("{b:02x}")).collect::<String>());
+    let cache = (header::CACHE_CONTROL, "no-cache");
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    if matches {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag.as_str()), cache]).into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, content_type(path)),
+            (header::ETAG, etag.as_str()),
+            cache,
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
 }
 
-async fn file(Path(path): Path<String>) -> Response {
-    if path.split('/').any(|p| p == ".." || p.is_empty()) {
-        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+async fn index(headers: HeaderMap) -> Response {
+    serve("index.html", &headers)
+}
+
+async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    if path.split('/').any(|p| p == ".." || p == "." || p.is_empty() || p.starts_with('.'))
+        || path.contains('\\')
+    {
+        return not_found();
     }
-    serve(&path)
+    serve(&path, &headers)
 }

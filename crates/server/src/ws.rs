@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use crate::wire::{GuestInfo, ServerMsg, WelcomeMsg};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -15,7 +16,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -140,9 +140,12 @@ impl Conn {
             (ClientMsg::Hello { token }, None) => {
                 return match self.app.store.guest_by_token_hash(&ids::hash_token(token)).await {
                     Ok(Some(g)) => {
-                        self.send(protocol::text(
-                            &json!({ "type": "welcome", "guest": { "id": g.id, "name": g.name } }),
-                        ));
+                        self.send(
+                            ServerMsg::Welcome(WelcomeMsg {
+                                guest: GuestInfo { id: g.id.clone(), name: g.name.clone() },
+                            })
+                            .text(),
+                        );
                         self.guest = Some(Guest { id: g.id, name: g.name });
                         true
                     }
@@ -161,7 +164,7 @@ impl Conn {
                 return true;
             }
             (ClientMsg::Ping, _) => {
-                self.send(protocol::text(&json!({ "type": "pong" })));
+                self.send(ServerMsg::Pong.text());
                 return true;
             }
             (_, None) => {

@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// Milliseconds between hands.
     #[arg(long, default_value_t = Timing::default().pause_ms)]
     pub pause_ms: u64,
+    /// Serve the browser client's files from this folder instead of the copy built into the
+    /// binary (for working on the client: edits show on reload).
+    #[arg(long, value_name = "DIR")]
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 /// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
@@ -55,6 +59,10 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
         ..Timing::default()
     };
+    if let Some(dir) = &args.web_dir {
+        anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
+        server::web::set_web_dir(dir.clone());
+    }
     runtime()?.block_on(async {
         let store = server::store::open(&args.db)
             .await

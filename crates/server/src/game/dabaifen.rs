@@ -134,14 +134,15 @@ impl TableGame for Dabaifen {
                 wins[w as usize] += 1;
             }
         }
-        json!({
-            "hands": results.len(),
-            "ranks": m.ranks(),
-            "next_starter": m.starter(),
-            "deals_won": wins,
-            "over": m.is_over(),
-            "winner": m.winner(),
-        })
+        let summary = crate::wire::DabaifenMatch {
+            hands: results.len(),
+            ranks: m.ranks().map(|r| r.to_string()),
+            next_starter: m.starter(),
+            deals_won: wins,
+            over: m.is_over(),
+            winner: m.winner(),
+        };
+        serde_json::to_value(summary).unwrap_or(Value::Null)
     }
 
     fn begin(state: &State, resumed: bool) -> Begin {

@@ -90,13 +90,14 @@ impl TableGame for Madiao {
             }
         }
         let progress = m.inner.progress();
-        json!({
-            "hands": results.len(),
-            "totals": totals,
-            "banked": progress.banked,
-            "next_banker": m.inner.next_banker(),
-            "over": m.inner.is_over(),
-        })
+        let summary = crate::wire::MadiaoMatch {
+            hands: results.len(),
+            totals,
+            banked: progress.banked.0,
+            next_banker: m.inner.next_banker(),
+            over: m.inner.is_over(),
+        };
+        serde_json::to_value(summary).unwrap_or(Value::Null)
     }
 
     fn begin(state: &State, resumed: bool) -> Begin {

@@ -47,7 +47,7 @@ pub struct GuestRow {
 }
 
 /// Where a table is in its life.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TableStatus {
     /// Seats are open and the match has not begun.

@@ -1,0 +1,609 @@
+// End-to-end tests of the browser client in headless Chromium (playwright-core), against the real
+// `yezi` binary with a temporary database. Run by ../test.sh (`node e2e.mjs`); screenshots of
+// each step go to target/e2e-artifacts/. Any console error or warning, or page error, fails.
+//
+// Scenarios: a Madiao table with three bots, one complete hand played by clicking (every prompt
+// handled), watched by a spectator in a second browser context who must see no hidden card, with
+// a reload in mid-hand; a Da Bai Fen table with three bots, one complete deal played by clicking
+// (the draw, the annulment window, burying, multi-card follows); a finished game's replay and a
+// local record file's; switching the language; a phone-sized viewport without horizontal overflow.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+const bin = process.env.YEZI_BIN ?? join(root, 'target/debug/yezi');
+const artifacts = join(root, 'target/e2e-artifacts');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const started = Date.now();
+let shot = 0;
+let passed = 0;
+let failed = 0;
+/** @type {string[]} */
+const problems = [];
+/** While true, the browser's own log line for an HTTP error status is expected (a refused file). */
+let expectHttpError = false;
+
+rmSync(artifacts, { recursive: true, force: true });
+mkdirSync(artifacts, { recursive: true });
+
+function log(...a) {
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `yezi serve` on a free port with a temporary database; resolves with its address. */
+async function startServer(dir) {
+  const args = [
+    'serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'yezi.db'),
+    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
+  ];
+  // For working on the client: serve web/ from disk instead of the copy in the binary.
+  if (process.env.YEZI_WEB_DIR) args.push('--web-dir', process.env.YEZI_WEB_DIR);
+  const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
+  const lines = createInterface({ input: proc.stdout });
+  const first = await new Promise((res, rej) => {
+    lines.once('line', res);
+    proc.once('exit', (code) => rej(new Error(`yezi serve exited with ${code}`)));
+    setTimeout(() => rej(new Error('yezi serve printed nothing in 30 s')), 30000);
+  });
+  const m = /http:\/\/([0-9.]+:\d+)\//.exec(first);
+  assert(m, `the first line names the address: ${first}`);
+  return { proc, base: `http://${m[1]}` };
+}
+
+/** A page that fails the run on any console error or warning, or page error. */
+async function watchedPage(context, name) {
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (expectHttpError && /Failed to load resource: the server responded with a status of 400/.test(msg.text())) return;
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${name} console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`${name} page error: ${err.message}`));
+  return page;
+}
+
+async function snap(page, name) {
+  shot += 1;
+  const file = join(artifacts, `${String(shot).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+/** The first visit: pick a name. */
+async function enterName(page, name) {
+  await page.locator('.name-form input').fill(name);
+  await page.locator('.name-form button[type=submit]').click();
+  await page.locator('.lobby, .table-page, .page.loading').first().waitFor({ timeout: 15000 });
+}
+
+/** What the table shows now, read from the page. */
+function tableState(page) {
+  return page.evaluate(() => {
+    const q = (s) => document.querySelector(s);
+    const prompt = q('.prompt');
+    const tp = q('.table-page');
+    return {
+      legal: prompt ? prompt.getAttribute('data-legal') : null,
+      handEnd: !!q('.hand-end'),
+      hand: [...document.querySelectorAll('.hand .card')].map((c) => c.getAttribute('data-card')),
+      legalCards: [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card')),
+      selected: [...document.querySelectorAll('.hand .card.selected')].map((c) => c.getAttribute('data-card')),
+      phase: q('.felt') ? q('.felt').getAttribute('data-phase') : null,
+      hand_no: tp ? Number(tp.getAttribute('data-hand')) : -1,
+      status: tp ? tp.getAttribute('data-status') : null,
+      tricks: document.querySelectorAll('.trick .play').length,
+      myTurn: !!q('.my-area.my-turn'),
+      buttons: [...document.querySelectorAll('.prompt button[data-action]')].map((b) => b.getAttribute('data-action')),
+    };
+  });
+}
+
+async function clickAction(page, action) {
+  const b = page.locator(`.prompt button[data-action="${action}"]`).first();
+  try {
+    await b.click({ timeout: 2000 });
+    return true;
+  } catch {
+    return false; // the moment passed (a window closed, the draw ended)
+  }
+}
+
+/** A spectator must see nothing hidden: no hand, no face-down card's face, no kitty. */
+async function checkSpectator(page, game) {
+  const seen = await page.evaluate(() => ({
+    myArea: !!document.querySelector('.my-area'),
+    handCards: document.querySelectorAll('.hand .card').length,
+    openHands: document.querySelectorAll('.open-hand').length,
+    facedownFaces: document.querySelectorAll('.card.facedown').length,
+    sloughs: [...document.querySelectorAll('.play[data-kind="slough"] .card')].map((c) => c.getAttribute('data-card')),
+    kittyMarks: document.querySelectorAll('.card .mark').length,
+    buried: document.querySelectorAll('.buried .card').length,
+    over: document.querySelector('.felt')?.getAttribute('data-phase') === 'over',
+    watching: !!document.querySelector('.banner.watch'),
+  }));
+  assert(seen.watching, 'the spectator is told he is watching');
+  assert(!seen.myArea && seen.handCards === 0, `a spectator has no hand (${seen.handCards} cards)`);
+  assert(seen.openHands === 0, 'no open hands');
+  if (!seen.over) {
+    assert(seen.facedownFaces === 0, 'no face-down card shows its face');
+    assert(seen.sloughs.every((c) => c === 'back'), `face-down cards are backs: ${seen.sloughs}`);
+    assert(seen.buried === 0, 'no burial before the deal is scored');
+  }
+  assert(seen.kittyMarks === 0, `no kitty card is marked (${game})`);
+  return seen;
+}
+
+/** Plays one Madiao hand by clicking until its end panel shows; returns how many cards were played. */
+async function playMadiaoHand(page, hooks) {
+  let played = 0;
+  const deadline = Date.now() + 180000;
+  while (Date.now() < deadline) {
+    const s = await tableState(page);
+    if (s.handEnd) return played;
+    if (s.legal === 'redeal') {
+      log('redeal window: playing this hand');
+      await clickAction(page, 'keep');
+      await sleep(200);
+      continue;
+    }
+    if (s.legal === 'actions' && s.legalCards.length && played === 3 && hooks.keys) {
+      // One card by the keyboard: its place's digit, then Enter (face up when it leads or
+      // captures, else face down).
+      const i = s.hand.indexOf(s.legalCards[0]);
+      if (i >= 0 && i < 9) {
+        await page.keyboard.press(String(i + 1));
+        await page.waitForFunction((c) => !!document.querySelector(`.hand .card.selected[data-card="${c}"]`), s.legalCards[0], { timeout: 5000 });
+        await page.keyboard.press('Enter');
+        played += 1;
+        try {
+          await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), s.legalCards[0], { timeout: 10000 });
+        } catch (e) {
+          await snap(page, 'keyboard-failure');
+          log('keyboard play failed', JSON.stringify(await tableState(page)), await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200)));
+          throw e;
+        }
+        log(`played ${s.legalCards[0]} with the keyboard`);
+        hooks.keyed = true;
+        if (hooks.after) await hooks.after(played);
+        continue;
+      }
+    }
+    if (s.legal === 'actions' && s.legalCards.length) {
+      // Illegal cards cannot be chosen: every card offered is highlighted, the rest are dimmed.
+      const dimmed = s.hand.filter((c) => !s.legalCards.includes(c));
+      if (dimmed.length) {
+        await page.locator(`.hand .card[data-card="${dimmed[0]}"]`).click();
+        const after = await tableState(page);
+        assert(after.selected.length === 0, 'a card that cannot be played is not chosen');
+      }
+      const card = s.legalCards[0];
+      await page.locator(`.hand .card[data-card="${card}"]`).click();
+      const buttons = (await tableState(page)).buttons;
+      const choice = ['lead', 'capture'].find((b) => buttons.includes(b)) ?? (buttons.includes('slough') ? 'slough' : buttons[0]);
+      assert(choice, `a choice is offered for ${card}: ${buttons}`);
+      if (played === 0 && hooks.firstSnap) await snap(page, 'madiao-choice');
+      await clickAction(page, choice);
+      played += 1;
+      await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: 10000 });
+      if (hooks.after) await hooks.after(played);
+      continue;
+    }
+    await sleep(100);
+  }
+  throw new Error('the Madiao hand did not end in 3 minutes');
+}
+
+/** Plays one Da Bai Fen deal by clicking until its end panel shows. */
+async function playDabaifenDeal(page, hooks) {
+  let played = 0;
+  let declared = false;
+  let multiTried = false;
+  const deadline = Date.now() + 240000;
+  while (Date.now() < deadline) {
+    const s = await tableState(page);
+    if (s.handEnd) return played;
+    if (s.legal === 'declare' && s.buttons.includes('declare') && !declared) {
+      declared = await clickAction(page, 'declare');
+      if (declared) {
+        log('declared a trump-rank card during the draw');
+        await snap(page, 'dbf-declared');
+      }
+      continue;
+    }
+    if (s.legal === 'annul') {
+      log('annulment window: playing this deal');
+      await snap(page, 'dbf-annul-prompt');
+      await clickAction(page, 'keep');
+      await sleep(200);
+      continue;
+    }
+    if (s.legal === 'cards' || s.legal === 'lead') {
+      const bury = s.buttons.includes('bury');
+      if (s.legal === 'lead') {
+        if (!multiTried) {
+          // Select two cards of one suit: the page offers a multi-card lead (with the revoke
+          // warning); then clear and lead a single card.
+          multiTried = true;
+          const pair = await page.evaluate(() => {
+            const cards = [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card'));
+            const bySuit = {};
+            for (const c of cards) if (c !== 'BJ' && c !== 'SJ') (bySuit[c[1]] ??= []).push(c);
+            return Object.values(bySuit).find((g) => g.length >= 2)?.slice(0, 2) ?? null;
+          });
+          if (pair) {
+            for (const c of pair) await page.locator(`.hand .card[data-card="${c}"]`).click();
+            const sel = (await tableState(page)).selected;
+            log(`multi-card selection ${sel}`);
+            await snap(page, 'dbf-multi-select');
+            await page.keyboard.press('Escape');
+          }
+        }
+        const c = s.legalCards[0];
+        await page.locator(`.hand .card[data-card="${c}"]`).click();
+        await clickAction(page, 'play');
+      } else {
+        // Burial or a follow: the must cards are selected; add legal cards until the count.
+        const need = await page.evaluate(() => {
+          const m = /(\d+)\/(\d+)/.exec(document.querySelector('.prompt .count')?.textContent ?? '');
+          return m ? Number(m[2]) - Number(m[1]) : 0;
+        });
+        const free = s.legalCards.filter((c) => !s.selected.includes(c));
+        const dimmed = s.hand.filter((c) => !s.legalCards.includes(c));
+        if (dimmed.length) {
+          await page.locator(`.hand .card[data-card="${dimmed[0]}"]`).click();
+          const after = await tableState(page);
+          assert(after.selected.length === s.selected.length, 'a card that cannot be played is not chosen');
+        }
+        for (const c of free.slice(0, need)) await page.locator(`.hand .card[data-card="${c}"]`).click();
+        if (bury) await snap(page, 'dbf-bury');
+        await clickAction(page, bury ? 'bury' : 'play');
+      }
+      played += 1;
+      await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length < n, s.hand.length, { timeout: 10000 }).catch(() => {});
+      if (hooks.after) await hooks.after(played);
+      continue;
+    }
+    await sleep(100);
+  }
+  throw new Error('the Da Bai Fen deal did not end in 4 minutes');
+}
+
+async function createTable(page, game, opts = {}) {
+  await page.locator(`.game-pick button[data-game="${game}"]`).click();
+  await page.locator('select[name="clock"]').selectOption('120');
+  if (opts.seat0) await page.locator('select[name="seat0"]').selectOption(opts.seat0);
+  if (opts.seat3) await page.locator('select[name="seat3"]').selectOption(opts.seat3);
+  if (opts.variants) {
+    await page.locator('.new-table button.link').click();
+    for (const [k, v] of Object.entries(opts.variants)) await page.locator(`select[name="${k}"]`).selectOption(v);
+  }
+  if (opts.name) await page.locator('input[name="table-name"]').fill(opts.name);
+  await snap(page, `lobby-new-${game}`);
+  await page.locator('button[data-action="create"]').click();
+  await page.locator('.table-page').waitFor({ timeout: 15000 });
+  return page.evaluate(() => document.querySelector('.table-page').getAttribute('data-table'));
+}
+
+async function scenario(name, f) {
+  const t0 = Date.now();
+  try {
+    await f();
+    passed += 1;
+    log(`ok - ${name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+  } catch (e) {
+    failed += 1;
+    log(`FAILED - ${name}: ${e.stack ?? e}`);
+  }
+}
+
+async function noHorizontalOverflow(page, what) {
+  const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  assert(w.scroll <= w.client, `${what}: the page is ${w.scroll}px wide in a ${w.client}px viewport`);
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
+  const { proc, base } = await startServer(dir);
+  log(`yezi serve at ${base}`);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  const desktop = { viewport: { width: 1280, height: 900 }, baseURL: base, locale: 'en-US' };
+  const player = await browser.newContext(desktop);
+  const watcher = await browser.newContext(desktop);
+  const page = await watchedPage(player, 'player');
+  const spy = await watchedPage(watcher, 'spectator');
+  let madiaoTable = null;
+  let replayTable = null;
+
+  try {
+    await scenario('a newcomer picks a name and sees the lobby', async () => {
+      await page.goto('/');
+      await snap(page, 'first-visit');
+      await enterName(page, 'Ann');
+      await page.locator('.new-table').waitFor();
+      await snap(page, 'lobby');
+    });
+
+    await scenario('Madiao: a complete hand by clicking, a spectator who sees nothing hidden, a reload in mid-hand', async () => {
+      madiaoTable = await createTable(page, 'madiao', { name: 'Ann plays Madiao' });
+      log(`Madiao table ${madiaoTable}`);
+      await page.locator('.felt').waitFor({ timeout: 20000 });
+      // The spectator finds the table in the lobby's list and watches it.
+      await spy.goto('/');
+      await enterName(spy, 'Spy');
+      await spy.locator(`.open-tables li[data-table="${madiaoTable}"] button[data-action="watch"]`).click({ timeout: 15000 });
+      await spy.locator('.felt').waitFor({ timeout: 20000 });
+      let reloaded = false;
+      let spectatorChecks = 0;
+      let handsPlayed = 0;
+      let keyed = false;
+      for (let attempt = 0; attempt < 4 && handsPlayed === 0; attempt++) {
+        const hooks = {
+          firstSnap: attempt === 0,
+          keys: true,
+          keyed: false,
+          after: async (n) => {
+            if (n === 2 || n === 5) {
+              await checkSpectator(spy, 'madiao');
+              spectatorChecks += 1;
+              await snap(spy, `spectator-madiao-${n}`);
+              await snap(page, `madiao-trick-${n}`);
+            }
+            if (n === 3 && !reloaded) {
+              reloaded = true;
+              const before = await tableState(page);
+              await page.reload();
+              await page.locator('.felt').waitFor({ timeout: 20000 });
+              await page.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 10000 });
+              const after = await tableState(page);
+              // The same seat and hand: the cards are those held before (while the page was away,
+              // the server's bot may have played one for the absent player).
+              assert(after.hand_no === before.hand_no, 'the same hand after a reload');
+              assert(after.hand.every((c) => before.hand.includes(c)) && after.hand.length >= before.hand.length - 1,
+                `the same cards after a reload (${before.hand} → ${after.hand})`);
+              log(`reloaded in mid-hand with ${after.hand.length} cards, continuing`);
+              await snap(page, 'madiao-after-reload');
+            }
+          },
+        };
+        const played = await playMadiaoHand(page, hooks);
+        keyed ||= hooks.keyed;
+        await snap(page, `madiao-hand-end-${attempt}`);
+        const end = await page.evaluate(() => ({
+          lines: document.querySelectorAll('.hand-end .scoring li').length,
+          text: document.querySelector('.hand-end .result-text')?.textContent ?? '',
+          score: document.querySelectorAll('.hand-end .match-score tbody tr').length,
+        }));
+        log(`Madiao hand over after ${played} cards of mine: ${end.text} (${end.lines} settlement lines)`);
+        assert(end.score === 4, 'the running match score lists the four players');
+        if (played >= 7) {
+          assert(end.lines > 0, 'the itemized settlement is shown in words');
+          handsPlayed += 1;
+        } else {
+          // Settled before play (a meld, the four lowest, a redeal): the next hand.
+          await clickAction(page, 'next').catch(() => {});
+          await page.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
+          await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+        }
+      }
+      assert(handsPlayed === 1, 'a complete Madiao hand was played');
+      assert(keyed, 'a card was played with the keyboard');
+      assert(reloaded, 'the page was reloaded in mid-hand');
+      assert(spectatorChecks >= 1, 'the spectator was checked during play');
+      await checkSpectator(spy, 'madiao');
+      await snap(spy, 'spectator-madiao-end');
+      // The end panel offers the next hand; the player takes it.
+      await page.locator('.hand-end button[data-action="next"]').click();
+      await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+      await snap(page, 'madiao-next-hand');
+    });
+
+    await scenario('Da Bai Fen: a complete deal by clicking', async () => {
+      await page.goto('/');
+      await page.locator('.new-table').waitFor();
+      const id = await createTable(page, 'dabaifen', { name: 'Ann plays Da Bai Fen' });
+      log(`Da Bai Fen table ${id}`);
+      await page.locator('.felt').waitFor({ timeout: 20000 });
+      await snap(page, 'dbf-draw');
+      await spy.goto(`/t/${id}?watch`);
+      await spy.locator('.felt').waitFor({ timeout: 20000 });
+      let complete = false;
+      for (let attempt = 0; attempt < 3 && !complete; attempt++) {
+        const played = await playDabaifenDeal(page, {
+          after: async (n) => {
+            if (n === 3) {
+              await snap(page, 'dbf-play');
+              await checkSpectator(spy, 'dabaifen');
+              await snap(spy, 'spectator-dbf');
+            }
+          },
+        });
+        await snap(page, `dbf-deal-end-${attempt}`);
+        const end = await page.evaluate(() => ({
+          events: [...document.querySelectorAll('.hand-end .scoring li')].map((li) => li.getAttribute('data-event')),
+          text: document.querySelector('.hand-end .result-text')?.textContent ?? '',
+        }));
+        log(`Da Bai Fen deal over after ${played} plays of mine: ${end.text}`);
+        if (end.events.includes('total')) {
+          assert(end.events.filter((e) => e === 'trick').length >= 1, 'the account lists the tricks');
+          complete = played >= 1;
+        }
+        if (!complete) {
+          await page.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
+          await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+        }
+      }
+      assert(complete, 'a complete Da Bai Fen deal was played and scored');
+      await checkSpectator(spy, 'dabaifen');
+      await snap(spy, 'spectator-dbf-end');
+    });
+
+    await scenario('an invite link: a second person takes the open seat and the match begins', async () => {
+      await page.goto('/');
+      await page.locator('.new-table').waitFor();
+      const id = await createTable(page, 'dabaifen', { seat3: 'open', name: 'Ann waits for a friend' });
+      const input = page.locator('.waiting .invite input');
+      await input.waitFor({ timeout: 15000 });
+      const invite = await input.inputValue();
+      assert(invite.endsWith(`/t/${id}`), `the invite link: ${invite}`);
+      await snap(page, 'invite-waiting');
+      // The lobby offers to join it; the friend follows the link itself.
+      await spy.goto('/');
+      await spy.locator(`.open-tables li[data-table="${id}"] button[data-action="join"]`).waitFor({ timeout: 15000 });
+      await spy.goto(invite);
+      await spy.locator('.felt').waitFor({ timeout: 20000 });
+      await spy.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 20000 });
+      await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'playing', null, { timeout: 20000 });
+      const names = await page.locator('.seat-name').allTextContents();
+      assert(names.includes('Spy'), `the friend sits at the table: ${names}`);
+      await snap(spy, 'invite-joined');
+    });
+
+    await scenario('a finished game replayed step by step, and a local record file', async () => {
+      await page.goto('/');
+      await page.locator('.new-table').waitFor();
+      replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:1' }, name: 'Bots only' });
+      log(`bot table ${replayTable}`);
+      await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished', null, { timeout: 120000 });
+      await snap(page, 'bots-finished');
+      await page.locator('.hand-end button.primary', { hasText: /replay/i }).click();
+      await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      const steps = async () => page.evaluate(() => Number(document.querySelector('.replay-page').getAttribute('data-step')));
+      const atStep = (n) => page.waitForFunction((k) => document.querySelector('.replay-page')?.getAttribute('data-step') === String(k), n, { timeout: 5000 });
+      assert((await steps()) === 0, 'the replay begins at the deal');
+      assert((await page.locator('.open-hand').count()) === 4, 'all four hands are shown');
+      const dealt = await page.locator('.open-hand .card').count();
+      assert(dealt === 32, `32 cards in the hands at the deal, not ${dealt}`);
+      for (let i = 0; i < 6; i++) await page.locator('button[data-action="next-step"]').click();
+      await atStep(6);
+      await snap(page, 'replay-step-6');
+      await page.locator('button[data-action="prev"]').click();
+      await atStep(5);
+      await page.keyboard.press('ArrowRight');
+      await atStep(6);
+      await page.locator('button[data-action="last-step"]').click();
+      await page.locator('.replay-scoring').waitFor();
+      await snap(page, 'replay-end');
+      const href = await page.locator('.replay-head a.button').getAttribute('href');
+      assert(href === `/api/records/${replayTable}`, `the record is offered for download: ${href}`);
+      const res = await page.request.get(href);
+      assert(res.ok(), 'the record downloads');
+      const text = await res.text();
+      assert(JSON.parse(text).format === 'yezi/1', 'a yezi/1 record');
+      // A local file.
+      const file = join(dir, 'game.json');
+      writeFileSync(file, text);
+      await page.goto('/replay');
+      await page.locator('input[type=file]').setInputFiles(file);
+      await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      await page.locator('button[data-action="next-step"]').click();
+      await snap(page, 'replay-local-file');
+      // A file that is not a record: a clear message.
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, '{"format": "yezi/1", "game": "chess"}');
+      await page.goto('/replay');
+      expectHttpError = true;
+      await page.locator('input[type=file]').setInputFiles(bad);
+      await page.locator('.error-box').waitFor({ timeout: 10000 });
+      expectHttpError = false;
+      const msg = await page.locator('.error-box').textContent();
+      assert(/game/.test(msg), `the error says what is wrong: ${msg}`);
+    });
+
+    await scenario('the rules page, with a table’s variants highlighted', async () => {
+      await page.goto('/rules?game=dabaifen');
+      await page.locator('.rules h3').first().waitFor();
+      assert((await page.locator('.rules section').count()) >= 8, 'the rules have their sections');
+      await snap(page, 'rules');
+      if (madiaoTable) {
+        await page.goto(`/t/${madiaoTable}`);
+        await page.locator('.felt').waitFor({ timeout: 20000 });
+        await page.locator('.head-buttons button', { hasText: 'Rules' }).click();
+        await page.locator('.dialog .variant li[data-active="1"]').first().waitFor();
+        assert((await page.locator('.dialog .variant li[data-active="1"]').count()) === 10, 'the ten Madiao variants in force are marked');
+        await snap(page, 'rules-dialog');
+        await page.locator('.dialog .close').click();
+      }
+    });
+
+    await scenario('switching the language (kept after a reload)', async () => {
+      await page.goto('/');
+      await page.locator('.new-table').waitFor();
+      await page.locator('button[data-action="lang"]').click();
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+      assert((await page.locator('header.top nav').textContent()).includes('规则'), 'the menu is in Chinese');
+      await snap(page, 'lobby-zh');
+      await page.reload();
+      await page.locator('.new-table').waitFor();
+      assert((await page.evaluate(() => document.documentElement.lang)) === 'zh-Hans', 'the choice is kept');
+      if (madiaoTable) {
+        await page.goto(`/t/${madiaoTable}`);
+        await page.locator('.felt').waitFor({ timeout: 20000 });
+        await snap(page, 'table-zh');
+      }
+      await page.locator('button[data-action="lang"]').click();
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
+    });
+
+    await scenario('a 360×740 phone: the lobby, a table, a replay and the rules fit the width', async () => {
+      const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: base, locale: 'zh-CN' });
+      const p = await watchedPage(phone, 'phone');
+      await p.goto('/');
+      await enterName(p, '小明');
+      await p.locator('.new-table').waitFor();
+      await noHorizontalOverflow(p, 'lobby');
+      await snap(p, 'phone-lobby');
+      await p.locator('button[data-action="create"]').click();
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      await p.waitForFunction(() => document.querySelectorAll('.hand .card').length >= 8, null, { timeout: 20000 });
+      await noHorizontalOverflow(p, 'table');
+      await snap(p, 'phone-table');
+      if (replayTable) {
+        await p.goto(`/replay/${replayTable}`);
+        await p.locator('.replay-body').waitFor({ timeout: 15000 });
+        await p.locator('button[data-action="next-step"]').click();
+        await noHorizontalOverflow(p, 'replay');
+        await snap(p, 'phone-replay');
+      }
+      await p.goto('/rules');
+      await p.locator('.rules').waitFor();
+      await noHorizontalOverflow(p, 'rules');
+      await snap(p, 'phone-rules');
+      await phone.close();
+    });
+  } finally {
+    await browser.close();
+    proc.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  for (const p of problems) log(`console: ${p}`);
+  if (problems.length) {
+    failed += 1;
+    log(`FAILED - no console errors or warnings: ${problems.length} found`);
+  } else {
+    passed += 1;
+    log('ok - no console errors or warnings');
+  }
+  log(`screenshots in ${artifacts}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+// Routes, invite links, the socket's version checks and backoff, the variants catalog against
+// the generated wire types (web/js/routes.js, lobby.js, socket.js, variants.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { route } from '../../web/js/routes.js';
+import { versionCheck, backoff } from '../../web/js/socket.js';
+import { VARIANTS, overrides, variantValueText } from '../../web/js/variants.js';
+
+const wire = readFileSync(new URL('../../web/js/wire.d.ts', import.meta.url), 'utf8');
+
+test('pages by address', () => {
+  assert.deepEqual(route('/', ''), { page: 'lobby' });
+  assert.deepEqual(route('/t/tabc123', ''), { page: 'table', id: 'tabc123', watch: false, seat: null });
+  assert.deepEqual(route('/t/tabc123', '?watch'), { page: 'table', id: 'tabc123', watch: true, seat: null });
+  assert.deepEqual(route('/t/tabc123', '?seat=2'), { page: 'table', id: 'tabc123', watch: false, seat: 2 });
+  assert.deepEqual(route('/t/tabc123', '?seat=7'), { page: 'table', id: 'tabc123', watch: false, seat: null });
+  assert.deepEqual(route('/replay/tx1', ''), { page: 'replay', id: 'tx1' });
+  assert.deepEqual(route('/replay', ''), { page: 'replay', id: null });
+  assert.deepEqual(route('/rules', '?game=dabaifen'), { page: 'rules', game: 'dabaifen' });
+  assert.deepEqual(route('/t/../x', ''), { page: 'lobby' });
+});
+
+test('versions: events follow by one; a gap asks for a resync; replies do not count', () => {
+  assert.equal(versionCheck('update', 6, 5), 'ok');
+  assert.equal(versionCheck('seats', 8, 5), 'gap');
+  assert.equal(versionCheck('chat', 5, 5), 'stale');
+  assert.equal(versionCheck('ack', 5, 5), 'ok');
+  assert.equal(versionCheck('error', 9, 5), 'ok');
+  assert.equal(versionCheck('update', 1, null), 'ok');
+});
+
+test('reconnection waits longer each time, up to 10 s', () => {
+  assert.equal(backoff(0), 500);
+  assert.equal(backoff(1), 1000);
+  assert.ok(backoff(3) > backoff(2));
+  assert.equal(backoff(50), 10000);
+});
+
+test('the variants catalog matches the engines (generated types)', () => {
+  const madiao = /export type MadiaoVariants = \{ ([^}]+) \};/.exec(wire)[1].split(', ').map((f) => f.split(':')[0]);
+  assert.deepEqual(VARIANTS.madiao.map((v) => v.name).sort(), [...madiao].sort());
+  const dbf = /export type DabaifenVariants = \{ ([^}]+) \};/.exec(wire)[1];
+  for (const v of VARIANTS.dabaifen) {
+    const m = new RegExp(`${v.name}: ([^,]+)`).exec(dbf);
+    assert.ok(m, v.name);
+    const values = [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]);
+    assert.deepEqual(v.values.map((x) => x.value).sort(), values.sort(), v.name);
+  }
+  for (const g of ['madiao', 'dabaifen']) {
+    for (const v of VARIANTS[g]) for (const x of v.values) assert.ok(x.text.en && x.text.zh && v.about.en && v.about.zh, v.name);
+  }
+});
+
+test('a table form sends only the variants that differ from its preset', () => {
+  assert.deepEqual(overrides({ a: '1', b: '2' }, { a: '1', b: '3' }), { b: '3' });
+  assert.deepEqual(overrides({ a: '1' }, { a: '1' }), {});
+  assert.equal(variantValueText('madiao', 'game_length', 'hands:6', 'en'), 'after 6 hands');
+  assert.equal(variantValueText('dabaifen', 'revoke', 'refuse', 'zh').length > 0, true);
+});

@@ -1,0 +1,104 @@
+// The HTTP API (docs/protocol.md, "HTTP API"): typed calls that throw an `ApiError` with the
+// server's code and message.
+
+/** @typedef {import('./wire').NewGuestReply} NewGuestReply */
+/** @typedef {import('./wire').GuestInfo} GuestInfo */
+/** @typedef {import('./wire').GamesReply} GamesReply */
+/** @typedef {import('./wire').LobbyReply} LobbyReply */
+/** @typedef {import('./wire').NewTable} NewTable */
+/** @typedef {import('./wire').NewTableReply} NewTableReply */
+/** @typedef {import('./wire').TableSummary} TableSummary */
+/** @typedef {import('./wire').TableStub} TableStub */
+/** @typedef {import('./wire').Replay} Replay */
+
+/** An API error: the server's `code` (or `network`) and its message. */
+export class ApiError extends Error {
+  /** @param {string} code @param {string} message @param {number} status */
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * @param {string} method @param {string} path @param {{body?: unknown, text?: string, token?: string | null}} [opts]
+ * @returns {Promise<any>}
+ */
+async function call(method, path, opts = {}) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let body;
+  if (opts.text !== undefined) {
+    body = opts.text;
+    headers['Content-Type'] = 'application/json';
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body });
+  } catch (e) {
+    throw new ApiError('network', e instanceof Error ? e.message : String(e), 0);
+  }
+  const text = await res.text();
+  /** @type {any} */
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const err = json && json.error;
+    throw new ApiError(err?.code ?? `http_${res.status}`, err?.message ?? (text || res.statusText), res.status);
+  }
+  return json;
+}
+
+/** @param {string} name @returns {Promise<NewGuestReply>} */
+export function createGuest(name) {
+  return call('POST', '/api/guests', { body: { name } });
+}
+
+/** @param {string} token @returns {Promise<GuestInfo>} */
+export function me(token) {
+  return call('GET', '/api/me', { token });
+}
+
+/** @returns {Promise<GamesReply>} */
+export function games() {
+  return call('GET', '/api/games');
+}
+
+/** @returns {Promise<LobbyReply>} */
+export function lobby() {
+  return call('GET', '/api/tables');
+}
+
+/** @param {string} token @param {NewTable} req @returns {Promise<NewTableReply>} */
+export function createTable(token, req) {
+  return call('POST', '/api/tables', { body: req, token });
+}
+
+/** @param {string} id @returns {Promise<TableSummary | TableStub>} */
+export function table(id) {
+  return call('GET', `/api/tables/${encodeURIComponent(id)}`);
+}
+
+/** @param {string} id @returns {Promise<Replay>} */
+export function replayOf(id) {
+  return call('GET', `/api/replays/${encodeURIComponent(id)}`);
+}
+
+/** @param {string} text a `yezi/1` record @returns {Promise<Replay>} */
+export function replayRecord(text) {
+  return call('POST', '/api/replay', { text });
+}
+
+/** The address of a finished table's record. @param {string} id */
+export function recordUrl(id) {
+  return `/api/records/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,200 @@
+// The felt: four seats around the current trick, with the game's information in the middle.
+// Used by the live table and by replays (which show every hand face up).
+
+import { html } from '../vendor/preact-htm.js';
+import { Backs, Card, Countdown } from './ui.js';
+import { t } from './i18n.js';
+import { rankText } from './cards.js';
+import { trumpText } from './scoring.js';
+import { lang } from './i18n.js';
+
+/** @typedef {import('./wire').MadiaoView} MadiaoView */
+/** @typedef {import('./wire').DabaifenView} DabaifenView */
+/** @typedef {import('./wire').SeatInfo} SeatInfo */
+/** @typedef {import('./wire').Timer} Timer */
+/** @typedef {import('./wire').MadiaoTrickView} MadiaoTrickView */
+/** @typedef {import('./wire').DabaifenTrickView} DabaifenTrickView */
+/** @typedef {import('../vendor/preact-htm.js').VNode} VNode */
+
+/** Where a seat sits on screen for a viewer at `bottom` (play runs counter-clockwise). */
+export const POSITIONS = /** @type {const} */ (['bottom', 'right', 'top', 'left']);
+
+/** @param {number} seat @param {number} bottom */
+export function position(seat, bottom) {
+  return POSITIONS[(seat - bottom + 4) % 4];
+}
+
+/**
+ * @typedef {object} BoardProps
+ * @property {'madiao' | 'dabaifen'} game
+ * @property {MadiaoView | DabaifenView} view
+ * @property {string[]} names
+ * @property {number} bottom the seat shown at the bottom
+ * @property {SeatInfo[] | null} [seats] live seats (presence, bots); null in a replay
+ * @property {Timer | null} [timer]
+ * @property {number} [timerAt] when the timer was received (Date.now())
+ * @property {number} [turnMs] the turn clock's length
+ * @property {(string[] | null)[] | null} [hands] every hand face up (a replay), by seat
+ * @property {boolean} [showLast] show the last complete trick instead of the current one
+ * @property {VNode | null} [centerExtra]
+ */
+
+/** @param {MadiaoView | DabaifenView} view @returns {view is MadiaoView} */
+export function isMadiao(view) {
+  return 'banker' in view;
+}
+
+/**
+ * The trick to show: the current one (the last begun, complete or not), or with `last`, the one
+ * before it.
+ * @template {MadiaoTrickView | DabaifenTrickView} T
+ * @param {T[]} tricks @param {boolean} last
+ * @returns {T | null}
+ */
+export function shownTrick(tricks, last) {
+  // A new trick with no card yet (Da Bai Fen opens it at once): the one before stays in view.
+  const n = tricks.length && tricks[tricks.length - 1].plays.length === 0 ? tricks.length - 1 : tricks.length;
+  const i = n - (last ? 2 : 1);
+  return i >= 0 ? tricks[i] : null;
+}
+
+/** @param {BoardProps} p */
+export function Board(p) {
+  const { game, view, names, bottom } = p;
+  const madiao = isMadiao(view);
+  const tricks = /** @type {Array<MadiaoTrickView | DabaifenTrickView>} */ (view.tricks);
+  const trick = shownTrick(tricks, !!p.showLast);
+  const trump = madiao ? null : /** @type {DabaifenView} */ (view).trump;
+  const toMove = view.to_move;
+  return html`<div class=${`felt ${game}`} data-phase=${view.phase}>
+    ${[0, 1, 2, 3].map((s) => {
+      const pos = position(s, bottom);
+      const info = p.seats ? p.seats[s] : null;
+      const turn = toMove === s && view.phase !== 'over';
+      const timer = p.timer && 'seat' in p.timer && p.timer.seat === s ? p.timer : null;
+      return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
+        <div class="seat-head">
+          <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
+          <span class="seat-name" title=${info && info.bot ? `${names[s]} (${info.bot})` : names[s]}>${names[s]}</span>
+          ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
+          ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
+          ${roleBadges(view, s)}
+        </div>
+        <div class="seat-body">
+          ${p.hands && p.hands[s]
+            ? html`<div class="open-hand">${(p.hands[s] ?? []).map((c) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} size="tiny" />`)}</div>`
+            : s !== bottom || !p.seats
+              ? html`<${Backs} n=${view.hand_sizes[s]} />`
+              : null}
+          <span class="seat-stat">${seatStat(view, s)}</span>
+          ${turn && timer && timer.what === 'turn'
+            ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt ?? Date.now()} total=${p.turnMs} />`
+            : turn && timer && timer.what === 'bot'
+              ? html`<span class="thinking">${t('seat.thinking')}</span>`
+              : null}
+        </div>
+      </div>`;
+    })}
+    <div class="center">
+      <div class="info">${madiao ? madiaoInfo(/** @type {MadiaoView} */ (view), names) : dabaifenInfo(/** @type {DabaifenView} */ (view), names)}</div>
+      <div class=${`trick${p.showLast ? ' last' : ''}`} aria-label=${t(p.showLast ? 'trick.last' : 'trick.current')}>
+        ${trick ? trickCards(game, trick, bottom, trump, names) : null}
+        ${p.showLast ? html`<span class="trick-label">${t('trick.last')}</span>` : null}
+      </div>
+      ${p.centerExtra ?? null}
+    </div>
+  </div>`;
+}
+
+/** @param {MadiaoView | DabaifenView} view @param {number} s */
+function roleBadges(view, s) {
+  if (isMadiao(view)) {
+    return view.banker === s ? html`<span class="badge role" title=${t('role.banker')}>莊 ${t('role.banker')}</span>` : null;
+  }
+  const out = [];
+  if (view.starter === s && view.phase !== 'drawing') out.push(html`<span class="badge role" title=${t('role.starter')}>親 ${t('role.starter')}</span>`);
+  else if (view.phase === 'drawing' && view.provisional_starter === s) out.push(html`<span class="badge role">${t('role.provisional')}</span>`);
+  if (view.declaration && view.declaration.seat === s) out.push(html`<span class="badge decl">${t('role.declared')}</span>`);
+  return out;
+}
+
+/** @param {MadiaoView | DabaifenView} view @param {number} s */
+function seatStat(view, s) {
+  if (isMadiao(view)) return t('seat.tricks', { n: view.tricks_won[s] });
+  return t(s % 2 === 0 ? 'seat.team_a' : 'seat.team_b');
+}
+
+/** @param {MadiaoView} view @param {string[]} names */
+function madiaoInfo(view, names) {
+  const trickNo = view.tricks.length;
+  return html`<div class="info-row">
+      <span class="upcard-label">${t('madiao.upcard')}</span>
+      <${Card} game="madiao" code=${view.upcard} size="small" />
+    </div>
+    <div class="info-text">
+      <div>${t('madiao.banker_is', { name: names[view.banker] })}</div>
+      <div>${view.phase === 'redeal' ? t('madiao.redeal_phase') : view.phase === 'play' ? t('madiao.trick_n', { n: Math.max(1, trickNo) }) : t('phase.over')}</div>
+      ${view.exposed_stock_card ? html`<div class="exposed">${t('madiao.exposed')} <${Card} game="madiao" code=${view.exposed_stock_card} size="tiny" /></div>` : null}
+    </div>`;
+}
+
+/** @param {DabaifenView} view @param {string[]} names */
+function dabaifenInfo(view, names) {
+  const declarers = view.starter % 2;
+  const defenders = 1 - declarers;
+  const phaseText =
+    view.phase === 'drawing'
+      ? t('dbf.drawing', { n: view.drawn })
+      : view.phase === 'annulling'
+        ? t('dbf.annulling')
+        : view.phase === 'burying'
+          ? t('dbf.burying', { name: names[view.starter] })
+          : view.phase === 'playing'
+            ? t('dbf.trick_n', { n: view.tricks.length })
+            : t('phase.over');
+  return html`<div class="info-row trump-row">
+      <span class="trump-label">${t('dbf.trump')}</span>
+      <span class=${`trump-value${view.trump && (view.trump.suit === 'H' || view.trump.suit === 'D') ? ' red' : ''}`} data-trump=${view.trump ? `${view.trump.suit}${view.trump.rank}` : ''}>
+        ${view.trump ? trumpText(view.trump, lang()) : view.phase === 'drawing' ? t('dbf.trump_rank', { r: rankText(view.open ? '?' : view.ranks[view.provisional_starter % 2]) }) : '—'}
+      </span>
+    </div>
+    <div class="info-text">
+      <div class="ranks">
+        <span class=${declarers === 0 ? 'decl' : ''}>${t('seat.team_a')} ${rankText(view.ranks[0])}</span>
+        <span class=${declarers === 1 ? 'decl' : ''}>${t('seat.team_b')} ${rankText(view.ranks[1])}</span>
+      </div>
+      <div>${phaseText}${view.open ? ` · ${t('dbf.open_deal')}` : ''}</div>
+      ${view.phase === 'playing' || view.phase === 'over'
+        ? html`<div class="points">${t('dbf.points', { a: view.team_points[0], b: view.team_points[1] })} · ${t('dbf.defenders_points', { n: view.team_points[defenders] })}</div>`
+        : null}
+      ${view.kitty_turned.length
+        ? html`<div class="kitty-turned">${t('dbf.kitty_turned')} ${view.kitty_turned.map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} trump=${view.trump} size="tiny" />`)}</div>`
+        : null}
+    </div>`;
+}
+
+/**
+ * The cards of a trick, each by its player's side.
+ * @param {'madiao' | 'dabaifen'} game @param {MadiaoTrickView | DabaifenTrickView} trick @param {number} bottom
+ * @param {import('./wire').Trump | null} trump @param {string[]} names
+ */
+function trickCards(game, trick, bottom, trump, names) {
+  return trick.plays.map((play) => {
+    const pos = position(play.seat, bottom);
+    const won = trick.winner === play.seat;
+    /** @type {VNode[]} */
+    let cards;
+    if ('cards' in play) {
+      cards = play.cards.map((c) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} size="small" />`);
+    } else {
+      cards = [
+        html`<${Card} game=${game} code=${play.card} faceDown=${!play.face_up} size="small" dim=${!play.can_win && play.face_up} />`,
+      ];
+    }
+    const kind = 'kind' in play ? play.kind : null;
+    return html`<div key=${play.seat} class=${`play pos-${pos}${won ? ' won' : ''}`} data-seat=${play.seat} data-kind=${kind}>
+      <div class="play-cards">${cards}</div>
+      <span class="play-who">${names[play.seat]}${kind ? ` · ${t(`kind.${kind}`)}` : ''}${won ? ' ★' : ''}</span>
+    </div>`;
+  });
+}

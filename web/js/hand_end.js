@@ -1,0 +1,133 @@
+// The end of a hand: the result, the itemized settlement (Madiao) or the account of the deal
+// (Da Bai Fen) in words, and the running match score.
+
+import { html } from '../vendor/preact-htm.js';
+import * as api from './api.js';
+import { isMadiao } from './board.js';
+import { rankText } from './cards.js';
+import { lang, t } from './i18n.js';
+import { accountText, dabaifenResultText, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
+import { Card, Countdown } from './ui.js';
+
+/** @typedef {import('./wire').MadiaoView} MadiaoView */
+/** @typedef {import('./wire').DabaifenView} DabaifenView */
+/** @typedef {import('./wire').MadiaoMatch} MadiaoMatch */
+/** @typedef {import('./wire').DabaifenMatch} DabaifenMatch */
+/** @typedef {import('./wire').Timer} Timer */
+
+/**
+ * The itemized scoring of a finished hand, in words (shared by the table and replays).
+ * @param {{game: 'madiao' | 'dabaifen', view: MadiaoView | DabaifenView, names: string[], stake: number}} p
+ */
+export function Scoring(p) {
+  const l = lang();
+  const view = p.view;
+  if (isMadiao(view)) {
+    const r = view.result;
+    return html`<div class="scoring madiao">
+      ${r ? html`<p class="result-text">${madiaoResultText(r, p.names, l)}</p>` : null}
+      ${view.declared.length
+        ? html`<div class="declared">${view.declared.map(
+            (d) => html`<div key=${`${d.seat}${d.what}`}><b>${p.names[d.seat]}</b> ${t(`declared.${d.what}`)}:
+              ${d.cards.map((c) => html`<${Card} key=${c} game="madiao" code=${c} size="tiny" />`)}</div>`,
+          )}</div>`
+        : null}
+      ${view.settlement
+        ? html`<ol class="lines">
+            ${view.settlement.lines.map(
+              (line, i) => html`<li key=${i} class=${line.counted ? '' : 'not-counted'}>
+                <span class="line-text">${settlementLineText(line, p.names, l)}</span>
+                <span class="amounts">${line.transfers.map((x, s) => (x ? html`<span key=${s} class=${x > 0 ? 'plus' : 'minus'}>${p.names[s]} ${signed(x)}</span>` : null))}</span>
+              </li>`,
+            )}
+          </ol>
+          <table class="totals">
+            <thead><tr><th></th>${p.names.map((n, s) => html`<th key=${s}>${n}</th>`)}</tr></thead>
+            <tbody>
+              <tr><th>${t('end.stakes')}</th>${view.settlement.totals.map((x, s) => html`<td key=${s} class=${x > 0 ? 'plus' : x < 0 ? 'minus' : ''}>${signed(x)}</td>`)}</tr>
+              <tr><th>${t('end.chips')}</th>${view.settlement.totals.map((x, s) => html`<td key=${s}>${signed(x * p.stake)}</td>`)}</tr>
+            </tbody>
+          </table>`
+        : r
+          ? html`<p>${r.payoffs.map((x, s) => html`<span key=${s} class="pay">${p.names[s]} ${signed(x)}</span>`)}</p>`
+          : null}
+    </div>`;
+  }
+  const r = view.result;
+  const record = r
+    ? {
+        ...r,
+        trump: r.trump ? { suit: r.trump.suit, rank: r.trump.rank } : null,
+      }
+    : null;
+  return html`<div class="scoring dabaifen">
+    ${record ? html`<p class="result-text">${dabaifenResultText(/** @type {any} */ (record), p.names, l)}</p>` : null}
+    ${view.buried ? html`<div class="buried">${t('dbf.buried')} ${view.buried.map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} trump=${view.trump} size="tiny" />`)}</div>` : null}
+    ${view.account ? html`<ol class="lines">${view.account.lines.map((e, i) => html`<li key=${i} data-event=${e.event}>${accountText(e, p.names, l)}</li>`)}</ol>` : null}
+  </div>`;
+}
+
+/**
+ * @param {{game: 'madiao' | 'dabaifen', view: MadiaoView | DabaifenView, names: string[], match: MadiaoMatch | DabaifenMatch | null,
+ *   stake: number, timer: Timer | null, timerAt: number, ready: boolean, seated: boolean, finished: boolean, tableId: string,
+ *   onNext: () => void, onHide: () => void, navigate: (p: string) => void}} p
+ */
+export function HandEnd(p) {
+  const over = !!p.match && p.match.over;
+  const timer = p.timer && p.timer.what === 'next_hand' ? p.timer : null;
+  return html`<div class="hand-end" role="dialog" aria-label=${t('end.title')}>
+    <div class="hand-end-card">
+      <div class="hand-end-top">
+        <h3>${over ? t('end.match_over') : t('end.title')}</h3>
+        <div class="buttons">
+          ${!over && p.seated
+            ? html`<button class="primary" data-action="next" disabled=${p.ready} onClick=${p.onNext}>
+                ${p.ready ? t('end.waiting_others') : t('end.next')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
+            : null}
+          ${over && p.finished
+            ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>
+                <a class="button" href=${api.recordUrl(p.tableId)} download=${`yezi-${p.tableId}.json`}>${t('replay.download')}</a>`
+            : null}
+          ${over && !p.finished ? html`<span class="hint">${t('end.saving')}</span>` : null}
+          <button onClick=${p.onHide}>${t('end.hide')}</button>
+        </div>
+      </div>
+      <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
+      <h4>${t('side.score')}</h4>
+      <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />
+    </div>
+  </div>`;
+}
+
+/**
+ * The running match score.
+ * @param {{game: 'madiao' | 'dabaifen', match: MadiaoMatch | DabaifenMatch | null, names: string[], stake: number}} p
+ */
+export function MatchScore(p) {
+  const m = p.match;
+  if (!m) return html`<p class="hint">${t('score.none')}</p>`;
+  if ('totals' in m) {
+    return html`<table class="match-score">
+      <thead><tr><th>${t('score.player')}</th><th>${t('end.stakes')}</th><th>${t('end.chips')}</th><th>${t('score.banked')}</th></tr></thead>
+      <tbody>${p.names.map(
+        (n, s) => html`<tr key=${s} class=${m.next_banker === s && !m.over ? 'next' : ''}>
+          <td>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
+          <td class=${m.totals[s] > 0 ? 'plus' : m.totals[s] < 0 ? 'minus' : ''}>${signed(m.totals[s])}</td>
+          <td>${signed(m.totals[s] * p.stake)}</td>
+          <td>${m.banked[s] ? '✓' : ''}</td>
+        </tr>`,
+      )}</tbody>
+      <caption>${t('score.hands', { n: m.hands })}${m.over ? ` · ${t('score.over')}` : ''}</caption>
+    </table>`;
+  }
+  const l = lang();
+  return html`<table class="match-score">
+    <thead><tr><th>${t('score.team')}</th><th>${t('score.rank')}</th><th>${t('score.deals_won')}</th></tr></thead>
+    <tbody>${[0, 1].map(
+      (team) => html`<tr key=${team} class=${m.winner === team ? 'winner' : ''}>
+        <td>${teamText(team, p.names, l)}</td><td class="rank">${rankText(m.ranks[team])}</td><td>${m.deals_won[team]}</td>
+      </tr>`,
+    )}</tbody>
+    <caption>${t('score.hands', { n: m.hands })} · ${m.over && m.winner !== null ? t('score.winner', { team: teamText(m.winner, p.names, l) }) : t('score.next_starter', { name: p.names[m.next_starter] })}</caption>
+  </table>`;
+}

@@ -1,0 +1,270 @@
+// The lobby: your name, a new table (game, preset, variants with their explanations, stake and
+// clock, who sits where), the open tables to join or watch, an invite link, your recent tables.
+
+import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import * as api from './api.js';
+import { lang, t } from './i18n.js';
+import { seenTables } from './state.js';
+import { VARIANTS, overrides } from './variants.js';
+import { errorText, notify } from './ui.js';
+
+/** @typedef {import('./wire').GamesReply} GamesReply */
+/** @typedef {import('./wire').GameInfo} GameInfo */
+/** @typedef {import('./wire').TableSummary} TableSummary */
+/** @typedef {import('./wire').SeatChoice} SeatChoice */
+/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {'me' | 'open' | string} SeatPick a seat: me, open, or `bot:NAME` */
+
+/** @param {unknown} e */
+function show(e) {
+  if (e instanceof api.ApiError) notify('error', errorText(e.code, e.message));
+  else notify('error', String(e));
+}
+
+/** Asks a newcomer for a name and makes a guest identity. @param {{onIdentity: (id: Identity) => void, initial?: string}} p */
+export function NameForm(p) {
+  const [name, setName] = useState(p.initial ?? '');
+  const [busy, setBusy] = useState(false);
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) return;
+    setBusy(true);
+    try {
+      const g = await api.createGuest(name.trim());
+      p.onIdentity({ id: g.id, name: g.name, token: g.token });
+    } catch (err) {
+      show(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="name-form" onSubmit=${submit}>
+    <label for="name">${t('lobby.your_name')}</label>
+    <input id="name" name="name" maxlength="24" autocomplete="nickname" value=${name} placeholder=${t('lobby.name_placeholder')}
+      onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.target).value)} />
+    <button class="primary" type="submit" disabled=${busy || !name.trim()}>${t('lobby.enter')}</button>
+  </form>`;
+}
+
+/** @param {{identity: Identity, navigate: (p: string) => void, onRename: () => void}} p */
+export function Lobby(p) {
+  const [games, setGames] = useState(/** @type {GamesReply | null} */ (null));
+  const [tables, setTables] = useState(/** @type {TableSummary[] | null} */ (null));
+  useEffect(() => {
+    api.games().then(setGames, show);
+  }, []);
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      api.lobby().then(
+        (r) => alive && setTables(r.tables),
+        () => alive && setTables((x) => x ?? []),
+      );
+    load();
+    const h = setInterval(load, 4000);
+    return () => {
+      alive = false;
+      clearInterval(h);
+    };
+  }, []);
+  return html`<div class="page lobby">
+    <section class="welcome">
+      <p>${t('lobby.hello', { name: p.identity.name })} <button class="link" onClick=${p.onRename}>${t('lobby.rename')}</button></p>
+      <p class="hint">${t('lobby.intro')}</p>
+    </section>
+    <div class="lobby-grid">
+      ${games ? html`<${NewTable} games=${games} identity=${p.identity} navigate=${p.navigate} />` : html`<section class="card-box"><p>${t('common.loading')}</p></section>`}
+      <div class="lobby-side">
+        <${OpenTables} tables=${tables} navigate=${p.navigate} />
+        <${JoinLink} navigate=${p.navigate} />
+        <${RecentTables} />
+      </div>
+    </div>
+  </div>`;
+}
+
+/** @param {{games: GamesReply, identity: Identity, navigate: (p: string) => void}} p */
+function NewTable(p) {
+  const [game, setGame] = useState(/** @type {'madiao' | 'dabaifen'} */ ('madiao'));
+  const info = /** @type {GameInfo} */ (p.games.games.find((g) => g.game === game));
+  const presetNames = Object.keys(info.presets);
+  const [preset, setPreset] = useState('standard');
+  const presetValues = info.presets[preset] ?? info.presets.standard ?? {};
+  const [chosen, setChosen] = useState(/** @type {Record<string, string>} */ ({}));
+  const [stake, setStake] = useState(2);
+  const [clock, setClock] = useState(30);
+  const [name, setName] = useState('');
+  const [priv, setPriv] = useState(false);
+  const bot = `bot:${info.default_bot}`;
+  const [seats, setSeats] = useState(/** @type {SeatPick[]} */ (['me', bot, bot, bot]));
+  const [busy, setBusy] = useState(false);
+  const [more, setMore] = useState(false);
+  const l = lang();
+
+  /** @param {'madiao' | 'dabaifen'} g */
+  const pickGame = (g) => {
+    setGame(g);
+    setPreset('standard');
+    setChosen({});
+    const gi = p.games.games.find((x) => x.game === g);
+    const b = `bot:${gi ? gi.default_bot : 'random'}`;
+    setSeats((s) => s.map((x) => (x.startsWith('bot:') ? b : x)));
+  };
+  const values = { ...presetValues, ...chosen };
+
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    /** @type {SeatChoice[]} */
+    const seatChoices = seats.map((s) => (s === 'me' ? { kind: 'me' } : s === 'open' ? { kind: 'open' } : { kind: 'bot', bot: s.slice(4) }));
+    try {
+      const r = await api.createTable(p.identity.token, {
+        game,
+        rules: preset,
+        variants: overrides(presetValues, values),
+        stake: game === 'madiao' ? stake : undefined,
+        turn_seconds: clock,
+        name: name.trim() || undefined,
+        private: priv,
+        seats: seatChoices,
+      });
+      p.navigate(`/t/${r.table.id}${seats.includes('me') ? '' : '?watch'}`);
+    } catch (err) {
+      show(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<section class="card-box new-table">
+    <h2>${t('lobby.new_table')}</h2>
+    <form onSubmit=${submit}>
+      <div class="game-pick" role="radiogroup" aria-label=${t('lobby.game')}>
+        ${/** @type {const} */ (['madiao', 'dabaifen']).map(
+          (g) => html`<button key=${g} type="button" role="radio" aria-checked=${game === g ? 'true' : 'false'} class=${game === g ? 'on' : ''}
+            data-game=${g} onClick=${() => pickGame(g)}>
+            <span class="zh">${g === 'madiao' ? '馬弔' : '打百分'}</span><span class="en">${t(`game.${g}`)}</span>
+            <span class="about">${t(`lobby.about_${g}`)}</span></button>`,
+        )}
+      </div>
+      <fieldset class="seats">
+        <legend>${t('lobby.seats')}</legend>
+        ${seats.map(
+          (s, i) => html`<label key=${i} class="seat-pick">${t('lobby.seat_n', { n: i + 1 })}
+            <select name=${`seat${i}`} value=${s} onChange=${(/** @type {Event} */ e) => {
+              const v = /** @type {HTMLSelectElement} */ (e.target).value;
+              setSeats(seats.map((x, j) => (j === i ? v : v === 'me' && x === 'me' ? bot : x)));
+            }}>
+              <option value="me">${t('lobby.seat_me')}</option>
+              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`}>${t('lobby.seat_bot', { bot: b })}${b === info.default_bot ? ` (${t('lobby.default')})` : ''}</option>`)}
+              <option value="open">${t('lobby.seat_open')}</option>
+            </select></label>`,
+        )}
+        <p class="hint">${t('lobby.seats_hint')}</p>
+      </fieldset>
+      <div class="row">
+        <label>${t('lobby.preset')}
+          <select name="preset" value=${preset} onChange=${(/** @type {Event} */ e) => { setPreset(/** @type {HTMLSelectElement} */ (e.target).value); setChosen({}); }}>
+            ${presetNames.map((n) => html`<option key=${n} value=${n}>${n}</option>`)}
+          </select></label>
+        ${game === 'madiao'
+          ? html`<label>${t('lobby.stake')}
+              <input type="number" name="stake" min="2" max="1000" step="2" value=${stake}
+                onInput=${(/** @type {Event} */ e) => setStake(Number(/** @type {HTMLInputElement} */ (e.target).value))} /></label>`
+          : null}
+        <label>${t('lobby.clock')}
+          <select name="clock" value=${String(clock)} onChange=${(/** @type {Event} */ e) => setClock(Number(/** @type {HTMLSelectElement} */ (e.target).value))}>
+            ${[15, 30, 60, 120, 600].map((s) => html`<option key=${s} value=${String(s)}>${t('lobby.seconds', { n: s })}</option>`)}
+          </select></label>
+      </div>
+      <button type="button" class="link" aria-expanded=${more ? 'true' : 'false'} onClick=${() => setMore(!more)}>
+        ${more ? '▾' : '▸'} ${t('lobby.variants')} ${Object.keys(overrides(presetValues, values)).length ? `(${t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })})` : ''}</button>
+      ${more
+        ? html`<div class="variant-list">
+            ${VARIANTS[game].map(
+              (v) => html`<label key=${v.name} class="variant-pick">
+                <span class="v-name">${v.label[l]}</span>
+                <span class="v-about">${v.about[l]}</span>
+                <select name=${v.name} value=${values[v.name] ?? ''} onChange=${(/** @type {Event} */ e) =>
+                  setChosen({ ...chosen, [v.name]: /** @type {HTMLSelectElement} */ (e.target).value })}>
+                  ${v.values.map((x) => html`<option key=${x.value} value=${x.value}>${x.text[l]}${presetValues[v.name] === x.value ? ` (${preset})` : ''}</option>`)}
+                </select>
+              </label>`,
+            )}
+          </div>`
+        : null}
+      <div class="row">
+        <label class="grow">${t('lobby.table_name')}
+          <input name="table-name" maxlength="60" value=${name} placeholder=${t('lobby.table_name_default', { name: p.identity.name })}
+            onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.target).value)} /></label>
+        <label class="check"><input type="checkbox" checked=${priv} onChange=${(/** @type {Event} */ e) => setPriv(/** @type {HTMLInputElement} */ (e.target).checked)} /> ${t('lobby.private')}</label>
+      </div>
+      <button class="primary big" type="submit" data-action="create" disabled=${busy}>${seats.includes('me') ? t('lobby.create_sit') : t('lobby.create_watch')}</button>
+    </form>
+  </section>`;
+}
+
+/** @param {{tables: TableSummary[] | null, navigate: (p: string) => void}} p */
+function OpenTables(p) {
+  return html`<section class="card-box open-tables">
+    <h2>${t('lobby.open_tables')}</h2>
+    ${p.tables === null ? html`<p>${t('common.loading')}</p>` : null}
+    ${p.tables && p.tables.length === 0 ? html`<p class="hint">${t('lobby.no_tables')}</p>` : null}
+    <ul>
+      ${(p.tables ?? []).map(
+        (tb) => html`<li key=${tb.id} data-table=${tb.id}>
+          <div class="tb-name"><b>${tb.name}</b> <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)}</span></div>
+          <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? `🤖 ${s.bot}` : s.name}</span>`)}</div>
+          <div class="tb-buttons">
+            ${tb.open_seats > 0 ? html`<button class="primary" data-action="join" onClick=${() => p.navigate(`/t/${tb.id}`)}>${t('lobby.join')}</button>` : null}
+            <button data-action="watch" onClick=${() => p.navigate(`/t/${tb.id}?watch`)}>${t('lobby.watch')}</button>
+          </div>
+        </li>`,
+      )}
+    </ul>
+  </section>`;
+}
+
+/** The id of a table in an invite link or a bare id. @param {string} text */
+export function tableIdOf(text) {
+  const s = text.trim();
+  const m = /\/t\/([A-Za-z0-9]+)/.exec(s);
+  if (m) return m[1];
+  return /^[A-Za-z0-9]+$/.test(s) ? s : null;
+}
+
+/** @param {{navigate: (p: string) => void}} p */
+function JoinLink(p) {
+  const [text, setText] = useState('');
+  /** @param {Event} e */
+  const submit = (e) => {
+    e.preventDefault();
+    const id = tableIdOf(text);
+    if (id) p.navigate(`/t/${id}`);
+    else notify('error', t('lobby.bad_link'));
+  };
+  return html`<section class="card-box">
+    <h2>${t('lobby.invite')}</h2>
+    <form class="inline" onSubmit=${submit}>
+      <input value=${text} placeholder=${t('lobby.invite_placeholder')} aria-label=${t('lobby.invite')}
+        onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLInputElement} */ (e.target).value)} />
+      <button type="submit">${t('lobby.go')}</button>
+    </form>
+  </section>`;
+}
+
+/** Tables this browser was at, with their replays. */
+function RecentTables() {
+  const list = seenTables().slice(0, 8);
+  return html`<section class="card-box recent">
+    <h2>${t('lobby.recent')}</h2>
+    ${list.length === 0 ? html`<p class="hint">${t('lobby.no_recent')}</p>` : null}
+    <ul>${list.map(
+      (x) => html`<li key=${x.id}><a href=${`/t/${x.id}`} data-link="1">${x.name}</a> <span class="sub">${t(`game.${x.game}`)}</span>
+        <a class="small" href=${`/replay/${x.id}`} data-link="1">${t('lobby.replay')}</a></li>`,
+    )}</ul>
+    <p><a href="/replay" data-link="1">${t('lobby.open_file')}</a></p>
+  </section>`;
+}

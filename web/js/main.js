@@ -1,0 +1,130 @@
+// The page: the header (lobby, rules, replays, language, your name), the router (`/`,
+// `/t/{id}`, `/replay/{id}`, `/replay`, `/rules`) and the guest identity kept in local storage.
+
+import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
+import * as api from './api.js';
+import { lang, onLang, setLang, t } from './i18n.js';
+import { Lobby, NameForm } from './lobby.js';
+import { ReplayPage } from './replay.js';
+import { RulesPage } from './rules.js';
+import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
+import { TablePage } from './table.js';
+import { Notices, notify } from './ui.js';
+import { route } from './routes.js';
+
+/** @typedef {import('./state.js').Identity} Identity */
+
+function App() {
+  const [, setLangState] = useState(lang());
+  const [loc, setLoc] = useState({ path: location.pathname, search: location.search });
+  const [identity, setIdentity] = useState(/** @type {Identity | null} */ (loadIdentity()));
+  const [renaming, setRenaming] = useState(false);
+  const [checked, setChecked] = useState(false);
+
+  useEffect(() => onLang((l) => setLangState(l)), []);
+  useEffect(() => {
+    const onPop = () => setLoc({ path: location.pathname, search: location.search });
+    window.addEventListener('popstate', onPop);
+    // In-page links (`data-link`) navigate without reloading.
+    /** @param {MouseEvent} e */
+    const onClick = (e) => {
+      const a = /** @type {HTMLElement | null} */ (e.target instanceof Element ? e.target.closest('a[data-link]') : null);
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(/** @type {HTMLAnchorElement} */ (a).getAttribute('href') ?? '/');
+    };
+    document.addEventListener('click', onClick);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      document.removeEventListener('click', onClick);
+    };
+  }, []);
+  // A stored token is checked once: a server with a fresh database no longer knows it.
+  useEffect(() => {
+    if (!identity) {
+      setChecked(true);
+      return;
+    }
+    api.me(identity.token).then(
+      (g) => {
+        if (g.name !== identity.name) adoptIdentity({ ...identity, name: g.name });
+        setChecked(true);
+      },
+      (e) => {
+        if (e instanceof api.ApiError && e.code === 'bad_token') adoptIdentity(null);
+        setChecked(true);
+      },
+    );
+  }, []);
+
+  /** @param {string} to */
+  function navigate(to) {
+    history.pushState(null, '', to);
+    setLoc({ path: location.pathname, search: location.search });
+    window.scrollTo(0, 0);
+  }
+
+  /** @param {Identity | null} id */
+  function adoptIdentity(id) {
+    saveIdentity(id);
+    setIdentity(id);
+    setRenaming(false);
+  }
+
+  const r = route(loc.path, loc.search);
+  /** @type {import('../vendor/preact-htm.js').VNode | null} */
+  let body = null;
+  const needsName = r.page === 'lobby' || r.page === 'table';
+  if (needsName && (!identity || renaming)) {
+    body = html`<div class="page first">
+      ${r.page === 'table' ? html`<p>${t('lobby.name_for_table')}</p>` : html`<${Intro} />`}
+      <${NameForm} initial=${renaming && identity ? identity.name : ''} onIdentity=${adoptIdentity} />
+      ${renaming ? html`<p class="hint">${t('lobby.rename_hint')}</p>` : null}
+    </div>`;
+  } else if (r.page === 'lobby' && identity) {
+    body = html`<${Lobby} identity=${identity} navigate=${navigate} onRename=${() => setRenaming(true)} />`;
+  } else if (r.page === 'table' && identity) {
+    body = checked
+      ? html`<${TablePage} key=${`${r.id}${r.watch}`} id=${r.id} identity=${identity} watch=${r.watch} seat=${r.seat} navigate=${navigate}
+          onBadToken=${() => { notify('error', t('err.bad_token')); adoptIdentity(null); }} />`
+      : null;
+  } else if (r.page === 'replay') {
+    body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} navigate=${navigate} />`;
+  } else if (r.page === 'rules') {
+    body = html`<${RulesPage} game=${r.game} />`;
+  }
+
+  return html`<div class="app">
+    <header class="top">
+      <a class="brand" href="/" data-link="1"><span class="logo">葉子</span> <span>yezi</span></a>
+      <nav>
+        <a href="/" data-link="1" class=${r.page === 'lobby' ? 'on' : ''}>${t('nav.lobby')}</a>
+        <a href="/rules" data-link="1" class=${r.page === 'rules' ? 'on' : ''}>${t('nav.rules')}</a>
+        <a href="/replay" data-link="1" class=${r.page === 'replay' ? 'on' : ''}>${t('nav.replays')}</a>
+      </nav>
+      <div class="top-right">
+        ${identity ? html`<span class="me" title=${identity.id}>${identity.name}</span>` : null}
+        <button class="lang" data-action="lang" aria-label=${t('nav.language')}
+          onClick=${() => { const l = lang() === 'en' ? 'zh' : 'en'; saveLang(l); setLang(l); }}>${lang() === 'en' ? '中文' : 'English'}</button>
+      </div>
+    </header>
+    <main>${body}</main>
+    <${Notices} />
+  </div>`;
+}
+
+function Intro() {
+  return html`<section class="intro">
+    <h1><span class="logo">葉子</span> yezi</h1>
+    <p>${t('intro.text')}</p>
+    <p class="games"><span><b>馬弔</b> Madiao</span> · <span><b>打百分</b> Da Bai Fen</span></p>
+  </section>`;
+}
+
+const stored = loadLang();
+setLang(stored ?? (navigator.language && navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en'));
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(html`<${App} />`, root);
+}

@@ -1,0 +1,166 @@
+// Replays: a finished game (from its record on the server) or a local `yezi/1` file, replayed
+// by the server's engines into steps; every hand shown, step by step, forward and back.
+
+import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import * as api from './api.js';
+import { Board } from './board.js';
+import { Scoring } from './hand_end.js';
+import { lang, t } from './i18n.js';
+import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
+import { Card, errorText, useKeydown } from './ui.js';
+
+/** @typedef {import('./wire').Replay} Replay */
+/** @typedef {import('./wire').ReplayStep} ReplayStep */
+/** @typedef {import('./wire').TableEvent} TableEvent */
+
+/**
+ * The words for a replay step's event.
+ * @param {'madiao' | 'dabaifen'} game @param {ReplayStep} step @param {string[]} names @param {'en' | 'zh'} l
+ */
+export function stepText(game, step, names, l) {
+  const e = step.event;
+  if (e.kind === 'deal') return t('replay.deal');
+  if (e.kind === 'draw_end') return t('replay.draw_end');
+  if (e.kind === 'end') return t('replay.end');
+  const { seat, ...action } = /** @type {Record<string, unknown> & {seat: number}} */ (e.action);
+  delete action.drawn;
+  /** @type {TableEvent} */
+  const ev = { kind: 'action', seat, action: /** @type {any} */ (action), by_bot: false };
+  return eventText(game, ev, names, l);
+}
+
+/** @param {{id: string | null, navigate: (p: string) => void}} p */
+export function ReplayPage(p) {
+  const [replay, setReplay] = useState(/** @type {Replay | null} */ (null));
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  const [fileText, setFileText] = useState(/** @type {string | null} */ (null));
+  const [pos, setPos] = useState({ hand: 0, step: 0 });
+  const [playing, setPlaying] = useState(false);
+
+  useEffect(() => {
+    setReplay(null);
+    setError(null);
+    if (!p.id) return;
+    api.replayOf(p.id).then(
+      (r) => {
+        setReplay(r);
+        setPos({ hand: 0, step: 0 });
+      },
+      (e) => setError(e instanceof api.ApiError ? errorText(e.code, e.message) : String(e)),
+    );
+  }, [p.id]);
+
+  const hands = replay ? replay.hands : [];
+  const hand = hands[pos.hand];
+  const steps = hand ? hand.steps : [];
+  /** @param {number} h @param {number} s */
+  const go = (h, s) => {
+    if (!replay) return;
+    const hh = Math.max(0, Math.min(replay.hands.length - 1, h));
+    const n = replay.hands[hh].steps.length;
+    setPos({ hand: hh, step: Math.max(0, Math.min(n - 1, s)) });
+  };
+  const next = () => {
+    if (pos.step + 1 < steps.length) go(pos.hand, pos.step + 1);
+    else if (pos.hand + 1 < hands.length) go(pos.hand + 1, 0);
+    else setPlaying(false);
+  };
+  const prev = () => {
+    if (pos.step > 0) go(pos.hand, pos.step - 1);
+    else if (pos.hand > 0) go(pos.hand - 1, hands[pos.hand - 1].steps.length - 1);
+  };
+
+  useEffect(() => {
+    if (!playing) return;
+    const h = setTimeout(next, 900);
+    return () => clearTimeout(h);
+  });
+
+  useKeydown((e) => {
+    const el = /** @type {HTMLElement | null} */ (e.target);
+    if (el && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) return;
+    if (e.key === 'ArrowRight') next();
+    else if (e.key === 'ArrowLeft') prev();
+    else if (e.key === 'ArrowDown' || e.key === 'PageDown') go(pos.hand + 1, 0);
+    else if (e.key === 'ArrowUp' || e.key === 'PageUp') go(pos.hand - 1, 0);
+    else if (e.key === 'Home') go(pos.hand, 0);
+    else if (e.key === 'End') go(pos.hand, steps.length - 1);
+    else if (e.key === ' ') setPlaying((x) => !x);
+    else return;
+    e.preventDefault();
+  });
+
+  /** @param {Event} e */
+  const openFile = async (e) => {
+    const input = /** @type {HTMLInputElement} */ (e.target);
+    const file = input.files && input.files[0];
+    if (!file) return;
+    setError(null);
+    try {
+      const text = await file.text();
+      const r = await api.replayRecord(text);
+      setFileText(text);
+      setReplay(r);
+      setPos({ hand: 0, step: 0 });
+    } catch (err) {
+      setError(err instanceof api.ApiError ? errorText(err.code, err.message) : String(err));
+    }
+  };
+
+  const l = lang();
+  const download = p.id ? api.recordUrl(p.id) : fileText ? `data:application/json;charset=utf-8,${encodeURIComponent(fileText)}` : null;
+  return html`<div class="page replay-page" data-hand=${pos.hand} data-step=${pos.step}>
+    <div class="replay-head">
+      <h2>${t('replay.title')}${p.id ? html` <span class="sub">${p.id}</span>` : null}</h2>
+      ${!p.id
+        ? html`<label class="file">${t('replay.file')} <input type="file" accept=".json,application/json" onChange=${openFile} /></label>`
+        : null}
+      ${download && replay ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
+    </div>
+    ${error ? html`<p class="error-box" role="alert">${error}</p>` : null}
+    ${!replay && !error && p.id ? html`<p>${t('common.loading')}</p>` : null}
+    ${!replay && !p.id && !error ? html`<p class="hint">${t('replay.file_hint')}</p>` : null}
+    ${replay && hand ? renderReplay() : null}
+  </div>`;
+
+  function renderReplay() {
+    if (!replay || !hand) return null;
+    const game = replay.game;
+    const names = replay.players
+      ? replay.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
+      : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
+    const step = steps[pos.step];
+    const view = /** @type {any} */ (step.view);
+    const result = /** @type {any} */ (hand.result);
+    return html`<div class="replay-body">
+      <div class="replay-controls">
+        <label>${t('replay.hand')}
+          <select value=${String(pos.hand)} onChange=${(/** @type {Event} */ e) => go(Number(/** @type {HTMLSelectElement} */ (e.target).value), 0)}>
+            ${hands.map((h, i) => html`<option key=${i} value=${String(i)}>${t('table.hand_n', { n: i + 1 })}${h.result ? ` — ${shortResult(game, h.result, names)}` : ''}</option>`)}
+          </select></label>
+        <div class="step-buttons">
+          <button onClick=${() => go(pos.hand, 0)} aria-label=${t('replay.first')}>«</button>
+          <button onClick=${prev} data-action="prev" aria-label=${t('replay.prev')}>‹</button>
+          <button onClick=${() => setPlaying(!playing)} aria-label=${t('replay.play')}>${playing ? t('replay.pause') : t('replay.play')}</button>
+          <button onClick=${next} data-action="next-step" aria-label=${t('replay.next')}>›</button>
+          <button onClick=${() => go(pos.hand, steps.length - 1)} data-action="last-step" aria-label=${t('replay.last')}>»</button>
+        </div>
+        <input type="range" min="0" max=${String(steps.length - 1)} value=${String(pos.step)} aria-label=${t('replay.step')}
+          onInput=${(/** @type {Event} */ e) => go(pos.hand, Number(/** @type {HTMLInputElement} */ (e.target).value))} />
+        <span class="step-n">${t('replay.step_n', { n: pos.step + 1, of: steps.length })}</span>
+      </div>
+      <p class="step-event" role="status">${stepText(game, step, names, l)}</p>
+      <${Board} game=${game} view=${view} names=${names} bottom=${0} hands=${step.hands} />
+      <div class="undealt">${game === 'madiao' ? t('replay.stock') : t('replay.kitty')}
+        ${hand.undealt.map((c) => html`<${Card} key=${c} game=${game} code=${c} trump=${view.trump ?? null} size="tiny" />`)}</div>
+      ${view.phase === 'over' ? html`<div class="replay-scoring"><${Scoring} game=${game} view=${view} names=${names} stake=${view.stake ?? 2} /></div>` : null}
+      ${view.phase === 'over' && result ? null : null}
+    </div>`;
+  }
+}
+
+/** @param {'madiao' | 'dabaifen'} game @param {any} r @param {string[]} names */
+function shortResult(game, r, names) {
+  const text = game === 'madiao' ? madiaoResultText(r, names, lang()) : dabaifenResultText(r, names, lang());
+  return text.split(/[.。]/)[0];
+}

@@ -1,0 +1,20 @@
+// The client's pages by address: `/`, `/t/{id}` (an invite link; `?watch` to watch, `?seat=N`),
+// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`. The server serves index.html for each.
+
+/**
+ * The route of a location.
+ * @param {string} path @param {string} search
+ * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'}}
+ */
+export function route(path, search) {
+  const q = new URLSearchParams(search);
+  let m = /^\/t\/([A-Za-z0-9]+)\/?$/.exec(path);
+  if (m) {
+    const seat = q.get('seat');
+    return { page: 'table', id: m[1], watch: q.has('watch'), seat: seat !== null && /^[0-3]$/.test(seat) ? Number(seat) : null };
+  }
+  m = /^\/replay(?:\/([A-Za-z0-9]+))?\/?$/.exec(path);
+  if (m) return { page: 'replay', id: m[1] ?? null };
+  if (path === '/rules' || path === '/rules/') return { page: 'rules', game: q.get('game') === 'dabaifen' ? 'dabaifen' : 'madiao' };
+  return { page: 'lobby' };
+}

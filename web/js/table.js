@@ -1,0 +1,552 @@
+// A table, live: the socket, the state it keeps, the felt, your hand and the prompts, the end of
+// each hand, chat. Everything shown comes from the server's messages: the client has no rules.
+
+import { html, useEffect, useMemo, useReducer, useRef, useState } from '../vendor/preact-htm.js';
+import * as api from './api.js';
+import { Board, isMadiao, position } from './board.js';
+import { lang, t } from './i18n.js';
+import { cardsAction, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
+import { RulesDialog } from './rules.js';
+import { HandEnd, MatchScore } from './hand_end.js';
+import { eventText } from './scoring.js';
+import { rememberTable } from './state.js';
+import { TableSocket } from './socket.js';
+import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
+
+/** @typedef {import('./wire').ServerMsg} ServerMsg */
+/** @typedef {import('./wire').SyncMsg} SyncMsg */
+/** @typedef {import('./wire').TableSummary} TableSummary */
+/** @typedef {import('./wire').SeatInfo} SeatInfo */
+/** @typedef {import('./wire').Legal} Legal */
+/** @typedef {import('./wire').MadiaoView} MadiaoView */
+/** @typedef {import('./wire').DabaifenView} DabaifenView */
+/** @typedef {import('./wire').TableEvent} TableEvent */
+/** @typedef {import('./wire').ChatMessage} ChatMessage */
+/** @typedef {import('./wire').Timer} Timer */
+/** @typedef {import('./wire').MadiaoAction} MadiaoAction */
+/** @typedef {import('./wire').DabaifenAction} DabaifenAction */
+/** @typedef {import('./wire').MadiaoResult} MadiaoResult */
+/** @typedef {import('./wire').DabaifenResult} DabaifenResult */
+/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./socket.js').SocketStatus} SocketStatus */
+
+/**
+ * @typedef {object} TableState
+ * @property {TableSummary} table
+ * @property {SyncMsg['you']} you
+ * @property {number} hand
+ * @property {number} move
+ * @property {MadiaoView | DabaifenView | null} view
+ * @property {Legal | null} legal
+ * @property {Timer | null} timer
+ * @property {number} timerAt
+ * @property {SyncMsg['match']} match
+ * @property {Array<MadiaoResult | DabaifenResult>} results
+ * @property {ChatMessage[]} chat
+ * @property {Array<{key: number, hand: number, event: TableEvent}>} log
+ * @property {boolean} ready we said `next` for this pause
+ */
+
+/** @param {TableState | null} st @param {ServerMsg} msg @returns {TableState | null} */
+export function reduce(st, msg) {
+  const now = Date.now();
+  switch (msg.type) {
+    case 'sync':
+      return {
+        table: msg.table,
+        you: msg.you,
+        hand: msg.hand,
+        move: msg.move,
+        view: msg.view,
+        legal: msg.legal,
+        timer: msg.timer,
+        timerAt: now,
+        match: msg.match,
+        results: msg.results,
+        chat: msg.chat,
+        log: st && st.table.id === msg.table.id ? st.log : [],
+        ready: false,
+      };
+    case 'update': {
+      if (!st) return st;
+      const results = [...st.results];
+      const v = msg.view;
+      if (v && v.result && results.length <= msg.hand) results[msg.hand] = v.result;
+      const log = [...st.log.slice(-60), { key: msg.v, hand: msg.hand, event: msg.event }];
+      return {
+        ...st,
+        // The match has begun (the status changes with the first update, not by a `seats`).
+        table: st.table.status === 'waiting' && msg.view ? { ...st.table, status: 'playing' } : st.table,
+        hand: msg.hand,
+        move: msg.move,
+        view: msg.view,
+        legal: msg.legal,
+        timer: msg.timer,
+        timerAt: now,
+        match: msg.match,
+        results,
+        log,
+        ready: msg.event.kind === 'hand_start' ? false : st.ready,
+      };
+    }
+    case 'seats':
+      if (!st) return st;
+      return {
+        ...st,
+        table: { ...st.table, seats: msg.seats, spectators: msg.spectators, status: msg.status },
+        timer: msg.timer,
+        timerAt: now,
+      };
+    case 'chat':
+      if (!st) return st;
+      return { ...st, chat: [...st.chat.slice(-99), msg.message] };
+    case 'ack':
+      if (!st) return st;
+      if (msg.what === 'request' && msg.legal !== undefined) return { ...st, legal: msg.legal };
+      if (msg.what === 'next') return { ...st, ready: true };
+      return st;
+    default:
+      return st;
+  }
+}
+
+/** The names at a table: a person's name, `bot (name)` for bots, `open` for open seats. @param {SeatInfo[]} seats */
+export function seatNames(seats) {
+  return seats.map((s) =>
+    s.kind === 'bot' ? t('seat.bot_named', { n: s.seat + 1 }) : s.kind === 'open' ? t('seat.open', { n: s.seat + 1 }) : (s.name ?? '?'),
+  );
+}
+
+/**
+ * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: () => void}} props
+ */
+export function TablePage(props) {
+  const [st, dispatch] = useReducer(reduce, null);
+  const [status, setStatus] = useState(/** @type {SocketStatus} */ ('connecting'));
+  const [mode, setMode] = useState(/** @type {'join' | 'watch'} */ (props.watch ? 'watch' : 'join'));
+  const [fatal, setFatal] = useState(/** @type {{code: string, message: string} | null} */ (null));
+  const sock = useRef(/** @type {TableSocket | null} */ (null));
+
+  useEffect(() => {
+    setFatal(null);
+    const s = new TableSocket({
+      table: props.id,
+      token: props.identity.token,
+      mode,
+      seat: props.seat,
+      onStatus: (x) => setStatus(x),
+      onMessage: (msg) => {
+        if (msg.type === 'error') {
+          if (msg.code === 'bad_token') {
+            props.onBadToken();
+            return;
+          }
+          if (msg.code === 'no_seat' || msg.code === 'seat_taken') {
+            notify('info', errorText(msg.code, msg.message));
+            s.close();
+            setMode('watch');
+            return;
+          }
+          if (msg.code === 'no_table' || msg.code === 'finished') {
+            s.close();
+            setFatal({ code: msg.code, message: msg.message });
+            return;
+          }
+          notify('error', errorText(msg.code, msg.message));
+          return;
+        }
+        if (msg.type === 'sync') {
+          rememberTable({ id: msg.table.id, name: msg.table.name, game: msg.table.game, at: Date.now() });
+        }
+        dispatch(msg);
+      },
+    });
+    sock.current = s;
+    return () => s.close();
+  }, [props.id, mode, props.identity.token]);
+
+  if (fatal) return html`<${TableGone} id=${props.id} code=${fatal.code} message=${fatal.message} navigate=${props.navigate} />`;
+  if (!st) {
+    return html`<div class="page loading"><p>${status === 'reconnecting' ? t('conn.reconnecting') : t('conn.connecting')}</p></div>`;
+  }
+  return html`<${Table} st=${st} status=${status} sock=${sock.current} navigate=${props.navigate}
+    onJoin=${() => setMode('join')} onWatch=${() => setMode('watch')} />`;
+}
+
+/** A table that is gone or finished: what happened, and its replay. @param {{id: string, code: string, message: string, navigate: (p: string) => void}} p */
+function TableGone(p) {
+  return html`<div class="page gone">
+    <h2>${p.code === 'finished' ? t('table.finished') : t('table.no_table')}</h2>
+    <p>${errorText(p.code, p.message)}</p>
+    ${p.code === 'finished'
+      ? html`<p class="buttons">
+          <button class="primary" onClick=${() => p.navigate(`/replay/${p.id}`)}>${t('replay.open')}</button>
+          <a class="button" href=${api.recordUrl(p.id)} download=${`yezi-${p.id}.json`}>${t('replay.download')}</a>
+        </p>`
+      : null}
+    <p><a href="/" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate('/'); }}>${t('nav.lobby')}</a></p>
+  </div>`;
+}
+
+/**
+ * @param {{st: TableState, status: SocketStatus, sock: TableSocket | null, navigate: (p: string) => void, onJoin: () => void, onWatch: () => void}} p
+ */
+function Table(p) {
+  const { st } = p;
+  const game = st.table.game;
+  const seats = st.table.seats;
+  const names = seatNames(seats);
+  const me = st.you.seat;
+  const bottom = me ?? (st.view && isMadiao(st.view) ? st.view.banker : 0);
+  const [showLast, setShowLast] = useState(false);
+  const [rules, setRules] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [endHidden, setEndHidden] = useState(-1);
+  const [panel, setPanel] = useState(/** @type {'chat' | 'log' | 'score'} */ ('chat'));
+  /** @param {import('./wire').ClientMsg} msg */
+  const send = (msg) => {
+    if (!p.sock || !p.sock.send(msg)) notify('error', t('conn.not_connected'));
+  };
+  /** @param {MadiaoAction | DabaifenAction} action */
+  const act = (action) => send({ type: 'act', action, move: st.move });
+  const view = st.view;
+  const over = !!view && view.phase === 'over';
+  const mySeat = me !== null ? seats[me] : null;
+  const open = seats.some((s) => s.kind === 'open');
+  const finished = st.table.status === 'finished';
+  const matchOver = !!st.match && st.match.over;
+
+  // Keyboard: L last trick, N next hand, ? help, C chat.
+  useKeydown((e) => {
+    if (isTyping(e)) return;
+    if (e.key === 'l' || e.key === 'L') setShowLast((x) => !x);
+    else if ((e.key === 'n' || e.key === 'N') && over && !matchOver) send({ type: 'next' });
+    else if (e.key === '?') setHelp((x) => !x);
+    else if (e.key === 'c' || e.key === 'C') {
+      setPanel('chat');
+      setTimeout(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat input'))?.focus(), 0);
+      e.preventDefault();
+    }
+  });
+
+  const invite = `${location.origin}/t/${st.table.id}`;
+  return html`<div class=${`table-page game-${game}`} data-table=${st.table.id} data-status=${st.table.status} data-hand=${st.hand}>
+    <div class="table-head">
+      <div class="title">
+        <h2>${st.table.name}</h2>
+        <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}
+          ${st.table.spectators ? ` · ${t('table.spectators', { n: st.table.spectators })}` : ''}</span>
+      </div>
+      <div class="head-buttons">
+        ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
+        <button onClick=${() => setRules(true)}>${t('nav.rules')}</button>
+        <button onClick=${() => setHelp((x) => !x)} title=${t('keys.title')}>⌨</button>
+        ${me !== null && !finished
+          ? html`<button class="leave" onClick=${() => { if (confirm(t('table.leave_confirm'))) { send({ type: 'leave' }); p.sock?.watching(); } }}>${t('table.leave')}</button>`
+          : null}
+        ${me === null && open && !finished ? html`<button class="primary" onClick=${p.onJoin}>${t('table.take_seat')}</button>` : null}
+      </div>
+    </div>
+    ${help ? html`<${KeysHelp} onClose=${() => setHelp(false)} />` : null}
+    ${st.table.status === 'waiting'
+      ? html`<div class="waiting">
+          <p>${t('table.waiting', { n: st.table.open_seats })}</p>
+          <p class="invite"><span>${t('table.invite')}</span> <input readonly value=${invite} onFocus=${(/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select()} />
+            <button onClick=${() => copy(invite)}>${t('table.copy')}</button></p>
+          ${st.you.host ? html`<button class="primary" data-action="start" onClick=${() => send({ type: 'start' })}>${t('table.start')}</button>` : null}
+        </div>`
+      : null}
+    ${mySeat && mySeat.away
+      ? html`<div class="banner">${t('table.away')} <button class="primary" onClick=${() => send({ type: 'back' })}>${t('table.back')}</button></div>`
+      : null}
+    ${me === null && st.table.status !== 'waiting' ? html`<div class="banner watch">${t('table.watching')}</div>` : null}
+    <div class="table-main">
+      <div class="play-area">
+        ${view
+          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} seats=${seats} timer=${st.timer} timerAt=${st.timerAt}
+              turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
+              centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
+                ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
+                : null} />`
+          : html`<div class="felt empty"><p>${t('table.not_started')}</p></div>`}
+        ${view && over && endHidden !== st.hand
+          ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${st.table.stake ?? 2}
+              timer=${st.timer} timerAt=${st.timerAt} ready=${st.ready} seated=${me !== null} finished=${finished} tableId=${st.table.id}
+              onNext=${() => send({ type: 'next' })} onHide=${() => setEndHidden(st.hand)} navigate=${p.navigate} />`
+          : null}
+        ${view && over && endHidden === st.hand
+          ? html`<button class="show-end" onClick=${() => setEndHidden(-1)}>${t('end.show')}</button>`
+          : null}
+        ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} />` : null}
+      </div>
+      <aside class="side">
+        <div class="tabs" role="tablist">
+          ${['chat', 'log', 'score'].map(
+            (x) => html`<button key=${x} role="tab" aria-selected=${panel === x ? 'true' : 'false'} class=${panel === x ? 'on' : ''}
+              onClick=${() => setPanel(/** @type {'chat' | 'log' | 'score'} */ (x))}>${t(`side.${x}`)}</button>`,
+          )}
+        </div>
+        ${panel === 'chat' ? html`<${Chat} chat=${st.chat} send=${send} />` : null}
+        ${panel === 'log' ? html`<${Log} st=${st} names=${names} />` : null}
+        ${panel === 'score' ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} />` : null}
+      </aside>
+    </div>
+    ${rules ? html`<${RulesDialog} game=${game} variants=${st.table.variants} onClose=${() => setRules(false)} />` : null}
+  </div>`;
+}
+
+/** @param {KeyboardEvent} e */
+function isTyping(e) {
+  const el = /** @type {HTMLElement | null} */ (e.target);
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+}
+
+/** @param {string} text */
+function copy(text) {
+  navigator.clipboard?.writeText(text).then(
+    () => notify('info', t('table.copied')),
+    () => notify('info', text),
+  );
+}
+
+/** The keyboard's keys. @param {{onClose: () => void}} p */
+export function KeysHelp(p) {
+  return html`<div class="keys-help" role="note">
+    <strong>${t('keys.title')}</strong>
+    <ul>
+      <li><kbd>←</kbd> <kbd>→</kbd> ${t('keys.arrows')}</li>
+      <li><kbd>1</kbd>…<kbd>9</kbd> ${t('keys.digits')}</li>
+      <li><kbd>Space</kbd> ${t('keys.space')}</li>
+      <li><kbd>Enter</kbd> ${t('keys.enter')}</li>
+      <li><kbd>F</kbd> ${t('keys.f')}</li>
+      <li><kbd>Esc</kbd> ${t('keys.esc')}</li>
+      <li><kbd>L</kbd> ${t('keys.l')}</li>
+      <li><kbd>N</kbd> ${t('keys.n')}</li>
+      <li><kbd>C</kbd> ${t('keys.c')}</li>
+    </ul>
+    <button onClick=${p.onClose}>${t('common.close')}</button>
+  </div>`;
+}
+
+/**
+ * Your hand and what you may do: Madiao's play or slough, Da Bai Fen's selections, and the
+ * prompts of the draw and the windows.
+ * @param {{st: TableState, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[]}} p
+ */
+function MyHand(p) {
+  const { st, view, game } = p;
+  const legal = st.legal;
+  const hand = /** @type {string[]} */ (view.hand);
+  const trump = isMadiao(view) ? null : view.trump;
+  const legalKey = `${st.move}:${legal ? legal.kind : ''}:${hand.join('')}`;
+  const [selected, setSelected] = useState(/** @type {string[]} */ (initialSelection(legal)));
+  const [focus, setFocus] = useState(0);
+  const [sent, setSent] = useState('');
+  useEffect(() => {
+    setSelected(initialSelection(legal));
+    setSent('');
+  }, [legalKey]);
+  const can = useMemo(() => clickable(legal), [legal]);
+  const madiaoMoves = legal && legal.kind === 'actions' ? madiaoChoices(legal.actions) : null;
+  const multi = !!legal && (legal.kind === 'cards' || legal.kind === 'lead');
+  const kitty = !isMadiao(view) && view.kitty ? /** @type {string[]} */ (view.kitty) : [];
+  const myTurn = view.to_move !== null && view.to_move === st.you.seat;
+
+  /** @param {MadiaoAction | DabaifenAction} a */
+  const send = (a) => {
+    setSent(legalKey);
+    p.act(a);
+  };
+  /** @param {string} card */
+  const click = (card) => {
+    if (!legal || !can.has(card)) return;
+    if (legal.kind === 'actions') setSelected(selected[0] === card ? [] : [card]);
+    else setSelected(toggle(legal, selected, card));
+  };
+  const confirm = () => {
+    if (!legal || sent === legalKey) return;
+    if (legal.kind === 'actions') {
+      const c = selected[0];
+      const m = c && madiaoMoves ? madiaoMoves.get(c) : null;
+      if (!c || !m) return;
+      const kind = madiaoPlayKind(currentPlays(view), c);
+      // Enter: a lead or a capture face up; anything else face down (a face-up discard costs 2 stakes).
+      if (m.play && (kind !== 'discard' || !m.slough)) send({ play: /** @type {any} */ (c) });
+      else if (m.slough) send({ slough: /** @type {any} */ (c) });
+      return;
+    }
+    const a = cardsAction(legal, selected);
+    if (a) {
+      if (revokeRisk(legal, selected) && !window.confirm(t('dbf.revoke_warning'))) return;
+      send(a);
+    }
+  };
+  /** The face-down choice of the keyboard (F). */
+  const faceDown = () => {
+    const c = selected[0];
+    if (legal && legal.kind === 'actions' && c && madiaoMoves?.get(c)?.slough) send({ slough: /** @type {any} */ (c) });
+  };
+
+  useKeydown((e) => {
+    if (isTyping(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      if (!hand.length) return;
+      const d = e.key === 'ArrowRight' ? 1 : -1;
+      setFocus((f) => (f + d + hand.length) % hand.length);
+      e.preventDefault();
+    } else if (e.key === ' ') {
+      const c = hand[focus];
+      if (c) click(c);
+      e.preventDefault();
+    } else if (/^[1-9]$/.test(e.key)) {
+      const i = Number(e.key) - 1;
+      const c = hand[i];
+      if (c) {
+        setFocus(i);
+        click(c);
+      }
+    } else if (e.key === 'Enter') {
+      if (document.activeElement && document.activeElement.tagName === 'BUTTON') return;
+      confirm();
+      e.preventDefault();
+    } else if (e.key === 'f' || e.key === 'F') {
+      faceDown();
+    } else if (e.key === 'Escape') {
+      setSelected(initialSelection(legal));
+    }
+  });
+
+  const ok = multi ? check(legal, selected) : null;
+  return html`<div class=${`my-area${myTurn ? ' my-turn' : ''}`}>
+    <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
+    <div class=${`hand n${hand.length}`} role="group" aria-label=${t('hand.label')}>
+      ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump}
+          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus}
+          dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
+          mark=${kitty.includes(c) ? t('dbf.kitty_mark') : ''}
+          onClick=${() => { setFocus(i); click(c); }} />`)}
+      ${hand.length === 0 ? html`<span class="empty-hand">${t('hand.empty')}</span>` : null}
+    </div>
+  </div>`;
+
+  function prompt() {
+    if (!legal) {
+      if (view.phase === 'over') return null;
+      if (st.timer && st.timer.what === 'window') {
+        return html`<span class="wait">${t(isMadiao(view) ? 'madiao.redeal_phase' : 'dbf.annulling')}</span>
+          <${Countdown} remaining=${st.timer.remaining_ms} at=${st.timerAt} />`;
+      }
+      if (!isMadiao(view) && view.phase === 'drawing') return html`<span class="wait">${t('dbf.drawing', { n: view.drawn })}</span>`;
+      if (view.to_move !== null) return html`<span class="wait">${t('prompt.waiting_for', { name: p.names[view.to_move] })}</span>`;
+      return null;
+    }
+    const timer = st.timer && (st.timer.what === 'turn' || st.timer.what === 'window') ? st.timer : null;
+    const clock = timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${st.timerAt} />` : null;
+    switch (legal.kind) {
+      case 'actions': {
+        const c = selected[0];
+        const m = c && madiaoMoves ? madiaoMoves.get(c) : null;
+        const plays = currentPlays(view);
+        const kind = c ? madiaoPlayKind(plays, c) : null;
+        const lead = plays.length === 0 || plays.length === 4;
+        return html`<span class="ask">${lead ? t('madiao.your_lead') : t('madiao.your_follow')}</span> ${clock}
+          ${c && m
+            ? html`<span class="choices">
+                ${m.play
+                  ? html`<button class=${kind === 'discard' ? 'warn' : 'primary'} data-action=${kind === 'lead' ? 'lead' : kind === 'capture' ? 'capture' : 'discard'}
+                      onClick=${() => send({ play: /** @type {any} */ (c) })}>${t(kind === 'lead' ? 'madiao.lead' : kind === 'capture' ? 'madiao.capture' : 'madiao.discard')}</button>`
+                  : null}
+                ${m.slough
+                  ? html`<button class=${m.play && kind !== 'discard' ? '' : 'primary'} data-action="slough" onClick=${() => send({ slough: /** @type {any} */ (c) })}>${t('madiao.slough')}</button>`
+                  : null}
+              </span>`
+            : html`<span class="hint">${t('madiao.pick')}</span>`}`;
+      }
+      case 'cards': {
+        const bury = legal.action === 'bury';
+        const must = legal.must.length;
+        return html`<span class="ask">${bury ? t('dbf.bury_prompt') : must ? t('dbf.follow_must', { n: legal.count, m: must }) : t('dbf.follow_prompt', { n: legal.count })}</span> ${clock}
+          <span class="count">${selected.length}/${legal.count}</span>
+          <button class="primary" data-action=${bury ? 'bury' : 'play'} disabled=${!ok || !ok.ok} onClick=${confirm}>
+            ${bury ? t('dbf.bury') : t('dbf.play_n', { n: legal.count })}</button>`;
+      }
+      case 'lead':
+        return html`<span class="ask">${t('dbf.lead_prompt')}</span> ${clock}
+          ${selected.length >= 2 && legal.revoke === 'penalize' ? html`<span class="hint warn-text">${t('dbf.revoke_hint')}</span>` : null}
+          <button class="primary" data-action="play" disabled=${!ok || !ok.ok} onClick=${confirm}>
+            ${selected.length > 1 ? t('dbf.lead_n', { n: selected.length }) : t('dbf.lead')}</button>
+          ${ok && !ok.ok && selected.length > 1 ? html`<span class="hint">${t(ok.why)}</span>` : null}`;
+      case 'declare':
+        return html`<span class="ask">${legal.cards.length ? t('dbf.declare_prompt') : t('dbf.declare_none')}</span>
+          <span class="choices">
+            ${legal.cards.map(
+              (c) => html`<button key=${c} class=${legal.requested === c ? 'primary on' : 'primary'} data-action="declare" data-card=${c}
+                onClick=${() => p.act({ declare: c })}>${t('dbf.show')} <${Card} game="dabaifen" code=${c} size="tiny" /></button>`,
+            )}
+            ${legal.requested ? html`<span class="hint">${t('dbf.requested', { card: legal.requested })}</span>
+              <button data-action="withdraw" onClick=${() => p.act({ pass: true })}>${t('common.withdraw')}</button>` : null}
+          </span>`;
+      case 'annul':
+        return html`<span class="ask">${t('dbf.annul_prompt')}</span> ${clock}
+          <span class="choices">
+            <button class=${legal.requested ? 'primary on' : 'primary'} data-action="annul" onClick=${() => p.act({ annul: true })}>${t('dbf.annul')}</button>
+            <button data-action="keep" onClick=${() => p.act({ pass: true })}>${legal.requested ? t('common.withdraw') : t('dbf.keep')}</button>
+          </span>`;
+      case 'redeal':
+        return html`<span class="ask">${t('madiao.redeal_prompt')}</span> ${clock}
+          <span class="choices">
+            <button class=${legal.requested ? 'primary on' : 'primary'} data-action="redeal" onClick=${() => p.act({ redeal: true })}>${t('madiao.redeal')}</button>
+            <button data-action="keep" onClick=${() => p.act({ redeal: false })}>${legal.requested ? t('common.withdraw') : t('madiao.play_on')}</button>
+          </span>`;
+      default:
+        return null;
+    }
+  }
+}
+
+/** The plays of Madiao's current trick (empty when a new trick is to be led). @param {MadiaoView | DabaifenView} view */
+function currentPlays(view) {
+  if (!isMadiao(view) || !view.tricks.length) return [];
+  const tr = view.tricks[view.tricks.length - 1];
+  return tr.plays.length === 4 ? [] : tr.plays;
+}
+
+/** @param {{chat: ChatMessage[], send: (m: import('./wire').ClientMsg) => void}} p */
+function Chat(p) {
+  const [text, setText] = useState('');
+  const list = useRef(/** @type {HTMLDivElement | null} */ (null));
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [p.chat.length]);
+  /** @param {Event} e */
+  const submit = (e) => {
+    e.preventDefault();
+    const line = text.trim();
+    if (!line) return;
+    p.send({ type: 'chat', text: line });
+    setText('');
+  };
+  return html`<div class="chat">
+    <div class="chat-lines" ref=${list} aria-live="polite">
+      ${p.chat.length === 0 ? html`<p class="hint">${t('chat.empty')}</p>` : null}
+      ${p.chat.map((m) => html`<p key=${m.seq}><b>${m.name}</b> ${m.text}</p>`)}
+    </div>
+    <form onSubmit=${submit}>
+      <input maxlength="500" value=${text} placeholder=${t('chat.placeholder')} aria-label=${t('chat.placeholder')}
+        onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLInputElement} */ (e.target).value)} />
+      <button type="submit">${t('chat.send')}</button>
+    </form>
+  </div>`;
+}
+
+/** The events of the table in words. @param {{st: TableState, names: string[]}} p */
+function Log(p) {
+  const game = p.st.table.game;
+  const items = p.st.log.filter((x) => x.event.kind !== 'draw').slice(-40).reverse();
+  return html`<div class="log">
+    ${items.length === 0 ? html`<p class="hint">${t('log.empty')}</p>` : null}
+    ${items.map((x) => html`<p key=${x.key}>${eventText(game, x.event, p.names, lang())}</p>`)}
+  </div>`;
+}
+
+export { position };

@@ -1,0 +1,175 @@
+// Shared pieces of the page: cards drawn in CSS, notices, small widgets.
+
+import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
+import {
+  MADIAO_RED,
+  MADIAO_SUITS,
+  SUIT_SYMBOL,
+  dabaifenLabel,
+  dabaifenRed,
+  isTrump,
+  madiaoEnglish,
+  madiaoIndex,
+  madiaoName,
+  madiaoSuit,
+  rankText,
+} from './cards.js';
+import { lang, t } from './i18n.js';
+
+/** @typedef {import('../vendor/preact-htm.js').VNode} VNode */
+/** @typedef {import('./wire').Trump} Trump */
+
+/**
+ * @typedef {object} CardProps
+ * @property {'madiao' | 'dabaifen'} game
+ * @property {string | null} code the card, `null` for a card face down that may not be seen
+ * @property {Trump | null} [trump] Da Bai Fen: marks trumps
+ * @property {boolean} [faceDown] played face down (Madiao's slough): shown dimmed with a mark
+ * @property {boolean} [legal] may be played now: highlighted
+ * @property {boolean} [selected]
+ * @property {boolean} [focused] the keyboard's card
+ * @property {boolean} [dim] cannot be played now
+ * @property {string} [mark] a small badge (e.g. kitty, winner)
+ * @property {'small' | 'tiny'} [size]
+ * @property {(() => void) | null} [onClick]
+ */
+
+/** A card drawn in CSS: Madiao's money cards or Da Bai Fen's French cards. @param {CardProps} p */
+export function Card(p) {
+  const size = p.size ? ` ${p.size}` : '';
+  if (p.code === null) {
+    return html`<span class=${`card back${size}${p.faceDown ? ' slough' : ''}`} data-card="back" aria-label=${t('card.hidden')}>
+      ${p.faceDown ? html`<span class="back-mark">滅</span>` : null}
+    </span>`;
+  }
+  const state =
+    (p.legal ? ' legal' : '') + (p.selected ? ' selected' : '') + (p.focused ? ' focused' : '') + (p.dim ? ' dim' : '') + (p.faceDown ? ' facedown' : '');
+  const mark = p.mark ? html`<span class="mark">${p.mark}</span>` : null;
+  /** @type {VNode} */
+  let face;
+  let cls;
+  let label;
+  if (p.game === 'madiao') {
+    const suit = madiaoSuit(p.code);
+    const info = MADIAO_SUITS[suit];
+    const name = madiaoName(p.code);
+    const red = MADIAO_RED.has(p.code);
+    cls = `card madiao suit-${info.cls}${red ? ' red' : ''}`;
+    label = `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}`;
+    face = html`<span class="corner"><b>${madiaoIndex(p.code)}</b><i>${info.zh}</i></span>
+      <span class=${`name len${name.length}`}>${name}</span>
+      ${red ? html`<span class="red-dot" title=${t('card.red')}>紅</span>` : null}`;
+  } else {
+    const red = dabaifenRed(p.code);
+    const trump = isTrump(p.code, p.trump);
+    cls = `card dbf${red ? ' red' : ''}${trump && p.trump ? ' trump' : ''}`;
+    label = dabaifenLabel(p.code, lang()) + (trump && p.trump ? ` (${t('card.trump')})` : '');
+    if (p.code === 'BJ' || p.code === 'SJ') {
+      face = html`<span class="corner"><b>${p.code === 'BJ' ? '大' : '小'}</b><i>王</i></span>
+        <span class="joker">${p.code === 'BJ' ? '大王' : '小王'}</span><span class="joker-en">JOKER</span>`;
+    } else {
+      const sym = SUIT_SYMBOL[/** @type {'S' | 'H' | 'D' | 'C'} */ (p.code[1])];
+      face = html`<span class="corner"><b>${rankText(p.code[0])}</b><i>${sym}</i></span><span class="pip">${sym}</span>`;
+    }
+  }
+  const full = `${cls}${size}${state}`;
+  if (p.onClick) {
+    const onClick = p.onClick;
+    // Cards take no focus (the keyboard plays through the page's keys: arrows, digits, Enter).
+    return html`<button type="button" tabindex="-1" class=${full} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
+      onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => onClick()}>
+      ${face}${mark}
+    </button>`;
+  }
+  return html`<span class=${full} data-card=${p.code} aria-label=${label} title=${label}>${face}${mark}</span>`;
+}
+
+/** A row of card backs with a count. @param {{n: number}} p */
+export function Backs(p) {
+  const shown = Math.min(p.n, 6);
+  return html`<span class="backs" aria-label=${t('seat.cards', { n: p.n })}>
+    ${Array.from({ length: shown }, (_, i) => html`<span key=${i} class="mini-back"></span>`)}
+    <span class="backs-n">${p.n}</span>
+  </span>`;
+}
+
+/**
+ * A countdown from `remaining` milliseconds at the moment `at` (Date.now()).
+ * @param {{remaining: number, at: number, total?: number}} p
+ */
+export function Countdown(p) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const h = setInterval(() => tick((x) => x + 1), 250);
+    return () => clearInterval(h);
+  }, []);
+  const left = Math.max(0, p.remaining - (Date.now() - p.at));
+  const secs = Math.ceil(left / 1000);
+  const frac = p.total ? Math.max(0, Math.min(1, left / p.total)) : null;
+  return html`<span class=${`countdown${secs <= 5 ? ' low' : ''}`} role="timer">
+    ${frac !== null ? html`<span class="bar"><span style=${`width:${(frac * 100).toFixed(1)}%`}></span></span>` : null}
+    <span class="secs">${secs}s</span>
+  </span>`;
+}
+
+/** @typedef {{id: number, kind: 'error' | 'info', text: string}} Notice */
+
+let nextNotice = 1;
+/** @type {Set<(n: Notice[]) => void>} */
+const noticeListeners = new Set();
+/** @type {Notice[]} */
+let notices = [];
+
+/** Shows a message for a few seconds (errors stay longer). @param {'error' | 'info'} kind @param {string} text */
+export function notify(kind, text) {
+  const n = { id: nextNotice++, kind, text };
+  notices = [...notices.slice(-3), n];
+  noticeListeners.forEach((f) => f(notices));
+  setTimeout(
+    () => {
+      notices = notices.filter((x) => x.id !== n.id);
+      noticeListeners.forEach((f) => f(notices));
+    },
+    kind === 'error' ? 8000 : 3500,
+  );
+}
+
+/** The messages shown, newest last. */
+export function Notices() {
+  const [list, setList] = useState(notices);
+  useEffect(() => {
+    noticeListeners.add(setList);
+    return () => {
+      noticeListeners.delete(setList);
+    };
+  }, []);
+  return html`<div class="notices" role="status" aria-live="polite">
+    ${list.map((n) => html`<div key=${n.id} class=${`notice ${n.kind}`}>${n.text}</div>`)}
+  </div>`;
+}
+
+/**
+ * The message for a server error code, in the page's language, with the server's own words.
+ * @param {string} code @param {string} message
+ */
+export function errorText(code, message) {
+  const key = `err.${code}`;
+  const known = t(key);
+  return known === key ? message || code : `${known}${message ? ` — ${message}` : ''}`;
+}
+
+/**
+ * Listens to the page's key presses with the handler of the latest render: registered once, so a
+ * key pressed right after a change (before effects run) still sees the current state.
+ * @param {(e: KeyboardEvent) => void} handler
+ */
+export function useKeydown(handler) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    /** @param {KeyboardEvent} e */
+    const f = (e) => ref.current(e);
+    document.addEventListener('keydown', f);
+    return () => document.removeEventListener('keydown', f);
+  }, []);
+}

@@ -1,0 +1,922 @@
+// The wire types of the yezi server (docs/protocol.md), generated from the Rust types by
+// `server::wire::typescript` (crates/server/src/wire.rs). Do not edit: after changing a
+// type, run `YEZI_BLESS=1 cargo test -p server --test wire_types` to write this file again.
+
+export type Seat = number;
+
+export type BySeat<T> = [T, T, T, T];
+
+export type Halves = number;
+
+export type VariantOverrides = Record<string, string>;
+
+export type MadiaoVariants = { faceup_discard: string, banker_shortfall: string, hm_bonus_tricks: string, most_tricks_tie: string, stock_check_payer: string, meld_extra_stake: string, meld_stacking: string, bonus_stacking: string, slam: string, game_length: string };
+
+export type DabaifenVariants = { revoke: "penalize" | "refuse", kitty_multiplier: "double" | "per_card", first_drawer: "starter" | "starter_right", game_end: "reach_ace" | "win_as_declarers_at_ace", annul: "any_player" | "non_starters_only" };
+
+export type GameKind = "madiao" | "dabaifen";
+
+export type MadiaoCard = "TW" | "TQ" | "TB" | "T9" | "T8" | "T7" | "T6" | "T5" | "T4" | "T3" | "T2" | "M9" | "M8" | "M7" | "M6" | "M5" | "M4" | "M3" | "M2" | "M1" | "S9" | "S8" | "S7" | "S6" | "S5" | "S4" | "S3" | "S2" | "S1" | "W0" | "WH" | "W1" | "W2" | "W3" | "W4" | "W5" | "W6" | "W7" | "W8" | "W9";
+
+export type MadiaoAction = { "play": MadiaoCard } | { "slough": MadiaoCard } | { "redeal": boolean };
+
+export type MadiaoPhase = "redeal" | "play" | "over";
+
+export type PlayKind = "lead" | "capture" | "slough" | "discard";
+
+export type MadiaoView = { 
+/**
+ * Whose view this is.
+ */
+seat: Seat, 
+/**
+ * The banker.
+ */
+banker: Seat, 
+/**
+ * Chips per stake.
+ */
+stake: number, 
+/**
+ * The rules.
+ */
+variants: MadiaoVariants, 
+/**
+ * The first recipient, who leads trick 1.
+ */
+first_recipient: Seat, 
+/**
+ * The stock's face-up bottom card.
+ */
+upcard: MadiaoCard, 
+/**
+ * The hand's phase.
+ */
+phase: MadiaoPhase, 
+/**
+ * Whose turn it is (`None` once the hand is over).
+ */
+to_move: Seat | null, 
+/**
+ * The seat's own cards, highest first.
+ */
+hand: Array<MadiaoCard>, 
+/**
+ * How many cards each seat holds.
+ */
+hand_sizes: BySeat<number>, 
+/**
+ * The long-suit redeal choices so far, in order.
+ */
+redeal_choices: Array<RedealChoice>, 
+/**
+ * Every trick begun, in order, with its plays.
+ */
+tricks: Array<MadiaoTrickView>, 
+/**
+ * Tricks won so far by each seat.
+ */
+tricks_won: BySeat<number>, 
+/**
+ * The seat's legal actions when it is to move (empty otherwise).
+ */
+legal_actions: Array<MadiaoAction>, 
+/**
+ * Once the hand is over: the cards shown for a meld, the four lowest or a long suit.
+ */
+declared: Array<Declared>, 
+/**
+ * Once a played hand is over: the stock card under the upcard (exposed by the stock check).
+ */
+exposed_stock_card: MadiaoCard | null, 
+/**
+ * Once the hand is over: its result.
+ */
+result: MadiaoResult | null, 
+/**
+ * Once the hand is over: the itemized settlement.
+ */
+settlement: Settlement | null, };
+
+export type RedealChoice = { 
+/**
+ * Who chose.
+ */
+seat: Seat, 
+/**
+ * True: forced a redeal.
+ */
+redeal: boolean, };
+
+export type MadiaoTrickView = { 
+/**
+ * 1–8.
+ */
+number: number, 
+/**
+ * Who led.
+ */
+leader: Seat, 
+/**
+ * The cards played so far, in order.
+ */
+plays: Array<MadiaoPlayView>, 
+/**
+ * Who won it, once complete.
+ */
+winner: Seat | null, };
+
+export type MadiaoPlayView = { 
+/**
+ * Who played it.
+ */
+seat: Seat, 
+/**
+ * Lead, capture, slough or discard (public: everyone sees how a card is played).
+ */
+kind: PlayKind, 
+/**
+ * Face up or face down.
+ */
+face_up: boolean, 
+/**
+ * The card, or `None` when it is face down and not the viewer's while the hand goes on.
+ */
+card: MadiaoCard | null, 
+/**
+ * False when the card cannot win the trick (face down, or §9.6 at trick 8).
+ */
+can_win: boolean, };
+
+export type Declared = { 
+/**
+ * Who showed them.
+ */
+seat: Seat, 
+/**
+ * What they are: `"meld"`, `"four_lowest"`, `"long_suit"`, or `"hm_exemption"` (the HM
+ * holder shows `TB` so as not to pay for a meld).
+ */
+what: "meld" | "four_lowest" | "long_suit" | "hm_exemption", 
+/**
+ * The cards, highest first.
+ */
+cards: Array<MadiaoCard>, };
+
+export type Settlement = { 
+/**
+ * The lines, in the order the rules settle them.
+ */
+lines: Array<SettlementLine>, 
+/**
+ * Each seat's total, in stakes.
+ */
+totals: BySeat<Halves>, };
+
+export type SettlementLine = { seat: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string };
+
+export type MadiaoResult = { 
+/**
+ * How the hand ended.
+ */
+outcome: MadiaoOutcome, 
+/**
+ * Tricks won per seat (all zero when the hand was not played).
+ */
+tricks: BySeat<number>, 
+/**
+ * Payoff per seat in stakes; they sum to zero.
+ */
+payoffs: BySeat<Halves>, 
+/**
+ * The next banker, or `None` when the banker is drawn again.
+ */
+next_banker: Seat | null, 
+/**
+ * True on the hand that ends the match.
+ */
+game_over: boolean, };
+
+export type MadiaoOutcome = "played" | "meld" | "four_lowest" | "redeal";
+
+export type DabaifenCard = "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "TS" | "JS" | "QS" | "KS" | "AS" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "TH" | "JH" | "QH" | "KH" | "AH" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "TD" | "JD" | "QD" | "KD" | "AD" | "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "TC" | "JC" | "QC" | "KC" | "AC" | "SJ" | "BJ";
+
+export type DabaifenRank = "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "T" | "J" | "Q" | "K" | "A";
+
+export type DabaifenAction = { "pass": true } | { "declare": DabaifenCard } | { "annul": true } | { "bury": Array<DabaifenCard> } | { "play": Array<DabaifenCard> };
+
+export type DabaifenPhase = "drawing" | "annulling" | "burying" | "playing" | "over";
+
+export type DabaifenDealOutcome = "played" | "annulled" | "revoke";
+
+export type Declaration = { 
+/**
+ * Who showed it.
+ */
+seat: Seat, 
+/**
+ * The card shown (it stays in his hand).
+ */
+card: DabaifenCard, 
+/**
+ * How many cards had been drawn in all when it was shown (1–48).
+ */
+drawn: number, };
+
+export type KittyTurn = { 
+/**
+ * How many kitty cards were turned face up (`deck[48]` first).
+ */
+turned: number, 
+/**
+ * The card that fixed the suit.
+ */
+card: DabaifenCard, 
+/**
+ * True when it was a trump-rank card; false when no such card came and the highest non-joker
+ * of the six decided (§12.4).
+ */
+by_rank: boolean, };
+
+export type Trump = { 
+/**
+ * The trump suit.
+ */
+suit: "S" | "H" | "D" | "C", 
+/**
+ * The trump rank.
+ */
+rank: DabaifenRank, };
+
+export type DabaifenView = { 
+/**
+ * The seat this view is for.
+ */
+seat: Seat, 
+/**
+ * The phase.
+ */
+phase: DabaifenPhase, 
+/**
+ * Whose turn it is; during the draw and annulment polls, set only in the asked seat's view.
+ */
+to_move: Seat | null, 
+/**
+ * The rules variants in force (public: every player knows the rules of the table).
+ */
+variants: DabaifenVariants, 
+/**
+ * The match's first deal.
+ */
+first_deal: boolean, 
+/**
+ * An open deal (§6).
+ */
+open: boolean, 
+/**
+ * Team ranks before the deal.
+ */
+ranks: [DabaifenRank, DabaifenRank], 
+/**
+ * The starter who drew first (provisional in a first or open deal).
+ */
+provisional_starter: Seat, 
+/**
+ * The starter as things stand.
+ */
+starter: Seat, 
+/**
+ * The seat that took `deck[0]`.
+ */
+first_drawer: Seat, 
+/**
+ * Cards drawn so far in all (48 once the draw is complete).
+ */
+drawn: number, 
+/**
+ * This seat's cards (strongest first once trumps are fixed).
+ */
+hand: Array<DabaifenCard>, 
+/**
+ * How many cards each seat holds.
+ */
+hand_sizes: [number, number, number, number], 
+/**
+ * The declaration, if any.
+ */
+declaration: Declaration | null, 
+/**
+ * How the kitty was turned, if it was.
+ */
+kitty_turn: KittyTurn | null, 
+/**
+ * The kitty cards turned face up (public).
+ */
+kitty_turned: Array<DabaifenCard>, 
+/**
+ * Trumps, once fixed.
+ */
+trump: Trump | null, 
+/**
+ * A hand shown to annul the deal: the seat and its twelve cards.
+ */
+annulment: [Seat, Array<DabaifenCard>] | null, 
+/**
+ * The six kitty cards as taken: only for the starter, once he has taken them.
+ */
+kitty: Array<DabaifenCard> | null, 
+/**
+ * The six buried cards: for the starter once buried; for everyone once the deal is scored.
+ */
+buried: Array<DabaifenCard> | null, 
+/**
+ * The tricks so far, the current one last.
+ */
+tricks: Array<DabaifenTrickView>, 
+/**
+ * Card points taken in tricks by each team.
+ */
+team_points: [number, number], 
+/**
+ * The seat that revoked, if one did.
+ */
+revoke: Seat | null, 
+/**
+ * The result, once the deal is over.
+ */
+result: DealResult | null, 
+/**
+ * The account, once the deal is over.
+ */
+account: Account | null, };
+
+export type DabaifenTrickView = { 
+/**
+ * Who led.
+ */
+leader: Seat, 
+/**
+ * The plays so far, in order.
+ */
+plays: Array<DabaifenPlayView>, 
+/**
+ * The winner, once complete.
+ */
+winner: Seat | null, 
+/**
+ * The card points in the trick, once complete.
+ */
+points: number | null, };
+
+export type DabaifenPlayView = { 
+/**
+ * Who played.
+ */
+seat: Seat, 
+/**
+ * The cards played.
+ */
+cards: Array<DabaifenCard>, };
+
+export type Account = { 
+/**
+ * The lines, in order.
+ */
+lines: Array<AccountEvent>, };
+
+export type AccountEvent = { "event": "declared", seat: Seat, card: DabaifenCard, drawn: number, trump: Trump, became_starter: boolean, } | { "event": "kitty_turned", starter: Seat, turned: Array<DabaifenCard>, card: DabaifenCard, by_rank: boolean, trump: Trump, } | { "event": "no_showing" } | { "event": "kept_deal", seat: Seat, } | { "event": "annulled", seat: Seat, hand: Array<DabaifenCard>, } | { "event": "buried", seat: Seat, cards: Array<DabaifenCard>, points: number, } | { "event": "trick", number: number, plays: Array<[Seat, Array<DabaifenCard>]>, winner: Seat, points: number, to_defenders: boolean, } | { "event": "revoke", seat: Seat, cards: Array<DabaifenCard>, not_top: Array<[DabaifenCard, Seat, DabaifenCard]>, } | { "event": "kitty", team: number, to_defenders: boolean, kitty_points: number, multiplier: number, bonus: number, } | { "event": "total", in_tricks: number, bonus: number, total: number, revoke: boolean, declarers_win: boolean, levels: number, } | { "event": "rank_up", team: number, from: DabaifenRank, to: DabaifenRank, } | { "event": "next_starter", seat: Seat, why: string, } | { "event": "game_over", team: number, };
+
+export type DealResult = { 
+/**
+ * How the deal ended.
+ */
+outcome: DabaifenDealOutcome, 
+/**
+ * Trumps as fixed (`None` when an open deal saw no showing).
+ */
+trump: Trump | null, 
+/**
+ * The starter who played the deal (after any declaration in a first or open deal).
+ */
+starter: Seat, 
+/**
+ * `T`: the defenders' points, kitty bonus included (`None` when annulled).
+ */
+defender_points: number | null, 
+/**
+ * The card points buried in the kitty (`None` when annulled).
+ */
+kitty_points: number | null, 
+/**
+ * The team that won (or, after a revoke, is taken to have won) the last trick.
+ */
+last_trick: number | null, 
+/**
+ * The team that won the deal.
+ */
+winner: number | null, 
+/**
+ * The game points of the table (§9), as the table gives them (§12.9).
+ */
+levels: number, 
+/**
+ * The team ranks after the deal.
+ */
+ranks: [DabaifenRank, DabaifenRank], 
+/**
+ * The starter of the next deal.
+ */
+next_starter: Seat, 
+/**
+ * True when a team has won the game with this deal.
+ */
+game_over: boolean, 
+/**
+ * The kitty bonus added to `T` (0 unless the defenders took the last trick).
+ */
+kitty_bonus: number, 
+/**
+ * The kitty multiplier used (2 under `double`; 2 × cards per player in the last trick
+ * under `per_card`).
+ */
+multiplier: number, };
+
+export type DabaifenResult = { 
+/**
+ * How the deal ended.
+ */
+outcome: DabaifenOutcome, 
+/**
+ * Trumps as fixed, or `None` if an open deal saw no showing.
+ */
+trump: TrumpRecord | null, 
+/**
+ * The starter who played the deal.
+ */
+starter: Seat, 
+/**
+ * The defenders' points `T`, kitty bonus included.
+ */
+defender_points: number | null, 
+/**
+ * The card points buried in the kitty.
+ */
+kitty_points: number | null, 
+/**
+ * The team (0 or 1) that won the last trick.
+ */
+last_trick: number | null, 
+/**
+ * The team (0 or 1) that won the deal.
+ */
+winner: number | null, 
+/**
+ * The game points of the scoring table.
+ */
+levels: number, 
+/**
+ * The team ranks after the deal.
+ */
+ranks: [string, string], 
+/**
+ * The starter of the next deal.
+ */
+next_starter: Seat, 
+/**
+ * True when a team has won the game.
+ */
+game_over: boolean, };
+
+export type DabaifenOutcome = "played" | "annulled" | "revoke";
+
+export type TrumpRecord = { 
+/**
+ * `S`, `H`, `D` or `C`.
+ */
+suit: string, 
+/**
+ * `2`…`9`, `T`, `J`, `Q`, `K`, `A`.
+ */
+rank: string, };
+
+export type TableStatus = "waiting" | "playing" | "finished";
+
+export type SeatInfo = { 
+/**
+ * 0–3.
+ */
+seat: number, 
+/**
+ * `person`, `bot` or `open`.
+ */
+kind: "person" | "bot" | "open", 
+/**
+ * The name shown (`bot:NAME` for a bot).
+ */
+name: string | null, 
+/**
+ * The bot's name, for a bot seat.
+ */
+bot: string | null, 
+/**
+ * The guest holding a person's seat.
+ */
+guest: string | null, 
+/**
+ * A person's seat has a live connection.
+ */
+present: boolean, 
+/**
+ * A bot is playing for the person after his clock ran out (until he is back).
+ */
+away: boolean, 
+/**
+ * A bot plays this seat now (a bot seat, an open seat, or an absent or away person).
+ */
+bot_plays: boolean, };
+
+export type TableSummary = { 
+/**
+ * The table's id.
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The preset.
+ */
+rules: string, 
+/**
+ * Every variant in force.
+ */
+variants: Record<string, string>, 
+/**
+ * Madiao: chips per stake.
+ */
+stake?: number, 
+/**
+ * The turn clock, in seconds.
+ */
+turn_seconds: number, 
+/**
+ * Not listed in the lobby.
+ */
+private: boolean, 
+/**
+ * Waiting, playing or finished.
+ */
+status: TableStatus, 
+/**
+ * The guest who created it.
+ */
+host: string | null, 
+/**
+ * The four seats.
+ */
+seats: Array<SeatInfo>, 
+/**
+ * How many seats are open.
+ */
+open_seats: number, 
+/**
+ * How many connections watch.
+ */
+spectators: number, 
+/**
+ * Hands finished.
+ */
+hands: number, 
+/**
+ * Creation time, milliseconds since the Unix epoch.
+ */
+created_ms: number, };
+
+export type LeadGroup = { 
+/**
+ * `trumps`, or a suit letter `S`, `H`, `D`, `C`.
+ */
+suit: "trumps" | "S" | "H" | "D" | "C", 
+/**
+ * The seat's cards of that suit, strongest first.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * Under `revoke: refuse` only: the top cards among them (a multi-card lead must use only
+ * these). Under `penalize` this is absent: any two or more may be led, and a lead with a card
+ * that is not a top card is a revoke, which ends the deal.
+ */
+tops?: Array<DabaifenCard>, };
+
+export type Legal = { "kind": "actions", 
+/**
+ * The actions, in the engine's JSON shape.
+ */
+actions: Array<MadiaoAction>, } | { "kind": "cards", 
+/**
+ * `bury` or `play`.
+ */
+action: "bury" | "play", 
+/**
+ * How many cards.
+ */
+count: number, 
+/**
+ * Cards that must be among them.
+ */
+must: Array<DabaifenCard>, 
+/**
+ * Cards to choose the others from.
+ */
+from: Array<DabaifenCard>, } | { "kind": "lead", 
+/**
+ * Every card of the hand.
+ */
+singles: Array<DabaifenCard>, 
+/**
+ * The suits with two or more cards.
+ */
+groups: Array<LeadGroup>, 
+/**
+ * The `revoke` variant (`penalize` or `refuse`).
+ */
+revoke: "penalize" | "refuse", } | { "kind": "declare", 
+/**
+ * Your cards drawn so far that you may show.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * The card you asked to show, if any.
+ */
+requested: DabaifenCard | null, } | { "kind": "annul", 
+/**
+ * True when you have asked to annul.
+ */
+requested: boolean, } | { "kind": "redeal", 
+/**
+ * True when you have asked for a redeal.
+ */
+requested: boolean, };
+
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable";
+
+export type ChatMessage = { 
+/**
+ * Position in the table's chat, from 0.
+ */
+seq: number, 
+/**
+ * When it was said, milliseconds since the Unix epoch.
+ */
+at_ms: number, 
+/**
+ * The name shown.
+ */
+name: string, 
+/**
+ * The speaker's seat, if seated.
+ */
+seat: number | null, 
+/**
+ * The speaker.
+ */
+guest: string | null, 
+/**
+ * The text.
+ */
+text: string, };
+
+export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, };
+
+export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: MadiaoAction | DabaifenAction | { "slough": null } | { "bury": null }, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: { "redeal_forced_by": Seat | null } | { "annulled_by": Seat | null }, };
+
+export type You = { 
+/**
+ * The seat, `null` for a spectator.
+ */
+seat: Seat | null, 
+/**
+ * The guest.
+ */
+guest: string, 
+/**
+ * The guest's name.
+ */
+name: string, 
+/**
+ * True for the table's host.
+ */
+host: boolean, };
+
+export type MadiaoMatch = { 
+/**
+ * Hands finished.
+ */
+hands: number, 
+/**
+ * Each seat's total, in stakes.
+ */
+totals: [number, number, number, number], 
+/**
+ * The seats that have banked.
+ */
+banked: [boolean, boolean, boolean, boolean], 
+/**
+ * The next banker, `null` when he is drawn.
+ */
+next_banker: Seat | null, 
+/**
+ * The match is over.
+ */
+over: boolean, };
+
+export type DabaifenMatch = { 
+/**
+ * Deals finished.
+ */
+hands: number, 
+/**
+ * The team ranks (team 0: seats 0 and 2).
+ */
+ranks: [DabaifenRank, DabaifenRank], 
+/**
+ * The next starter.
+ */
+next_starter: Seat, 
+/**
+ * Deals won by each team.
+ */
+deals_won: [number, number], 
+/**
+ * The game is over.
+ */
+over: boolean, 
+/**
+ * The team that won the game.
+ */
+winner: number | null, };
+
+export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MadiaoMatch | DabaifenMatch | null, results: Array<MadiaoResult | DabaifenResult>, chat: Array<ChatMessage>, };
+
+export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MadiaoMatch | DabaifenMatch | null, };
+
+export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, status: TableStatus, timer: Timer | null, };
+
+export type ChatMsg = { v: number, message: ChatMessage, };
+
+export type AckWhat = "request" | "back" | "next";
+
+export type AckMsg = { v: number, what: AckWhat, 
+/**
+ * For a request: the seat's legal actions as they now stand.
+ */
+legal?: Legal | null, };
+
+export type ErrorMsg = { code: ErrorCode, message: string, v?: number, };
+
+export type GuestInfo = { id: string, name: string, };
+
+export type WelcomeMsg = { guest: GuestInfo, };
+
+export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" };
+
+export type ClientMsg = { "type": "hello", 
+/**
+ * The token `POST /api/guests` gave.
+ */
+token: string, } | { "type": "join", 
+/**
+ * The table's id.
+ */
+table: string, 
+/**
+ * The seat wanted (0–3).
+ */
+seat?: number, } | { "type": "watch", 
+/**
+ * The table's id.
+ */
+table: string, } | { "type": "act", 
+/**
+ * The action.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * The move number the action answers (the `move` of the last update); when given and no
+ * longer current, the action is refused as stale.
+ */
+move?: number, 
+/**
+ * The seat acting, if the client names it: refused unless it is the connection's own.
+ */
+seat?: number, } | { "type": "chat", 
+/**
+ * The text (1–500 characters, no control characters).
+ */
+text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" };
+
+export type NewGuestReply = { id: string, name: string, 
+/**
+ * The guest's secret.
+ */
+token: string, };
+
+export type GameInfo = { game: GameKind, 
+/**
+ * Each preset's variants, by name.
+ */
+presets: Record<string, Record<string, string>>, bots: Array<string>, default_bot: string, };
+
+export type GamesReply = { games: Array<GameInfo>, };
+
+export type LobbyReply = { tables: Array<TableSummary>, };
+
+export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
+
+export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, };
+
+export type NewTableReply = { table: TableSummary, 
+/**
+ * The invite link.
+ */
+invite: string, };
+
+export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
+
+export type ApiErrorBody = { error: ApiErrorDetail, };
+
+export type ApiErrorDetail = { 
+/**
+ * `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+ */
+code: string, message: string, };
+
+export type Replay = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The record's preset.
+ */
+rules: string, 
+/**
+ * Every variant in force, by name.
+ */
+variants: Record<string, string>, 
+/**
+ * The players' names, if the record names them (`bot:NAME` for bots).
+ */
+players: [string, string, string, string] | null, 
+/**
+ * The seed the decks came from, if the record gives it.
+ */
+seed: number | null, 
+/**
+ * The hands, in order.
+ */
+hands: Array<ReplayHand>, };
+
+export type ReplayHand = { 
+/**
+ * The cards nobody holds: Madiao's stock (the upcard last), Da Bai Fen's kitty as dealt.
+ */
+undealt: Array<string>, 
+/**
+ * The states of the hand: as dealt, then after each event.
+ */
+steps: Array<ReplayStep>, 
+/**
+ * The hand's result (the record's result object), once it is over.
+ */
+result: MadiaoResult | DabaifenResult | null, };
+
+export type ReplayStep = { 
+/**
+ * What led to this state.
+ */
+event: ReplayEvent, 
+/**
+ * Every seat's cards now, strongest first (during the Da Bai Fen draw: the twelve it draws).
+ */
+hands: [Array<string>, Array<string>, Array<string>, Array<string>], 
+/**
+ * The hand as an all-seeing spectator sees it: the engine's view with every card played face
+ * up and `hand` empty (the cards are in `hands`); `seat` is `null`.
+ */
+view: MadiaoView | DabaifenView, };
+
+export type ReplayEvent = { "kind": "deal" } | { "kind": "draw_end" } | { "kind": "end" } | { "kind": "action", 
+/**
+ * The record's action, with its seat.
+ */
+action: MadiaoRecordAction | DabaifenRecordAction, };
+
+export type MadiaoRecordAction = { seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean });
+
+export type DabaifenRecordAction = { seat: Seat } & ({ declare: DabaifenCard, drawn: number } | { annul: boolean } | { bury: Array<DabaifenCard> } | { play: Array<DabaifenCard> });
