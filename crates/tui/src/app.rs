@@ -173,7 +173,7 @@ impl App {
             }
             // The cursor goes to a card that may be used: in Madiao the lowest that captures.
             let marks = self.marks();
-            if let Some(i) = marks.capture.last().and_then(|c| hand.iter().position(|h| h == c))
+            if let Some(i) = hand.iter().rposition(|h| marks.capture.contains(h))
                 && self.model.legal.is_some()
             {
                 self.ui.cursor = i;
@@ -468,6 +468,10 @@ impl App {
                                     self.ui.confirm = None;
                                     if self.multi_select() {
                                         self.toggle(&code);
+                                    } else if matches!(self.model.legal, Some(Legal::Lead { .. })) {
+                                        self.ui.message = Some(format!(
+                                            "{code}: Enter leads it alone · Space selects it for a multi-card lead"
+                                        ));
                                     } else {
                                         self.ui.message = Some(format!(
                                             "{}: Enter to act on it",
@@ -591,8 +595,6 @@ impl App {
                 let count = usize::from(count);
                 let chosen: Vec<String> = if self.ui.selected.is_empty() && count == 1 {
                     card.into_iter().collect()
-                } else if self.ui.selected.len() == must.len() && count == 1 && must.len() == 1 {
-                    self.ui.selected.clone()
                 } else {
                     self.ui.selected.clone()
                 };

@@ -238,8 +238,9 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
             head.push(Span::styled(" · 樁 banker", Style::default().fg(Color::Cyan)));
         }
         let stats = format!(
-            "{} cards · {} trick{} · {}",
+            "{} card{} · {} trick{} · {}",
             v.hand_sizes[i],
+            if v.hand_sizes[i] == 1 { "" } else { "s" },
             v.tricks_won[i],
             if v.tricks_won[i] == 1 { "" } else { "s" },
             signed(totals[i])
@@ -291,7 +292,12 @@ fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {
             head.push(Span::styled(" · 親 starter", Style::default().fg(Color::Cyan)));
         }
         let team = s.team();
-        let stats = format!("{} cards · team {}", v.hand_sizes[i], team);
+        let stats = format!(
+            "{} card{} · team {}",
+            v.hand_sizes[i],
+            if v.hand_sizes[i] == 1 { "" } else { "s" },
+            team
+        );
         let mut play = Vec::new();
         if let Some(t) = current
             && let Some(p) = t.plays.iter().find(|p| p.seat == s)
@@ -330,12 +336,16 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
             if let Some(t) = v.tricks.last() {
                 let lead = t.plays.first().and_then(|p| p.card);
                 match (t.winner, lead) {
-                    (Some(w), _) => center.push(format!("trick {} won by {}", t.number, m.seat_name(w))),
-                    (None, Some(c)) => center.push(format!("{} led {}", m.seat_name(t.leader), c.suit())),
+                    (Some(w), _) => center.push(format!("trick {} won by {}", t.number, m.seat_label(w))),
+                    (None, Some(c)) => center.push(format!("{} led {}", m.seat_label(t.leader), c.suit())),
                     _ => {}
                 }
             } else if v.phase == "play" {
-                center.push(format!("{} leads", m.seat_name(v.first_recipient)));
+                center.push(format!(
+                    "{} lead{}",
+                    m.seat_label(v.first_recipient),
+                    if Some(v.first_recipient) == m.me { "" } else { "s" }
+                ));
             }
             (title, madiao_blocks(m, v), center)
         }
@@ -361,7 +371,7 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
                 match t.winner {
                     Some(w) => center.push(format!(
                         "won by {} · {} point{}",
-                        m.seat_name(w),
+                        m.seat_label(w),
                         t.points.unwrap_or(0),
                         if t.points == Some(1) { "" } else { "s" }
                     )),
@@ -369,7 +379,7 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
                         let n = t.plays[0].cards.len();
                         center.push(format!(
                             "{} led {} card{}",
-                            m.seat_name(t.leader),
+                            m.seat_label(t.leader),
                             n,
                             if n == 1 { "" } else { "s" }
                         ))
@@ -453,7 +463,7 @@ fn madiao_match_lines(m: &Model, v: &MadiaoView) -> Vec<Line<'static>> {
     }
     let fd = v.variants.get("faceup_discard").map_or("", String::as_str);
     lines.push(Line::styled(
-        format!("face-up discard: {}", if fd == "forbidden" { "forbidden" } else { "2-stake penalty" }),
+        format!("face-up discard: {}", if fd == "forbidden" { "forbidden" } else { "penalty 2" }),
         dim(),
     ));
     lines
@@ -532,7 +542,7 @@ pub fn log_lines(m: &Model) -> Vec<String> {
             for c in &v.redeal_choices {
                 out.push(format!(
                     "{} {} a redeal",
-                    m.seat_name(c.seat),
+                    seat_short(m, c.seat),
                     if c.redeal { "forced" } else { "declined" }
                 ));
             }
@@ -547,13 +557,13 @@ pub fn log_lines(m: &Model) -> Vec<String> {
         }
         Some(GameView::Dabaifen(v)) => {
             if let Some(d) = &v.declaration {
-                out.push(format!("{} showed {} after {} cards", m.seat_name(d.seat), d.card, d.drawn));
+                out.push(format!("{} showed {} after {} cards", seat_short(m, d.seat), d.card, d.drawn));
             }
             if let (Some(k), Some(t)) = (&v.kitty_turn, v.trump) {
                 out.push(format!("kitty turned to {}: trumps {}", k.card, t));
             }
             if let Some((s, _)) = &v.annulment {
-                out.push(format!("{} annulled the deal", m.seat_name(*s)));
+                out.push(format!("{} annulled the deal", seat_short(m, *s)));
             }
             for (i, t) in v.tricks.iter().enumerate() {
                 if t.plays.is_empty() {
@@ -574,7 +584,7 @@ pub fn log_lines(m: &Model) -> Vec<String> {
                 out.push(line);
             }
             if let Some(s) = v.revoke {
-                out.push(format!("{} revoked: the deal ends", m.seat_name(s)));
+                out.push(format!("{} revoked: the deal ends", seat_short(m, s)));
             }
         }
         None => {}
@@ -591,7 +601,7 @@ fn last_trick_lines(m: &Model) -> Vec<Line<'static>> {
             };
             let plays: Vec<String> = t.plays.iter().map(|p| madiao_play_text(m, p)).collect();
             vec![
-                Line::raw(format!("trick {} → {}", t.number, m.seat_name(t.winner.unwrap_or(t.leader)))),
+                Line::raw(format!("trick {} → {}", t.number, seat_short(m, t.winner.unwrap_or(t.leader)))),
                 Line::raw(plays.join(" ")),
             ]
         }
@@ -611,7 +621,7 @@ fn last_trick_lines(m: &Model) -> Vec<Line<'static>> {
                 Line::raw(format!(
                     "trick {} → {} ({} pts)",
                     i + 1,
-                    m.seat_name(t.winner.unwrap_or(t.leader)),
+                    seat_short(m, t.winner.unwrap_or(t.leader)),
                     t.points.unwrap_or(0)
                 )),
                 Line::raw(plays.join(" · ")),
@@ -818,16 +828,18 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
             };
             let text = match best {
                 None => format!(
-                    "Your lead: ←→ choose, Enter leads {} face up (or type a code like S9)",
+                    "Your lead: ←→ or a code (S9) chooses · Enter leads {} face up",
                     names::label(game, &cur)
                 ),
                 Some((led, b, _)) => {
                     let caps = app.marks().capture;
                     if caps.is_empty() {
-                        format!("{led} led, best {b}: you cannot capture. d sloughs {cur} face down")
+                        format!("{led} led, best {b}: you cannot capture · d sloughs {cur} face down")
+                    } else if caps.contains(&cur) {
+                        format!("{led} led, best {b} · Enter captures with {cur} · d sloughs it face down")
                     } else {
                         format!(
-                            "{led} led, best {b}: Enter captures with a ↑ card ({}), d sloughs {cur} face down",
+                            "{led} led, best {b} · ↑ cards capture ({}) · d sloughs {cur} face down",
                             caps.join(" ")
                         )
                     }
@@ -1049,13 +1061,17 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
                     .collect();
                 head.push(Line::styled(format!("this hand (stakes): {}", totals.join(" · ")), bold()));
             }
-            if let Some(MatchSummary::Madiao { totals, next_banker, banked, .. }) = &m.summary {
+            if let Some(MatchSummary::Madiao { totals, next_banker, banked, hands, .. }) = &m.summary {
                 let t: Vec<String> = Seat::ALL
                     .iter()
                     .map(|&x| format!("{} {}", seat_short(m, x), signed(totals[x.index()])))
                     .collect();
                 head.push(Line::styled(
-                    format!("match after {} hand(s): {}", m.results.len().max(1), t.join(" · ")),
+                    format!(
+                        "{}: {}",
+                        if over { "final score".to_string() } else { format!("match after {hands} hand(s)") },
+                        t.join(" · ")
+                    ),
                     bold(),
                 ));
                 if !over {
