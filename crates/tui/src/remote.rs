@@ -354,7 +354,7 @@ impl Connection {
                     fresh = false;
                     let wait = backoff(attempt);
                     self.notice(Notice::Connecting(format!(
-                        "connection lost ({why}); reconnecting in {:.1}s (attempt {})",
+                        "connection lost: reconnecting in {:.1}s (attempt {}) · {why}",
                         wait.as_secs_f64(),
                         attempt + 1
                     )));

@@ -125,9 +125,11 @@ fn title_bar(f: &mut Frame, area: Rect, app: &App) {
         )));
     }
     spans.push(Span::styled(format!(" · {}", app.place), dim()));
-    if let Connection::Connecting(s) = &m.connection {
+    if let Connection::Connecting(_) = &m.connection
+        && m.table.is_some()
+    {
         spans.push(Span::styled(
-            format!(" · {s}"),
+            " · not connected",
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
         ));
     }
@@ -771,6 +773,9 @@ fn hand_area(f: &mut Frame, area: Rect, app: &App, now: Instant) {
 
 fn status_line(app: &App) -> Line<'static> {
     let m = &app.model;
+    if let Connection::Connecting(s) = &m.connection {
+        return Line::styled(format!(" {s}"), Style::default().fg(Color::Red).add_modifier(Modifier::BOLD));
+    }
     if !app.ui.typed.is_empty() {
         return Line::styled(
             format!(" code: {}_  (Esc clears)", app.ui.typed.to_ascii_uppercase()),
@@ -932,7 +937,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
                 Some(t) if t.what == "window" => "Waiting for the other players' answers…".to_string(),
                 Some(t) => match t.seat {
                     Some(s) if Some(s) == m.me => countdown("Your turn"),
-                    Some(s) => countdown(&format!("{} is thinking…", m.seat_name(s))),
+                    Some(s) => countdown(&format!("{} is thinking…", m.seat_label(s))),
                     None => "Waiting…".into(),
                 },
                 None => "Waiting…".into(),

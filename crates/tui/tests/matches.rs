@@ -29,7 +29,8 @@ fn read(path: &std::path::Path) -> AnyRecord {
 fn a_complete_madiao_match_through_the_keys() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.json");
-    let mut h = Harness::local(cards::record::GameKind::Madiao, config(11, 2, "heuristic", &out), 100, 30).unwrap();
+    let mut h =
+        Harness::local(cards::record::GameKind::Madiao, config(11, 2, "heuristic", &out), 100, 30).unwrap();
     assert!(h.play_until(200_000, false, match_over), "the match did not end");
     // Enter on the last screen quits.
     h.key(KeyCode::Enter);
@@ -63,7 +64,8 @@ fn a_complete_madiao_match_through_the_keys() {
 fn a_complete_dabaifen_match_through_the_keys() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.json");
-    let mut h = Harness::local(cards::record::GameKind::Dabaifen, config(3, 0, "heuristic", &out), 100, 30).unwrap();
+    let mut h =
+        Harness::local(cards::record::GameKind::Dabaifen, config(3, 0, "heuristic", &out), 100, 30).unwrap();
     assert!(h.play_until(400_000, true, match_over), "the match did not end");
     h.app.finish();
     let AnyRecord::Dabaifen(rec) = read(&out) else { panic!("not a Da Bai Fen record") };
@@ -71,7 +73,9 @@ fn a_complete_dabaifen_match_through_the_keys() {
     assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences());
     let last = rep.hands.last().unwrap().state.to_record_result().expect("finished");
     assert!(last.game_over);
-    let Some(MatchSummary::Dabaifen { ranks, winner, over, hands, .. }) = &h.app.model.summary else { panic!() };
+    let Some(MatchSummary::Dabaifen { ranks, winner, over, hands, .. }) = &h.app.model.summary else {
+        panic!()
+    };
     assert!(*over);
     assert_eq!(*hands as usize, rep.hands.len());
     assert_eq!(*winner, last.winner);
@@ -87,7 +91,8 @@ fn a_match_left_midway_is_saved_and_replays() {
     let dir = tempfile::tempdir().unwrap();
     // Madiao: a few tricks into the second hand.
     let out = dir.path().join("m.json");
-    let mut h = Harness::local(cards::record::GameKind::Madiao, config(4, 0, "random", &out), 100, 30).unwrap();
+    let mut h =
+        Harness::local(cards::record::GameKind::Madiao, config(4, 0, "random", &out), 100, 30).unwrap();
     assert!(h.play_until(50_000, false, |a| a.model.hand == 1
         && matches!(&a.model.view, Some(GameView::Madiao(v)) if v.tricks.len() >= 3)));
     h.key(KeyCode::Esc);
@@ -105,7 +110,8 @@ fn a_match_left_midway_is_saved_and_replays() {
 
     // Da Bai Fen: left during the draw of the first deal.
     let out = dir.path().join("d.json");
-    let mut h = Harness::local(cards::record::GameKind::Dabaifen, config(4, 0, "random", &out), 100, 30).unwrap();
+    let mut h =
+        Harness::local(cards::record::GameKind::Dabaifen, config(4, 0, "random", &out), 100, 30).unwrap();
     assert!(h.run_until(1000, |a| matches!(&a.model.view, Some(GameView::Dabaifen(v)) if v.drawn >= 20)));
     h.app.finish();
     let AnyRecord::Dabaifen(rec) = read(&out) else { panic!() };
