@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, data-driven,
-# doc tests, the server's API, WebSocket, restart and leak tests) and the command-line tests.
-# Installs what it needs when missing (PostgreSQL, for the storage conformance suite, started on a
-# loopback port in a temporary directory and stopped at the end). `.ci/run` calls this.
+# doc tests, the server's API, WebSocket, restart and leak tests) and the command-line tests, among
+# them `yezi play` run in a real terminal under tmux. Installs what it needs when missing (tmux;
+# PostgreSQL, for the storage conformance suite, started on a loopback port in a temporary
+# directory and stopped at the end). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -13,6 +14,16 @@ cargo fmt --all -- --check
 
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "tmux for the terminal test of yezi play"
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "tmux is not installed: installing it (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq tmux >/dev/null
+  command -v tmux >/dev/null 2>&1 || { echo "tmux could not be installed"; exit 1; }
+fi
+echo "$(tmux -V)"
 
 step "PostgreSQL for the storage conformance suite"
 pg_bin() {

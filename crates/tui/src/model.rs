@@ -708,15 +708,11 @@ impl Model {
                         t.status = s.to_string();
                     }
                 }
-                if !msg["timer"].is_null() || msg.get("timer").is_some() {
+                if msg.get("timer").is_some() {
                     self.set_timer(&msg["timer"], now)?;
                 }
             }
-            "ack" => {
-                if msg.get("legal").is_some() {
-                    self.set_legal(&msg["legal"])?;
-                }
-            }
+            "ack" if msg.get("legal").is_some() => self.set_legal(&msg["legal"])?,
             "error" => {
                 let code = msg["code"].as_str().unwrap_or("error");
                 let text = msg["message"].as_str().unwrap_or("");
