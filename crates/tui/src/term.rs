@@ -78,6 +78,10 @@ fn event_loop(
         let now = Instant::now();
         app.tick(now);
         terminal.draw(|f| render::draw(f, app, now))?;
+        // A test of the panic path (crates/yezi/tests/play_tmux.rs) asks for a panic here.
+        if std::env::var_os("YEZI_PLAY_TEST_PANIC").is_some() {
+            panic!("YEZI_PLAY_TEST_PANIC is set: a panic for the test of the terminal's restoration");
+        }
         if app.quit || stop.load(Ordering::Relaxed) {
             return Ok(());
         }
