@@ -78,6 +78,8 @@ pub struct HandMarks {
     pub legal: Vec<String>,
     /// Madiao: cards that would capture (or lead) face up.
     pub capture: Vec<String>,
+    /// Da Bai Fen, while burying: the cards that came from the kitty.
+    pub kitty: Vec<String>,
 }
 
 fn strings(v: &[String]) -> impl Iterator<Item = &str> {
@@ -227,8 +229,13 @@ impl App {
                     })
                     .collect();
             }
-            Some(Legal::Cards { must, from, .. }) => {
+            Some(Legal::Cards { must, from, action, .. }) => {
                 m.legal = must.iter().chain(from).cloned().collect();
+                if action == "bury"
+                    && let Some(GameView::Dabaifen(v)) = &self.model.view
+                {
+                    m.kitty = v.kitty.iter().flatten().map(ToString::to_string).collect();
+                }
             }
             Some(Legal::Lead { singles, .. }) => m.legal = singles.clone(),
             Some(Legal::Declare { cards, .. }) => m.legal = cards.clone(),

@@ -587,7 +587,18 @@ impl Model {
             return format!("You · seat {}", s.number());
         }
         let name = self.seat_name(s);
-        format!("seat {} · {}", s.number(), name.strip_prefix("bot:").unwrap_or(&name))
+        let mut l = format!("seat {} · {}", s.number(), name.strip_prefix("bot:").unwrap_or(&name));
+        // At a server: a person who is gone or away is played by a bot meanwhile.
+        if let Some(i) = self.seat_info(s)
+            && i.kind == "person"
+        {
+            if !i.present {
+                l.push_str(" (gone: a bot plays)");
+            } else if i.away {
+                l.push_str(" (away: a bot plays)");
+            }
+        }
+        l
     }
 
     /// The seat's information from the table.

@@ -280,8 +280,30 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
     })
 }
 
+/// The seat winning Da Bai Fen's current trick so far (§8: an eligible play — all trumps or all of
+/// the led suit — with the greatest key; ties to the earlier player).
+pub fn dabaifen_winning(v: &DabaifenView) -> Option<Seat> {
+    let t = v.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())?;
+    let tables = dabaifen::Tables::of(v.trump?);
+    let led = tables.suit_of(*t.plays[0].cards.first()?);
+    let mut best: Option<(u64, Seat)> = None;
+    for p in &t.plays {
+        let trumps = p.cards.iter().all(|&c| tables.suit_of(c) == dabaifen::EffSuit::TRUMPS);
+        let of_led = p.cards.iter().all(|&c| tables.suit_of(c) == led);
+        if p.cards.is_empty() || !(trumps || of_led) {
+            continue;
+        }
+        let key = tables.key(p.cards.iter().copied().collect::<dabaifen::Cards>().bits());
+        if best.is_none_or(|(k, _)| key > k) {
+            best = Some((key, p.seat));
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
 fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {
     let current = v.tricks.last();
+    let winning = dabaifen_winning(v);
     std::array::from_fn(|i| {
         let s = Seat::ALL[i];
         let mut head = Vec::new();
@@ -312,6 +334,8 @@ fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {
             }
             if t.winner == Some(s) {
                 play.push(Span::styled(" ★ won", accent()));
+            } else if winning == Some(s) {
+                play.push(Span::styled(" ★", accent()));
             }
         } else if let Some(d) = &v.declaration
             && d.seat == s
@@ -408,7 +432,7 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
     let top_text = vec![b.head.clone(), Line::raw(b.stats.clone()), b.play.clone()];
     f.render_widget(Paragraph::new(top_text).alignment(Alignment::Center), row(0, 3));
     // Middle: left and right.
-    let mid = h / 2 - 1;
+    let mid = (h / 2).saturating_sub(1);
     let half = Rect { width: inner.width / 2, ..row(mid, 3) };
     let lb = &blocks[left.index()];
     f.render_widget(
@@ -703,7 +727,7 @@ fn hand_area(f: &mut Frame, area: Rect, app: &App, now: Instant) {
     for (i, code) in hand.iter().enumerate() {
         if i > 0 && groups.get(i) != groups.get(i - 1) {
             for r in rows.iter_mut() {
-                r.push(Span::raw("  "));
+                r.push(Span::raw(if cell <= 4 { " " } else { "  " }));
             }
         }
         let selected = app.ui.selected.contains(code);
@@ -712,6 +736,8 @@ fn hand_area(f: &mut Frame, area: Rect, app: &App, now: Instant) {
             "✓"
         } else if marks.capture.contains(code) {
             "↑"
+        } else if marks.kitty.contains(code) {
+            "k"
         } else {
             ""
         };
@@ -899,7 +925,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
         Some(Legal::Cards { action, count, must, .. }) => {
             let n = app.ui.selected.len();
             let t = if action == "bury" {
-                format!("Bury 6 cards: Space selects ({n}/6 chosen), Enter buries")
+                format!("Bury 6 cards (k: from the kitty): Space selects ({n}/6 chosen), Enter buries")
             } else if *count == 1 {
                 if must.is_empty() {
                     "Follow: Enter plays the card (follow suit if you can)".to_string()

@@ -251,3 +251,20 @@ fn dabaifen_annulment_prompt() {
     assert!(h.run_until(100, over));
     assert_eq!(dabaifen_view(&h).annulment.as_ref().map(|a| a.0), Some(cards::Seat::new(0).unwrap()));
 }
+
+#[test]
+fn eighteen_cards_fit_the_smallest_size() {
+    let mut h = harness(GameKind::Dabaifen, 0, 1, 80, 24);
+    assert!(h.play_until(
+        5000,
+        true,
+        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if action == "bury")
+    ));
+    let hand = h.app.hand();
+    assert_eq!(hand.len(), 18);
+    let s = h.screen();
+    let row = s.lines().find(|l| l.contains(&format!(" {} ", hand[0]))).unwrap_or_default().to_string();
+    for c in &hand {
+        assert!(row.contains(c.as_str()), "{c} is not on the hand's row: {row:?}\n{s}");
+    }
+}
