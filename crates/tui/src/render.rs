@@ -133,7 +133,7 @@ fn title_bar(f: &mut Frame, area: Rect, app: &App) {
             Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
         ));
     }
-    let right = Span::styled("? help · Esc quit ", dim());
+    let right = Span::styled("  ? help · Esc quit ", dim());
     let [l, r] =
         Layout::horizontal([Constraint::Min(10), Constraint::Length(right.width() as u16)]).areas(area);
     f.render_widget(Paragraph::new(Line::from(spans)), l);
@@ -529,11 +529,11 @@ fn dabaifen_match_lines(m: &Model, v: &DabaifenView) -> Vec<Line<'static>> {
         let role = if !starter_known {
             ""
         } else if team == declarers {
-            " declarers"
+            " · declare"
         } else {
-            " defenders"
+            " · defend"
         };
-        lines.push(Line::raw(format!("team {team} ({who}): rank {}{role}", v.ranks[team as usize])));
+        lines.push(Line::raw(format!("team {team} {who}: rank {}{role}", v.ranks[team as usize])));
     }
     if starter_known {
         lines.push(Line::raw(format!("defenders' points {}", v.team_points[1 - declarers as usize])));

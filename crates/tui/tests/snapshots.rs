@@ -263,7 +263,7 @@ fn eighteen_cards_fit_the_smallest_size() {
     let hand = h.app.hand();
     assert_eq!(hand.len(), 18);
     let s = h.screen();
-    let row = s.lines().find(|l| l.contains(&format!(" {} ", hand[0]))).unwrap_or_default().to_string();
+    let row = s.lines().find(|l| l.starts_with(&format!(" {} ", hand[0]))).unwrap_or_default().to_string();
     for c in &hand {
         assert!(row.contains(c.as_str()), "{c} is not on the hand's row: {row:?}\n{s}");
     }
