@@ -162,7 +162,17 @@ async fn hostile_messages_get_errors_and_leave_the_table_unharmed() {
     let seen = play_paced(&mut a, 1, Duration::from_secs(120), pace).await;
     assert_eq!(seen.last().unwrap()["match"]["over"], true);
     bo_task.await.unwrap();
-    let (status, text) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
+    // The record is stored just after the last hand is shown (the `seats` message with status
+    // `finished` says when): under load the first request may come before it.
+    let mut tries = 0;
+    let (status, text) = loop {
+        let (status, text) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
+        tries += 1;
+        if status != 409 || tries >= 100 {
+            break (status, text);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
     assert_eq!(status, 200, "{text}");
     let cards::record::AnyRecord::Madiao(r) = cards::record::parse(&text).unwrap() else { panic!() };
     assert!(madiao::record::replay(&r).is_clean());

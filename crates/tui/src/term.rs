@@ -18,9 +18,16 @@ use ratatui::crossterm::{cursor, execute};
 use crate::app::App;
 use crate::render;
 
-/// Puts the terminal back as it was: raw mode off, the main screen, the cursor shown. Safe to call
-/// more than once.
+/// True while the terminal is in raw mode on the alternate screen (set by [`run`]).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Puts the terminal back as it was: raw mode off, the main screen, the cursor shown. Only the
+/// first call after [`run`] took the terminal does anything (leaving the alternate screen twice
+/// would move the cursor back over what was printed in between, such as a panic's report).
 pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let mut out = io::stdout();
     let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
@@ -58,14 +65,25 @@ pub fn run(app: &mut App) -> io::Result<Vec<String>> {
         signal_hook::flag::register(sig, stop.clone())?;
     }
     enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
     let guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, cursor::Hide)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let result = event_loop(&mut terminal, app, &stop);
-    let lines = app.finish();
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| event_loop(&mut terminal, app, &stop)));
+    // Whatever happened, the record is saved (the hook has restored the terminal after a panic).
+    let lines = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.finish())).unwrap_or_default();
     drop(guard);
-    result.map(|()| lines)
+    match result {
+        Ok(r) => r.map(|()| lines),
+        Err(panic) => {
+            for l in lines {
+                eprintln!("{l}");
+            }
+            std::panic::resume_unwind(panic)
+        }
+    }
 }
 
 fn event_loop(

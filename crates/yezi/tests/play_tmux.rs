@@ -230,9 +230,19 @@ fn sigterm_and_a_panic_leave_the_terminal_as_it_was() {
     assert!(rep.status.success(), "{}", String::from_utf8_lossy(&rep.stderr));
 
     // A panic: the hook restores the terminal before the report, which is readable.
-    let run = start("panic", dir.path(), "YEZI_PLAY_TEST_PANIC=1", "madiao --seed 1 --bots random");
+    let out = dir.path().join("panic.json");
+    let run = start(
+        "panic",
+        dir.path(),
+        "RUST_BACKTRACE=0 YEZI_PLAY_TEST_PANIC=1",
+        &format!("madiao --seed 1 --bots random --out {}", out.display()),
+    );
     assert_eq!(run.exited(), "101", "a panic exits with 101");
     run.assert_restored();
     let s = run.t.screen();
     assert!(s.contains("panicked") && s.contains("YEZI_PLAY_TEST_PANIC"), "{s}");
+    // The record is saved even then.
+    assert!(s.contains("The record of the match so far is in"), "{s}");
+    let rep = Command::new(env!("CARGO_BIN_EXE_yezi")).arg("replay").arg(&out).output().unwrap();
+    assert!(rep.status.success(), "{}", String::from_utf8_lossy(&rep.stderr));
 }
