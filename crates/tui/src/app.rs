@@ -190,6 +190,7 @@ impl App {
             self.ui.hand = self.model.hand;
             self.ui.scroll = 0;
             self.ui.hide_result = false;
+            self.ui.message = None;
         }
         self.ui.selected.retain(|c| hand.contains(c));
         if self.ui.cursor >= hand.len() {
