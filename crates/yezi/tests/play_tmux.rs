@@ -20,7 +20,12 @@ struct Tmux {
 
 impl Tmux {
     fn run(&self, args: &[&str]) -> Output {
+        // UTF-8 whatever the machine's locale (the screen has Chinese card names); a terminal
+        // type for the panes even where the test runs without one.
         Command::new("tmux")
+            .env("LC_ALL", "C.UTF-8")
+            .env("TERM", "xterm-256color")
+            .arg("-u")
             .arg("-L")
             .arg(&self.socket)
             .args(args)
