@@ -268,3 +268,18 @@ fn eighteen_cards_fit_the_smallest_size() {
         assert!(row.contains(c.as_str()), "{c} is not on the hand's row: {row:?}\n{s}");
     }
 }
+
+#[test]
+fn resizing_redraws_for_the_new_size() {
+    let mut h = harness(GameKind::Madiao, 1, 0, 100, 30);
+    assert!(h.until_decision());
+    assert!(h.screen().contains("Your hand (8 cards)"));
+    for (w, hgt, small) in [(60, 20, true), (80, 24, false), (79, 40, true), (140, 45, false)] {
+        h.terminal.backend_mut().resize(w, hgt);
+        let s = h.screen();
+        assert_eq!(s.lines().count(), usize::from(hgt));
+        assert!(s.lines().all(|l| ratatui::text::Span::raw(l).width() == usize::from(w)), "{s}");
+        assert_eq!(s.contains("please enlarge the window"), small, "{w}×{hgt}:\n{s}");
+        assert_eq!(s.contains("Your hand (8 cards)"), !small, "{w}×{hgt}:\n{s}");
+    }
+}
