@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, data-driven,
-# doc tests, the server's API, WebSocket, restart and leak tests), the command-line tests, and
-# the browser client's (type checks, unit tests, end-to-end tests in headless Chromium against the
-# real binary; see docs/web.md). Installs what it needs when missing (PostgreSQL, for the storage
-# conformance suite, started on a loopback port in a temporary directory and stopped at the end;
-# Chromium and a CJK font from Debian; playwright-core and TypeScript from npm). `.ci/run` calls
-# this.
+# doc tests, the server's API, WebSocket, restart and leak tests), the command-line tests (among
+# them `yezi play` run in a real terminal under tmux), and the browser client's (type checks, unit
+# tests, end-to-end tests in headless Chromium against the real binary; see docs/web.md).
+# Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite,
+# started on a loopback port in a temporary directory and stopped at the end; Chromium and a CJK
+# font from Debian; playwright-core and TypeScript from npm). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,6 +23,14 @@ apt_install() {
   if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
   apt-get install -y -qq "$@" >/dev/null
 }
+
+step "tmux for the terminal test of yezi play"
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "tmux is not installed: installing it (apt-get)"
+  apt_install tmux
+  command -v tmux >/dev/null 2>&1 || { echo "tmux could not be installed"; exit 1; }
+fi
+tmux -V
 
 step "PostgreSQL for the storage conformance suite"
 pg_bin() {

@@ -11,6 +11,7 @@ mod arena_cli;
 mod bots_cli;
 mod dabaifen_cli;
 mod madiao_cli;
+mod play_cli;
 mod serve_cli;
 
 /// Madiao (馬弔) and Da Bai Fen (打百分): historic Chinese trick-taking card games.
@@ -25,6 +26,8 @@ struct Cli {
 enum Command {
     /// Run the game server: tables for people and bots, over the web (see docs/protocol.md).
     Serve(serve_cli::ServeArgs),
+    /// Play in the terminal: a match against bots at once, or at a server with --connect.
+    Play(play_cli::PlayArgs),
     /// Drive a running server on this machine with tables of bot clients; report speed and latency.
     Loadtest(serve_cli::LoadtestArgs),
     /// Replay a `yezi/1` record, checking every action and any stored result.
@@ -141,6 +144,7 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<bool> {
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.command {
         Command::Serve(a) => serve_cli::serve(&a).map(|()| true),
+        Command::Play(a) => play_cli::play(&a).map(|()| true),
         Command::Loadtest(a) => serve_cli::loadtest(&a),
         Command::Replay(a) => replay(&a),
         Command::Sim(a) => match a.game {

@@ -1,0 +1,681 @@
+//! The interface's state and its keys: a [`Model`] fed by a [`Driver`], a cursor and a
+//! selection over the hand, a card code being typed, the help, the result, and what each key does
+//! for the decision at hand. Drawing is in [`crate::render`]; the terminal in [`crate::term`].
+//!
+//! Keys (also on the help screen, `?`):
+//! - `←` `→` (`Home`, `End`) choose a card; typing a code (`S9`, `AS`, `10h`) goes to that card.
+//! - `Enter` does the obvious thing: plays the card (face up in Madiao), plays or buries the
+//!   cards selected, answers a prompt with its default, starts the next hand.
+//! - `Space` or `↑` selects a card for a multi-card play or the burial, `↓` unselects.
+//! - Madiao: `d` sloughs the card face down; `r` forces a redeal when you may.
+//! - Da Bai Fen: `d` shows (declares) a trump-rank card during the draw, `p` withdraws it;
+//!   `n` annuls a deal when your hand has no trump.
+//! - `Tab` shows the table behind a hand's result; `Esc` clears, or asks to quit; `Ctrl-C` quits.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use cards::Seat;
+use cards::record::GameKind;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use serde_json::{Value, json};
+
+use crate::driver::{Driver, Incoming, Notice, Outgoing};
+use crate::model::{Connection, GameView, Legal, MadiaoView, Model, TableInfo};
+use crate::names;
+
+/// The interface's own state (what the model does not hold).
+#[derive(Clone, Debug, Default)]
+pub struct Ui {
+    /// The card under the cursor (index into the hand).
+    pub cursor: usize,
+    /// The cards selected, in the order chosen.
+    pub selected: Vec<String>,
+    /// A card code being typed.
+    pub typed: String,
+    /// The help is shown.
+    pub help: bool,
+    /// The result of the hand is hidden (to look at the table).
+    pub hide_result: bool,
+    /// Scroll of the result.
+    pub scroll: u16,
+    /// Asking whether to quit.
+    pub confirm_quit: bool,
+    /// An action waiting for a second `Enter` (a Madiao face-up discard), with its question.
+    pub confirm: Option<(Value, String)>,
+    /// Feedback on the last key (why nothing happened, what was chosen).
+    pub message: Option<String>,
+    /// The model's decision this selection belongs to.
+    pub decision_seq: u64,
+    /// The hand the result scroll belongs to.
+    pub hand: u32,
+    /// The lobby's cursor.
+    pub lobby_cursor: usize,
+}
+
+/// The whole interface: model, driver, and what the person is doing.
+pub struct App {
+    /// What the table shows.
+    pub model: Model,
+    /// The interface's state.
+    pub ui: Ui,
+    driver: Box<dyn Driver>,
+    /// The person has asked to quit.
+    pub quit: bool,
+    /// Says where the match is played ("offline · seed 42", "127.0.0.1:8080").
+    pub place: String,
+    /// The record file, once written.
+    pub record: Option<PathBuf>,
+    /// The driver cannot go on.
+    pub fatal: Option<String>,
+    finished: Option<Vec<String>>,
+}
+
+/// What the hand's cards are for the decision at hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandMarks {
+    /// Cards that may be used in the decision (highlighted).
+    pub legal: Vec<String>,
+    /// Madiao: cards that would capture (or lead) face up.
+    pub capture: Vec<String>,
+    /// Da Bai Fen, while burying: the cards that came from the kitty.
+    pub kitty: Vec<String>,
+}
+
+fn strings(v: &[String]) -> impl Iterator<Item = &str> {
+    v.iter().map(String::as_str)
+}
+
+/// The led suit and the best card so far of Madiao's current trick (`None` when leading).
+pub fn madiao_best(v: &MadiaoView) -> Option<(madiao::Suit, madiao::Card, Seat)> {
+    let t = v.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())?;
+    let led = t.plays[0].card?.suit();
+    t.plays
+        .iter()
+        .filter(|p| p.face_up && p.can_win)
+        .filter_map(|p| p.card.filter(|c| c.suit() == led).map(|c| (c, p.seat)))
+        .max_by_key(|(c, _)| *c)
+        .map(|(c, s)| (led, c, s))
+}
+
+impl App {
+    /// An interface over `driver`; `place` says where the match is played.
+    pub fn new(driver: Box<dyn Driver>, place: impl Into<String>) -> App {
+        App {
+            model: Model::default(),
+            ui: Ui::default(),
+            driver,
+            quit: false,
+            place: place.into(),
+            record: None,
+            fatal: None,
+            finished: None,
+        }
+    }
+
+    /// The game, once known.
+    pub fn game(&self) -> Option<GameKind> {
+        self.model.game
+    }
+
+    /// The person's cards as codes.
+    pub fn hand(&self) -> Vec<String> {
+        self.model.view.as_ref().map(GameView::hand_codes).unwrap_or_default()
+    }
+
+    /// When the driver next has something to do by itself.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.driver.next_deadline()
+    }
+
+    /// Takes what the driver has delivered by `now`.
+    pub fn tick(&mut self, now: Instant) {
+        for inc in self.driver.poll(now) {
+            match inc {
+                Incoming::Msg(m) => {
+                    if let Err(e) = self.model.apply(&m, now) {
+                        self.model.error = Some(e);
+                    }
+                }
+                Incoming::Notice(n) => match n {
+                    Notice::Connected => self.model.connection = Connection::Connected,
+                    Notice::Connecting(s) => self.model.connection = Connection::Connecting(s),
+                    Notice::Lobby { server, tables } => {
+                        let tables: Vec<TableInfo> =
+                            tables.into_iter().filter_map(|t| serde_json::from_value(t).ok()).collect();
+                        self.model.lobby = Some(tables);
+                        self.model.lobby_server = server;
+                        self.model.connection = Connection::Connected;
+                        self.ui.lobby_cursor = 0;
+                    }
+                    Notice::RecordSaved(p) => {
+                        self.model.status = Some(format!("record: {}", p.display()));
+                        self.record = Some(p);
+                    }
+                    Notice::Info(s) => self.model.status = Some(s),
+                    Notice::Fatal(s) => self.fatal = Some(s),
+                },
+            }
+        }
+        self.sync_ui();
+    }
+
+    /// Keeps the selection and cursor in step with the model.
+    fn sync_ui(&mut self) {
+        let hand = self.hand();
+        if self.model.decision_seq != self.ui.decision_seq {
+            self.ui.decision_seq = self.model.decision_seq;
+            self.ui.selected.clear();
+            self.ui.confirm = None;
+            // Cards that must be played are chosen already.
+            if let Some(Legal::Cards { must, count, .. }) = &self.model.legal
+                && must.len() <= usize::from(*count)
+            {
+                self.ui.selected = must.clone();
+            }
+            // The cursor goes to a card that may be used: in Madiao the lowest that captures.
+            let marks = self.marks();
+            if let Some(i) = hand.iter().rposition(|h| marks.capture.contains(h))
+                && self.model.legal.is_some()
+            {
+                self.ui.cursor = i;
+            } else if let Some(cur) = hand.get(self.ui.cursor)
+                && !marks.legal.contains(cur)
+                && let Some(i) = hand.iter().position(|c| marks.legal.contains(c))
+            {
+                self.ui.cursor = i;
+            }
+        }
+        if self.model.hand != self.ui.hand {
+            self.ui.hand = self.model.hand;
+            self.ui.scroll = 0;
+            self.ui.hide_result = false;
+            self.ui.message = None;
+        }
+        self.ui.selected.retain(|c| hand.contains(c));
+        if self.ui.cursor >= hand.len() {
+            self.ui.cursor = hand.len().saturating_sub(1);
+        }
+    }
+
+    /// The hand's cards as the decision at hand sees them.
+    pub fn marks(&self) -> HandMarks {
+        let mut m = HandMarks::default();
+        match &self.model.legal {
+            Some(Legal::Actions { actions }) => {
+                let mut up = Vec::new();
+                for a in actions {
+                    if let Some(c) = a.get("play").and_then(Value::as_str) {
+                        up.push(c.to_string());
+                    }
+                    for k in ["play", "slough"] {
+                        if let Some(c) = a.get(k).and_then(Value::as_str)
+                            && !m.legal.iter().any(|x| x == c)
+                        {
+                            m.legal.push(c.to_string());
+                        }
+                    }
+                }
+                // Face up, a card captures (or leads) unless it is a discard.
+                let best = match &self.model.view {
+                    Some(GameView::Madiao(v)) => madiao_best(v),
+                    _ => None,
+                };
+                m.capture = up
+                    .into_iter()
+                    .filter(|c| match (&best, c.parse::<madiao::Card>()) {
+                        (None, _) => true,
+                        (Some((led, b, _)), Ok(card)) => card.suit() == *led && card > *b,
+                        _ => false,
+                    })
+                    .collect();
+            }
+            Some(Legal::Cards { must, from, action, .. }) => {
+                m.legal = must.iter().chain(from).cloned().collect();
+                if action == "bury"
+                    && let Some(GameView::Dabaifen(v)) = &self.model.view
+                {
+                    m.kitty = v.kitty.iter().flatten().map(ToString::to_string).collect();
+                }
+            }
+            Some(Legal::Lead { singles, .. }) => m.legal = singles.clone(),
+            Some(Legal::Declare { cards, .. }) => m.legal = cards.clone(),
+            _ => {}
+        }
+        m
+    }
+
+    fn cursor_card(&self) -> Option<String> {
+        self.hand().get(self.ui.cursor).cloned()
+    }
+
+    fn send(&mut self, cmd: Outgoing, now: Instant) {
+        self.driver.send(cmd, now);
+        // Answers (errors, acks, updates) are taken at once, so feedback is immediate offline.
+        self.tick(now);
+    }
+
+    fn act(&mut self, action: Value, now: Instant) {
+        self.ui.confirm = None;
+        self.ui.typed.clear();
+        self.ui.message = None;
+        self.model.error = None;
+        let is_request = ["declare", "pass", "annul", "redeal"].iter().any(|k| action.get(*k).is_some());
+        let move_no = (!is_request).then_some(self.model.move_no);
+        self.send(Outgoing::Act { action, move_no }, now);
+    }
+
+    /// The lines to print once the terminal is restored (where the record is).
+    pub fn finish(&mut self) -> Vec<String> {
+        if self.finished.is_none() {
+            self.finished = Some(self.driver.finish());
+        }
+        self.finished.clone().unwrap_or_default()
+    }
+
+    /// True while a finished hand's result is on screen.
+    pub fn showing_result(&self) -> bool {
+        !self.ui.hide_result && self.model.view.as_ref().is_some_and(GameView::is_over)
+    }
+
+    /// Handles one key.
+    pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('q')) {
+            self.quit = true;
+            return;
+        }
+        if self.ui.confirm_quit {
+            match key.code {
+                KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => self.quit = true,
+                _ => self.ui.confirm_quit = false,
+            }
+            return;
+        }
+        if self.ui.help {
+            self.ui.help = false;
+            return;
+        }
+        if key.code == KeyCode::Char('?') {
+            self.ui.help = true;
+            return;
+        }
+        if self.fatal.is_some() {
+            if matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q')) {
+                self.quit = true;
+            }
+            return;
+        }
+        if self.model.lobby.is_some() && self.model.view.is_none() {
+            return self.lobby_key(key, now);
+        }
+        if self.model.match_over() && self.model.view.as_ref().is_some_and(GameView::is_over) {
+            match key.code {
+                KeyCode::Enter | KeyCode::Esc | KeyCode::Char('q') => self.quit = true,
+                KeyCode::Tab => self.ui.hide_result = !self.ui.hide_result,
+                KeyCode::Up => self.ui.scroll = self.ui.scroll.saturating_sub(1),
+                KeyCode::Down => self.ui.scroll = self.ui.scroll.saturating_add(1),
+                KeyCode::PageUp => self.ui.scroll = self.ui.scroll.saturating_sub(10),
+                KeyCode::PageDown => self.ui.scroll = self.ui.scroll.saturating_add(10),
+                _ => {}
+            }
+            return;
+        }
+        if self.model.view.as_ref().is_some_and(GameView::is_over) {
+            match key.code {
+                KeyCode::Enter | KeyCode::Char('n') => {
+                    self.ui.message = None;
+                    self.send(Outgoing::Next, now);
+                    if let Some(e) = self.model.error.take() {
+                        self.ui.message = Some(e);
+                    } else {
+                        self.ui.message = Some("waiting for the next hand…".into());
+                    }
+                }
+                KeyCode::Tab => self.ui.hide_result = !self.ui.hide_result,
+                KeyCode::Up => self.ui.scroll = self.ui.scroll.saturating_sub(1),
+                KeyCode::Down => self.ui.scroll = self.ui.scroll.saturating_add(1),
+                KeyCode::PageUp => self.ui.scroll = self.ui.scroll.saturating_sub(10),
+                KeyCode::PageDown => self.ui.scroll = self.ui.scroll.saturating_add(10),
+                KeyCode::Esc => self.ui.confirm_quit = true,
+                _ => {}
+            }
+            return;
+        }
+        self.game_key(key, now);
+    }
+
+    fn lobby_key(&mut self, key: KeyEvent, now: Instant) {
+        let n = self.model.lobby.as_ref().map_or(0, Vec::len);
+        match key.code {
+            KeyCode::Up => self.ui.lobby_cursor = self.ui.lobby_cursor.saturating_sub(1),
+            KeyCode::Down => self.ui.lobby_cursor = (self.ui.lobby_cursor + 1).min(n.saturating_sub(1)),
+            KeyCode::Enter => {
+                let id =
+                    self.model.lobby.as_ref().and_then(|l| l.get(self.ui.lobby_cursor)).map(|t| t.id.clone());
+                match id {
+                    Some(id) => {
+                        self.model.connection = Connection::Connecting(format!("joining table {id}…"));
+                        self.send(Outgoing::Join(id), now);
+                    }
+                    None => self.ui.message = Some("no table to join: press m or d to open one".into()),
+                }
+            }
+            KeyCode::Char('m') => {
+                self.model.connection = Connection::Connecting("opening a Madiao table…".into());
+                self.send(Outgoing::Create("madiao".into()), now);
+            }
+            KeyCode::Char('d') => {
+                self.model.connection = Connection::Connecting("opening a Da Bai Fen table…".into());
+                self.send(Outgoing::Create("dabaifen".into()), now);
+            }
+            KeyCode::Char('g') | KeyCode::F(5) => self.send(Outgoing::Refresh, now),
+            KeyCode::Esc | KeyCode::Char('q') => self.ui.confirm_quit = true,
+            _ => {}
+        }
+    }
+
+    fn move_cursor(&mut self, to: usize) {
+        let n = self.hand().len();
+        if n > 0 {
+            self.ui.cursor = to.min(n - 1);
+        }
+        self.ui.confirm = None;
+    }
+
+    fn multi_select(&self) -> bool {
+        matches!(&self.model.legal, Some(Legal::Cards { count, .. }) if *count > 1)
+    }
+
+    fn toggle(&mut self, code: &str) {
+        if !self.marks().legal.iter().any(|c| c == code) {
+            self.ui.message = Some(format!("{code} cannot be chosen now"));
+            return;
+        }
+        if let Some(Legal::Cards { must, from, count, .. }) = &self.model.legal
+            && must.iter().any(|c| c == code)
+            && must.len() <= usize::from(*count)
+            && !from.is_empty()
+        {
+            self.ui.message = Some(format!("{code} must be played: you have to follow suit with it"));
+            return;
+        }
+        if let Some(i) = self.ui.selected.iter().position(|c| c == code) {
+            self.ui.selected.remove(i);
+        } else {
+            self.ui.selected.push(code.to_string());
+        }
+        self.ui.confirm = None;
+    }
+
+    fn game_key(&mut self, key: KeyEvent, now: Instant) {
+        let Some(game) = self.game() else {
+            if key.code == KeyCode::Esc {
+                self.ui.confirm_quit = true;
+            }
+            return;
+        };
+        let hand = self.hand();
+        match key.code {
+            KeyCode::Esc => {
+                if !self.ui.typed.is_empty() {
+                    self.ui.typed.clear();
+                } else if self.ui.confirm.is_some() {
+                    self.ui.confirm = None;
+                } else if !self.ui.selected.is_empty()
+                    && !matches!(&self.model.legal, Some(Legal::Cards { must, .. }) if *must == self.ui.selected)
+                {
+                    self.ui.selected.clear();
+                } else {
+                    self.ui.confirm_quit = true;
+                }
+                self.ui.message = None;
+            }
+            KeyCode::Left => self.move_cursor(self.ui.cursor.saturating_sub(1)),
+            KeyCode::Right => self.move_cursor(self.ui.cursor + 1),
+            KeyCode::Home => self.move_cursor(0),
+            KeyCode::End => self.move_cursor(usize::MAX),
+            KeyCode::Tab => {}
+            KeyCode::Backspace => {
+                self.ui.typed.pop();
+            }
+            KeyCode::Up | KeyCode::Char(' ') => {
+                if matches!(&self.model.legal, Some(Legal::Cards { .. } | Legal::Lead { .. })) {
+                    if let Some(c) = self.cursor_card() {
+                        if key.code == KeyCode::Up && self.ui.selected.contains(&c) {
+                            return;
+                        }
+                        self.toggle(&c);
+                    }
+                } else if key.code == KeyCode::Char(' ') {
+                    self.ui.message = Some("nothing to select now: Enter acts on the card".into());
+                }
+            }
+            KeyCode::Down => {
+                if let Some(c) = self.cursor_card()
+                    && self.ui.selected.contains(&c)
+                {
+                    self.toggle(&c);
+                }
+            }
+            KeyCode::Enter => self.enter(now),
+            KeyCode::Char(ch) => {
+                let mut t = self.ui.typed.clone();
+                t.push(ch);
+                if names::is_code_prefix(game, &t) {
+                    self.ui.message = None;
+                    match names::parse_typed(game, &t) {
+                        Some(code) if !(game == GameKind::Dabaifen && t == "1") => {
+                            self.ui.typed.clear();
+                            match hand.iter().position(|c| *c == code) {
+                                Some(i) => {
+                                    self.ui.cursor = i;
+                                    self.ui.confirm = None;
+                                    if self.multi_select() {
+                                        self.toggle(&code);
+                                    } else if matches!(self.model.legal, Some(Legal::Lead { .. })) {
+                                        self.ui.message = Some(format!(
+                                            "{code}: Enter leads it alone · Space selects it for a multi-card lead"
+                                        ));
+                                    } else {
+                                        self.ui.message = Some(format!(
+                                            "{}: Enter to act on it",
+                                            names::label(game, &code)
+                                        ));
+                                    }
+                                }
+                                None => self.ui.message = Some(format!("you do not hold {code}")),
+                            }
+                        }
+                        _ => self.ui.typed = t,
+                    }
+                    return;
+                }
+                if !self.ui.typed.is_empty() {
+                    self.ui.message = Some(format!("no card is written {}", t.to_ascii_uppercase()));
+                    self.ui.typed.clear();
+                    return;
+                }
+                self.command(game, ch, now);
+            }
+            _ => {}
+        }
+    }
+
+    /// A command letter.
+    fn command(&mut self, game: GameKind, ch: char, now: Instant) {
+        let legal = self.model.legal.clone();
+        let card = self.cursor_card();
+        match (game, ch, &legal) {
+            (GameKind::Madiao, 'd', Some(Legal::Actions { actions })) => {
+                let Some(c) = card else { return };
+                let a = json!({ "slough": c });
+                if actions.contains(&a) {
+                    self.act(a, now);
+                } else if madiao_leading(&self.model) {
+                    self.ui.message = Some("you lead: the leader plays face up (Enter)".into());
+                } else {
+                    self.ui.message = Some(format!("{c} cannot be sloughed now"));
+                }
+            }
+            (GameKind::Madiao, 'r', Some(Legal::Redeal { .. })) => self.act(json!({ "redeal": true }), now),
+            (GameKind::Dabaifen, 'd', Some(Legal::Declare { cards, requested })) => {
+                if cards.is_empty() {
+                    self.ui.message = Some("you have drawn no card you may show".into());
+                    return;
+                }
+                // The card under the cursor if it may be shown, else the next showable card.
+                let pick = match card.filter(|c| cards.contains(c)) {
+                    Some(c) if requested.as_deref() != Some(c.as_str()) => c,
+                    _ => {
+                        let at = requested.as_ref().and_then(|r| cards.iter().position(|c| c == r));
+                        cards[at.map_or(0, |i| (i + 1) % cards.len())].clone()
+                    }
+                };
+                self.act(json!({ "declare": pick }), now);
+            }
+            (GameKind::Dabaifen, 'p', Some(Legal::Declare { requested: Some(_), .. })) => {
+                self.act(json!({ "pass": true }), now)
+            }
+            (GameKind::Dabaifen, 'n', Some(Legal::Annul { .. })) => self.act(json!({ "annul": true }), now),
+            _ => {
+                self.ui.message = Some(match ch {
+                    'q' => "Esc quits (Ctrl-C at once); ? shows the keys".to_string(),
+                    _ => format!("'{ch}' does nothing now: ? shows the keys"),
+                })
+            }
+        }
+    }
+
+    /// `Enter`: the obvious action.
+    fn enter(&mut self, now: Instant) {
+        let Some(legal) = self.model.legal.clone() else {
+            self.ui.message = Some(match &self.model.timer {
+                Some(t) if t.what == "draw" => "the cards are being drawn…".to_string(),
+                Some(t) => match t.seat {
+                    Some(s) => format!("waiting for {}…", self.model.seat_name(s)),
+                    None => "waiting…".into(),
+                },
+                None => "nothing to do now".into(),
+            });
+            return;
+        };
+        let card = self.cursor_card();
+        match legal {
+            Legal::Actions { actions } => {
+                let Some(c) = card else { return };
+                let play = json!({ "play": c });
+                if let Some((a, _)) = &self.ui.confirm
+                    && *a == play
+                {
+                    return self.act(play, now);
+                }
+                if !actions.contains(&play) {
+                    let why = match self.model.view.as_ref() {
+                        Some(GameView::Madiao(v)) => match madiao_best(v) {
+                            Some((led, best, _))
+                                if c.parse::<madiao::Card>().is_ok_and(|x| x.suit() == led) =>
+                            {
+                                format!("{c} does not beat {best}")
+                            }
+                            Some((led, best, _)) => format!("{led} were led (best {best})"),
+                            None => String::new(),
+                        },
+                        _ => String::new(),
+                    };
+                    self.ui.message =
+                        Some(format!("{c} cannot capture: {why}; press d to slough it face down"));
+                    return;
+                }
+                if self.marks().capture.contains(&c) {
+                    self.act(play, now);
+                } else {
+                    let q = format!(
+                        "{c} face up would be a face-up discard (penalty: 2 stakes). Enter again plays it face up; d sloughs it face down"
+                    );
+                    self.ui.confirm = Some((play, q));
+                }
+            }
+            Legal::Cards { action, count, must, from } => {
+                let count = usize::from(count);
+                let chosen: Vec<String> = if self.ui.selected.is_empty() && count == 1 {
+                    card.into_iter().collect()
+                } else {
+                    self.ui.selected.clone()
+                };
+                if chosen.len() != count {
+                    let verb = if action == "bury" { "bury" } else { "play" };
+                    self.ui.message = Some(format!(
+                        "choose {count} cards to {verb} with Space ({} chosen), then Enter",
+                        chosen.len()
+                    ));
+                    return;
+                }
+                let missing: Vec<&str> = strings(&must).filter(|m| !chosen.iter().any(|c| c == m)).collect();
+                if !missing.is_empty() {
+                    self.ui.message = Some(format!("you must play {} (follow suit)", missing.join(" ")));
+                    return;
+                }
+                if let Some(bad) = chosen.iter().find(|c| !must.contains(c) && !from.contains(c)) {
+                    self.ui.message = Some(format!("{bad} cannot be played now: follow suit first"));
+                    return;
+                }
+                self.act(json!({ action: chosen }), now);
+            }
+            Legal::Lead { singles, groups, revoke } => {
+                let chosen: Vec<String> = if self.ui.selected.is_empty() {
+                    card.into_iter().collect()
+                } else {
+                    self.ui.selected.clone()
+                };
+                if chosen.len() == 1 {
+                    if singles.contains(&chosen[0]) {
+                        return self.act(json!({ "play": chosen }), now);
+                    }
+                    self.ui.message = Some(format!("{} cannot be led", chosen[0]));
+                    return;
+                }
+                let Some(g) = groups.iter().find(|g| chosen.iter().all(|c| g.cards.contains(c))) else {
+                    self.ui.message = Some(
+                        "a multi-card lead is two or more top cards of one suit (the trumps count as one suit)".into(),
+                    );
+                    return;
+                };
+                if revoke == "refuse"
+                    && let Some(tops) = &g.tops
+                    && let Some(bad) = chosen.iter().find(|c| !tops.contains(c))
+                {
+                    self.ui.message =
+                        Some(format!("{bad} is not a top card: another hand holds a stronger one"));
+                    return;
+                }
+                self.act(json!({ "play": chosen }), now);
+            }
+            Legal::Declare { cards, requested } => match card.filter(|c| cards.contains(c)) {
+                Some(c) if requested.as_deref() != Some(c.as_str()) => self.act(json!({ "declare": c }), now),
+                Some(_) => {
+                    self.ui.message =
+                        Some("already asked: shown at your next turn to be asked; p withdraws".into())
+                }
+                None if cards.is_empty() => self.ui.message = Some("the cards are being drawn…".into()),
+                None => {
+                    self.ui.message =
+                        Some(format!("you may show {}: press d (or Enter on it)", cards.join(" or ")))
+                }
+            },
+            Legal::Annul { .. } => self.act(json!({ "annul": false }), now),
+            Legal::Redeal { .. } => self.act(json!({ "redeal": false }), now),
+        }
+    }
+}
+
+/// True when the person leads the current Madiao trick.
+fn madiao_leading(m: &Model) -> bool {
+    match &m.view {
+        Some(GameView::Madiao(v)) => madiao_best(v).is_none(),
+        _ => false,
+    }
+}

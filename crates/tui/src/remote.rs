@@ -1,0 +1,602 @@
+//! The remote driver: a table on a `yezi serve` server, over its HTTP API and WebSocket protocol
+//! (`docs/protocol.md`), on a thread of its own.
+//!
+//! - The address is an invite link (`http://host:port/t/ID`: that table) or a server
+//!   (`http://host:port` or `host:port`: the lobby's open tables to choose from, or a new table
+//!   with bots; with a game given, a new table of that game at once).
+//! - The guest identity (its token) is kept in a file per user ([`config_path`]), one per
+//!   server, so that coming back — after a dropped connection, or running `yezi play --connect`
+//!   again — takes back the same seat.
+//! - A dropped connection is reconnected automatically, with a growing pause (0.5 s up to 5 s);
+//!   the server gives the seat back with a full `sync`.
+//! - When the match is over, its `yezi/1` record is fetched from the server and saved.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cards::record::GameKind;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use server::client::{Client, ClientError, GuestToken};
+use tokio::sync::mpsc;
+
+use crate::driver::{Driver, Incoming, Notice, Outgoing};
+
+/// How to reach a server and what to do there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoteOptions {
+    /// An invite link (`http://host:port/t/ID`) or a server address (`http://host:port`, `host:port`).
+    pub url: String,
+    /// The name for a new guest identity.
+    pub name: String,
+    /// Create a table of this game with bots at once (without a table in the URL).
+    pub game: Option<GameKind>,
+    /// The bot for the other seats of a new table (the server's default when `None`).
+    pub bot: Option<String>,
+    /// The rules preset of a new table.
+    pub rules: String,
+    /// Variant overrides for a new table.
+    pub variants: BTreeMap<String, String>,
+    /// The file that keeps guest tokens.
+    pub config: PathBuf,
+    /// The folder the finished match's record is saved in.
+    pub records: PathBuf,
+    /// A fixed record file instead of one named in `records`.
+    pub out: Option<PathBuf>,
+}
+
+/// Where a URL points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// `host:port`.
+    pub addr: String,
+    /// The table of an invite link.
+    pub table: Option<String>,
+}
+
+/// Reads an invite link or a server address.
+pub fn parse_url(url: &str) -> Result<Target, String> {
+    let u = url.trim();
+    if u.starts_with("https://") || u.starts_with("wss://") {
+        return Err(format!("{u}: yezi servers speak plain http here (no TLS in the client yet)"));
+    }
+    let rest = u.strip_prefix("http://").or_else(|| u.strip_prefix("ws://")).unwrap_or(u);
+    let (host, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return Err(format!("{u}: expected http://HOST:PORT or an invite link http://HOST:PORT/t/ID"));
+    }
+    let addr = if host.contains(':') { host.to_string() } else { format!("{host}:80") };
+    let path = path.trim_end_matches('/');
+    let table = match path {
+        "" | "/ws" => None,
+        p => match p.strip_prefix("/t/") {
+            Some(id) if !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                Some(id.to_string())
+            }
+            _ => return Err(format!("{u}: an invite link ends in /t/ID")),
+        },
+    };
+    Ok(Target { addr, table })
+}
+
+/// The guest identities kept per server.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientConfig {
+    /// By server address.
+    #[serde(default)]
+    pub servers: BTreeMap<String, Guest>,
+}
+
+/// A guest identity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Guest {
+    /// The guest's id.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// The secret token.
+    pub token: String,
+}
+
+/// Where the client's config goes: `$XDG_CONFIG_HOME/yezi/client.json` (or
+/// `~/.config/yezi/client.json`; `./yezi-client.json` without a home).
+pub fn config_path() -> PathBuf {
+    if let Some(d) = std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("yezi").join("client.json");
+    }
+    match std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        Some(h) => PathBuf::from(h).join(".config").join("yezi").join("client.json"),
+        None => PathBuf::from("yezi-client.json"),
+    }
+}
+
+/// Reads the config (empty when the file does not exist).
+pub fn load_config(path: &Path) -> Result<ClientConfig, String> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ClientConfig::default()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Writes the config, readable by its owner only (it holds secrets).
+pub fn save_config(path: &Path, cfg: &ClientConfig) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(cfg).map_err(|e| e.to_string())?;
+    let tmp = path.with_extension("json.tmp");
+    {
+        use std::io::Write;
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+        let mut f = o.open(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        f.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    }
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// What the driver's thread shares with the interface.
+#[derive(Default)]
+struct Shared {
+    table: Option<String>,
+    record: Option<PathBuf>,
+}
+
+/// A table on a server, driven from a thread of its own.
+pub struct RemoteDriver {
+    tx: Option<mpsc::UnboundedSender<Outgoing>>,
+    rx: std_mpsc::Receiver<Incoming>,
+    shared: Arc<Mutex<Shared>>,
+    addr: String,
+    done: Option<std_mpsc::Receiver<()>>,
+}
+
+impl RemoteDriver {
+    /// Starts the driver (it connects in the background).
+    pub fn start(opts: RemoteOptions) -> Result<RemoteDriver, String> {
+        let target = parse_url(&opts.url)?;
+        let addr = target.addr.clone();
+        let (tx, cmd_rx) = mpsc::unbounded_channel();
+        let (out_tx, rx) = std_mpsc::channel();
+        let (done_tx, done) = std_mpsc::channel();
+        let shared = Arc::new(Mutex::new(Shared { table: target.table.clone(), record: None }));
+        let sh = shared.clone();
+        std::thread::Builder::new()
+            .name("yezi-connection".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = out_tx.send(Incoming::Notice(Notice::Fatal(format!("cannot start: {e}"))));
+                        return;
+                    }
+                };
+                let mut conn = Connection { opts, target, cmd_rx, out: out_tx, shared: sh, guest: None };
+                rt.block_on(conn.run());
+                let _ = done_tx.send(());
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(RemoteDriver { tx: Some(tx), rx, shared, addr, done: Some(done) })
+    }
+
+    /// The server's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+}
+
+impl Driver for RemoteDriver {
+    fn send(&mut self, cmd: Outgoing, _now: Instant) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(cmd);
+        }
+    }
+
+    fn poll(&mut self, _now: Instant) -> Vec<Incoming> {
+        self.rx.try_iter().collect()
+    }
+
+    fn finish(&mut self) -> Vec<String> {
+        // Closing the command channel ends the connection; wait a moment for a clean close.
+        self.tx = None;
+        if let Some(done) = self.done.take() {
+            let _ = done.recv_timeout(Duration::from_secs(2));
+        }
+        let sh = self.shared.lock().map(|s| (s.table.clone(), s.record.clone())).unwrap_or((None, None));
+        let mut lines = Vec::new();
+        match sh {
+            (_, Some(p)) => {
+                lines.push(format!("The record of the match is in {}", p.display()));
+                lines.push(format!("Replay it with: yezi replay {}", p.display()));
+            }
+            (Some(t), None) => {
+                lines.push(format!(
+                    "The server keeps table {t}: come back with yezi play --connect http://{}/t/{t}",
+                    self.addr
+                ));
+                lines.push(format!(
+                    "Its record is at http://{}/api/records/{t} once the match is over.",
+                    self.addr
+                ));
+            }
+            (None, None) => {}
+        }
+        lines
+    }
+}
+
+/// Why a connection ended.
+enum Ended {
+    /// The interface is gone.
+    Quit,
+    /// The connection dropped (the text says how).
+    Dropped(String),
+    /// The server refused for good (the text says why).
+    Refused(String),
+    /// The token is unknown to the server: a new guest is needed.
+    BadToken,
+}
+
+struct Connection {
+    opts: RemoteOptions,
+    target: Target,
+    cmd_rx: mpsc::UnboundedReceiver<Outgoing>,
+    out: std_mpsc::Sender<Incoming>,
+    shared: Arc<Mutex<Shared>>,
+    guest: Option<Guest>,
+}
+
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis((500u64 << attempt.min(4)).min(5000))
+}
+
+impl Connection {
+    fn notice(&self, n: Notice) {
+        let _ = self.out.send(Incoming::Notice(n));
+    }
+
+    fn client(&self) -> Client {
+        Client::new(&self.target.addr)
+    }
+
+    /// The guest identity for this server: kept, or a new one (kept).
+    async fn guest(&mut self, fresh: bool) -> Result<Guest, ClientError> {
+        if !fresh && let Some(g) = &self.guest {
+            return Ok(g.clone());
+        }
+        let mut cfg = load_config(&self.opts.config).unwrap_or_else(|e| {
+            self.notice(Notice::Info(format!("the client config cannot be read ({e}); starting a new one")));
+            ClientConfig::default()
+        });
+        if !fresh && let Some(g) = cfg.servers.get(&self.target.addr) {
+            self.guest = Some(g.clone());
+            return Ok(g.clone());
+        }
+        let GuestToken { id, name, token } = self.client().guest(&self.opts.name).await?;
+        let g = Guest { id, name, token };
+        cfg.servers.insert(self.target.addr.clone(), g.clone());
+        if let Err(e) = save_config(&self.opts.config, &cfg) {
+            self.notice(Notice::Info(format!("the guest token cannot be kept: {e}")));
+        }
+        self.guest = Some(g.clone());
+        Ok(g)
+    }
+
+    /// Waits out a pause, still answering the interface (returns false when it is gone).
+    async fn pause(&mut self, d: Duration) -> bool {
+        let end = tokio::time::Instant::now() + d;
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep_until(end) => return true,
+                c = self.cmd_rx.recv() => match c {
+                    None => return false,
+                    Some(_) => self.notice(Notice::Info("not connected: the move was not sent".into())),
+                },
+            }
+        }
+    }
+
+    async fn run(&mut self) {
+        // The identity, retried while the server cannot be reached.
+        let mut attempt = 0;
+        loop {
+            match self.guest(false).await {
+                Ok(_) => break,
+                Err(e) => {
+                    self.notice(Notice::Connecting(format!(
+                        "cannot reach {} ({e}); retrying in {:.1}s",
+                        self.target.addr,
+                        backoff(attempt).as_secs_f64()
+                    )));
+                    if !self.pause(backoff(attempt)).await {
+                        return;
+                    }
+                    attempt += 1;
+                }
+            }
+        }
+        // The table: the invite's, a new one, or one chosen in the lobby.
+        let table = match self.target.table.clone() {
+            Some(t) => t,
+            None => match self.choose_table().await {
+                Some(t) => t,
+                None => return,
+            },
+        };
+        if let Ok(mut s) = self.shared.lock() {
+            s.table = Some(table.clone());
+        }
+        let mut attempt = 0u32;
+        let mut fresh = false;
+        loop {
+            match self.session(&table, fresh).await {
+                Ended::Quit => return,
+                Ended::Refused(why) => {
+                    self.notice(Notice::Fatal(why));
+                    // Stay until the interface quits.
+                    while self.cmd_rx.recv().await.is_some() {}
+                    return;
+                }
+                Ended::BadToken => {
+                    fresh = true;
+                    continue;
+                }
+                Ended::Dropped(why) => {
+                    fresh = false;
+                    let wait = backoff(attempt);
+                    self.notice(Notice::Connecting(format!(
+                        "connection lost: reconnecting in {:.1}s (attempt {}) · {why}",
+                        wait.as_secs_f64(),
+                        attempt + 1
+                    )));
+                    if !self.pause(wait).await {
+                        return;
+                    }
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    async fn create_table(&mut self, game: GameKind) -> Result<String, String> {
+        let g = self.guest(false).await.map_err(|e| e.to_string())?;
+        let bot = match &self.opts.bot {
+            Some(b) => json!({ "kind": "bot", "bot": b }),
+            None => json!({ "kind": "bot" }),
+        };
+        let body = json!({
+            "game": game.name(), "rules": self.opts.rules, "variants": self.opts.variants,
+            "name": format!("{}'s table", g.name),
+            "seats": [{ "kind": "me" }, bot, bot, bot],
+        });
+        let v = self.client().create_table(&g.token, &body).await.map_err(|e| e.to_string())?;
+        v["table"]["id"].as_str().map(str::to_string).ok_or_else(|| format!("unexpected answer: {v}"))
+    }
+
+    /// The lobby: the open tables, until the interface chooses one or asks for a new one.
+    async fn choose_table(&mut self) -> Option<String> {
+        if let Some(g) = self.opts.game {
+            match self.create_table(g).await {
+                Ok(t) => return Some(t),
+                Err(e) => self.notice(Notice::Info(format!("cannot open a table: {e}"))),
+            }
+        }
+        loop {
+            match self.client().get("/api/tables").await {
+                Ok((200, v)) => {
+                    let tables = v["tables"].as_array().cloned().unwrap_or_default();
+                    self.notice(Notice::Lobby { server: self.target.addr.clone(), tables });
+                }
+                Ok((status, v)) => self.notice(Notice::Info(format!("the lobby answered {status}: {v}"))),
+                Err(e) => self.notice(Notice::Info(format!("cannot list the tables: {e}"))),
+            }
+            match self.cmd_rx.recv().await? {
+                Outgoing::Join(t) => return Some(t),
+                Outgoing::Create(g) => {
+                    let game = if g == "dabaifen" { GameKind::Dabaifen } else { GameKind::Madiao };
+                    match self.create_table(game).await {
+                        Ok(t) => return Some(t),
+                        Err(e) => self.notice(Notice::Info(format!("cannot open a table: {e}"))),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// One connection to the table, until it drops or the interface quits.
+    async fn session(&mut self, table: &str, fresh: bool) -> Ended {
+        let g = match self.guest(fresh).await {
+            Ok(g) => g,
+            Err(e) => return Ended::Dropped(e.to_string()),
+        };
+        let mut sock = match self.client().connect().await {
+            Ok(s) => s,
+            Err(e) => return Ended::Dropped(e.to_string()),
+        };
+        if let Err(e) = sock.send(&json!({ "type": "hello", "token": g.token })).await {
+            return Ended::Dropped(e.to_string());
+        }
+        match sock.recv_timeout(Duration::from_secs(10)).await {
+            Ok(Some(w)) if w["type"] == "welcome" => {}
+            Ok(Some(e)) if e["code"] == "bad_token" => return Ended::BadToken,
+            Ok(Some(other)) => return Ended::Dropped(format!("unexpected answer to hello: {other}")),
+            Ok(None) => return Ended::Dropped("no answer to hello".into()),
+            Err(e) => return Ended::Dropped(e.to_string()),
+        }
+        if let Err(e) = sock.send(&json!({ "type": "join", "table": table })).await {
+            return Ended::Dropped(e.to_string());
+        }
+        let mut connected = false;
+        let mut ping = tokio::time::interval(Duration::from_secs(20));
+        ping.tick().await;
+        let mut fetched = false;
+        loop {
+            tokio::select! {
+                m = sock.recv() => {
+                    let m = match m {
+                        Ok(m) => m,
+                        Err(e) => return Ended::Dropped(e.to_string()),
+                    };
+                    let ty = m["type"].as_str().unwrap_or("");
+                    if ty == "error" && !connected {
+                        let code = m["code"].as_str().unwrap_or("");
+                        let text = m["message"].as_str().unwrap_or("").to_string();
+                        if matches!(code, "no_table" | "no_seat" | "seat_taken" | "finished") {
+                            if code == "finished" {
+                                self.fetch_record(table).await;
+                            }
+                            return Ended::Refused(format!("table {table}: {text}"));
+                        }
+                    }
+                    if ty == "sync" && !connected {
+                        connected = true;
+                        self.notice(Notice::Connected);
+                    }
+                    let finished = (ty == "sync" && m["table"]["status"] == "finished")
+                        || (ty == "seats" && m["status"] == "finished");
+                    if self.out.send(Incoming::Msg(m)).is_err() {
+                        sock.close().await;
+                        return Ended::Quit;
+                    }
+                    if finished && !fetched {
+                        fetched = true;
+                        self.fetch_record(table).await;
+                    }
+                }
+                c = self.cmd_rx.recv() => {
+                    let msg = match c {
+                        None => {
+                            sock.close().await;
+                            return Ended::Quit;
+                        }
+                        Some(Outgoing::Act { action, move_no }) => {
+                            let mut j = json!({ "type": "act", "action": action });
+                            if let Some(n) = move_no {
+                                j["move"] = json!(n);
+                            }
+                            j
+                        }
+                        Some(Outgoing::Next) => json!({ "type": "next" }),
+                        Some(_) => continue,
+                    };
+                    if let Err(e) = sock.send(&msg).await {
+                        return Ended::Dropped(e.to_string());
+                    }
+                }
+                _ = ping.tick() => {
+                    if let Err(e) = sock.send(&json!({ "type": "ping" })).await {
+                        return Ended::Dropped(e.to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Saves the finished match's record from the server.
+    async fn fetch_record(&mut self, table: &str) {
+        let mut last = String::new();
+        for i in 0..10 {
+            match self.client().get_text(&format!("/api/records/{table}")).await {
+                Ok((200, text)) => {
+                    let game = serde_json::from_str::<Value>(&text)
+                        .ok()
+                        .and_then(|v| v["game"].as_str().map(str::to_string))
+                        .unwrap_or_else(|| "match".into());
+                    let path = self.opts.out.clone().unwrap_or_else(|| {
+                        let secs = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(0, |d| d.as_secs());
+                        let name = crate::record_file_name(
+                            if game == "dabaifen" { GameKind::Dabaifen } else { GameKind::Madiao },
+                            secs,
+                            0,
+                        )
+                        .replace("-seed0.json", &format!("-table-{table}.json"));
+                        self.opts.records.join(name)
+                    });
+                    let written = path
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .and_then(|()| std::fs::write(&path, text.as_bytes()));
+                    match written {
+                        Ok(()) => {
+                            if let Ok(mut s) = self.shared.lock() {
+                                s.record = Some(path.clone());
+                            }
+                            self.notice(Notice::RecordSaved(path));
+                        }
+                        Err(e) => self.notice(Notice::Info(format!("the record could not be saved: {e}"))),
+                    }
+                    return;
+                }
+                Ok((status, text)) => last = format!("HTTP {status}: {text}"),
+                Err(e) => last = e.to_string(),
+            }
+            tokio::time::sleep(Duration::from_millis(200 * (i + 1))).await;
+        }
+        self.notice(Notice::Info(format!("the record could not be fetched ({last})")));
+    }
+}
+
+/// Plays at a server in the terminal; returns the lines to print afterwards.
+pub fn play_remote(opts: RemoteOptions) -> Result<Vec<String>, crate::PlayError> {
+    let driver = RemoteDriver::start(opts).map_err(crate::PlayError::Remote)?;
+    let place = driver.addr().to_string();
+    let mut app = crate::App::new(Box::new(driver), place);
+    Ok(crate::term::run(&mut app)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(
+            parse_url("http://127.0.0.1:8080/t/abc123").unwrap(),
+            Target { addr: "127.0.0.1:8080".into(), table: Some("abc123".into()) }
+        );
+        assert_eq!(
+            parse_url("127.0.0.1:8080").unwrap(),
+            Target { addr: "127.0.0.1:8080".into(), table: None }
+        );
+        assert_eq!(
+            parse_url("http://example.invalid/").unwrap(),
+            Target { addr: "example.invalid:80".into(), table: None }
+        );
+        assert!(parse_url("http://h:1/x/y").unwrap_err().contains("invite link"));
+        assert!(parse_url("https://h/t/x").is_err());
+        assert!(parse_url("").is_err());
+        assert!(parse_url("http://h:1/t/a b").is_err());
+    }
+
+    #[test]
+    fn config_round_trip_is_private() {
+        let dir = std::env::temp_dir().join(format!("yezi-tui-config-{}", std::process::id()));
+        let path = dir.join("sub").join("client.json");
+        let mut cfg = ClientConfig::default();
+        cfg.servers.insert("h:1".into(), Guest { id: "g".into(), name: "Ann".into(), token: "t".into() });
+        save_config(&path, &cfg).unwrap();
+        assert_eq!(load_config(&path).unwrap(), cfg);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        std::fs::write(&path, "{not json").unwrap();
+        assert!(load_config(&path).is_err());
+        assert_eq!(load_config(&dir.join("none.json")).unwrap(), ClientConfig::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

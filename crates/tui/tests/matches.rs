@@ -1,0 +1,136 @@
+//! Complete matches of both games played through the key handling — the interface acting for the
+//! person's seat, bots for the others — to the end of the match; the record written by the local
+//! driver is read back and replayed by the engines, and must agree with what the screen showed.
+//! Also: a match left midway is saved as far as it went, and still replays.
+
+use cards::record::{self, AnyRecord};
+use ratatui::crossterm::event::KeyCode;
+use tui::model::{GameView, MatchSummary};
+use tui::testing::Harness;
+
+fn config(seed: u64, seat: u8, bots: &str, out: &std::path::Path) -> tui::LocalConfig {
+    let mut c = tui::LocalConfig::new(seed);
+    c.bots = std::array::from_fn(|_| bots.to_string());
+    c.seat = cards::Seat::new(seat).unwrap();
+    c.name = "Tester".into();
+    c.out = Some(out.to_path_buf());
+    c
+}
+
+fn match_over(a: &tui::App) -> bool {
+    a.model.match_over() && a.model.view.as_ref().is_some_and(GameView::is_over)
+}
+
+fn read(path: &std::path::Path) -> AnyRecord {
+    record::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_complete_madiao_match_through_the_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.json");
+    let mut h =
+        Harness::local(cards::record::GameKind::Madiao, config(11, 2, "heuristic", &out), 100, 30).unwrap();
+    assert!(h.play_until(200_000, false, match_over), "the match did not end");
+    // Enter on the last screen quits.
+    h.key(KeyCode::Enter);
+    assert!(h.app.quit);
+    let lines = h.app.finish();
+    assert!(lines.iter().any(|l| l.contains(out.to_str().unwrap())), "{lines:?}");
+    let AnyRecord::Madiao(rec) = read(&out) else { panic!("not a Madiao record") };
+    assert_eq!(rec.seed, Some(11));
+    assert_eq!(rec.players.as_ref().unwrap().0[2], "Tester");
+    assert_eq!(rec.players.as_ref().unwrap().0[0], "bot:heuristic");
+    let rep = madiao::record::replay(&rec);
+    assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences().collect::<Vec<_>>());
+    let results: Vec<_> = rep.hands.iter().map(|h| h.result.clone().expect("every hand finished")).collect();
+    assert!(results.len() >= 4, "every seat banks at least once: {} hands", results.len());
+    assert!(results.last().unwrap().game_over);
+    assert!(results[..results.len() - 1].iter().all(|r| !r.game_over));
+    // The running score on screen is the sum of the record's payoffs.
+    let Some(MatchSummary::Madiao { totals, hands, over, .. }) = &h.app.model.summary else { panic!() };
+    assert!(*over);
+    assert_eq!(*hands as usize, results.len());
+    for (s, total) in totals.iter().enumerate() {
+        let sum: f64 = results.iter().map(|r| r.payoffs.0[s].to_f64()).sum();
+        assert_eq!(*total, sum, "seat {s}");
+    }
+    // The person really played: his seat's actions are in the record.
+    let mine = rec.hands.iter().flat_map(|h| &h.actions).filter(|a| a.seat().number() == 2).count();
+    assert!(mine >= 8 * 3, "{mine} actions by the person");
+}
+
+#[test]
+fn a_complete_dabaifen_match_through_the_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.json");
+    let mut h =
+        Harness::local(cards::record::GameKind::Dabaifen, config(3, 0, "heuristic", &out), 100, 30).unwrap();
+    assert!(h.play_until(400_000, true, match_over), "the match did not end");
+    h.app.finish();
+    let AnyRecord::Dabaifen(rec) = read(&out) else { panic!("not a Da Bai Fen record") };
+    let rep = dabaifen::record::replay(&rec);
+    assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences());
+    let last = rep.hands.last().unwrap().state.to_record_result().expect("finished");
+    assert!(last.game_over);
+    let Some(MatchSummary::Dabaifen { ranks, winner, over, hands, .. }) = &h.app.model.summary else {
+        panic!()
+    };
+    assert!(*over);
+    assert_eq!(*hands as usize, rep.hands.len());
+    assert_eq!(*winner, last.winner);
+    assert_eq!(ranks.to_vec(), last.ranks.to_vec());
+    assert!(ranks.iter().any(|r| r == "A"), "{ranks:?}");
+    // The person buried, led and followed: his plays are in the record.
+    let mine: Vec<_> = rec.hands.iter().flat_map(|h| &h.actions).filter(|a| a.seat().number() == 0).collect();
+    assert!(mine.iter().any(|a| matches!(a, record::DabaifenAction::Play { .. })));
+}
+
+#[test]
+fn a_match_left_midway_is_saved_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    // Madiao: a few tricks into the second hand.
+    let out = dir.path().join("m.json");
+    let mut h =
+        Harness::local(cards::record::GameKind::Madiao, config(4, 0, "random", &out), 100, 30).unwrap();
+    assert!(h.play_until(50_000, false, |a| a.model.hand == 1
+        && matches!(&a.model.view, Some(GameView::Madiao(v)) if v.tricks.len() >= 3)));
+    h.key(KeyCode::Esc);
+    assert!(h.app.ui.confirm_quit);
+    h.key(KeyCode::Char('y'));
+    assert!(h.app.quit);
+    h.app.finish();
+    let AnyRecord::Madiao(rec) = read(&out) else { panic!() };
+    assert_eq!(rec.hands.len(), 2);
+    assert!(rec.hands[0].result.is_some() && rec.hands[1].result.is_none());
+    assert!(rec.hands[1].actions.len() >= 8);
+    let rep = madiao::record::replay(&rec);
+    assert!(rep.is_clean(), "{:?}", rep.error);
+    assert!(rep.hands[1].state.to_move().is_some(), "the second hand is unfinished");
+
+    // Da Bai Fen: left during the draw of the first deal.
+    let out = dir.path().join("d.json");
+    let mut h =
+        Harness::local(cards::record::GameKind::Dabaifen, config(4, 0, "random", &out), 100, 30).unwrap();
+    assert!(h.run_until(1000, |a| matches!(&a.model.view, Some(GameView::Dabaifen(v)) if v.drawn >= 20)));
+    h.app.finish();
+    let AnyRecord::Dabaifen(rec) = read(&out) else { panic!() };
+    assert_eq!(rec.hands.len(), 1);
+    assert!(rec.hands[0].result.is_none());
+    let rep = dabaifen::record::replay(&rec);
+    assert!(rep.error.is_none(), "{:?}", rep.error);
+}
+
+#[test]
+fn bad_settings_are_refused_with_a_reason() {
+    let mut c = tui::LocalConfig::new(1);
+    c.rules = "feng".into();
+    assert!(tui::local_app(cards::record::GameKind::Dabaifen, c.clone(), std::time::Instant::now()).is_err());
+    assert!(tui::local_app(cards::record::GameKind::Madiao, c.clone(), std::time::Instant::now()).is_ok());
+    c.bots[1] = "genius".into();
+    let e = tui::local_app(cards::record::GameKind::Madiao, c, std::time::Instant::now()).err().unwrap();
+    assert!(e.to_string().contains("genius"), "{e}");
+    let mut c = tui::LocalConfig::new(1);
+    c.variants.0.insert("colour".into(), "red".into());
+    assert!(tui::local_app(cards::record::GameKind::Madiao, c, std::time::Instant::now()).is_err());
+}

@@ -1,0 +1,115 @@
+//! `yezi play`: a match in the terminal, against bots offline or at a server.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use cards::Seat;
+use cards::record::GameKind;
+use clap::Args;
+
+use crate::{GameArg, parse_variant_args};
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game (optional with --connect: then a new table of it is opened at the server).
+    pub game: Option<GameArg>,
+    /// The bots: one name for the three other seats, or four comma-separated names in seat order
+    /// (the entry of your seat is not used). Bots: random, heuristic, pimc.
+    #[arg(long, value_name = "NAME[,NAME,NAME,NAME]", default_value = "pimc")]
+    pub bots: String,
+    /// Thinking per bot decision, in nominal milliseconds (more is stronger and slower).
+    #[arg(long, default_value_t = 100)]
+    pub think_ms: u32,
+    /// The seed of the decks and the bots [default: from the clock; shown and saved in the record].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The rules preset (Madiao: standard, feng; Da Bai Fen: standard).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// A variant override, `name=value`; repeatable.
+    #[arg(long = "variant", value_name = "NAME=VALUE")]
+    pub variants: Vec<String>,
+    /// Your seat, 0–3 (seats play in order 0, 1, 2, 3; in Da Bai Fen 0 and 2 are partners).
+    #[arg(long, default_value_t = 0)]
+    pub seat: u8,
+    /// Your name (in the record; at a server, the name of a new guest).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Where the record goes [default: a new file in ~/.local/share/yezi/records].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// How long a bot's move stays before the next, in milliseconds.
+    #[arg(long, default_value_t = 700)]
+    pub delay_ms: u64,
+    /// Da Bai Fen: milliseconds per card of the draw.
+    #[arg(long, default_value_t = 250)]
+    pub draw_ms: u64,
+    /// Play at a yezi server: an invite link (http://HOST:PORT/t/ID) or a server (http://HOST:PORT).
+    #[arg(long, value_name = "URL")]
+    pub connect: Option<String>,
+}
+
+fn game_kind(g: GameArg) -> GameKind {
+    match g {
+        GameArg::Madiao => GameKind::Madiao,
+        GameArg::Dabaifen => GameKind::Dabaifen,
+    }
+}
+
+fn default_name() -> String {
+    std::env::var("USER").ok().filter(|u| !u.trim().is_empty()).unwrap_or_else(|| "player".into())
+}
+
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let variants = parse_variant_args(&args.variants)?;
+    let name = args.name.clone().unwrap_or_else(default_name);
+    let lines = if let Some(url) = &args.connect {
+        let bot = ai::table::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;
+        let opts = tui::remote::RemoteOptions {
+            url: url.clone(),
+            name,
+            game: args.game.map(game_kind),
+            bot: Some(bot[if args.seat == 0 { 1 } else { 0 }].clone()),
+            rules: args.rules.clone(),
+            variants: variants.0.clone(),
+            config: tui::remote::config_path(),
+            records: tui::records_dir(),
+            out: args.out.clone(),
+        };
+        tui::remote::play_remote(opts).context("yezi play --connect")?
+    } else {
+        let Some(game) = args.game.map(game_kind) else {
+            bail!("which game? `yezi play madiao` or `yezi play dabaifen` (or --connect URL)");
+        };
+        let seat = Seat::new(args.seat).with_context(|| format!("--seat {}: seats are 0–3", args.seat))?;
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| {
+                let n = d.as_nanos() as u64;
+                n ^ (n >> 29)
+            }) % 1_000_000_000
+        });
+        let secs =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let out = args
+            .out
+            .clone()
+            .unwrap_or_else(|| tui::records_dir().join(tui::record_file_name(game, secs, seed)));
+        let mut cfg = tui::LocalConfig::new(seed);
+        cfg.rules = args.rules.clone();
+        cfg.variants = variants;
+        cfg.seat = seat;
+        cfg.name = name;
+        cfg.bots = ai::table::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;
+        cfg.think_ms = args.think_ms;
+        cfg.bot_delay = Duration::from_millis(args.delay_ms);
+        cfg.draw_every = Duration::from_millis(args.draw_ms.max(1));
+        cfg.out = Some(out);
+        cfg.threaded = true;
+        tui::play_local(game, cfg).context("yezi play")?
+    };
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(())
+}
