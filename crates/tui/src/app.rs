@@ -603,6 +603,9 @@ impl App {
                 let count = usize::from(count);
                 let chosen: Vec<String> = if self.ui.selected.is_empty() && count == 1 {
                     card.into_iter().collect()
+                } else if self.ui.selected.is_empty() && must.len() + from.len() == count {
+                    // Only one choice (e.g. the last cards of the hand): Enter plays it.
+                    strings(&must).chain(strings(&from)).map(str::to_string).collect()
                 } else {
                     self.ui.selected.clone()
                 };

@@ -134,3 +134,28 @@ fn bad_settings_are_refused_with_a_reason() {
     c.variants.0.insert("colour".into(), "red".into());
     assert!(tui::local_app(cards::record::GameKind::Madiao, c, std::time::Instant::now()).is_err());
 }
+
+/// A seed whose match puts the person before a forced multi-card follow.
+const SEED: u64 = 3;
+
+/// When the cards to follow with are forced (as many cards left as the lead asks for, say),
+/// Enter plays them without choosing each one.
+#[test]
+fn enter_plays_a_forced_multi_card_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.json");
+    let mut h =
+        Harness::local(cards::record::GameKind::Dabaifen, config(SEED, 0, "heuristic", &out), 100, 30)
+            .unwrap();
+    let forced = |a: &tui::App| {
+        matches!(&a.model.legal, Some(tui::model::Legal::Cards { count, must, from, .. })
+            if *count >= 2 && must.len() + from.len() == usize::from(*count))
+    };
+    assert!(h.play_until(400_000, true, |a| forced(a) || match_over(a)), "the match did not end");
+    assert!(forced(&h.app), "seed {SEED} never forces a multi-card follow");
+    let before = h.app.hand().len();
+    h.app.ui.selected.clear();
+    h.key(KeyCode::Enter);
+    assert!(h.app.ui.message.as_deref().is_none_or(|m| !m.contains("choose")), "{:?}", h.app.ui.message);
+    assert!(h.run_until(100, |a| a.hand().len() < before), "the forced cards were not played");
+}
