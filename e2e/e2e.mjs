@@ -6,7 +6,8 @@
 // handled), watched by a spectator in a second browser context who must see no hidden card, with
 // a reload in mid-hand; a Da Bai Fen table with three bots, one complete deal played by clicking
 // (the draw, the annulment window, burying, multi-card follows); a finished game's replay and a
-// local record file's; switching the language; a phone-sized viewport without horizontal overflow.
+// local record file's; the server killed and started again while a page is at a table (it
+// reconnects by itself); switching the language; a phone-sized viewport without horizontal overflow.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ let failed = 0;
 const problems = [];
 /** While true, the browser's own log line for an HTTP error status is expected (a refused file). */
 let expectHttpError = false;
+/** While true, the browser's own log lines for refused connections are expected (the server is down). */
+let expectServerDown = false;
 
 rmSync(artifacts, { recursive: true, force: true });
 mkdirSync(artifacts, { recursive: true });
@@ -42,9 +45,9 @@ function assert(cond, msg) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `yezi serve` on a free port with a temporary database; resolves with its address. */
-async function startServer(dir) {
+async function startServer(dir, addr = '127.0.0.1:0') {
   const args = [
-    'serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'yezi.db'),
+    'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
     '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
   ];
   // For working on the client: serve web/ from disk instead of the copy in the binary.
@@ -67,6 +70,7 @@ async function watchedPage(context, name) {
   const page = await context.newPage();
   page.on('console', (msg) => {
     if (expectHttpError && /Failed to load resource: the server responded with a status of 400/.test(msg.text())) return;
+    if (expectServerDown && /WebSocket connection to .* failed|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE/.test(msg.text())) return;
     if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${name} console ${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`${name} page error: ${err.message}`));
@@ -313,7 +317,7 @@ async function noHorizontalOverflow(page, what) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
-  const { proc, base } = await startServer(dir);
+  let { proc, base } = await startServer(dir);
   log(`yezi serve at ${base}`);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -408,6 +412,37 @@ async function main() {
       await page.locator('.hand-end button[data-action="next"]').click();
       await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
       await snap(page, 'madiao-next-hand');
+    });
+
+    await scenario('the server is killed and started again: the page reconnects by itself to the same seat', async () => {
+      assert(madiaoTable, 'the Madiao table exists');
+      await page.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 30000 });
+      const before = await tableState(page);
+      expectServerDown = true;
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+      // The page notices and says so, without a reload.
+      await page.locator('.conn-bad').waitFor({ timeout: 15000 });
+      await snap(page, 'server-down');
+      const restarted = await startServer(dir, base.replace('http://', ''));
+      proc = restarted.proc;
+      assert(restarted.base === base, `the server is back at the same address (${restarted.base})`);
+      await page.locator('.conn-bad').waitFor({ state: 'detached', timeout: 30000 });
+      await page.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 30000 });
+      // The spectator's page (still watching this table) comes back too.
+      await spy.locator('.conn-bad').waitFor({ state: 'detached', timeout: 30000 });
+      await spy.locator('.felt').waitFor({ timeout: 30000 });
+      expectServerDown = false;
+      const after = await tableState(page);
+      const id = await page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-table'));
+      assert(id === madiaoTable, `the same table after reconnecting (${id})`);
+      assert(after.hand_no >= before.hand_no, `the hand went on (${before.hand_no} → ${after.hand_no})`);
+      assert(after.status === 'playing', `the match plays on (${after.status})`);
+      if (after.hand_no === before.hand_no) {
+        assert(after.hand.every((c) => before.hand.includes(c)), `the same cards (${before.hand} → ${after.hand})`);
+      }
+      log(`reconnected by itself to hand ${after.hand_no} with ${after.hand.length} cards`);
+      await snap(page, 'reconnected');
     });
 
     await scenario('Da Bai Fen: a complete deal by clicking', async () => {
