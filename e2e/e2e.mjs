@@ -252,9 +252,38 @@ async function playDabaifenDeal(page, hooks) {
             await page.keyboard.press('Escape');
           }
         }
-        const c = s.legalCards[0];
-        await page.locator(`.hand .card[data-card="${c}"]`).click();
-        await clickAction(page, 'play');
+        // A run of top cards the page can see are safe (the jokers together, or A K … of a plain
+        // suit from its top): when dealt one, lead it as a multi-card lead.
+        const run = await page.evaluate(() => {
+          const legal = [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card'));
+          if (legal.includes('BJ') && legal.includes('SJ')) return ['BJ', 'SJ'];
+          const trump = document.querySelector('.trump-value')?.getAttribute('data-trump') ?? '';
+          if (trump.length !== 2) return null;
+          const [tSuit, tRank] = trump;
+          const order = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'].filter((r) => r !== tRank);
+          for (const suit of ['S', 'H', 'D', 'C'].filter((x) => x !== tSuit)) {
+            const mine = [];
+            for (const r of order) {
+              if (!legal.includes(r + suit)) break;
+              mine.push(r + suit);
+            }
+            if (mine.length >= 2) return mine;
+          }
+          return null;
+        });
+        if (run) {
+          for (const c of run) await page.locator(`.hand .card[data-card="${c}"]`).click();
+          assert((await tableState(page)).selected.length === run.length, `the ${run} are selected`);
+          await snap(page, 'dbf-multi-lead');
+          await clickAction(page, 'play');
+          await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length <= n, s.hand.length - run.length, { timeout: 10000 });
+          log(`led ${run.length} top cards together: ${run}`);
+          hooks.multiLeads = (hooks.multiLeads ?? 0) + 1;
+        } else {
+          const c = s.legalCards[0];
+          await page.locator(`.hand .card[data-card="${c}"]`).click();
+          await clickAction(page, 'play');
+        }
       } else {
         // Burial or a follow: the must cards are selected; add legal cards until the count.
         const need = await page.evaluate(() => {
