@@ -268,14 +268,23 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         matches.push(current);
     }
     let elapsed = started.elapsed();
-    print_summary(&summary, args, &variants, unfinished || (!m.is_over() && args.hands > 0), elapsed);
+    let mut out = std::io::stdout().lock();
+    print_summary(
+        &mut out,
+        &summary,
+        args,
+        &variants,
+        unfinished || (!m.is_over() && args.hands > 0),
+        elapsed,
+    )?;
     if let Some(table) = &bots {
-        println!(
+        writeln!(
+            out,
             "  bots: {} (think {} ms); decision times (view building included):",
             table.describe(),
             args.think_ms
-        );
-        print!("{}", table.times_text());
+        )?;
+        write!(out, "{}", table.times_text())?;
     }
     let players: [String; 4] = match &bots {
         Some(table) => table.names().clone().map(|n| format!("bot:{n}")),
@@ -289,24 +298,33 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
             rec.players = Some(cards::BySeat(players.clone()));
             std::fs::write(&file, to_pretty_json(&rec))
                 .with_context(|| format!("writing {}", file.display()))?;
-            println!("wrote {} ({} deals)", file.display(), rec.hands.len());
+            writeln!(out, "wrote {} ({} deals)", file.display(), rec.hands.len())?;
         }
     }
     Ok(())
 }
 
-fn print_summary(s: &Summary, args: &SimArgs, v: &Variants, unfinished: bool, elapsed: std::time::Duration) {
-    println!("Da Bai Fen: {} deals, seed {}, rules {} ({v})", s.deals, args.seed, args.rules);
-    println!("  time: {:.2}s", elapsed.as_secs_f64());
-    println!(
+fn print_summary(
+    out: &mut impl Write,
+    s: &Summary,
+    args: &SimArgs,
+    v: &Variants,
+    unfinished: bool,
+    elapsed: std::time::Duration,
+) -> std::io::Result<()> {
+    writeln!(out, "Da Bai Fen: {} deals, seed {}, rules {} ({v})", s.deals, args.seed, args.rules)?;
+    writeln!(out, "  time: {:.2}s", elapsed.as_secs_f64())?;
+    writeln!(
+        out,
         "  matches completed: {} (team 0 won {}, team 1 won {}); average {:.1} deals per match{}",
         s.matches_completed,
         s.team_wins[0],
         s.team_wins[1],
         if s.matches_completed == 0 { 0.0 } else { s.match_deals_total as f64 / s.matches_completed as f64 },
         if unfinished { "; the last match is unfinished" } else { "" }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  outcomes: played {} ({}), annulled {} ({}), ended by a revoke {} ({})",
         s.played,
         pct(s.played, s.deals),
@@ -314,8 +332,9 @@ fn print_summary(s: &Summary, args: &SimArgs, v: &Variants, unfinished: bool, el
         pct(s.annulled, s.deals),
         s.revokes,
         pct(s.revokes, s.deals)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  trumps: declared in {} deals ({}; {} in first deals, {} in open deals; on average after {:.1} cards), \
          kitty turned in {} (a trump-rank card in {}, the highest card in {})",
         s.declared,
@@ -326,27 +345,31 @@ fn print_summary(s: &Summary, args: &SimArgs, v: &Variants, unfinished: bool, el
         s.kitty_by_rank + s.kitty_by_highest,
         s.kitty_by_rank,
         s.kitty_by_highest
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  annulments: {} for a hand with no trump ({} more such hands kept); open deals {} ({} with nobody showing)",
         s.annulled_by_hand, s.kept_without_trump, s.open_deals, s.open_no_showing
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  revokes: {} by the declarers, {} by the defenders",
         s.revokes_by_declarers,
         s.revokes - s.revokes_by_declarers
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  game points (scored deals): declarers +2: {}, declarers +1: {}, defenders 0: {}, defenders +1: {}, defenders +2: {}",
         s.levels[0], s.levels[1], s.levels[2], s.levels[3], s.levels[4]
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  defenders' points: average {:.1}; kitty bonus to the defenders in {} deals ({})",
         if s.scored == 0 { 0.0 } else { s.defender_points_total as f64 / s.scored as f64 },
         s.kitty_bonus,
         pct(s.kitty_bonus, s.scored)
-    );
-    println!("  leads: {} ({} multi-card, {})", s.leads, s.multi_leads, pct(s.multi_leads, s.leads));
+    )?;
+    writeln!(out, "  leads: {} ({} multi-card, {})", s.leads, s.multi_leads, pct(s.multi_leads, s.leads))
 }
 
 /// Times the bots' decisions over deals of matches, chained as `yezi sim` chains them (first
@@ -373,15 +396,17 @@ fn bench_bots(args: &BenchArgs, spec: &str) -> anyhow::Result<()> {
         m.record(st.result().context("a played-out deal has a result")?);
     }
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "dabaifen bench: bots {} (think {} ms), {n} deals (rules {}, seed {seed}) in {secs:.3}s on one core: {:.2} deals/s",
         table.describe(),
         args.think_ms,
         args.rules,
         n as f64 / secs.max(1e-9)
-    );
-    println!("decision times (view building included):");
-    print!("{}", table.times_text());
+    )?;
+    writeln!(out, "decision times (view building included):")?;
+    write!(out, "{}", table.times_text())?;
     Ok(())
 }
 
@@ -394,14 +419,16 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let totals = dabaifen::random::bench(variants, args.seed, args.hands());
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "dabaifen: {} deals ({} matches completed) in {:.3}s: {:.0} deals/s on one core; checksum {:016x}",
         totals.deals,
         totals.matches,
         secs,
         totals.deals as f64 / secs,
         totals.checksum
-    );
+    )?;
     // Legal-action generation in the search path (enumeration without allocation), on a tenth
     // as many deals.
     let deals = (args.hands() / 10).max(1);
@@ -409,12 +436,13 @@ pub fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let legal = dabaifen::random::bench_legal(variants, args.seed, deals);
     let secs = started.elapsed().as_secs_f64();
     let calls = legal.lead_calls + legal.follow_calls;
-    println!(
+    writeln!(
+        out,
         "dabaifen legal actions: {calls} enumerations in {secs:.3}s over {deals} deals (with the playouts): \
          leads {:.1} actions each, follows {:.1}; {:.0} enumerations/s",
         legal.lead_actions as f64 / legal.lead_calls.max(1) as f64,
         legal.follow_actions as f64 / legal.follow_calls.max(1) as f64,
         calls as f64 / secs
-    );
+    )?;
     Ok(())
 }

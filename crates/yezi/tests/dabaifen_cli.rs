@@ -184,3 +184,28 @@ fn replay_accepts_an_unfinished_last_deal_and_shows_its_result_as_null() {
         text(&out.stderr)
     );
 }
+
+/// A reader that closes the pipe early (`yezi sim … | head`) ends the command quietly: no panic,
+/// success.
+#[test]
+fn a_closed_pipe_ends_sim_and_bench_quietly() {
+    for args in [
+        &["sim", "dabaifen", "--hands", "3000", "--seed", "1"][..],
+        &["bench", "dabaifen", "--hands", "300000"][..],
+        &["sim", "madiao", "--hands", "30000", "--seed", "1"][..],
+        &["bench", "madiao", "--hands", "300000"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_yezi"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}
