@@ -344,8 +344,10 @@ where
     G::record(settings, seed, players, &r.states)
 }
 
-/// A bot's choice for the seat to move.
-fn bot_choice<G: TableGame>(
+/// A bot's choice for the seat to move: the bot `name` (the `random` bot if there is none of that
+/// name), seeded with `seed`; an action the bot returns that is not legal is replaced by the
+/// first legal action. Also used by the terminal client's local tables.
+pub fn bot_choice<G: TableGame>(
     name: &str,
     state: &G::State,
     seat: Seat,

@@ -22,6 +22,7 @@ use cards::record::{self, GameKind};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use server::game::{Begin, Overlay, TableGame, Viewer, decision_seed};
+use server::table::bot_choice;
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 
@@ -138,24 +139,6 @@ where
     Turn(G::Action),
     Polls { st: G::State, answered: Vec<(Seat, G::Action)> },
     Failed(String),
-}
-
-/// A bot's choice for the seat to move (any bot failure falls back to the first legal action).
-fn bot_choice<G: TableGame>(
-    name: &str,
-    st: &G::State,
-    seat: Seat,
-    seed: u64,
-    budget: Budget,
-) -> Result<G::Action, String>
-where
-    G::Action: DeserializeOwned,
-{
-    let legal = G::legal_actions(st);
-    let Some(&first) = legal.first() else { return Err(format!("{seat} has nothing to do")) };
-    let mut bot = G::bot(name, seed, budget).map_err(|e| e.to_string())?;
-    let a = bot.choose(&<G as ai::Game>::view(st, seat), &legal);
-    Ok(if legal.contains(&a) { a } else { first })
 }
 
 fn compute<G: TableGame>(job: Job<G>) -> Done<G>

@@ -560,6 +560,12 @@ fn madiao_play_text(m: &Model, p: &crate::model::MPlay) -> String {
     }
 }
 
+/// A Da Bai Fen play as the log and the last trick show it: the seat, then its cards.
+fn dabaifen_play_text(m: &Model, p: &crate::model::DPlay) -> String {
+    let c: Vec<String> = p.cards.iter().map(ToString::to_string).collect();
+    format!("{} {}", seat_short(m, p.seat), c.join(" "))
+}
+
 /// The hand so far, one line per event, for the log.
 pub fn log_lines(m: &Model) -> Vec<String> {
     let mut out = Vec::new();
@@ -595,14 +601,7 @@ pub fn log_lines(m: &Model) -> Vec<String> {
                 if t.plays.is_empty() {
                     continue;
                 }
-                let plays: Vec<String> = t
-                    .plays
-                    .iter()
-                    .map(|p| {
-                        let c: Vec<String> = p.cards.iter().map(ToString::to_string).collect();
-                        format!("{} {}", seat_short(m, p.seat), c.join(" "))
-                    })
-                    .collect();
+                let plays: Vec<String> = t.plays.iter().map(|p| dabaifen_play_text(m, p)).collect();
                 let mut line = format!("{}: {}", i + 1, plays.join(", "));
                 if let Some(w) = t.winner {
                     line.push_str(&format!(" → {} ({})", seat_short(m, w), t.points.unwrap_or(0)));
@@ -635,14 +634,7 @@ fn last_trick_lines(m: &Model) -> Vec<Line<'static>> {
             let Some((i, t)) = v.tricks.iter().enumerate().rev().find(|(_, t)| t.winner.is_some()) else {
                 return vec![Line::styled("none yet", dim())];
             };
-            let plays: Vec<String> = t
-                .plays
-                .iter()
-                .map(|p| {
-                    let c: Vec<String> = p.cards.iter().map(ToString::to_string).collect();
-                    format!("{} {}", seat_short(m, p.seat), c.join(" "))
-                })
-                .collect();
+            let plays: Vec<String> = t.plays.iter().map(|p| dabaifen_play_text(m, p)).collect();
             vec![
                 Line::raw(format!(
                     "trick {} → {} ({} pts)",
