@@ -89,10 +89,10 @@ fn sections(doc: &str) -> BTreeSet<String> {
             if line.starts_with("# ") {
                 current = None;
             }
-        } else if let (Some(n), Some((m, rest))) = (current, leading_number(line)) {
-            if rest.starts_with(". ") {
-                out.insert(format!("{n}.{m}"));
-            }
+        } else if let (Some(n), Some((m, rest))) = (current, leading_number(line))
+            && rest.starts_with(". ")
+        {
+            out.insert(format!("{n}.{m}"));
         }
     }
     out
@@ -111,8 +111,7 @@ fn citations(t: &str) -> Vec<String> {
     while let Some(i) = rest.find('§') {
         rest = &rest[i + '§'.len_utf8()..];
         let mut s = rest.trim_start_matches(' ');
-        loop {
-            let Some((n, after)) = leading_number(s) else { break };
+        while let Some((n, after)) = leading_number(s) {
             let (cite, after) = match after.strip_prefix('.').and_then(leading_number) {
                 Some((m, after2)) => (format!("{n}.{m}"), after2),
                 None => (n.to_string(), after),
@@ -138,7 +137,11 @@ fn section_parsing_and_citations() {
 /// Where each game's rules are cited: its engine, and the parts of the other crates that serve it.
 fn citing_files(game: &str) -> Vec<PathBuf> {
     let mut out = files_under(&format!("crates/{game}/src"));
-    out.extend(files_under(&format!("crates/{game}/tests")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")));
+    out.extend(
+        files_under(&format!("crates/{game}/tests"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs")),
+    );
     out.extend(files_under(&format!("crates/ai/src/{game}")));
     out.extend(files_under(&format!("crates/server/src/game/{game}.rs")));
     out
@@ -161,7 +164,11 @@ fn every_cited_rules_section_exists() {
                 for c in citations(line) {
                     cited += 1;
                     if !defined.contains(&c) {
-                        missing.push(format!("{}:{}: §{c} is not a section of docs/rules/{game}.md", rel(&f), i + 1));
+                        missing.push(format!(
+                            "{}:{}: §{c} is not a section of docs/rules/{game}.md",
+                            rel(&f),
+                            i + 1
+                        ));
                     }
                 }
             }
