@@ -1,6 +1,6 @@
 // Cards of both games: names, labels, colours, order and sorting. Pure (no DOM): unit-tested
 // with `node --test` (e2e/unit/cards.test.mjs). The rules behind the names and the order are
-// shared/rules/madiao.md §1 and shared/rules/dabaifen.md §1–2.
+// docs/rules/madiao.md §1 and docs/rules/dabaifen.md §1–2.
 
 /** @typedef {import('./wire').MadiaoCard} MadiaoCard */
 /** @typedef {import('./wire').DabaifenCard} DabaifenCard */

@@ -1,5 +1,5 @@
 // The rules page: each game's rules in plain words for players, in English and 简体中文,
-// written from the project's rules files (shared/rules/*.md), with the variants — those in
+// written from the project's rules files (docs/rules/*.md), with the variants — those in
 // force at a table highlighted.
 
 import { html } from '../vendor/preact-htm.js';

@@ -1,4 +1,4 @@
-// The rules variants of both games (shared/rules/madiao.md §8, shared/rules/dabaifen.md §11),
+// The rules variants of both games (docs/rules/madiao.md §8, docs/rules/dabaifen.md §11),
 // with a short explanation of each in both languages, for the table form and the rules page.
 
 /** @typedef {{en: string, zh: string}} Text */

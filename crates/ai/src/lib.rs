@@ -4,6 +4,9 @@
 //! and returns one of them. It never sees the full state. Bots are seeded: the same seed, the same
 //! budget and the same sequence of views give the same choices, whatever the machine's load
 //! (budgets are turned into fixed amounts of work, never read off a clock).
+//!
+//! Rules sections cited as §n are those of `docs/rules/madiao.md` in the Madiao modules and of
+//! `docs/rules/dabaifen.md` in the Da Bai Fen modules.
 
 pub mod arena;
 pub mod dabaifen;

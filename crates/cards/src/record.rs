@@ -1,4 +1,4 @@
-//! The `yezi/1` game-record format (`shared/spec/record.md`): the document types, a parser that
+//! The `yezi/1` game-record format (`docs/record.md`): the document types, a parser that
 //! says what is wrong and where, and a writer that keeps records readable.
 //!
 //! These types hold a record as written: card codes are text here and are checked against a game's

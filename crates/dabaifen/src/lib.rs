@@ -1,6 +1,6 @@
 //! Da Bai Fen (打百分, "fight for 100 points"): a pure rules engine.
 //!
-//! The rules are those of the project's rules file `dabaifen.md` (sections cited as §n in the
+//! The rules are those of the project's `docs/rules/dabaifen.md` (sections cited as §n in the
 //! code), with every variant of its §11 ([`Variants`]) and every clarification of its §12.
 //!
 //! The shape: an unvalidated [`DealSetup`] becomes a [`State`] with [`State::new`]; one

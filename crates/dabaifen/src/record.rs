@@ -1,5 +1,5 @@
 //! `yezi/1` records of Da Bai Fen: checked setups from recorded hands, replaying recorded actions
-//! with errors that name the hand, the action and the reason, chaining hands as the spec says,
+//! with errors that name the hand, the action and the reason, chaining hands as `docs/record.md` says,
 //! comparing stored results, and writing played deals back as records.
 //!
 //! Recorded actions map to engine actions as follows. During the draw, a `declare` at `drawn: k`

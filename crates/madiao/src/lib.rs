@@ -1,5 +1,5 @@
 //! The rules of Madiao (馬弔), the Ming-dynasty trick-taking game of 40 money-suited cards, a
-//! banker against three — as the project's rules file `shared/rules/madiao.md` states them, with
+//! banker against three — as the project's rules file `docs/rules/madiao.md` states them, with
 //! every variant of its §8 table and every clarification of its §9.
 //!
 //! The crate is pure: no I/O, no threads. A hand goes from an unvalidated [`HandSetup`] to a

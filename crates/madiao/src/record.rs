@@ -1,4 +1,4 @@
-//! `yezi/1` records of Madiao (`shared/spec/record.md`): checking a record's cards, variants and
+//! `yezi/1` records of Madiao (`docs/record.md`): checking a record's cards, variants and
 //! chaining, replaying every action with errors that name hand, action and reason, comparing
 //! stored results, and writing played hands back as a record.
 //!
