@@ -277,7 +277,7 @@ function RecentTables() {
     <h2>${t('lobby.recent')}</h2>
     ${list.length === 0 ? html`<p class="hint">${t('lobby.no_recent')}</p>` : null}
     <ul>${list.map(
-      (x) => html`<li key=${x.id}><a href=${`/t/${x.id}`} data-link="1">${x.name}</a> <span class="sub">${t(`game.${x.game}`)}</span>
+      (x) => html`<li key=${x.id} data-table=${x.id}><a href=${`/t/${x.id}`} data-link="1">${x.name}</a> <span class="sub">${t(`game.${x.game}`)}</span>
         ${finished[x.id] ? html`<a class="small" href=${`/replay/${x.id}`} data-link="1">${t('lobby.replay')}</a>` : null}</li>`,
     )}</ul>
     <p><a href="/replay" data-link="1">${t('lobby.open_file')}</a></p>

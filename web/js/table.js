@@ -596,7 +596,7 @@ function Log(p) {
     ${items.length === 0 ? html`<p class="hint">${t('log.empty')}</p>` : null}
     ${items.map((x) => {
       if ('event' in x) return html`<p key=${x.key}>${eventText(game, x.event, p.names, l)}</p>`;
-      if (x.story.kind === 'trick') return html`<p key=${x.key} class="log-trick" data-story="trick">${trickWonText(x.story, p.names, l)}</p>`;
+      if (x.story.kind === 'trick') return html`<p key=${x.key} class="log-trick" data-story="trick" data-hand=${x.hand}>${trickWonText(x.story, p.names, l)}</p>`;
       const view = p.st.ends[x.hand];
       const result = view ? view.result : p.st.results[x.hand];
       return html`<p key=${x.key} class="log-result" data-story="result" data-hand=${x.hand}>
