@@ -365,6 +365,8 @@ async function main() {
   const spy = await watchedPage(watcher, 'spectator');
   let madiaoTable = null;
   let replayTable = null;
+  /** The hand of the Madiao table played to its end by the player's page. */
+  let madiaoHandPlayed = null;
 
   try {
     await scenario('a newcomer picks a name and sees the lobby', async () => {
@@ -445,6 +447,7 @@ async function main() {
       await snap(spy, 'spectator-madiao-end');
       // The end panel offers the next hand; the player takes it.
       const playedHand = (await tableState(page)).hand_no;
+      madiaoHandPlayed = playedHand;
       const endLines = await page.locator('.hand-end .scoring li').allTextContents();
       await page.locator('.hand-end button[data-action="next"]').click();
       await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
@@ -665,6 +668,25 @@ async function main() {
         await page.goto(`/t/${madiaoTable}`);
         await page.locator('.felt').waitFor({ timeout: 20000 });
         await snap(page, 'table-zh');
+        // Issue 11 items 12 and 14: the scoring of the hand played earlier (kept by this tab
+        // through the page loads) opens again, in Chinese with the cards, the trick counts and
+        // the banker, every line its own.
+        if (madiaoHandPlayed !== null) {
+          await page.locator('.side .tabs button', { hasText: '比分' }).click();
+          await page.locator(`.hand-list li[data-hand="${madiaoHandPlayed}"] button[data-action="show-hand"]`).click();
+          await page.locator('.past-hand .scoring li').first().waitFor({ timeout: 5000 });
+          const lines = await page.locator('.past-hand .scoring li .line-text').allTextContents();
+          const items = await page.locator('.past-hand .scoring li').evaluateAll((els) => els.map((e) => e.getAttribute('data-item')));
+          log(`the scoring in Chinese: ${lines.join(' | ')}`);
+          await snap(page, 'table-zh-scoring');
+          assert(lines.some((x) => x.includes('（庄家）')), 'the banker is named');
+          assert(new Set(lines).size === lines.length, `no two lines alike: ${lines}`);
+          lines.forEach((x, i) => {
+            if (items[i] === 'reward_trick') assert(/以赏牌得墩：\S+/.test(x), `a reward line names its card: ${x}`);
+            if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d 墩）/.test(x), `the tricks are counted: ${x}`);
+          });
+          await page.locator('.past-hand .close').click();
+        }
       }
       await page.locator('button[data-action="lang"]').click();
       await page.waitForFunction(() => document.documentElement.lang === 'en');

@@ -9,7 +9,7 @@ import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoCho
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
-import { rememberTable } from './state.js';
+import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
 import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
 
@@ -71,7 +71,7 @@ function storyItems(st, hand, view, v) {
 
 /**
  * The final views kept, with `view` added when it ends its hand.
- * @param {TableState | null} st @param {number} hand @param {MadiaoView | DabaifenView | null} view
+ * @param {{ends: TableState['ends']} | null} st @param {number} hand @param {MadiaoView | DabaifenView | null} view
  */
 function keepEnd(st, hand, view) {
   const ends = st ? st.ends : {};
@@ -98,7 +98,8 @@ export function reduce(st, msg) {
         results: msg.results,
         chat: msg.chat,
         log: [...(kept ? kept.log : []), ...storyItems(kept, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP),
-        ends: keepEnd(kept, msg.hand, msg.view),
+        // A page opened afresh finds the scorings this tab saw before a reload.
+        ends: keepEnd(kept ?? { ends: loadEnds(msg.table.id, msg.you.seat) }, msg.hand, msg.view),
         ready: false,
       };
     }
@@ -239,6 +240,7 @@ function Table(p) {
   const [help, setHelp] = useState(false);
   const [endHidden, setEndHidden] = useState(-1);
   const [pastHand, setPastHand] = useState(/** @type {number | null} */ (null));
+  useEffect(() => saveEnds(st.table.id, me, st.ends), [st.ends]);
   const [panel, setPanel] = useState(/** @type {'chat' | 'log' | 'score'} */ ('chat'));
   /** @param {import('./wire').ClientMsg} msg */
   const send = (msg) => {
