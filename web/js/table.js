@@ -108,7 +108,9 @@ export function reduce(st, msg) {
       const results = [...st.results];
       const v = msg.view;
       if (v && v.result && results.length <= msg.hand) results[msg.hand] = v.result;
-      const log = [...st.log, { key: `${msg.v}`, hand: msg.hand, event: msg.event }, ...storyItems(st, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP);
+      // The draw's steps are not listed (48 a deal): they would crowd the tricks out of the log.
+      const own = msg.event.kind === 'draw' ? [] : [{ key: `${msg.v}`, hand: msg.hand, event: msg.event }];
+      const log = [...st.log, ...own, ...storyItems(st, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP);
       return {
         ...st,
         // The match has begun (the status changes with the first update, not by a `seats`).
@@ -593,7 +595,7 @@ function Chat(p) {
 function Log(p) {
   const game = p.st.table.game;
   const l = lang();
-  const items = p.st.log.filter((x) => !('event' in x) || x.event.kind !== 'draw').slice(-80).reverse();
+  const items = p.st.log.slice(-120).reverse();
   return html`<div class="log">
     ${items.length === 0 ? html`<p class="hint">${t('log.empty')}</p>` : null}
     ${items.map((x) => {
