@@ -134,7 +134,10 @@ async function checkSpectator(page, game) {
     buried: document.querySelectorAll('.buried .card').length,
     over: document.querySelector('.felt')?.getAttribute('data-phase') === 'over',
     watching: !!document.querySelector('.banner.watch'),
+    counts: [...document.querySelectorAll('.felt > .seat')].map((s) => s.querySelector('.backs-n')?.textContent ?? null),
   }));
+  // Issue 11 item 15: every seat's card count, the bottom one included.
+  assert(seen.counts.length === 4 && seen.counts.every((n) => n !== null && /^\d+$/.test(n)), `a spectator sees every seat's card count: ${seen.counts}`);
   assert(seen.watching, 'the spectator is told he is watching');
   assert(!seen.myArea && seen.handCards === 0, `a spectator has no hand (${seen.handCards} cards)`);
   assert(seen.openHands === 0, 'no open hands');
@@ -275,6 +278,9 @@ async function playDabaifenDeal(page, hooks) {
           for (const c of run) await page.locator(`.hand .card[data-card="${c}"]`).click();
           assert((await tableState(page)).selected.length === run.length, `the ${run} are selected`);
           await snap(page, 'dbf-multi-lead');
+          // The page warns that a multi-card lead with a card that is not a top card is a revoke:
+          // these are top cards, so the player confirms.
+          page.once('dialog', (d) => d.accept());
           await clickAction(page, 'play');
           await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length <= n, s.hand.length - run.length, { timeout: 10000 });
           log(`led ${run.length} top cards together: ${run}`);
@@ -359,6 +365,8 @@ async function main() {
   const spy = await watchedPage(watcher, 'spectator');
   let madiaoTable = null;
   let replayTable = null;
+  /** The hand of the Madiao table played to its end by the player's page. */
+  let madiaoHandPlayed = null;
 
   try {
     await scenario('a newcomer picks a name and sees the lobby', async () => {
@@ -438,9 +446,36 @@ async function main() {
       await checkSpectator(spy, 'madiao');
       await snap(spy, 'spectator-madiao-end');
       // The end panel offers the next hand; the player takes it.
+      const playedHand = (await tableState(page)).hand_no;
+      madiaoHandPlayed = playedHand;
+      const endLines = await page.locator('.hand-end .scoring li').allTextContents();
       await page.locator('.hand-end button[data-action="next"]').click();
       await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
       await snap(page, 'madiao-next-hand');
+      // Issue 11 item 12: the scoring closed with the next hand, and stays reachable: the events
+      // list each trick won (once each) and the hand's result, whose scoring opens again.
+      await page.locator('.side .tabs button', { hasText: 'Events' }).click();
+      const story = await page.evaluate((h) => ({
+        tricks: [...document.querySelectorAll(`.log [data-story="trick"][data-hand="${h}"]`)].map((x) => x.textContent),
+        result: document.querySelector(`.log [data-story="result"][data-hand="${h}"]`)?.textContent ?? '',
+      }), playedHand);
+      log(`events of hand ${playedHand}: ${story.tricks.length} tricks, ${story.result}`);
+      assert(story.tricks.length === 8, `a line per trick won: ${JSON.stringify(story.tricks)}`);
+      assert(story.tricks.every((x, i) => x.startsWith(`Trick ${8 - i}: `)), `the tricks in order, newest first: ${story.tricks}`);
+      assert(new RegExp(`^Hand ${playedHand + 1} is over: All eight tricks were played`).test(story.result.trim()), `the result line: ${story.result}`);
+      await snap(page, 'madiao-events');
+      await page.locator(`.log [data-story="result"][data-hand="${playedHand}"] button[data-action="show-hand"]`).click();
+      await page.locator('.past-hand .scoring li').first().waitFor({ timeout: 5000 });
+      const again = await page.locator('.past-hand .scoring li').allTextContents();
+      assert(again.length === endLines.length && again.every((x, i) => x === endLines[i]), `the same scoring again: ${again.length} lines, ${endLines.length} at the end`);
+      await snap(page, 'madiao-scoring-reopened');
+      await page.locator('.past-hand .close').click();
+      // And from the match score's list of hands.
+      await page.locator('.side .tabs button', { hasText: 'Match score' }).click();
+      await page.locator(`.hand-list li[data-hand="${playedHand}"] button[data-action="show-hand"]`).click();
+      await page.locator('.past-hand .scoring li').first().waitFor({ timeout: 5000 });
+      await page.locator('.past-hand .close').click();
+      await page.locator('.side .tabs button', { hasText: 'Chat' }).click();
     });
 
     await scenario('the server is killed and started again: the page reconnects by itself to the same seat', async () => {
@@ -488,6 +523,10 @@ async function main() {
         const played = await playDabaifenDeal(page, {
           after: async (n) => {
             if (n === 3) {
+              // Issue 11 item 13: tricks are counted by plays; no "of 12".
+              const info = await page.locator('.center .info').textContent();
+              assert(!/of 12/.test(info), `the trick counter: ${info}`);
+              assert(/Trick \d+ · \d+ cards? each to play|The hand is over/.test(info), `the trick counter: ${info}`);
               await snap(page, 'dbf-play');
               await checkSpectator(spy, 'dabaifen');
               await snap(spy, 'spectator-dbf');
@@ -584,6 +623,14 @@ async function main() {
       expectHttpError = false;
       const msg = await page.locator('.error-box').textContent();
       assert(/game/.test(msg), `the error says what is wrong: ${msg}`);
+      // Issue 11 item 15: the lobby's recent tables offer a replay only for a finished table.
+      await page.goto('/');
+      await page.locator(`.recent li[data-table="${replayTable}"] a[href="/replay/${replayTable}"]`).waitFor({ timeout: 10000 });
+      if (madiaoTable) {
+        await page.locator(`.recent li[data-table="${madiaoTable}"]`).waitFor({ timeout: 10000 });
+        assert((await page.locator(`.recent li[data-table="${madiaoTable}"] a[href^="/replay/"]`).count()) === 0, 'no replay link for a table still playing');
+      }
+      await snap(page, 'lobby-recent');
     });
 
     await scenario('the rules page, with a table’s variants highlighted', async () => {
@@ -591,6 +638,11 @@ async function main() {
       await page.locator('.rules h3').first().waitFor();
       assert((await page.locator('.rules section').count()) >= 8, 'the rules have their sections');
       await snap(page, 'rules');
+      // Issue 11 item 16: the promoted reward card is explained.
+      await page.goto('/rules?game=madiao');
+      await page.locator('.rules h3').first().waitFor();
+      const madiaoRules = await page.locator('.rules').textContent();
+      assert(/second card of that suit \(八萬\) is promoted to reward card/.test(madiaoRules), 'the rules page explains the promoted reward card');
       if (madiaoTable) {
         await page.goto(`/t/${madiaoTable}`);
         await page.locator('.felt').waitFor({ timeout: 20000 });
@@ -616,9 +668,94 @@ async function main() {
         await page.goto(`/t/${madiaoTable}`);
         await page.locator('.felt').waitFor({ timeout: 20000 });
         await snap(page, 'table-zh');
+        // Issue 11 items 12 and 14: the scoring of the hand played earlier (kept by this tab
+        // through the page loads) opens again, in Chinese with the cards, the trick counts and
+        // the banker, every line its own.
+        if (madiaoHandPlayed !== null) {
+          await page.locator('.side .tabs button', { hasText: '比分' }).click();
+          await page.locator(`.hand-list li[data-hand="${madiaoHandPlayed}"] button[data-action="show-hand"]`).click();
+          await page.locator('.past-hand .scoring li').first().waitFor({ timeout: 5000 });
+          const lines = await page.locator('.past-hand .scoring li .line-text').allTextContents();
+          const items = await page.locator('.past-hand .scoring li').evaluateAll((els) => els.map((e) => e.getAttribute('data-item')));
+          log(`the scoring in Chinese: ${lines.join(' | ')}`);
+          await snap(page, 'table-zh-scoring');
+          assert(lines.some((x) => x.includes('（庄家）')), 'the banker is named');
+          assert(new Set(lines).size === lines.length, `no two lines alike: ${lines}`);
+          lines.forEach((x, i) => {
+            if (items[i] === 'reward_trick') assert(/以赏牌得墩：\S+/.test(x), `a reward line names its card: ${x}`);
+            if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d 墩）/.test(x), `the tricks are counted: ${x}`);
+          });
+          await page.locator('.past-hand .close').click();
+        }
       }
       await page.locator('button[data-action="lang"]').click();
       await page.waitForFunction(() => document.documentElement.lang === 'en');
+    });
+
+    await scenario('1366 px: the match score headers break between words only', async () => {
+      assert(madiaoTable, 'the Madiao table exists');
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.goto(`/t/${madiaoTable}`);
+      await page.locator('.felt').waitFor({ timeout: 20000 });
+      await page.locator('.side .tabs button', { hasText: 'Match score' }).click();
+      await page.locator('.side table.match-score').waitFor();
+      const broken = await page.evaluate(() =>
+        [...document.querySelectorAll('table.match-score th')].flatMap((th) => {
+          // A header broken inside a word has more lines than words.
+          const words = th.textContent.trim().split(/\s+/).filter(Boolean).length;
+          const range = document.createRange();
+          range.selectNodeContents(th);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          return lines > words ? [`${th.textContent} (${lines} lines)`] : [];
+        }),
+      );
+      await snap(page, 'desktop-1366-score');
+      assert(broken.length === 0, `headers broken inside a word: ${broken}`);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    await scenario('a 390×844 phone: a played card leaves the seats’ trick counts in view', async () => {
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: base, locale: 'en-US' });
+      const p = await watchedPage(phone, 'phone390');
+      await p.goto('/');
+      await enterName(p, 'Pat');
+      await p.locator('.new-table').waitFor();
+      await p.locator('button[data-action="create"]').click();
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      let checked = 0;
+      const deadline = Date.now() + 90000;
+      while (checked < 3 && Date.now() < deadline) {
+        const overlaps = await p.evaluate(() => {
+          const box = (e) => { const r = e.getBoundingClientRect(); return { l: Math.round(r.left), r: Math.round(r.right), t: Math.round(r.top), b: Math.round(r.bottom), what: e.textContent }; };
+          const stats = [...document.querySelectorAll('.felt > .seat .seat-stat')].map(box);
+          const cards = [...document.querySelectorAll('.trick .play .card, .trick .play .play-who')].map(box);
+          const hit = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+          const pairs = stats.flatMap((s) => cards.filter((c) => hit(s, c)).map((c) => `${JSON.stringify(s)} under ${JSON.stringify(c)}`));
+          // Nor does a play spill out of the middle of the felt into a seat's column.
+          const middle = document.querySelector('.felt > .center');
+          if (!middle) return { plays: 0, n: 0, pairs: [] };
+          const center = box(middle);
+          for (const c of cards) if (c.l < center.l - 1 || c.r > center.r + 1) pairs.push(`${JSON.stringify(c)} outside the middle ${JSON.stringify(center)}`);
+          return { plays: document.querySelectorAll('.trick .play').length, n: pairs.length, pairs };
+        });
+        if (overlaps.plays >= 2) {
+          checked += 1;
+          if (checked === 1) await snap(p, 'phone-390-trick');
+          if (overlaps.n) await snap(p, 'phone-390-overlap');
+          assert(overlaps.n === 0, `a played card covers a seat's trick count or leaves the middle: ${overlaps.pairs}`);
+        }
+        const s = await tableState(p);
+        if (s.handEnd) break;
+        if (s.legal === 'redeal') await clickAction(p, 'keep');
+        else if (s.legal === 'actions' && s.legalCards.length) {
+          await p.locator(`.hand .card[data-card="${s.legalCards[0]}"]`).click();
+          const buttons = (await tableState(p)).buttons;
+          await clickAction(p, ['lead', 'capture', 'slough'].find((b) => buttons.includes(b)) ?? buttons[0]);
+        }
+        await sleep(250);
+      }
+      assert(checked >= 1, 'a trick was seen on the phone');
+      await phone.close();
     });
 
     await scenario('a 360×740 phone: the lobby, a table, a replay and the rules fit the width', async () => {

@@ -16,16 +16,17 @@ test('amounts and names', () => {
 });
 
 test('a settlement line in both languages', () => {
-  const line = { seat: 1, item: '3_or_more_tricks', counted: true, transfers: [-1, 3, -1, -1], text: 'seat 1: 3 or more tricks (4): +1 from each of seats 0, 2, 3' };
+  const line = { seat: 1, banker: 0, item: '3_or_more_tricks', counted: true, transfers: [-1, 3, -1, -1], text: 'seat 1: 3 or more tricks (4): +1 from each of seats 0, 2, 3', detail: { tricks: 4 } };
   assert.equal(settlementLineText(line, names, 'en'), 'Bo: 3 or more tricks (4): +1 from each of Ann, Cy, Di');
-  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上，+3');
+  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上（4 墩），+3');
   assert.match(settlementLineText({ ...line, counted: false }, names, 'zh'), /不计/);
 });
 
 test('results in words', () => {
   const r = { outcome: 'played', tricks: [2, 3, 2, 1], payoffs: [-1, 2, 0, -1], next_banker: 1, game_over: false };
   assert.equal(madiaoResultText(r, names, 'en'), 'All eight tricks were played. Next banker: Bo.');
-  assert.match(madiaoResultText({ ...r, next_banker: null, game_over: true }, names, 'zh'), /重新抽庄.*本场结束/);
+  assert.match(madiaoResultText({ ...r, next_banker: null, game_over: false }, names, 'zh'), /下一庄：重新抽庄/);
+  assert.equal(madiaoResultText({ ...r, next_banker: null, game_over: true }, names, 'zh'), '八墩打完。本场结束。');
   const d = { outcome: 'played', trump: { suit: 'H', rank: '2' }, starter: 2, defender_points: 45, kitty_points: 10, last_trick: 1, winner: 1, levels: 0, ranks: ['2', '2'], next_starter: 3, game_over: false };
   assert.equal(dabaifenResultText(d, names, 'en'), 'The defenders took 45 points: team B (Bo & Di) wins. Ranks: 2 and 2.');
   assert.match(dabaifenResultText({ ...d, outcome: 'annulled' }, names, 'zh'), /作废/);

@@ -5,7 +5,7 @@ import { html } from '../vendor/preact-htm.js';
 import { Backs, Card, Countdown } from './ui.js';
 import { t } from './i18n.js';
 import { rankText } from './cards.js';
-import { trumpText } from './scoring.js';
+import { dabaifenTrickCounter, trumpText } from './scoring.js';
 import { lang } from './i18n.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
@@ -30,6 +30,8 @@ export function position(seat, bottom) {
  * @property {MadiaoView | DabaifenView} view
  * @property {string[]} names
  * @property {number} bottom the seat shown at the bottom
+ * @property {number | null} [own] the viewer's own seat, whose cards are shown below the felt
+ *   (null for a spectator, who sees every seat's card count)
  * @property {SeatInfo[] | null} [seats] live seats (presence, bots); null in a replay
  * @property {Timer | null} [timer]
  * @property {number} [timerAt] when the timer was received (Date.now())
@@ -83,7 +85,7 @@ export function Board(p) {
         <div class="seat-body">
           ${p.hands && p.hands[s]
             ? html`<div class="open-hand">${(p.hands[s] ?? []).map((c) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} size="tiny" />`)}</div>`
-            : s !== bottom || !p.seats
+            : p.own === undefined || p.own === null || s !== p.own
               ? html`<${Backs} n=${view.hand_sizes[s]} />`
               : null}
           <span class="seat-stat">${seatStat(view, s)}</span>
@@ -150,7 +152,7 @@ function dabaifenInfo(view, names) {
         : view.phase === 'burying'
           ? t('dbf.burying', { name: names[view.starter] })
           : view.phase === 'playing'
-            ? t('dbf.trick_n', { n: view.tricks.length })
+            ? trickCounterText(view)
             : t('phase.over');
   return html`<div class="info-row trump-row">
       <span class="trump-label">${t('dbf.trump')}</span>
@@ -171,6 +173,13 @@ function dabaifenInfo(view, names) {
         ? html`<div class="kitty-turned">${t('dbf.kitty_turned')} ${view.kitty_turned.map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} trump=${view.trump} size="tiny" />`)}</div>`
         : null}
     </div>`;
+}
+
+/** Da Bai Fen's trick counter: "Trick 6 · 2 cards each to play". @param {DabaifenView} view */
+function trickCounterText(view) {
+  const c = dabaifenTrickCounter(view);
+  if (!c) return '';
+  return `${t('dbf.trick_n', { n: c.number })} · ${t('dbf.cards_left', { n: c.left })}`;
 }
 
 /**

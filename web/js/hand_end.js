@@ -6,7 +6,7 @@ import * as api from './api.js';
 import { isMadiao } from './board.js';
 import { rankText } from './cards.js';
 import { lang, t } from './i18n.js';
-import { accountText, dabaifenResultText, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
+import { accountText, dabaifenResultText, handResultLine, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
 import { Card, Countdown } from './ui.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
@@ -35,7 +35,7 @@ export function Scoring(p) {
       ${view.settlement
         ? html`<ol class="lines">
             ${view.settlement.lines.map(
-              (line, i) => html`<li key=${i} class=${line.counted ? '' : 'not-counted'}>
+              (line, i) => html`<li key=${i} class=${line.counted ? '' : 'not-counted'} data-item=${line.item}>
                 <span class="line-text">${settlementLineText(line, p.names, l)}</span>
                 <span class="amounts">${line.transfers.map((x, s) => (x ? html`<span key=${s} class=${x > 0 ? 'plus' : 'minus'}>${p.names[s]} ${signed(x)}</span>` : null))}</span>
               </li>`,
@@ -130,4 +130,45 @@ export function MatchScore(p) {
     )}</tbody>
     <caption>${t('score.hands', { n: m.hands })} · ${m.over && m.winner !== null ? t('score.winner', { team: teamText(m.winner, p.names, l) }) : t('score.next_starter', { name: p.names[m.next_starter] })}</caption>
   </table>`;
+}
+
+/** @typedef {import('./wire').MadiaoResult} MadiaoResult */
+/** @typedef {import('./wire').DabaifenResult} DabaifenResult */
+/** @typedef {import('./wire').DealResult} DealResult */
+
+/**
+ * The scoring of a hand already over, opened again from the events or the match score: its
+ * final view when the page saw the hand end, else its result alone.
+ * @param {{game: 'madiao' | 'dabaifen', hand: number, view: MadiaoView | DabaifenView | null, result: MadiaoResult | DabaifenResult | DealResult | null,
+ *   names: string[], stake: number, onClose: () => void}} p
+ */
+export function PastHand(p) {
+  return html`<div class="dialog-back" onClick=${(/** @type {Event} */ e) => { if (e.target === e.currentTarget) p.onClose(); }}>
+    <div class="dialog past-hand" role="dialog" aria-label=${t('end.hand_title', { n: p.hand + 1 })} data-hand=${p.hand}>
+      <button class="close" onClick=${p.onClose} aria-label=${t('common.close')}>×</button>
+      <h3>${t('end.hand_title', { n: p.hand + 1 })}</h3>
+      ${p.view
+        ? html`<${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />`
+        : html`${p.result ? html`<p class="result-text">${handResultLine(p.game, p.hand, p.result, p.names, lang())}</p>` : null}
+            <p class="hint">${t('end.not_kept')}</p>`}
+    </div>
+  </div>`;
+}
+
+/**
+ * Every hand of the match so far, each with its scoring to open again.
+ * @param {{game: 'madiao' | 'dabaifen', results: Array<MadiaoResult | DabaifenResult | DealResult>, names: string[], onShow: (hand: number) => void}} p
+ */
+export function HandList(p) {
+  if (!p.results.length) return null;
+  const l = lang();
+  return html`<div class="hand-list">
+    <h4>${t('score.hands_list')}</h4>
+    <ol>${p.results.map((r, i) =>
+      r
+        ? html`<li key=${i} data-hand=${i}>${handResultLine(p.game, i, r, p.names, l)}
+            <button class="link" data-action="show-hand" onClick=${() => p.onShow(i)}>${t('end.show')}</button></li>`
+        : null,
+    )}</ol>
+  </div>`;
 }

@@ -175,3 +175,18 @@ export function cardsAction(legal, selected) {
 export function revokeRisk(legal, selected) {
   return !!legal && legal.kind === 'lead' && legal.revoke === 'penalize' && selected.length >= 2;
 }
+
+/**
+ * The prompt of a Da Bai Fen `cards` choice, as a key of i18n: burying; a follow that must include
+ * the led-suit cards the seat holds (`must`); a follow from the led suit; or, void in the led
+ * suit, a follow with any cards of the hand (the server then offers the whole hand in `from`, and
+ * `must` is empty).
+ * @param {Legal} legal @param {number} handSize
+ * @returns {'dbf.bury_prompt' | 'dbf.follow_must' | 'dbf.follow_prompt' | 'dbf.follow_any' | null}
+ */
+export function cardsPrompt(legal, handSize) {
+  if (legal.kind !== 'cards') return null;
+  if (legal.action === 'bury') return 'dbf.bury_prompt';
+  if (legal.must.length) return 'dbf.follow_must';
+  return legal.from.length >= handSize ? 'dbf.follow_any' : 'dbf.follow_prompt';
+}

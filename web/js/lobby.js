@@ -6,7 +6,7 @@ import * as api from './api.js';
 import { lang, t } from './i18n.js';
 import { seenTables } from './state.js';
 import { VARIANTS, overrides } from './variants.js';
-import { errorText, notify } from './ui.js';
+import { BotIcon, errorText, notify } from './ui.js';
 
 /** @typedef {import('./wire').GamesReply} GamesReply */
 /** @typedef {import('./wire').GameInfo} GameInfo */
@@ -216,7 +216,7 @@ function OpenTables(p) {
       ${(p.tables ?? []).map(
         (tb) => html`<li key=${tb.id} data-table=${tb.id}>
           <div class="tb-name"><b>${tb.name}</b> <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)}</span></div>
-          <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? `🤖 ${s.bot}` : s.name}</span>`)}</div>
+          <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.name}</span>`)}</div>
           <div class="tb-buttons">
             ${tb.open_seats > 0 ? html`<button class="primary" data-action="join" onClick=${() => p.navigate(`/t/${tb.id}`)}>${t('lobby.join')}</button>` : null}
             <button data-action="watch" onClick=${() => p.navigate(`/t/${tb.id}?watch`)}>${t('lobby.watch')}</button>
@@ -255,15 +255,30 @@ function JoinLink(p) {
   </section>`;
 }
 
-/** Tables this browser was at, with their replays. */
+/**
+ * Tables this browser was at, with their replays: a replay link only for a table the server says
+ * is finished (an unfinished table has no replay yet).
+ */
 function RecentTables() {
   const list = seenTables().slice(0, 8);
+  const [finished, setFinished] = useState(/** @type {Record<string, boolean>} */ ({}));
+  const ids = list.map((x) => x.id).join(',');
+  useEffect(() => {
+    let live = true;
+    for (const x of list) {
+      api.table(x.id).then(
+        (tb) => { if (live && tb.status === 'finished') setFinished((f) => ({ ...f, [x.id]: true })); },
+        () => {},
+      );
+    }
+    return () => { live = false; };
+  }, [ids]);
   return html`<section class="card-box recent">
     <h2>${t('lobby.recent')}</h2>
     ${list.length === 0 ? html`<p class="hint">${t('lobby.no_recent')}</p>` : null}
     <ul>${list.map(
-      (x) => html`<li key=${x.id}><a href=${`/t/${x.id}`} data-link="1">${x.name}</a> <span class="sub">${t(`game.${x.game}`)}</span>
-        <a class="small" href=${`/replay/${x.id}`} data-link="1">${t('lobby.replay')}</a></li>`,
+      (x) => html`<li key=${x.id} data-table=${x.id}><a href=${`/t/${x.id}`} data-link="1">${x.name}</a> <span class="sub">${t(`game.${x.game}`)}</span>
+        ${finished[x.id] ? html`<a class="small" href=${`/replay/${x.id}`} data-link="1">${t('lobby.replay')}</a>` : null}</li>`,
     )}</ul>
     <p><a href="/replay" data-link="1">${t('lobby.open_file')}</a></p>
   </section>`;

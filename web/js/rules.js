@@ -59,6 +59,7 @@ export const RULES = {
         li: [
           'Everyone wants at least 2 tricks: fewer costs 1 stake, exactly 2 is even, 3 or more earns 1, all 8 earn 8.',
           'Each trick won with a reward card (the top card of a suit) earns 1 more, if you made 2 tricks.',
+          'The promoted reward card: when the upcard is itself a suit’s top card (say 九萬), nobody holds that top card, so the second card of that suit (八萬) is promoted to reward card in its place; a trick it wins earns the same 1 more, and the scoring says it was promoted.',
           'The Hundred Myriad (百萬) brings its holder bonuses, the biggest (+3) when it wins a trick; a player with that +3 also “knocks” (敲門), taking 1 stake from each other player.',
           'Winning tricks with 萬萬, 千萬 and 百萬 earns 3 more (4 with 空沒文 too).',
           'Stock check: the card under the upcard is shown; if it is a suit’s top card, whoever played that suit’s second card face up pays 1 stake to everyone.',
@@ -85,7 +86,7 @@ export const RULES = {
           '每门最大的牌（万万、九万、九索、空没文）为「尊」；有十张红牌（牌上标「红」）。',
         ],
       },
-      { h: '发牌', p: ['每人八张，余下八张为底，翻转使最底一张（底牌）在打牌时可见。切牌决定谁先得牌，该人打第一墩的首张。'] },
+      { h: '发牌', p: ['每人八张，余下八张为余牌，翻转使最底一张（翻牌）在打牌时可见。切牌决定谁先得牌，该人打第一墩的首张。'] },
       {
         h: '出牌之前',
         li: [
@@ -109,9 +110,10 @@ export const RULES = {
         li: [
           '人人要求至少两墩：不足两墩赔一注，正好两墩不输不赢，三墩以上得一注，八墩全得得八注。',
           '够两墩者，每以赏牌（各门最大者）得一墩再得一注。',
+          '赏牌递补：若翻牌本身是某门之尊（如九万），该门的尊不在任何人手中，改由该门第二大的牌（如八万）递补为赏牌；以它得墩同样得一注，结算中会注明「递补」。',
           '百万给持有者各种赏注，以百万捉得一墩最大（三注）；得此三注的闲家还「敲门」，向其余两家各收一注。',
           '以万万、千万、百万皆得墩者再得三注（连空没文则四注）。',
-          '查底：翻开底牌下的一张；若是某门之尊，明出该门第二大牌者赔每家一注。',
+          '查底：揭开翻牌下的一张；若是某门之尊，明出该门第二大牌者赔每家一注。',
           '庄家与每个闲家分别结算。一手结束时，页面逐条以文字列出每一笔。',
         ],
       },

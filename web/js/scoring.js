@@ -2,7 +2,7 @@
 // account of a deal, the results and the running match score. Pure: unit-tested with
 // `node --test`. The engines itemize (madiao::Settlement, dabaifen::Account); this words it.
 
-import { dabaifenLabel, madiaoName, SUIT_NAMES, rankText } from './cards.js';
+import { dabaifenLabel, madiaoName, MADIAO_SUITS, SUIT_NAMES, rankText } from './cards.js';
 
 /** @typedef {'en' | 'zh'} Lang */
 /** @typedef {import('./wire').SettlementLine} SettlementLine */
@@ -51,17 +51,64 @@ export function withMadiaoNames(text) {
   return text.replace(/\b(T[WQB2-9]|M[1-9]|S[1-9]|W[0-9H])\b/g, (code) => madiaoName(code));
 }
 
+/** The Chinese name of a Madiao suit (十门, 万门, 索门, 文门). @param {string} code a card of the suit */
+function madiaoSuitZh(code) {
+  const s = MADIAO_SUITS[/** @type {'T' | 'M' | 'S' | 'W'} */ (code[0])];
+  return s ? `${s.zh === '萬' ? '万' : s.zh}门` : code[0];
+}
+
 /**
- * One settlement line in words: who, what for, and what each seat gains or pays.
+ * What a Chinese settlement line adds to its label: the cards, the trick counts, why a promoted
+ * reward card pays (§6: the upcard is its suit's top card, so the second card takes its place).
+ * @param {SettlementLine} line @param {readonly string[]} names
+ */
+function lineDetailZh(line, names) {
+  const d = line.detail ?? {};
+  const who = names[line.seat] ?? `${line.seat}`;
+  switch (line.item) {
+    case 'reward_trick': {
+      if (!d.card) return '';
+      const card = madiaoName(d.card);
+      if (!d.promoted) return `：${card}`;
+      const top = MADIAO_TOP[/** @type {'T' | 'M' | 'S' | 'W'} */ (d.card[0])];
+      return `：${card}（递补赏牌：翻牌 ${madiaoName(top)} 是${madiaoSuitZh(d.card)}之尊，由该门第二张 ${card} 递补为赏牌）`;
+    }
+    case 'stock_check':
+      if (!d.exposed || !d.second) return '';
+      return `：翻牌下为 ${madiaoName(d.exposed)}（${madiaoSuitZh(d.exposed)}之尊），${who}${d.face_up ? '明出' : '得'}该门第二张 ${madiaoName(d.second)}${d.face_up ? '' : '（持有者赔）'}`;
+    case 'fewer_than_2_tricks':
+    case '3_or_more_tricks':
+    case 'tied_for_most_tricks':
+      return d.tricks === undefined ? '' : `（${d.tricks} 墩）`;
+    case 'hm_won':
+      return d.tricks === undefined ? '' : `（共 ${d.tricks} 墩）`;
+    case 'faceup_discard':
+      return d.card ? `：第 ${d.trick} 墩明弃 ${madiaoName(d.card)}` : '';
+    default:
+      return '';
+  }
+}
+
+/** The top card of each Madiao suit (§1), the card a promoted reward card stands in for. */
+const MADIAO_TOP = /** @type {const} */ ({ T: 'TW', M: 'M9', S: 'S9', W: 'W0' });
+
+/**
+ * One settlement line in words: who (and whether he is the banker), what for, with its cards and
+ * trick counts, and what the line's owner gains or pays in all (what every seat pays or gets is
+ * listed beside the line, from its `transfers`).
  * @param {SettlementLine} line @param {readonly string[]} names @param {Lang} lang
  */
 export function settlementLineText(line, names, lang) {
-  if (lang === 'en') return withMadiaoNames(withNames(line.text, names));
+  if (lang === 'en') {
+    // The engine's sentence, with names; its closing "(+3)" / "(-3)" is the owner's total, which
+    // the amounts beside the line already show (with a true minus sign).
+    return withMadiaoNames(withNames(line.text, names)).replace(/ \([+-][0-9.½]+\)$/, '');
+  }
   const label = ITEM_LABELS[line.item]?.zh ?? line.item;
-  const who = names[line.seat] ?? `${line.seat}`;
-  if (!line.counted) return `${who}：${label}（不计）`;
-  // What every other seat pays or gets is listed beside the line (its `transfers`).
-  return `${who}：${label}，${signed(line.transfers[line.seat])}`;
+  const who = (names[line.seat] ?? `${line.seat}`) + (line.banker === line.seat ? '（庄家）' : '');
+  const detail = lineDetailZh(line, names);
+  if (!line.counted) return `${who}：${label}${detail}（不计）`;
+  return `${who}：${label}${detail}，${signed(line.transfers[line.seat])}`;
 }
 
 /**
@@ -76,8 +123,9 @@ export function madiaoResultText(r, names, lang) {
     four_lowest: { en: 'The four lowest won at once', zh: '四极即胜' },
     redeal: { en: 'A redeal was forced with a long suit', zh: '长门要求重发' },
   }[r.outcome][lang];
-  if (lang === 'zh') return `${how}。下一庄：${next}${r.game_over ? '。本场结束。' : '。'}`;
-  return `${how}. Next banker: ${next}${r.game_over ? '. The match is over.' : '.'}`;
+  // The hand that ends the match has no next banker.
+  if (lang === 'zh') return r.game_over ? `${how}。本场结束。` : `${how}。下一庄：${next}。`;
+  return r.game_over ? `${how}. The match is over.` : `${how}. Next banker: ${next}.`;
 }
 
 /** @param {Trump | {suit: string, rank: string} | null} trump @param {Lang} lang */
@@ -196,7 +244,7 @@ export function dabaifenResultText(r, names, lang) {
   const winner = r.winner === null ? '' : teamText(r.winner, names, lang);
   const pts = r.defender_points ?? 0;
   const s = zh
-    ? `守方得 ${pts} 分：${winner} 胜${r.levels ? `，升 ${r.levels} 級` : ''}。`
+    ? `守方得 ${pts} 分：${winner} 胜${r.levels ? `，升 ${r.levels} 级` : ''}。`
     : `The defenders took ${pts} points: ${winner} wins${r.levels ? `, +${r.levels} rank${r.levels === 1 ? '' : 's'}` : ''}.`;
   const ranks = zh ? `级：${rankText(r.ranks[0])} 对 ${rankText(r.ranks[1])}。` : ` Ranks: ${rankText(r.ranks[0])} and ${rankText(r.ranks[1])}.`;
   const end = r.game_over ? (zh ? '全局结束。' : ' The game is over.') : '';
@@ -268,4 +316,84 @@ export function eventText(game, e, names, lang) {
     default:
       return '';
   }
+}
+
+/** @typedef {import('./wire').MadiaoView} MadiaoView */
+/** @typedef {import('./wire').DabaifenView} DabaifenView */
+
+/**
+ * A line of the table's story that the events do not tell by themselves: a trick won, or a
+ * hand's end (its result and scoring are in the hand's final view).
+ * @typedef {{kind: 'trick', number: number, winner: number, card: string | null, points: number | null} | {kind: 'result'}} StoryEvent
+ */
+
+/**
+ * What a new view of a hand adds to the story since `prev` (the view before, of the same hand;
+ * null when there is none): each trick completed since, in order, then the hand's end.
+ * @param {MadiaoView | DabaifenView | null} prev @param {MadiaoView | DabaifenView} view
+ * @returns {StoryEvent[]}
+ */
+export function storyEvents(prev, view) {
+  /** @type {StoryEvent[]} */
+  const out = [];
+  const before = prev ? /** @type {Array<{winner: number | null}>} */ (prev.tricks) : [];
+  /** @type {Array<import('./wire').MadiaoTrickView | import('./wire').DabaifenTrickView>} */
+  const tricks = view.tricks;
+  tricks.forEach((tr, i) => {
+    if (tr.winner === null || (before[i] && before[i].winner !== null)) return;
+    const winner = tr.winner;
+    if ('number' in tr) {
+      const play = tr.plays.find((x) => x.seat === winner);
+      out.push({ kind: 'trick', number: tr.number, winner, card: play ? play.card : null, points: null });
+    } else {
+      out.push({ kind: 'trick', number: i + 1, winner, card: null, points: tr.points });
+    }
+  });
+  if (view.phase === 'over' && view.result && !(prev && prev.phase === 'over')) out.push({ kind: 'result' });
+  return out;
+}
+
+/**
+ * A trick won, in words: Madiao's winning card, Da Bai Fen's points.
+ * @param {StoryEvent & {kind: 'trick'}} e @param {readonly string[]} names @param {Lang} lang
+ */
+export function trickWonText(e, names, lang) {
+  const who = names[e.winner];
+  if (e.card) {
+    return lang === 'zh' ? `第 ${e.number} 墩：${who} 以 ${madiaoName(e.card)} 得墩` : `Trick ${e.number}: ${who} wins with ${madiaoName(e.card)}`;
+  }
+  const pts = e.points ?? 0;
+  return lang === 'zh' ? `第 ${e.number} 墩：${who} 得墩（${pts} 分）` : `Trick ${e.number}: ${who} wins (${pts} point${pts === 1 ? '' : 's'})`;
+}
+
+/**
+ * A hand's result in a line of the events: "Hand 2: …".
+ * @param {'madiao' | 'dabaifen'} game @param {number} hand from 0
+ * @param {MadiaoResult | DabaifenResult | import('./wire').DealResult} result
+ * @param {readonly string[]} names @param {Lang} lang
+ */
+export function handResultLine(game, hand, result, names, lang) {
+  const text =
+    game === 'madiao'
+      ? madiaoResultText(/** @type {MadiaoResult} */ (result), names, lang)
+      : dabaifenResultText(/** @type {DabaifenResult} */ (result), names, lang);
+  return lang === 'zh' ? `第 ${hand + 1} 手结束：${text}` : `Hand ${hand + 1} is over: ${text}`;
+}
+
+/**
+ * Da Bai Fen's trick counter: tricks are counted by plays, not cards (a multi-card trick is one
+ * trick), so how many tricks a deal has is not known in advance. The current trick's number, and
+ * how many cards each seat has still to play counting the current trick (every seat holds as many
+ * as the leader held when it began).
+ * @param {DabaifenView} view
+ * @returns {{number: number, left: number} | null}
+ */
+export function dabaifenTrickCounter(view) {
+  if (view.phase !== 'playing' || view.tricks.length === 0) return null;
+  const i = view.tricks.length - 1;
+  const tr = view.tricks[i];
+  const led = tr.plays.find((x) => x.seat === tr.leader);
+  // A complete trick stays current until the next is opened: it counts as played.
+  const left = view.hand_sizes[tr.leader] + (led && tr.winner === null ? led.cards.length : 0);
+  return { number: tr.winner === null ? i + 1 : i + 2, left };
 }

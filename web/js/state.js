@@ -62,3 +62,43 @@ export function rememberTable(t) {
   const list = [t, ...seenTables().filter((x) => x.id !== t.id)].slice(0, 30);
   write(KEY_TABLES, list);
 }
+
+/** How many finished hands' scorings a tab keeps for a table (the newest). */
+const ENDS_KEEP = 100;
+
+/** @param {string} table @param {number | null} seat */
+function endsKey(table, seat) {
+  return `yezi.ends.${table}.${seat === null ? 'watch' : seat}`;
+}
+
+/**
+ * The final views of a table's finished hands this tab has seen (session storage: kept through a
+ * reload, gone with the tab), by hand; `{}` when none.
+ * @param {string} table @param {number | null} seat the seat they were seen from (null: watching)
+ * @returns {Record<number, any>}
+ */
+export function loadEnds(table, seat) {
+  try {
+    const s = typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(endsKey(table, seat));
+    const v = s ? JSON.parse(s) : null;
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Keeps the final views of a table's finished hands for this tab (the newest ENDS_KEEP).
+ * @param {string} table @param {number | null} seat @param {Record<number, unknown>} ends
+ */
+export function saveEnds(table, seat, ends) {
+  const hands = Object.keys(ends).map(Number).sort((a, b) => a - b).slice(-ENDS_KEEP);
+  /** @type {Record<number, unknown>} */
+  const kept = {};
+  for (const h of hands) kept[h] = ends[h];
+  try {
+    sessionStorage.setItem(endsKey(table, seat), JSON.stringify(kept));
+  } catch {
+    // Full or unavailable storage: the scorings stay in the page until it is left.
+  }
+}

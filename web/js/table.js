@@ -5,11 +5,11 @@ import { html, useEffect, useMemo, useReducer, useRef, useState } from '../vendo
 import * as api from './api.js';
 import { Board, isMadiao, position } from './board.js';
 import { lang, t } from './i18n.js';
-import { cardsAction, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
+import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
 import { RulesDialog } from './rules.js';
-import { HandEnd, MatchScore } from './hand_end.js';
-import { eventText } from './scoring.js';
-import { rememberTable } from './state.js';
+import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
+import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
+import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
 import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
 
@@ -43,15 +43,48 @@ import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
  * @property {SyncMsg['match']} match
  * @property {Array<MadiaoResult | DabaifenResult>} results
  * @property {ChatMessage[]} chat
- * @property {Array<{key: number, hand: number, event: TableEvent}>} log
+ * @property {LogItem[]} log
+ * @property {Record<number, MadiaoView | DabaifenView>} ends the final view of each hand that ended
+ *   while the page was open, by hand (its scoring, to show again during the match)
  * @property {boolean} ready we said `next` for this pause
  */
+
+/** @typedef {import('./scoring.js').StoryEvent} StoryEvent */
+/**
+ * A line of the events: a table event, or a trick won or a hand's end seen in the views.
+ * @typedef {{key: string, hand: number, event: TableEvent} | {key: string, hand: number, story: StoryEvent}} LogItem
+ */
+
+/** How many lines of events the page keeps. */
+const LOG_KEEP = 200;
+
+/**
+ * The story lines a view adds (tricks won, the hand's end) after `prev`, the view before.
+ * @param {TableState | null} st @param {number} hand @param {MadiaoView | DabaifenView | null} view @param {number} v
+ * @returns {LogItem[]}
+ */
+function storyItems(st, hand, view, v) {
+  if (!view) return [];
+  const prev = st && st.hand === hand ? st.view : null;
+  return storyEvents(prev, view).map((story, i) => ({ key: `${v}.${i}`, hand, story }));
+}
+
+/**
+ * The final views kept, with `view` added when it ends its hand.
+ * @param {{ends: TableState['ends']} | null} st @param {number} hand @param {MadiaoView | DabaifenView | null} view
+ */
+function keepEnd(st, hand, view) {
+  const ends = st ? st.ends : {};
+  return view && view.phase === 'over' && view.result ? { ...ends, [hand]: view } : ends;
+}
 
 /** @param {TableState | null} st @param {ServerMsg} msg @returns {TableState | null} */
 export function reduce(st, msg) {
   const now = Date.now();
   switch (msg.type) {
-    case 'sync':
+    case 'sync': {
+      const same = !!st && st.table.id === msg.table.id;
+      const kept = same ? st : null;
       return {
         table: msg.table,
         you: msg.you,
@@ -64,15 +97,20 @@ export function reduce(st, msg) {
         match: msg.match,
         results: msg.results,
         chat: msg.chat,
-        log: st && st.table.id === msg.table.id ? st.log : [],
+        log: [...(kept ? kept.log : []), ...storyItems(kept, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP),
+        // A page opened afresh finds the scorings this tab saw before a reload.
+        ends: keepEnd(kept ?? { ends: loadEnds(msg.table.id, msg.you.seat) }, msg.hand, msg.view),
         ready: false,
       };
+    }
     case 'update': {
       if (!st) return st;
       const results = [...st.results];
       const v = msg.view;
       if (v && v.result && results.length <= msg.hand) results[msg.hand] = v.result;
-      const log = [...st.log.slice(-60), { key: msg.v, hand: msg.hand, event: msg.event }];
+      // The draw's steps are not listed (48 a deal): they would crowd the tricks out of the log.
+      const own = msg.event.kind === 'draw' ? [] : [{ key: `${msg.v}`, hand: msg.hand, event: msg.event }];
+      const log = [...st.log, ...own, ...storyItems(st, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP);
       return {
         ...st,
         // The match has begun (the status changes with the first update, not by a `seats`).
@@ -86,6 +124,7 @@ export function reduce(st, msg) {
         match: msg.match,
         results,
         log,
+        ends: keepEnd(st, msg.hand, msg.view),
         ready: msg.event.kind === 'hand_start' ? false : st.ready,
       };
     }
@@ -202,6 +241,8 @@ function Table(p) {
   const [rules, setRules] = useState(false);
   const [help, setHelp] = useState(false);
   const [endHidden, setEndHidden] = useState(-1);
+  const [pastHand, setPastHand] = useState(/** @type {number | null} */ (null));
+  useEffect(() => saveEnds(st.table.id, me, st.ends), [st.ends]);
   const [panel, setPanel] = useState(/** @type {'chat' | 'log' | 'score'} */ ('chat'));
   /** @param {import('./wire').ClientMsg} msg */
   const send = (msg) => {
@@ -263,7 +304,7 @@ function Table(p) {
     <div class="table-main">
       <div class="play-area">
         ${view
-          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} seats=${seats} timer=${st.timer} timerAt=${st.timerAt}
+          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} timer=${st.timer} timerAt=${st.timerAt}
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
               centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
@@ -287,10 +328,17 @@ function Table(p) {
           )}
         </div>
         ${panel === 'chat' ? html`<${Chat} chat=${st.chat} send=${send} />` : null}
-        ${panel === 'log' ? html`<${Log} st=${st} names=${names} />` : null}
-        ${panel === 'score' ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} />` : null}
+        ${panel === 'log' ? html`<${Log} st=${st} names=${names} onShow=${setPastHand} />` : null}
+        ${panel === 'score'
+          ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} />
+              <${HandList} game=${game} results=${st.results} names=${names} onShow=${setPastHand} />`
+          : null}
       </aside>
     </div>
+    ${pastHand !== null
+      ? html`<${PastHand} game=${game} hand=${pastHand} view=${st.ends[pastHand] ?? null} result=${st.results[pastHand] ?? null}
+          names=${names} stake=${st.table.stake ?? 2} onClose=${() => setPastHand(null)} />`
+      : null}
     ${rules ? html`<${RulesDialog} game=${game} variants=${st.table.variants} onClose=${() => setRules(false)} />` : null}
   </div>`;
 }
@@ -464,8 +512,8 @@ function MyHand(p) {
       }
       case 'cards': {
         const bury = legal.action === 'bury';
-        const must = legal.must.length;
-        return html`<span class="ask">${bury ? t('dbf.bury_prompt') : must ? t('dbf.follow_must', { n: legal.count, m: must }) : t('dbf.follow_prompt', { n: legal.count })}</span> ${clock}
+        const ask = t(cardsPrompt(legal, hand.length) ?? 'dbf.follow_prompt', { n: legal.count, m: legal.must.length });
+        return html`<span class="ask">${ask}</span> ${clock}
           <span class="count">${selected.length}/${legal.count}</span>
           <button class="primary" data-action=${bury ? 'bury' : 'play'} disabled=${!ok || !ok.ok} onClick=${confirm}>
             ${bury ? t('dbf.bury') : t('dbf.play_n', { n: legal.count })}</button>`;
@@ -539,13 +587,26 @@ function Chat(p) {
   </div>`;
 }
 
-/** The events of the table in words. @param {{st: TableState, names: string[]}} p */
+/**
+ * The events of the table in words, newest first: the plays, each trick won and each hand's
+ * result, with its scoring to open again.
+ * @param {{st: TableState, names: string[], onShow: (hand: number) => void}} p
+ */
 function Log(p) {
   const game = p.st.table.game;
-  const items = p.st.log.filter((x) => x.event.kind !== 'draw').slice(-40).reverse();
+  const l = lang();
+  const items = p.st.log.slice(-120).reverse();
   return html`<div class="log">
     ${items.length === 0 ? html`<p class="hint">${t('log.empty')}</p>` : null}
-    ${items.map((x) => html`<p key=${x.key}>${eventText(game, x.event, p.names, lang())}</p>`)}
+    ${items.map((x) => {
+      if ('event' in x) return html`<p key=${x.key}>${eventText(game, x.event, p.names, l)}</p>`;
+      if (x.story.kind === 'trick') return html`<p key=${x.key} class="log-trick" data-story="trick" data-hand=${x.hand}>${trickWonText(x.story, p.names, l)}</p>`;
+      const view = p.st.ends[x.hand];
+      const result = view ? view.result : p.st.results[x.hand];
+      return html`<p key=${x.key} class="log-result" data-story="result" data-hand=${x.hand}>
+        ${result ? handResultLine(game, x.hand, result, p.names, l) : ''}
+        <button class="link" data-action="show-hand" onClick=${() => p.onShow(x.hand)}>${t('end.show')}</button></p>`;
+    })}
   </div>`;
 }
 

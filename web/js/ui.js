@@ -84,6 +84,23 @@ export function Card(p) {
   return html`<span class=${full} data-card=${p.code} aria-label=${label} title=${label}>${face}${mark}</span>`;
 }
 
+/**
+ * The bot mark, drawn (an emoji needs a font the machine may lack): a robot's head, in the
+ * text's colour. Its label says "bot" to screen readers.
+ */
+export function BotIcon() {
+  return html`<svg class="bot-icon" viewBox="0 0 16 16" width="1em" height="1em" role="img" aria-label=${t('seat.bot')}>
+    <line x1="8" y1="1.5" x2="8" y2="4" stroke="currentColor" stroke-width="1.3" />
+    <circle cx="8" cy="1.5" r="1.1" fill="currentColor" />
+    <rect x="2.5" y="4" width="11" height="9" rx="2.2" fill="none" stroke="currentColor" stroke-width="1.4" />
+    <circle cx="5.8" cy="8" r="1.2" fill="currentColor" />
+    <circle cx="10.2" cy="8" r="1.2" fill="currentColor" />
+    <line x1="5.5" y1="11" x2="10.5" y2="11" stroke="currentColor" stroke-width="1.2" />
+    <line x1="1" y1="7.5" x2="1" y2="10" stroke="currentColor" stroke-width="1.3" />
+    <line x1="15" y1="7.5" x2="15" y2="10" stroke="currentColor" stroke-width="1.3" />
+  </svg>`;
+}
+
 /** A row of card backs with a count. @param {{n: number}} p */
 export function Backs(p) {
   const shown = Math.min(p.n, 6);

@@ -60,7 +60,7 @@ export const VARIANTS = {
       label: { en: 'Stock check', zh: '查底' },
       about: {
         en: 'When the card under the upcard is a top card, who pays for its suit’s second card?',
-        zh: '底牌下一张是尊时，谁为该门第二张赔付？',
+        zh: '翻牌下一张是尊时，谁为该门第二张赔付？',
       },
       values: [
         { value: 'faceup_only', text: { en: 'whoever played it face up', zh: '明出的人' } },

@@ -173,7 +173,7 @@ lines: Array<SettlementLine>,
  */
 totals: BySeat<Halves>, };
 
-export type SettlementLine = { seat: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string };
+export type SettlementLine = { seat: Seat, banker: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string, detail: { card?: MadiaoCard, promoted?: boolean, tricks?: number, exposed?: MadiaoCard, second?: MadiaoCard, face_up?: boolean, trick?: number } };
 
 export type MadiaoResult = { 
 /**

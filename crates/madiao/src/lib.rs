@@ -99,7 +99,7 @@ mod ts {
     ts_named!(
         crate::Line,
         "SettlementLine",
-        "{ seat: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string }"
+        "{ seat: Seat, banker: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string, detail: { card?: MadiaoCard, promoted?: boolean, tricks?: number, exposed?: MadiaoCard, second?: MadiaoCard, face_up?: boolean, trick?: number } }"
             .to_string()
     );
 }

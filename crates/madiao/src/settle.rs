@@ -485,6 +485,12 @@ impl fmt::Display for Item {
                 "3 or more tricks ({tricks}), tied with another seat for the most: ½ (most_tricks_tie: each_plus_half)"
             ),
             Item::Slam => f.write_str("all 8 tricks (slam)"),
+            Item::RewardTrick { card } if TOPS & card.bit() == 0 => write!(
+                f,
+                "won a trick with the reward card {card} (promoted: the upcard is {}, the top {} card, so the second card {card} takes its place)",
+                card.suit().top(),
+                card.suit()
+            ),
             Item::RewardTrick { card } => write!(f, "won a trick with the reward card {card}"),
             Item::HmConsolation => f.write_str("dealt the HM (TB), fewer than 2 tricks"),
             Item::HmMinimum => f.write_str("dealt the HM (TB), made the minimum"),
@@ -524,13 +530,70 @@ impl fmt::Display for Line {
 
 impl Serialize for Line {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Line", 5)?;
+        let mut st = s.serialize_struct("Line", 7)?;
         st.serialize_field("seat", &self.seat)?;
+        st.serialize_field("banker", &self.banker)?;
         st.serialize_field("item", self.item.name())?;
         st.serialize_field("counted", &self.counted)?;
         st.serialize_field("transfers", &self.transfers)?;
         st.serialize_field("text", &self.to_string())?;
+        st.serialize_field("detail", &LineDetail::of(self.item))?;
         st.end()
+    }
+}
+
+/// The particulars of a line's item, for a client that words the line itself (in another
+/// language): each field is present only for the items it belongs to.
+#[derive(Serialize, Default)]
+struct LineDetail {
+    /// The card that won the trick (`reward_trick`) or was discarded face up (`faceup_discard`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    card: Option<Card>,
+    /// `reward_trick`: true when the card is a suit's second card, promoted to reward card because
+    /// the upcard is its suit's top card (§6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    promoted: Option<bool>,
+    /// The seat's tricks (the trick-count lines and `hm_won`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tricks: Option<u8>,
+    /// `stock_check`: the top card under the upcard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exposed: Option<Card>,
+    /// `stock_check`: its suit's second card, whose player pays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second: Option<Card>,
+    /// `stock_check`: true when the payer played it face up (false: he was dealt it, `holder`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    face_up: Option<bool>,
+    /// `faceup_discard`: the trick, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trick: Option<u8>,
+}
+
+impl LineDetail {
+    fn of(item: Item) -> LineDetail {
+        let mut d = LineDetail::default();
+        match item {
+            Item::RewardTrick { card } => {
+                d.card = Some(card);
+                d.promoted = Some(TOPS & card.bit() == 0);
+            }
+            Item::FaceUpDiscard { card, trick } => {
+                d.card = Some(card);
+                d.trick = Some(trick + 1);
+            }
+            Item::StockCheck { exposed, second, face_up } => {
+                d.exposed = Some(exposed);
+                d.second = Some(second);
+                d.face_up = Some(face_up);
+            }
+            Item::FewerThanTwoTricks { tricks }
+            | Item::ThreeOrMoreTricks { tricks }
+            | Item::TiedForMostTricks { tricks }
+            | Item::HmWon { tricks } => d.tricks = Some(tricks),
+            _ => {}
+        }
+        d
     }
 }
 

@@ -141,6 +141,18 @@ fn upcard_top_promotes_the_second_card_to_reward() {
     assert_eq!(st.tricks().0, [3, 2, 1, 2]);
     assert!(has_item(&st, |i| *i == Item::RewardTrick { card: card("M8") }));
     assert_eq!(payoffs(&st), [7.0, -2.0, -3.0, -2.0]);
+    // The line that pays it says why M8 is a reward card, in words and in its serialized detail
+    // (the browser client words it from the detail).
+    let text = st.settlement().unwrap().to_string();
+    let want = "won a trick with the reward card M8 (promoted: the upcard is M9, the top myriads card, \
+                so the second card M8 takes its place): +1 from each player (+3)";
+    assert!(text.contains(want), "missing {want:?} in\n{text}");
+    let json = serde_json::to_value(st.settlement().unwrap()).unwrap();
+    let line = json["lines"].as_array().unwrap().iter().find(|l| l["item"] == "reward_trick").unwrap();
+    assert_eq!(line["detail"], serde_json::json!({ "card": "M8", "promoted": true }));
+    assert_eq!(line["banker"], 0);
+    let tricks = json["lines"].as_array().unwrap().iter().find(|l| l["item"] == "3_or_more_tricks").unwrap();
+    assert_eq!(tricks["detail"], serde_json::json!({ "tricks": 3 }));
 }
 
 /// The quiet deal with TB dealt to seat 1 in place of T4.
@@ -420,4 +432,9 @@ fn itemized_lines_read_as_sentences() {
     plan(&mut st, &HONOURS_PLAN);
     let text = st.settlement().unwrap().to_string();
     assert!(text.contains("seat 1: won a trick with the reward card TW: +1 from the banker"), "{text}");
+    let json = serde_json::to_value(st.settlement().unwrap()).unwrap();
+    for line in json["lines"].as_array().unwrap().iter().filter(|l| l["item"] == "reward_trick") {
+        assert_eq!(line["detail"]["promoted"], false, "{line}");
+        assert!(["TW", "W0"].contains(&line["detail"]["card"].as_str().unwrap()), "{line}");
+    }
 }
