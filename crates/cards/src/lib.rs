@@ -10,7 +10,7 @@ pub mod seat;
 pub use cardset::{Card, CardSet};
 pub use halves::Halves;
 pub use rng::Rng;
-pub use seat::{BySeat, Seat};
+pub use seat::{BySeat, Seat, Viewer};
 
 /// Declares a TypeScript type for a type with a hand-written serde form (feature `ts`, for the
 /// browser client's wire types): `ts_named!(Card, "MadiaoCard", expr)`, where `expr` is a

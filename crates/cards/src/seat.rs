@@ -189,3 +189,14 @@ mod tests {
         assert_eq!(serde_json::to_string(&b).unwrap(), "[0,11,20,30]");
     }
 }
+
+/// Who a view of a hand is for: the person (or bot) in a seat, who sees his own cards, or
+/// someone watching, who sees only what every seat sees (and, once the hand is over, what the
+/// rules reveal to everyone).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The person (or bot) in a seat.
+    Seat(Seat),
+    /// Someone watching: only what is public.
+    Spectator,
+}

@@ -34,6 +34,7 @@
 pub mod account;
 pub mod card;
 pub mod game;
+pub mod legal;
 pub mod random;
 pub mod record;
 pub mod score;
@@ -46,6 +47,7 @@ pub mod view;
 pub use account::{Account, Event};
 pub use card::{Card, Cards, Rank, Suit, UnknownCard};
 pub use game::Match;
+pub use legal::{LeadGroup, LegalSummary};
 pub use score::{DealResult, game_points};
 pub use setup::{DealSetup, FirstDraw, SetupError, deal_from_seed, deck_from_seed, first_draw};
 pub use state::{Action, Declaration, IllegalAction, KittyTurn, Outcome, Phase, State, Trick};

@@ -13,7 +13,7 @@
 //! During the polls of the draw and the annulment only the asked seat's view says it is its
 //! turn: being asked would tell the others that it holds a card it may show, or no trump.
 
-use cards::Seat;
+use cards::{Seat, Viewer};
 use serde::Serialize;
 
 use crate::account::Account;
@@ -45,6 +45,9 @@ pub struct TrickView {
     pub plays: Vec<PlayView>,
     /// The winner, once complete.
     pub winner: Option<Seat>,
+    /// Who is winning the trick with the plays made so far (§8 "Who wins the trick"); the
+    /// winner once complete.
+    pub leading: Option<Seat>,
     /// The card points in the trick, once complete.
     pub points: Option<u32>,
 }
@@ -156,6 +159,7 @@ impl State {
                     leader: t.leader,
                     plays: t.in_order().map(|(s, c)| PlayView { seat: s, cards: sort(c) }).collect(),
                     winner: t.winner,
+                    leading: self.tables().and_then(|tables| t.leading(tables)),
                     points: t.winner.map(|_| t.points),
                 })
                 .collect(),
@@ -167,6 +171,71 @@ impl State {
                 a.lines.retain(|l| !matches!(l, crate::account::Event::KeptDeal { .. }));
                 a
             }),
+        }
+    }
+
+    /// What `viewer` may know now: a seat's [`State::view`], or for a spectator the view every
+    /// seat shares (no hand, no kitty; the buried cards only once the deal is over, §9). A
+    /// spectator's view is built from the provisional starter's, whose `seat` means nothing.
+    pub fn view_for(&self, viewer: Viewer) -> View {
+        match viewer {
+            Viewer::Seat(s) => self.view(s),
+            Viewer::Spectator => {
+                let mut v = self.view(self.provisional);
+                v.hand.clear();
+                v.kitty = None;
+                if self.phase != Phase::Over {
+                    v.buried = None;
+                }
+                // Polls are private to the asked seat (see the module documentation).
+                if matches!(v.phase, Phase::Drawing | Phase::Annulling) {
+                    v.to_move = None;
+                }
+                v
+            }
+        }
+    }
+
+    /// What `viewer` may know while the draw is dealt at a steady pace and `drawn` cards are
+    /// out (§4): only those cards (a seat's own among them), nothing the engine has decided
+    /// beyond them — no declaration, no trump, nobody asked.
+    pub fn draw_view(&self, viewer: Viewer, drawn: u8) -> View {
+        let first = self.first_drawer;
+        let drawn = drawn.min(48);
+        let mut hand_sizes = [0u8; 4];
+        for p in 0..usize::from(drawn) {
+            hand_sizes[first.offset((p % 4) as u8).index()] += 1;
+        }
+        let (seat, hand) = match viewer {
+            Viewer::Seat(s) => (s, sorted_plain(self.drawn_cards(s, drawn))),
+            Viewer::Spectator => (self.provisional, Vec::new()),
+        };
+        View {
+            seat,
+            phase: Phase::Drawing,
+            to_move: None,
+            variants: self.variants,
+            first_deal: self.first_deal,
+            open: self.open,
+            ranks: self.ranks,
+            provisional_starter: self.provisional,
+            starter: self.provisional,
+            first_drawer: first,
+            drawn,
+            hand,
+            hand_sizes,
+            declaration: None,
+            kitty_turn: None,
+            kitty_turned: Vec::new(),
+            trump: None::<Trump>,
+            annulment: None,
+            kitty: None,
+            buried: None,
+            tricks: Vec::new(),
+            team_points: [0, 0],
+            revoke: None,
+            result: None,
+            account: None,
         }
     }
 }

@@ -622,6 +622,22 @@ impl State {
         self.led & card.bit() != 0 && card.number() > self.best
     }
 
+    /// What playing `card` face up now would be (§5): the `Lead` of the trick, a `Capture` (a
+    /// card of the led suit above the best so far; at trick 8 by a seat without a trick, a capture
+    /// in form only, §9.6), or a face-up `Discard`. `None` when no card is to be played now.
+    pub fn face_up_kind(&self, card: Card) -> Option<PlayKind> {
+        if self.phase != Phase::Play {
+            return None;
+        }
+        Some(if self.pos == 0 {
+            PlayKind::Lead
+        } else if self.is_capture(card) {
+            PlayKind::Capture
+        } else {
+            PlayKind::Discard
+        })
+    }
+
     /// The legal actions, written into `out` (cleared first); allocation-free.
     pub fn legal_actions_into(&self, out: &mut ActionList) {
         out.len = 0;

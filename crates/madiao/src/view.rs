@@ -2,7 +2,7 @@
 //! everyone once the hand is over).
 
 use cards::record::{MadiaoOutcome, MadiaoResult};
-use cards::{BySeat, Seat};
+use cards::{BySeat, Seat, Viewer};
 use serde::Serialize;
 
 use crate::card::{Card, Suit};
@@ -50,6 +50,9 @@ pub struct View {
     pub tricks_won: BySeat<u8>,
     /// The seat's legal actions when it is to move (empty otherwise).
     pub legal_actions: Vec<Action>,
+    /// Among the cards of the seat's legal face-up plays, those that would lead or capture
+    /// (§5); the others would be face-up discards (empty when the seat is not to move).
+    pub captures: Vec<Card>,
     /// Once the hand is over: the cards shown for a meld, the four lowest or a long suit.
     pub declared: Vec<Declared>,
     /// Once a played hand is over: the stock card under the upcard (exposed by the stock check).
@@ -83,6 +86,12 @@ pub struct TrickView {
     pub plays: Vec<PlayView>,
     /// Who won it, once complete.
     pub winner: Option<Seat>,
+    /// Who is winning it so far: the player of `best` (§5: the highest card of the led suit
+    /// wins); the winner once complete.
+    pub leading: Option<Seat>,
+    /// The best card so far: the highest face-up card of the led suit that can win (§5, §9.6).
+    /// A card played face up now captures when it is of the same suit and higher.
+    pub best: Option<Card>,
 }
 
 /// One card played, as a seat sees it.
@@ -134,6 +143,8 @@ impl State {
                     leader: p.seat,
                     plays: Vec::new(),
                     winner: self.trick_winner(p.trick),
+                    leading: None,
+                    best: None,
                 });
             }
             let face_up = p.kind != PlayKind::Slough;
@@ -184,7 +195,26 @@ impl State {
                 _ => {}
             }
         }
+        // §5 Who is winning each trick: the highest face-up card of the led suit that can win.
+        for t in &mut tricks {
+            let led = t.plays.first().and_then(|p| p.card).map(Card::suit);
+            let best = t
+                .plays
+                .iter()
+                .filter(|p| p.face_up && p.can_win)
+                .filter_map(|p| p.card.filter(|c| Some(c.suit()) == led).map(|c| (c, p.seat)))
+                .max_by_key(|&(c, _)| c);
+            t.best = best.map(|(c, _)| c);
+            t.leading = t.winner.or(best.map(|(_, s)| s));
+        }
         let legal_actions = if self.to_move() == Some(seat) { self.legal_actions() } else { Vec::new() };
+        let captures = legal_actions
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Play(c) if self.face_up_kind(c) != Some(PlayKind::Discard) => Some(c),
+                _ => None,
+            })
+            .collect();
         View {
             seat,
             banker: self.banker(),
@@ -204,11 +234,35 @@ impl State {
             tricks,
             tricks_won: self.tricks(),
             legal_actions,
+            captures,
             declared,
             exposed_stock_card: (over && self.outcome() == Some(MadiaoOutcome::Played))
                 .then(|| self.deck()[38]),
             result: self.to_record_result(),
             settlement: self.settlement(),
+        }
+    }
+
+    /// What `viewer` may know now: a seat's [`State::view`], or for a spectator what every seat
+    /// sees (§5: no hand, no legal action, no face-down card until the hand is over). A
+    /// spectator's view is built from the banker's, whose `seat` means nothing.
+    pub fn view_for(&self, viewer: Viewer) -> View {
+        match viewer {
+            Viewer::Seat(s) => self.view(s),
+            Viewer::Spectator => {
+                let mut v = self.view(self.banker());
+                v.hand.clear();
+                v.legal_actions.clear();
+                v.captures.clear();
+                if !self.is_over() {
+                    for p in v.tricks.iter_mut().flat_map(|t| t.plays.iter_mut()) {
+                        if !p.face_up {
+                            p.card = None;
+                        }
+                    }
+                }
+                v
+            }
         }
     }
 }

@@ -28,14 +28,8 @@ use serde_json::Value;
 pub mod dabaifen;
 pub mod madiao;
 
-/// Who a view is for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Viewer {
-    /// The person (or bot) in a seat.
-    Seat(Seat),
-    /// Someone watching: only what is public.
-    Spectator,
-}
+/// Who a view is for (the engines' own notion: a seat, or a spectator).
+pub use cards::Viewer;
 
 /// What the table shows beyond the engine's state.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -85,6 +79,11 @@ pub enum Legal {
         /// The actions, in the engine's JSON shape.
         #[ts(type = "Array<MadiaoAction>")]
         actions: Vec<Value>,
+        /// Madiao: the cards of the `play` actions that would lead or capture (§5); any other
+        /// `play` is a face-up discard.
+        #[serde(default)]
+        #[ts(type = "Array<MadiaoCard>")]
+        captures: Vec<String>,
     },
     /// Choose exactly `count` cards: every card of `must`, the rest from `from`; send
     /// `{ACTION: [cards]}`.

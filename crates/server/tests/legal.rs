@@ -135,7 +135,7 @@ fn madiao_lists_are_the_engine_legal_actions() {
             let legal = st.legal_actions();
             if st.phase() == madiao::Phase::Play {
                 let d = <Madiao as TableGame>::legal_for(&st, seat, Overlay::default(), false).unwrap();
-                let Legal::Actions { actions } = d else { panic!("{d:?}") };
+                let Legal::Actions { actions, .. } = d else { panic!("{d:?}") };
                 let engine: Vec<Value> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
                 assert_eq!(actions, engine);
                 for other in Seat::ALL.into_iter().filter(|&s| s != seat) {

@@ -86,16 +86,12 @@ fn strings(v: &[String]) -> impl Iterator<Item = &str> {
     v.iter().map(String::as_str)
 }
 
-/// The led suit and the best card so far of Madiao's current trick (`None` when leading).
+/// The led suit and the best card so far of Madiao's current trick, with who played it (`None`
+/// when leading), as the engine's view says.
 pub fn madiao_best(v: &MadiaoView) -> Option<(madiao::Suit, madiao::Card, Seat)> {
     let t = v.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())?;
-    let led = t.plays[0].card?.suit();
-    t.plays
-        .iter()
-        .filter(|p| p.face_up && p.can_win)
-        .filter_map(|p| p.card.filter(|c| c.suit() == led).map(|c| (c, p.seat)))
-        .max_by_key(|(c, _)| *c)
-        .map(|(c, s)| (led, c, s))
+    let best = t.best?;
+    Some((best.suit(), best, t.leading?))
 }
 
 impl App {
@@ -202,12 +198,8 @@ impl App {
     pub fn marks(&self) -> HandMarks {
         let mut m = HandMarks::default();
         match &self.model.legal {
-            Some(Legal::Actions { actions }) => {
-                let mut up = Vec::new();
+            Some(Legal::Actions { actions, captures }) => {
                 for a in actions {
-                    if let Some(c) = a.get("play").and_then(Value::as_str) {
-                        up.push(c.to_string());
-                    }
                     for k in ["play", "slough"] {
                         if let Some(c) = a.get(k).and_then(Value::as_str)
                             && !m.legal.iter().any(|x| x == c)
@@ -216,19 +208,8 @@ impl App {
                         }
                     }
                 }
-                // Face up, a card captures (or leads) unless it is a discard.
-                let best = match &self.model.view {
-                    Some(GameView::Madiao(v)) => madiao_best(v),
-                    _ => None,
-                };
-                m.capture = up
-                    .into_iter()
-                    .filter(|c| match (&best, c.parse::<madiao::Card>()) {
-                        (None, _) => true,
-                        (Some((led, b, _)), Ok(card)) => card.suit() == *led && card > *b,
-                        _ => false,
-                    })
-                    .collect();
+                // Face up, a card captures (or leads) unless it is a discard: the server says which.
+                m.capture = captures.clone();
             }
             Some(Legal::Cards { must, from, action, .. }) => {
                 m.legal = must.iter().chain(from).cloned().collect();
@@ -510,7 +491,7 @@ impl App {
         let legal = self.model.legal.clone();
         let card = self.cursor_card();
         match (game, ch, &legal) {
-            (GameKind::Madiao, 'd', Some(Legal::Actions { actions })) => {
+            (GameKind::Madiao, 'd', Some(Legal::Actions { actions, .. })) => {
                 let Some(c) = card else { return };
                 let a = json!({ "slough": c });
                 if actions.contains(&a) {
@@ -565,7 +546,7 @@ impl App {
         };
         let card = self.cursor_card();
         match legal {
-            Legal::Actions { actions } => {
+            Legal::Actions { actions, .. } => {
                 let Some(c) = card else { return };
                 let play = json!({ "play": c });
                 if let Some((a, _)) = &self.ui.confirm

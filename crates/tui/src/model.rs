@@ -173,6 +173,12 @@ pub struct MTrick {
     pub plays: Vec<MPlay>,
     /// The winner once complete.
     pub winner: Option<Seat>,
+    /// Who is winning it so far (the engine's rules say; the winner once complete).
+    #[serde(default)]
+    pub leading: Option<Seat>,
+    /// The best card so far: a face-up card captures when of its suit and higher.
+    #[serde(default)]
+    pub best: Option<madiao::Card>,
 }
 
 /// Cards shown when a hand ends before play.
@@ -296,6 +302,9 @@ pub struct DTrick {
     pub plays: Vec<DPlay>,
     /// The winner once complete.
     pub winner: Option<Seat>,
+    /// Who is winning it so far (the engine's rules say; the winner once complete).
+    #[serde(default)]
+    pub leading: Option<Seat>,
     /// The points once complete.
     pub points: Option<u32>,
 }

@@ -280,25 +280,9 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
     })
 }
 
-/// The seat winning Da Bai Fen's current trick so far (§8: an eligible play — all trumps or all of
-/// the led suit — with the greatest key; ties to the earlier player).
+/// The seat winning Da Bai Fen's current trick so far, as the engine's view says.
 pub fn dabaifen_winning(v: &DabaifenView) -> Option<Seat> {
-    let t = v.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())?;
-    let tables = dabaifen::Tables::of(v.trump?);
-    let led = tables.suit_of(*t.plays[0].cards.first()?);
-    let mut best: Option<(u64, Seat)> = None;
-    for p in &t.plays {
-        let trumps = p.cards.iter().all(|&c| tables.suit_of(c) == dabaifen::EffSuit::TRUMPS);
-        let of_led = p.cards.iter().all(|&c| tables.suit_of(c) == led);
-        if p.cards.is_empty() || !(trumps || of_led) {
-            continue;
-        }
-        let key = tables.key(p.cards.iter().copied().collect::<dabaifen::Cards>().bits());
-        if best.is_none_or(|(k, _)| key > k) {
-            best = Some((key, p.seat));
-        }
-    }
-    best.map(|(_, s)| s)
+    v.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())?.leading
 }
 
 fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {

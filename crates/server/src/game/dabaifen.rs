@@ -17,7 +17,7 @@
 //! bot's choice). Only then does the starter take the kitty.
 
 use ::dabaifen::{
-    Action, Annul, Card, Cards, EffSuit, Match, Phase, Revoke, State, Suit, Trump, Variants, deck_from_seed,
+    Action, Annul, Card, LegalSummary, Match, Phase, Revoke, State, Suit, Variants, deck_from_seed,
     first_draw,
 };
 use ai::Dabaifen;
@@ -47,42 +47,34 @@ fn codes(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
     cards.into_iter().map(|c| c.to_string()).collect()
 }
 
-fn sorted(state: &State, set: Cards) -> Vec<Card> {
-    match state.tables() {
-        Some(t) => t.sorted(set),
-        None => ::dabaifen::trump::sorted_plain(set),
+fn suit_name(s: Option<Suit>) -> String {
+    match s {
+        Some(p) => p.letter().to_string(),
+        None => "trumps".into(),
     }
 }
 
-/// The cards of `seat` among the first `drawn` of the draw.
-pub fn drawn_cards(state: &State, seat: Seat, drawn: u8) -> Cards {
-    let first = state.first_drawer();
-    state.deck()[..usize::from(drawn.min(48))]
-        .iter()
-        .enumerate()
-        .filter(|(p, _)| first.offset((p % 4) as u8) == seat)
-        .map(|(_, &c)| c)
-        .collect()
-}
-
-/// The cards `seat` may show among its first `drawn` cards (§12.2).
-fn declarable(state: &State, seat: Seat, drawn: u8) -> Cards {
-    let rank = state.declaration_rank(seat);
-    drawn_cards(state, seat, drawn).iter().filter(|c| c.rank() == Some(rank)).collect()
-}
-
-/// True when `seat` may annul the deal (§6, §12.5): trumps are fixed, its twelve cards hold none,
-/// and it is not a starter barred by `annul: non_starters_only`.
-fn may_annul(state: &State, seat: Seat) -> bool {
-    let Some(t) = state.tables() else { return false };
-    let barred = state.variants().annul == Annul::NonStartersOnly && seat == state.starter();
-    !barred && (state.dealt(seat) & t.trumps()).is_empty()
-}
-
-fn suit_name(s: EffSuit) -> String {
-    match s.as_plain() {
-        Some(p) => p.letter().to_string(),
-        None => "trumps".into(),
+/// The wire form of the engine's legal summary.
+fn legal_json(summary: LegalSummary) -> Legal {
+    match summary {
+        LegalSummary::Bury { from } => {
+            Legal::Cards { action: "bury".into(), count: 6, must: Vec::new(), from: codes(from) }
+        }
+        LegalSummary::Lead { singles, groups, revoke } => Legal::Lead {
+            singles: codes(singles),
+            groups: groups
+                .into_iter()
+                .map(|g| LeadGroup {
+                    suit: suit_name(g.suit),
+                    cards: codes(g.cards),
+                    tops: g.tops.map(codes),
+                })
+                .collect(),
+            revoke: if revoke == Revoke::Refuse { "refuse" } else { "penalize" }.into(),
+        },
+        LegalSummary::Follow { count, must, from } => {
+            Legal::Cards { action: "play".into(), count, must: codes(must), from: codes(from) }
+        }
     }
 }
 
@@ -190,7 +182,7 @@ impl TableGame for Dabaifen {
                     if let Some(e) = state.declaration_rank_error(seat, *c) {
                         return Err(Illegal(e.to_string()));
                     }
-                    if !drawn_cards(state, seat, drawn).contains(*c) {
+                    if !state.drawn_cards(seat, drawn).contains(*c) {
                         return Err(Illegal(format!("you cannot show {c}: you have not drawn it")));
                     }
                     Ok(DabaifenRequest { declare: Some(*c), ..current })
@@ -205,7 +197,7 @@ impl TableGame for Dabaifen {
         if overlay.window {
             return match action {
                 Action::Annul => {
-                    if may_annul(state, seat) {
+                    if state.may_annul(seat) {
                         Ok(DabaifenRequest { annul: true, ..current })
                     } else if state.variants().annul == Annul::NonStartersOnly && seat == state.starter() {
                         Err(Illegal(
@@ -247,19 +239,17 @@ impl TableGame for Dabaifen {
     }
 
     fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
-        let over = state.phase() == Phase::Over;
-        let seat = match viewer {
-            Viewer::Seat(s) => s,
-            Viewer::Spectator => state.provisional_starter(),
-        };
         let mut v = match overlay.drawn {
-            Some(d) => draw_view(state, seat, d),
-            None => state.view(seat),
+            Some(d) => state.draw_view(viewer, d),
+            None => state.view_for(viewer),
         };
         if overlay.window && overlay.drawn.is_none() {
             // The same view whether or not anyone may annul, and the kitty not yet taken.
             v.phase = Phase::Annulling;
-            v.hand = sorted(state, state.dealt(seat));
+            v.hand = match viewer {
+                Viewer::Seat(s) => state.tables().map_or_else(Vec::new, |t| t.sorted(state.dealt(s))),
+                Viewer::Spectator => Vec::new(),
+            };
             v.hand_sizes = [12; 4];
             v.kitty = None;
             v.buried = None;
@@ -267,13 +257,6 @@ impl TableGame for Dabaifen {
         // Polls are answered by the server: no view ever shows who is asked.
         if matches!(v.phase, Phase::Drawing | Phase::Annulling) {
             v.to_move = None;
-        }
-        if viewer == Viewer::Spectator {
-            v.hand.clear();
-            v.kitty = None;
-            if !over {
-                v.buried = None;
-            }
         }
         let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
         if viewer == Viewer::Spectator {
@@ -285,63 +268,14 @@ impl TableGame for Dabaifen {
     fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: DabaifenRequest) -> Option<Legal> {
         if let Some(d) = overlay.drawn {
             return Some(Legal::Declare {
-                cards: codes(::dabaifen::trump::sorted_plain(declarable(state, seat, d))),
+                cards: codes(::dabaifen::trump::sorted_plain(state.declarable_among(seat, d))),
                 requested: request.declare.map(|c| c.to_string()),
             });
         }
         if overlay.window {
-            return may_annul(state, seat).then_some(Legal::Annul { requested: request.annul });
+            return state.may_annul(seat).then_some(Legal::Annul { requested: request.annul });
         }
-        if state.to_move() != Some(seat) {
-            return None;
-        }
-        let t = state.tables()?;
-        let hand = state.hand(seat);
-        match state.phase() {
-            Phase::Burying => Some(Legal::Cards {
-                action: "bury".into(),
-                count: 6,
-                must: Vec::new(),
-                from: codes(t.sorted(hand)),
-            }),
-            Phase::Playing => {
-                let trick = state.tricks().last()?;
-                if trick.count == 0 {
-                    let refuse = state.variants().revoke == Revoke::Refuse;
-                    let tops = state.top_cards(seat);
-                    let mut groups = Vec::new();
-                    let suits =
-                        [EffSuit::TRUMPS].into_iter().chain(Suit::ALL.into_iter().map(EffSuit::plain));
-                    for suit in suits {
-                        let mine = hand & t.cards_of(suit);
-                        if mine.len() >= 2 {
-                            groups.push(LeadGroup {
-                                suit: suit_name(suit),
-                                cards: codes(t.sorted(mine)),
-                                tops: refuse.then(|| codes(t.sorted(mine & tops))),
-                            });
-                        }
-                    }
-                    Some(Legal::Lead {
-                        singles: codes(t.sorted(hand)),
-                        groups,
-                        revoke: if refuse { "refuse" } else { "penalize" }.into(),
-                    })
-                } else {
-                    let led = hand & t.cards_of(trick.suit);
-                    let n = trick.size;
-                    let (must, from) =
-                        if led.len() >= u32::from(n) { (Cards::EMPTY, led) } else { (led, hand - led) };
-                    Some(Legal::Cards {
-                        action: "play".into(),
-                        count: n,
-                        must: codes(t.sorted(must)),
-                        from: codes(t.sorted(from)),
-                    })
-                }
-            }
-            _ => None,
-        }
+        state.legal_summary(seat).map(legal_json)
     }
 
     fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
@@ -361,42 +295,5 @@ impl TableGame for Dabaifen {
         let mut rec = ::dabaifen::record::match_record(&s.variants, Some(seed), hands);
         rec.players = Some(cards::BySeat(players));
         Ok(record::to_pretty_json(&rec))
-    }
-}
-
-/// The view of everyone during the draw at the steady count `drawn`: only the cards drawn so far,
-/// nothing the engine has decided beyond them.
-fn draw_view(state: &State, seat: Seat, drawn: u8) -> ::dabaifen::View {
-    let first = state.first_drawer();
-    let mut hand_sizes = [0u8; 4];
-    for p in 0..usize::from(drawn.min(48)) {
-        hand_sizes[first.offset((p % 4) as u8).index()] += 1;
-    }
-    ::dabaifen::View {
-        seat,
-        phase: Phase::Drawing,
-        to_move: None,
-        variants: *state.variants(),
-        first_deal: state.is_first_deal(),
-        open: state.is_open(),
-        ranks: state.ranks(),
-        provisional_starter: state.provisional_starter(),
-        starter: state.provisional_starter(),
-        first_drawer: first,
-        drawn,
-        hand: ::dabaifen::trump::sorted_plain(drawn_cards(state, seat, drawn)),
-        hand_sizes,
-        declaration: None,
-        kitty_turn: None,
-        kitty_turned: Vec::new(),
-        trump: None::<Trump>,
-        annulment: None,
-        kitty: None,
-        buried: None,
-        tricks: Vec::new(),
-        team_points: [0, 0],
-        revoke: None,
-        result: None,
-        account: None,
     }
 }

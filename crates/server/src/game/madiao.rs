@@ -7,7 +7,7 @@
 //! a redeal; when it closes, the server asks the holders in the rules' order and answers for each
 //! (the person's request, or the bot's choice). Who declined is not shown until the hand is over.
 
-use ::madiao::{Action, BankerDraw, Match, Phase, State, Variants, deck_from_seed};
+use ::madiao::{Action, BankerDraw, Match, Phase, PlayKind, State, Variants, deck_from_seed};
 use ai::Madiao;
 use cards::Seat;
 use cards::record;
@@ -177,13 +177,8 @@ impl TableGame for Madiao {
     }
 
     fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
-        let over = state.is_over();
-        let seat = match viewer {
-            Viewer::Seat(s) => s,
-            Viewer::Spectator => state.banker(),
-        };
-        let mut v = state.view(seat);
-        if !over {
+        let mut v = state.view_for(viewer);
+        if !state.is_over() {
             // Declining a redeal tells that one had a long suit: shown once the hand is over.
             v.redeal_choices.retain(|c| c.redeal);
         }
@@ -191,20 +186,8 @@ impl TableGame for Madiao {
             v.phase = Phase::Redeal;
             v.to_move = None;
             v.legal_actions.clear();
+            v.captures.clear();
             v.redeal_choices.clear();
-        }
-        if viewer == Viewer::Spectator {
-            v.hand.clear();
-            v.legal_actions.clear();
-            if !over {
-                for t in &mut v.tricks {
-                    for p in &mut t.plays {
-                        if !p.face_up {
-                            p.card = None;
-                        }
-                    }
-                }
-            }
         }
         let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
         if viewer == Viewer::Spectator {
@@ -223,7 +206,15 @@ impl TableGame for Madiao {
         if state.to_move() != Some(seat) || state.phase() != Phase::Play {
             return None;
         }
-        Some(Legal::Actions { actions: state.legal_actions().iter().map(action_json).collect() })
+        let actions = state.legal_actions();
+        let captures = actions
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Play(c) if state.face_up_kind(c) != Some(PlayKind::Discard) => Some(c.to_string()),
+                _ => None,
+            })
+            .collect();
+        Some(Legal::Actions { actions: actions.iter().map(action_json).collect(), captures })
     }
 
     fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
