@@ -3,8 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { madiaoChoices, madiaoPlayKind, clickable, initialSelection, toggle, check, cardsAction, revokeRisk } from '../../web/js/legal.js';
 
-const play = (seat, card, kind = 'capture', face_up = true, can_win = true) => ({ seat, card, kind, face_up, can_win });
-
 test('Madiao: each card with its face-up and face-down choices', () => {
   const m = madiaoChoices([{ slough: 'W8' }, { slough: 'S3' }, { play: 'S3' }, { play: 'TQ' }]);
   assert.deepEqual(m.get('S3'), { play: true, slough: true });
@@ -14,21 +12,12 @@ test('Madiao: each card with its face-up and face-down choices', () => {
   assert.deepEqual([...clickable({ kind: 'actions', actions: [{ slough: 'W8' }, { play: 'TQ' }] })].sort(), ['TQ', 'W8']);
 });
 
-test('Madiao: what a face-up card is in the trick so far', () => {
-  assert.equal(madiaoPlayKind([], 'S3'), 'lead');
-  const trick = [play(0, 'S5', 'lead'), play(1, null, 'slough', false, false)];
-  assert.equal(madiaoPlayKind(trick, 'S7'), 'capture');
-  assert.equal(madiaoPlayKind(trick, 'S2'), 'discard');
-  assert.equal(madiaoPlayKind(trick, 'M9'), 'discard', 'another suit never captures');
-  // The best so far counts only cards that can win.
-  const t2 = [play(0, 'S5', 'lead'), play(1, 'S8'), play(2, 'S9', 'capture', true, false)];
-  assert.equal(madiaoPlayKind(t2, 'S7'), 'discard');
-  assert.equal(madiaoPlayKind([...t2.slice(0, 1), play(2, 'S9', 'capture', true, false)], 'S7'), 'capture');
-  // Cash runs backwards: 1 cash beats 5 cash.
-  assert.equal(madiaoPlayKind([play(0, 'W5', 'lead')], 'W1'), 'capture');
-  assert.equal(madiaoPlayKind([play(0, 'W5', 'lead')], 'W7'), 'discard');
-  // A complete trick: the next card leads.
-  assert.equal(madiaoPlayKind([play(0, 'S5', 'lead'), play(1, 'S6'), play(2, 'S7'), play(3, 'S8')], 'M1'), 'lead');
+test('Madiao: what a face-up card is, as the server says', () => {
+  const legal = { kind: 'actions', actions: [{ play: 'S7' }, { play: 'S2' }, { slough: 'S2' }], captures: ['S7'] };
+  assert.equal(madiaoPlayKind(legal, true, 'S2'), 'lead');
+  assert.equal(madiaoPlayKind(legal, false, 'S7'), 'capture');
+  assert.equal(madiaoPlayKind(legal, false, 'S2'), 'discard');
+  assert.equal(madiaoPlayKind(null, false, 'S7'), 'discard');
 });
 
 test('Da Bai Fen follow: the must cards begin selected and stay, exactly count cards', () => {

@@ -109,11 +109,6 @@ export function madiaoStrength(code) {
   return i < 0 ? -1 : 100 - i;
 }
 
-/** True when `a` beats `b`: the same suit, and stronger. @param {string} a @param {string} b */
-export function madiaoBeats(a, b) {
-  return a[0] === b[0] && madiaoStrength(a) > madiaoStrength(b);
-}
-
 /** Madiao cards sorted by suit (T, M, S, W), highest first. @param {readonly string[]} cards */
 export function sortMadiao(cards) {
   return [...cards].sort((a, b) => MADIAO_ORDER.indexOf(/** @type {MadiaoCard} */ (a)) - MADIAO_ORDER.indexOf(/** @type {MadiaoCard} */ (b)));

@@ -2,12 +2,9 @@
 // which cards can be clicked, which selections may be sent, and the action to send. The server
 // says what is legal; this only turns it into choices. Pure: unit-tested with `node --test`.
 
-import { madiaoBeats, madiaoSuit } from './cards.js';
-
 /** @typedef {import('./wire').Legal} Legal */
 /** @typedef {import('./wire').MadiaoAction} MadiaoAction */
 /** @typedef {import('./wire').DabaifenAction} DabaifenAction */
-/** @typedef {import('./wire').MadiaoPlayView} MadiaoPlayView */
 
 /**
  * Madiao: what each card of the hand may do, from a legal `actions` list: `play` (face up: a
@@ -33,24 +30,17 @@ export function madiaoChoices(actions) {
 }
 
 /**
- * Madiao: what playing `card` face up to the trick so far would be (§5): the `lead`, a
- * `capture` (of the led suit, above the best led-suit card that can still win), or a face-up
- * `discard` (penalized under `faceup_discard: penalty`).
- * @param {readonly MadiaoPlayView[]} plays the current trick's plays (empty or complete: a lead)
+ * Madiao: what playing `card` face up would be (§5), as the server's `legal` says: the `lead`,
+ * a `capture` (the engine lists them in `captures`), or else a face-up `discard` (penalized
+ * under `faceup_discard: penalty`).
+ * @param {Legal | null | undefined} legal
+ * @param {boolean} leading true when the trick is to be led
  * @param {string} card
  * @returns {'lead' | 'capture' | 'discard'}
  */
-export function madiaoPlayKind(plays, card) {
-  if (plays.length === 0 || plays.length === 4) return 'lead';
-  const led = plays[0].card;
-  if (!led) return 'discard';
-  let best = led;
-  for (const p of plays) {
-    if (p.face_up && p.can_win && p.card && madiaoSuit(p.card) === madiaoSuit(led) && madiaoBeats(p.card, best)) {
-      best = p.card;
-    }
-  }
-  return madiaoSuit(card) === madiaoSuit(led) && madiaoBeats(card, best) ? 'capture' : 'discard';
+export function madiaoPlayKind(legal, leading, card) {
+  if (leading) return 'lead';
+  return legal && legal.kind === 'actions' && legal.captures.some((c) => c === card) ? 'capture' : 'discard';
 }
 
 /**

@@ -417,7 +417,8 @@ function MyHand(p) {
       const c = selected[0];
       const m = c && madiaoMoves ? madiaoMoves.get(c) : null;
       if (!c || !m) return;
-      const kind = madiaoPlayKind(currentPlays(view), c);
+      const plays = currentPlays(view);
+      const kind = madiaoPlayKind(legal, plays.length === 0 || plays.length === 4, c);
       // Enter: a lead or a capture face up; anything else face down (a face-up discard costs 2 stakes).
       if (m.play && (kind !== 'discard' || !m.slough)) send({ play: /** @type {any} */ (c) });
       else if (m.slough) send({ slough: /** @type {any} */ (c) });
@@ -495,8 +496,8 @@ function MyHand(p) {
         const c = selected[0];
         const m = c && madiaoMoves ? madiaoMoves.get(c) : null;
         const plays = currentPlays(view);
-        const kind = c ? madiaoPlayKind(plays, c) : null;
         const lead = plays.length === 0 || plays.length === 4;
+        const kind = c ? madiaoPlayKind(legal, lead, c) : null;
         return html`<span class="ask">${lead ? t('madiao.your_lead') : t('madiao.your_follow')}</span> ${clock}
           ${c && m
             ? html`<span class="choices">

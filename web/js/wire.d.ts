@@ -82,6 +82,11 @@ tricks_won: BySeat<number>,
  */
 legal_actions: Array<MadiaoAction>, 
 /**
+ * Among the cards of the seat's legal face-up plays, those that would lead or capture
+ * (§5); the others would be face-up discards (empty when the seat is not to move).
+ */
+captures: Array<MadiaoCard>, 
+/**
  * Once the hand is over: the cards shown for a meld, the four lowest or a long suit.
  */
 declared: Array<Declared>, 
@@ -124,7 +129,17 @@ plays: Array<MadiaoPlayView>,
 /**
  * Who won it, once complete.
  */
-winner: Seat | null, };
+winner: Seat | null, 
+/**
+ * Who is winning it so far: the player of `best` (§5: the highest card of the led suit
+ * wins); the winner once complete.
+ */
+leading: Seat | null, 
+/**
+ * The best card so far: the highest face-up card of the led suit that can win (§5, §9.6).
+ * A card played face up now captures when it is of the same suit and higher.
+ */
+best: MadiaoCard | null, };
 
 export type MadiaoPlayView = { 
 /**
@@ -363,6 +378,11 @@ plays: Array<DabaifenPlayView>,
  * The winner, once complete.
  */
 winner: Seat | null, 
+/**
+ * Who is winning the trick with the plays made so far (§8 "Who wins the trick"); the
+ * winner once complete.
+ */
+leading: Seat | null, 
 /**
  * The card points in the trick, once complete.
  */
@@ -617,7 +637,12 @@ export type Legal = { "kind": "actions",
 /**
  * The actions, in the engine's JSON shape.
  */
-actions: Array<MadiaoAction>, } | { "kind": "cards", 
+actions: Array<MadiaoAction>, 
+/**
+ * Madiao: the cards of the `play` actions that would lead or capture (§5); any other
+ * `play` is a face-up discard.
+ */
+captures: Array<MadiaoCard>, } | { "kind": "cards", 
 /**
  * `bury` or `play`.
  */
