@@ -532,6 +532,14 @@ impl State {
         self.first.from_here().into_iter().filter(|s| self.redeal_eligible & (1 << s.index()) != 0)
     }
 
+    /// True when `seat` may still force a redeal (§4.3): the hand is at the long-suit question,
+    /// `seat` holds 5 or more cards of a suit, and it has not answered yet.
+    pub fn may_force_redeal(&self, seat: Seat) -> bool {
+        self.phase == Phase::Redeal
+            && self.redeal_eligible & (1 << seat.index()) != 0
+            && !self.redeal_choices().iter().any(|&(s, _)| s == seat)
+    }
+
     /// The seat that forced a redeal, if one did.
     pub fn redeal_forced_by(&self) -> Option<Seat> {
         self.redeal_forced

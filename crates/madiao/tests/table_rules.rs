@@ -88,6 +88,32 @@ proptest! {
 }
 
 #[test]
+fn who_may_force_a_redeal_is_who_the_engine_asks() {
+    // Through every redeal question of many deals: the seat asked may force a redeal, and
+    // after answering no longer may; a seat without a long suit never may.
+    let mut asked = 0;
+    for seed in 0..400u64 {
+        let mut st =
+            State::new(HandSetup::new(Seat::ALL[(seed % 4) as usize], deck_from_seed(seed, 2))).unwrap();
+        while st.phase() == madiao::Phase::Redeal {
+            let me = st.to_move().unwrap();
+            asked += 1;
+            for s in Seat::ALL {
+                let long = st.long_suit_holders().any(|h| h == s);
+                if !long {
+                    assert!(!st.may_force_redeal(s), "seed {seed}: {s} has no long suit");
+                }
+            }
+            assert!(st.may_force_redeal(me), "seed {seed}: {me} is asked");
+            st.apply(Action::Redeal(false)).unwrap();
+            assert!(!st.may_force_redeal(me), "seed {seed}: {me} has answered");
+        }
+        assert!(Seat::ALL.iter().all(|&s| !st.may_force_redeal(s)), "seed {seed}: the question is over");
+    }
+    assert!(asked > 0, "some deal asks the long-suit question");
+}
+
+#[test]
 fn nothing_is_played_outside_the_play() {
     // Before the play (a redeal question) or after the hand, no face-up play has a kind.
     for seed in 0..300u64 {

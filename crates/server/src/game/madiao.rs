@@ -138,14 +138,12 @@ impl TableGame for Madiao {
         }
         match action {
             Action::Redeal(true) => {
-                if state.phase() == Phase::Redeal && state.long_suit_holders().any(|s| s == seat) {
-                    let answered = state.redeal_choices().iter().any(|&(s, _)| s == seat);
-                    if answered {
-                        return Err(RequestError::Illegal(
-                            "you have already answered the redeal question in this hand".into(),
-                        ));
-                    }
+                if state.may_force_redeal(seat) {
                     Ok(true)
+                } else if state.phase() == Phase::Redeal && state.long_suit_holders().any(|s| s == seat) {
+                    Err(RequestError::Illegal(
+                        "you have already answered the redeal question in this hand".into(),
+                    ))
                 } else {
                     Err(RequestError::Illegal(
                         "you cannot force a redeal: you hold no long suit (5 or more cards of one suit)"
@@ -198,10 +196,7 @@ impl TableGame for Madiao {
 
     fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: bool) -> Option<Legal> {
         if overlay.window {
-            let may = state.phase() == Phase::Redeal
-                && state.long_suit_holders().any(|s| s == seat)
-                && !state.redeal_choices().iter().any(|&(s, _)| s == seat);
-            return may.then_some(Legal::Redeal { requested: request });
+            return state.may_force_redeal(seat).then_some(Legal::Redeal { requested: request });
         }
         if state.to_move() != Some(seat) || state.phase() != Phase::Play {
             return None;
