@@ -774,7 +774,7 @@ mod tests {
         assert!(e.starts_with("hands[0].stake: invalid type: floating point"), "{e}");
         let e = err(r#"{"format":"yezi/1","game":"dabaifen","rules":"standard","hands":[
             {"starter":0,"ranks":["2","2"],"deck":[],"actions":[{"seat":0,"declare":"2H","drawn":"17"}]}]}"#);
-        assert!(e.starts_with("hands[0].actions[0]: invalid type: string \"17\""), "{e}");
+        assert!(e.starts_with("hands[0].actions[0].drawn: invalid type: string \"17\""), "{e}");
     }
 
     #[test]
