@@ -314,3 +314,22 @@ fn a_killed_terminal_ends_dabaifen_with_its_record_saved() {
 fn sigterm_after_the_terminal_is_gone_ends_the_program_with_its_record_saved() {
     hang_up("hup-term", "dabaifen --seed 7 --bots random --draw-ms 20", true);
 }
+
+#[test]
+fn sighup_with_the_terminal_still_there_saves_the_record_and_restores_it() {
+    require_tmux();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hup.json");
+    let run =
+        start("sighup", dir.path(), "", &format!("madiao --seed 3 --bots random --out {}", out.display()));
+    run.t.wait_for(30, "the table", |s| s.contains("馬弔 Madiao"));
+    let pid = file(&run.pid).trim().to_string();
+    let k = Command::new("kill").args(["-HUP", &pid]).output().unwrap();
+    assert!(k.status.success(), "kill: {}", String::from_utf8_lossy(&k.stderr));
+    let sent = Instant::now();
+    assert_eq!(run.exited(), "0");
+    assert!(sent.elapsed() < Duration::from_secs(2), "exited {:?} after SIGHUP", sent.elapsed());
+    run.assert_restored();
+    let rep = Command::new(env!("CARGO_BIN_EXE_yezi")).arg("replay").arg(&out).output().unwrap();
+    assert!(rep.status.success(), "{}", String::from_utf8_lossy(&rep.stderr));
+}
