@@ -56,7 +56,10 @@ impl SqliteStore {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
              PRAGMA busy_timeout = 5000;",
         )
-        .map_err(|e| unusable(format!("cannot be read as a database (is it one, and undamaged?): {e}")))?;
+        .map_err(|e| match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::ReadOnly) => unusable(not_writable(&e)),
+            _ => unusable(format!("cannot be read as a database (is it one, and undamaged?): {e}")),
+        })?;
         integrity(&conn, path).map_err(unusable)?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
             for sql in SCHEMA {
@@ -65,12 +68,7 @@ impl SqliteStore {
             conn.execute(super::WRITE_PROBE, params![super::now_ms_text()])?;
             Ok(())
         };
-        write(&conn).map_err(|e| {
-            unusable(format!(
-                "cannot be written: {e} (check the permissions of the file and of its folder, which \
-                 must be writable for the write-ahead log, and the free disk space)"
-            ))
-        })?;
+        write(&conn).map_err(|e| unusable(not_writable(&e)))?;
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("yezi-sqlite".into())
@@ -93,6 +91,14 @@ impl SqliteStore {
             .map(|b| *b)
             .map_err(|_| StoreError::Backend("internal: a database reply of the wrong type".into()))
     }
+}
+
+/// What to say of a database that refused a write.
+fn not_writable(e: &rusqlite::Error) -> String {
+    format!(
+        "cannot be written: {e} (check the permissions of the file and of its folder, which must be \
+         writable for the write-ahead log, and the free disk space)"
+    )
 }
 
 /// Files up to this size get the full `PRAGMA integrity_check` at start; larger ones the faster
