@@ -352,3 +352,29 @@ pub(crate) fn seat_from_columns(
         (k, ..) => Err(StoreError::Corrupt(format!("seat of kind {k:?} with missing columns"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_redacted_in_every_form() {
+        for (text, want) in [
+            ("postgres://yezi:pw@db:5432/yezi", "postgres://yezi:***@db:5432/yezi"),
+            ("postgresql://u:p%40ss/w@h/d?sslmode=disable", "postgresql://u:***@h/d?sslmode=disable"),
+            ("opening postgres://u:pw@h/d: refused", "opening postgres://u:***@h/d: refused"),
+            ("postgres://u@h/d?password=pw&x=1", "postgres://u@h/d?password=***&x=1"),
+            ("host=h user=u password=pw dbname=d", "host=h user=u password=*** dbname=d"),
+            ("host=h PASSWORD = 'p w\\'x' dbname=d", "host=h PASSWORD = *** dbname=d"),
+            ("host=h password='p w\\'x' dbname=d", "host=h password=*** dbname=d"),
+        ] {
+            let got = redact(text);
+            assert!(!got.contains("pw") && !got.contains("p w") && !got.contains("ss/w"), "{text} → {got}");
+            assert_eq!(got, want, "{text}");
+        }
+        // Nothing to hide: unchanged.
+        for text in ["postgres://u@h/d", "yezi.db", "sqlite:/var/lib/yezi/yezi.db", "the password is wrong"] {
+            assert_eq!(redact(text), text);
+        }
+    }
+}
