@@ -68,6 +68,10 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
         ..Timing::default()
     };
+    // A wrong --public-url or --allowed-origin is said before the database is opened.
+    if let Some(url) = &args.public_url {
+        server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    }
     if let Some(dir) = &args.web_dir {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
         server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
