@@ -102,7 +102,9 @@ fn not_writable(e: &rusqlite::Error) -> String {
 }
 
 /// Files up to this size get the full `PRAGMA integrity_check` at start; larger ones the faster
-/// `PRAGMA quick_check` (which skips checking that indexes match their tables' rows).
+/// `PRAGMA quick_check` (which skips checking that indexes match their tables' rows). Measured on
+/// 2026-11-24 on the 2-core build machine: a 112 MiB file of 2 million actions takes 0.84 s with
+/// `integrity_check` and 0.24 s with `quick_check`, so the full check costs about 2 s at the limit.
 pub const FULL_CHECK_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Runs SQLite's integrity check on an open database; the error says what it found.
