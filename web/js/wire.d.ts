@@ -852,7 +852,7 @@ export type ApiErrorBody = { error: ApiErrorDetail, };
 
 export type ApiErrorDetail = { 
 /**
- * `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+ * `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
  */
 code: string, message: string, };
 

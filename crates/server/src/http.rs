@@ -19,6 +19,7 @@ use crate::App;
 use crate::ids;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use crate::table::{self, TableSettings};
+use crate::text::{TextKind, check_text};
 use crate::wire::{
     ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply, NewTableReply,
     TableStub,
@@ -100,17 +101,9 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     })
 }
 
-/// Checks a name a person chose: trimmed, 1 to `max` characters, no control characters.
-pub fn check_name(what: &str, name: &str, max: usize) -> Result<String, String> {
-    let name = name.trim();
-    let n = name.chars().count();
-    if n == 0 || n > max {
-        return Err(format!("{what} must have 1 to {max} characters, not {n}"));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(format!("{what} cannot hold control characters"));
-    }
-    Ok(name.to_string())
+/// Checks a name a person chose (see [`crate::text`] for the rules), with the `bad_name` error.
+pub fn check_name(kind: TextKind, name: &str, max: usize) -> Result<String, ApiError> {
+    check_text(kind, name, max).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", e.to_string()))
 }
 
 /// The guest a request's `Authorization: Bearer TOKEN` header names.
@@ -136,7 +129,7 @@ struct NewGuest {
 
 async fn create_guest(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
     let req: NewGuest = body(&bytes)?;
-    let name = check_name("a name", &req.name, 24).map_err(ApiError::bad)?;
+    let name = check_name(TextKind::PersonName, &req.name, 24)?;
     let token = ids::new_token().map_err(|e| ApiError::internal(e.to_string()))?;
     let id = ids::new_id("g").map_err(|e| ApiError::internal(e.to_string()))?;
     let row = GuestRow {
@@ -250,18 +243,11 @@ fn thirty() -> u32 {
     30
 }
 
-/// The address a client used, for the invite link.
-fn origin(headers: &HeaderMap) -> String {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-    let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(*c)).collect();
-    format!("http://{host}")
-}
-
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
     let name = match &req.name {
-        Some(n) => check_name("a table name", n, 60).map_err(ApiError::bad)?,
+        Some(n) => check_name(TextKind::TableName, n, 60)?,
         None => format!("{}'s table", host.name),
     };
     if !(5..=3600).contains(&req.turn_seconds) {
@@ -360,7 +346,10 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     }
     let summary =
         handle.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
-    let invite = format!("{}/t/{id}", origin(&headers));
+    // From the configured public URL, never from the request's `Host` header (which anyone can
+    // set, and a link is passed on to others).
+    let base = app.site().map_or_else(|| "http://localhost".to_string(), |s| s.public_url.clone());
+    let invite = format!("{base}/t/{id}");
     ok_json(StatusCode::CREATED, NewTableReply { table: summary, invite })
 }
 

@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod replay;
 pub mod store;
 pub mod table;
+pub mod text;
 pub mod web;
 pub mod wire;
 pub mod ws;
@@ -87,6 +88,109 @@ pub struct Config {
     pub limits: Limits,
 }
 
+/// Where the server is reached from outside, and which web pages may open its WebSocket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// The address people use (`http://host:port`, or `https://…`, maybe with a path), without a
+    /// trailing `/`: invite links are built from it, never from a request's `Host` header.
+    pub public_url: String,
+    /// The origins (`scheme://host[:port]`, in lower case) whose pages may open a WebSocket.
+    /// A request without an `Origin` header (a program, not a browser) is always let in.
+    pub allowed_origins: Vec<String>,
+    /// Any origin is let in (`--allowed-origin '*'`).
+    pub any_origin: bool,
+    /// When the server listens on a loopback address, its port: the loopback origins
+    /// (`http://localhost:PORT`, `http://127.0.0.1:PORT`, `http://[::1]:PORT`) are let in too, so
+    /// that either name of this machine works in a browser.
+    pub loopback_port: Option<u16>,
+}
+
+/// A `--public-url` or `--allowed-origin` that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SiteError(String);
+
+/// The origin of a URL, `scheme://host[:port]` in lower case (a default port left out), if it is
+/// an `http` or `https` URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let lower = url.trim().to_ascii_lowercase();
+    let (scheme, rest) = lower.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') || authority.chars().any(|c| c.is_whitespace()) {
+        return None;
+    }
+    let default_port = if scheme == "http" { ":80" } else { ":443" };
+    let authority = authority.strip_suffix(default_port).unwrap_or(authority);
+    Some(format!("{scheme}://{authority}"))
+}
+
+impl Site {
+    /// A site reached at `public_url`, whose pages (and those of `extra_origins`; `*` lets any
+    /// page in) may open WebSockets; `listen` is the address the server listens on.
+    pub fn new(
+        public_url: &str,
+        extra_origins: &[String],
+        listen: std::net::SocketAddr,
+    ) -> Result<Site, SiteError> {
+        let public = public_url.trim().trim_end_matches('/');
+        let origin = origin_of(public).ok_or_else(|| {
+            SiteError(format!(
+                "--public-url {public_url:?}: expected http://HOST[:PORT] or https://HOST[:PORT]"
+            ))
+        })?;
+        if public.contains(['?', '#']) {
+            return Err(SiteError(format!("--public-url {public_url:?}: no query or fragment")));
+        }
+        let mut allowed = vec![origin];
+        let mut any_origin = false;
+        for o in extra_origins {
+            if o.trim() == "*" {
+                any_origin = true;
+                continue;
+            }
+            let origin = origin_of(o).ok_or_else(|| {
+                SiteError(format!(
+                    "--allowed-origin {o:?}: expected http://HOST[:PORT], https://HOST[:PORT] or *"
+                ))
+            })?;
+            allowed.push(origin);
+        }
+        Ok(Site {
+            public_url: public.to_string(),
+            allowed_origins: allowed,
+            any_origin,
+            loopback_port: listen.ip().is_loopback().then_some(listen.port()),
+        })
+    }
+
+    /// The default site of a server listening on `listen`: reached at `http://LISTEN`.
+    pub fn local(listen: std::net::SocketAddr) -> Site {
+        Site::new(&format!("http://{listen}"), &[], listen).unwrap_or_else(|_| Site {
+            public_url: format!("http://{listen}"),
+            allowed_origins: Vec::new(),
+            any_origin: false,
+            loopback_port: None,
+        })
+    }
+
+    /// Whether a page of this origin (an `Origin` header's value) may open a WebSocket.
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        if self.any_origin {
+            return true;
+        }
+        let Some(o) = origin_of(origin) else { return false };
+        if self.allowed_origins.contains(&o) {
+            return true;
+        }
+        self.loopback_port.is_some_and(|port| {
+            ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| o == format!("http://{h}:{port}"))
+        })
+    }
+}
+
 /// The server's shared state.
 pub struct App {
     /// The database.
@@ -100,6 +204,7 @@ pub struct App {
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
     next_conn: AtomicU64,
+    site: std::sync::OnceLock<Site>,
 }
 
 impl App {
@@ -114,6 +219,7 @@ impl App {
             tables: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
             next_conn: AtomicU64::new(1),
+            site: std::sync::OnceLock::new(),
         });
         for row in app.store.unfinished_tables().await? {
             let id = row.id.clone();
@@ -141,18 +247,57 @@ impl App {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)
     }
 
+    /// Sets where the server is reached from (see [`Site`]); only the first call counts, and
+    /// [`serve`] sets [`Site::local`] when nothing was set before.
+    pub fn set_site(&self, site: Site) {
+        let _ = self.site.set(site);
+    }
+
+    /// Where the server is reached from; `None` before [`App::set_site`] or [`serve`].
+    pub fn site(&self) -> Option<&Site> {
+        self.site.get()
+    }
+
     /// A loaded table.
     pub fn table(&self, id: &str) -> Option<TableHandle> {
         self.tables.lock().ok().and_then(|t| t.get(id).cloned())
     }
 }
 
-/// The whole HTTP service: the API, the WebSocket endpoint and the browser client's files.
-pub fn router(app: Arc<App>) -> axum::Router {
-    http::routes().merge(ws::routes()).merge(web::routes()).with_state(app)
+/// The `Content-Security-Policy` of every response: the page's scripts, styles, images and
+/// connections (its WebSocket included: `'self'` covers `ws:`/`wss:` to the same host) come from
+/// the server itself, inline `style` attributes are allowed (the page sets a few), nothing may
+/// frame the page, and no plugin, `<base>` or foreign form target is allowed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
+/// Adds the security headers to every response: [`CONTENT_SECURITY_POLICY`],
+/// `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and `Referrer-Policy: no-referrer`
+/// (an invite link in the address bar is not sent on).
+async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
+    use axum::http::{HeaderValue, header};
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
-/// Serves `app` on `listener` until the process ends.
+/// The whole HTTP service: the API, the WebSocket endpoint and the browser client's files, every
+/// response with the security headers.
+pub fn router(app: Arc<App>) -> axum::Router {
+    http::routes()
+        .merge(ws::routes())
+        .merge(web::routes())
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(app)
+}
+
+/// Serves `app` on `listener` until the process ends; the site is [`Site::local`] of the
+/// listener's address unless [`App::set_site`] said otherwise.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
+    app.set_site(Site::local(listener.local_addr()?));
     axum::serve(listener, router(app)).await
 }

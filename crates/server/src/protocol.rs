@@ -120,7 +120,8 @@ pub enum ErrorCode {
     TooLate,
     /// There is nothing to decide now.
     NothingToDecide,
-    /// A chat line that is empty, too long or has control characters.
+    /// A chat line that is empty, too long, has control characters or nothing visible (format
+    /// characters are stripped, not refused).
     BadChat,
     /// The table's storage failed; nothing changed, try again.
     Storage,

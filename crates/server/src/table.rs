@@ -1151,20 +1151,10 @@ where
 
     async fn say(&mut self, conn: ConnId, text: String) {
         let Some(m) = self.member(conn) else { return };
-        let text = text.trim().to_string();
-        let n = text.chars().count();
-        if n == 0 || n > 500 {
-            self.err(conn, ErrorCode::BadChat, format!("a chat line has 1 to 500 characters, not {n}"));
-            return;
-        }
-        if text.chars().any(char::is_control) {
-            self.err(
-                conn,
-                ErrorCode::BadChat,
-                "a chat line cannot hold control characters (line breaks, tabs…)",
-            );
-            return;
-        }
+        let text = match crate::text::check_text(crate::text::TextKind::Chat, &text, 500) {
+            Ok(t) => t,
+            Err(e) => return self.err(conn, ErrorCode::BadChat, e.to_string()),
+        };
         let row = ChatRow {
             seq: self.chat_seq,
             at_ms: now_ms(),

@@ -322,7 +322,7 @@ pub struct ApiErrorBody {
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct ApiErrorDetail {
-    /// `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+    /// `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
     pub code: String,
     pub message: String,
 }

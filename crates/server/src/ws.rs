@@ -12,7 +12,7 @@ use crate::wire::{GuestInfo, ServerMsg, WelcomeMsg};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
@@ -32,7 +32,19 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/ws", get(upgrade))
 }
 
-async fn upgrade(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    // A browser says which page opens the socket: only the server's own pages (see `Site`) may,
+    // so that another site cannot play with a visitor's token. Programs send no `Origin`.
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let allowed = origin.to_str().is_ok_and(|o| app.site().is_some_and(|s| s.allows_origin(o)));
+        if !allowed {
+            return (
+                StatusCode::FORBIDDEN,
+                "this page's origin may not open a WebSocket here (see --allowed-origin)",
+            )
+                .into_response();
+        }
+    }
     let limits = app.limits;
     if app.connections.load(Ordering::Relaxed) >= limits.max_connections {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();

@@ -37,6 +37,15 @@ pub struct ServeArgs {
     /// binary (for working on the client: edits show on reload).
     #[arg(long, value_name = "DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// The address people reach the server at (`https://cards.example.org`), for invite links and
+    /// the pages allowed to open WebSockets (default: `http://` and the listening address).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Another origin (`https://HOST[:PORT]`) whose pages may open WebSockets, besides the public
+    /// URL's (and, listening on loopback, `localhost`/`127.0.0.1`/`[::1]` on the same port);
+    /// repeatable; `*` lets any page in.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allowed_origin: Vec<String>,
 }
 
 /// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
@@ -59,14 +68,21 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
         ..Timing::default()
     };
+    // A wrong --public-url or --allowed-origin is said before the database is opened.
+    if let Some(url) = &args.public_url {
+        server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    }
     if let Some(dir) = &args.web_dir {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
-        server::web::set_web_dir(dir.clone());
+        server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
     }
     runtime()?.block_on(async {
+        // The URL may hold a password: every message shows it redacted.
+        let db = server::store::redact(&args.db);
         let store = server::store::open(&args.db)
             .await
-            .with_context(|| format!("opening the database {}", args.db))?;
+            .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+            .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
         let app: Arc<App> = App::start(store, Config { timing, limits: Limits::default() })
             .await
@@ -75,10 +91,20 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
+        let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+        app.set_site(server::Site::new(&public_url, &args.allowed_origin, addr)?);
+        if args.public_url.is_none() && addr.ip().is_unspecified() {
+            eprintln!(
+                "yezi serve: listening on every address without --public-url: invite links read \
+                 {public_url} and pages reached by another address cannot open WebSockets; \
+                 give --public-url http://THIS-MACHINE:{}",
+                addr.port()
+            );
+        }
         println!(
             "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {})",
             app.table_count(),
-            args.db
+            db
         );
         tokio::select! {
             r = server::serve(listener, app) => r.context("serving")?,
