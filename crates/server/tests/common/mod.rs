@@ -14,7 +14,15 @@ use server::{App, Config, Limits};
 
 /// Timing fast enough for whole matches in a test.
 pub fn fast() -> Timing {
-    Timing { draw_ms: 2, window_ms: 5, bot_delay_ms: 0, pause_ms: 5, retire_ms: 60_000, poll_hold_ms: 0 }
+    Timing {
+        draw_ms: 2,
+        window_ms: 5,
+        bot_delay_ms: 0,
+        pause_ms: 5,
+        retire_ms: 60_000,
+        park_ms: 600_000,
+        poll_hold_ms: 0,
+    }
 }
 
 pub struct TestServer {
