@@ -37,7 +37,13 @@ impl TestServer {
     pub async fn start(timing: Timing) -> TestServer {
         Self::start_with(
             timing,
-            Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() },
+            Limits {
+                messages_per_second: 1000.0,
+                message_burst: 1000.0,
+                guests_burst: 1000.0,
+                connections_per_ip: 1000,
+                ..Limits::default()
+            },
         )
         .await
     }
