@@ -22,7 +22,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::App;
@@ -149,6 +149,16 @@ async fn refuse(mut stream: TcpStream, why: Refusal) {
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
         let _ = stream.write_all(text.as_bytes()).await;
         let _ = stream.shutdown().await;
+        // Read what the client sent (a little, briefly): closing with unread data would reset
+        // the connection, and the client could lose the answer.
+        let mut buf = [0u8; 4096];
+        let mut left = 64 * 1024usize;
+        while left > 0 {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
     })
     .await;
 }
