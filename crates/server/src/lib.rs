@@ -5,6 +5,8 @@
 //! The parts:
 //! - [`http`]: the HTTP API (guests, the lobby, creating tables, records of finished games,
 //!   statistics) and the static files of the browser client ([`web`]);
+//! - [`listen`]: accepting connections: the header-read timeout, the caps per address and for
+//!   the server (from the open-files limit);
 //! - [`ws`]: one WebSocket connection: identification, limits, routing to its table;
 //! - [`table`]: one task per table, the only writer of its log (see there for the stages of a
 //!   hand and how a move is written before it is shown);
