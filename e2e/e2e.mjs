@@ -49,6 +49,8 @@ async function startServer(dir, addr = '127.0.0.1:0') {
   const args = [
     'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
     '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
+    // Every page of the run is a guest from this one address.
+    '--guests-per-ip', '1000',
   ];
   // For working on the client: serve web/ from disk instead of the copy in the binary.
   if (process.env.YEZI_WEB_DIR) args.push('--web-dir', process.env.YEZI_WEB_DIR);

@@ -73,9 +73,12 @@ export function games() {
   return call('GET', '/api/games');
 }
 
-/** @returns {Promise<LobbyReply>} */
-export function lobby() {
-  return call('GET', '/api/tables');
+/** The lobby's page size the page asks for (the server allows 1 to 200). */
+export const LOBBY_PAGE = 20;
+
+/** One page of the lobby, from the table at `offset`. @param {number} [offset] @returns {Promise<LobbyReply>} */
+export function lobby(offset = 0) {
+  return call('GET', `/api/tables?limit=${LOBBY_PAGE}&offset=${offset}`);
 }
 
 /** @param {string} token @param {NewTable} req @returns {Promise<NewTableReply>} */

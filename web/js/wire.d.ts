@@ -499,7 +499,7 @@ suit: string,
  */
 rank: string, };
 
-export type TableStatus = "waiting" | "playing" | "finished";
+export type TableStatus = "waiting" | "playing" | "parked" | "finished";
 
 export type SeatInfo = { 
 /**
@@ -663,7 +663,7 @@ requested: boolean, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections";
 
 export type ChatMessage = { 
 /**
@@ -834,7 +834,27 @@ presets: Record<string, Record<string, string>>, bots: Array<string>, default_bo
 
 export type GamesReply = { games: Array<GameInfo>, };
 
-export type LobbyReply = { tables: Array<TableSummary>, };
+export type LobbyReply = { 
+/**
+ * The tables of this page, in the lobby's order (most open seats first, then oldest).
+ */
+tables: Array<TableSummary>, 
+/**
+ * How many tables the whole lobby lists.
+ */
+total: number, 
+/**
+ * The position of this page's first table in the lobby.
+ */
+offset: number, 
+/**
+ * The page size used.
+ */
+limit: number, 
+/**
+ * The `offset` of the next page, or null when this is the last.
+ */
+next: number | null, };
 
 export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
 

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use crate::App;
 use crate::ids;
+use crate::listen::Peer;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use crate::table::{self, TableSettings};
 use crate::text::{TextKind, check_text};
@@ -127,9 +128,39 @@ struct NewGuest {
     name: String,
 }
 
-async fn create_guest(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
+/// Takes one guest creation from `ip`'s allowance (`guests_burst` at once, then one every
+/// `guest_every_seconds`), or says how long to wait.
+fn guest_allowance(app: &App, ip: std::net::IpAddr) -> Result<(), ApiError> {
+    let l = app.limits;
+    let Ok(mut buckets) = app.guest_buckets.lock() else { return Ok(()) };
+    if buckets.len() > 10_000 {
+        // Forget the addresses whose allowance is whole again.
+        buckets.retain(|_, b| !b.is_full());
+    }
+    let b = buckets
+        .entry(ip)
+        .or_insert_with(|| crate::RateBucket::new(1.0 / l.guest_every_seconds.max(0.001), l.guests_burst));
+    if b.take() {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!(
+            "too many guests created from this address (at most {} at once, then one every {} s): try again in {:.0} s",
+            l.guests_burst,
+            l.guest_every_seconds,
+            b.wait_seconds().ceil()
+        ),
+    ))
+}
+
+async fn create_guest(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) -> ApiResult {
     let req: NewGuest = body(&bytes)?;
     let name = check_name(TextKind::PersonName, &req.name, 24)?;
+    if let Some(ip) = peer {
+        guest_allowance(&app, ip)?;
+    }
     let token = ids::new_token().map_err(|e| ApiError::internal(e.to_string()))?;
     let id = ids::new_id("g").map_err(|e| ApiError::internal(e.to_string()))?;
     let row = GuestRow {
@@ -179,15 +210,44 @@ async fn games() -> ApiResult {
     )
 }
 
-async fn lobby(State(app): State<Arc<App>>) -> ApiResult {
+/// The lobby's page size when none is asked for.
+pub const LOBBY_PAGE: u32 = 50;
+/// The largest page size of the lobby.
+pub const LOBBY_PAGE_MAX: u32 = 200;
+
+/// Reads a whole number of a query parameter.
+fn query_number(q: &std::collections::HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
+    q.get(key)
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| ApiError::bad(format!("{key} must be a whole number from 0, not {v:?}")))
+        })
+        .transpose()
+}
+
+async fn lobby(
+    State(app): State<Arc<App>>,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> ApiResult {
+    let offset = query_number(&q, "offset")?.unwrap_or(0);
+    let limit = query_number(&q, "limit")?.unwrap_or(LOBBY_PAGE);
+    if !(1..=LOBBY_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!("limit must be 1 to {LOBBY_PAGE_MAX}, not {limit}")));
+    }
     let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
     let mut list: Vec<table::TableSummary> = handles
         .iter()
         .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
         .filter(|s| !s.private && s.status != TableStatus::Finished)
         .collect();
-    list.sort_by(|a, b| b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)));
-    ok_json(StatusCode::OK, LobbyReply { tables: list })
+    list.sort_by(|a, b| {
+        b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)).then(a.id.cmp(&b.id))
+    });
+    let total = u32::try_from(list.len()).unwrap_or(u32::MAX);
+    let end = offset.saturating_add(limit).min(total);
+    let tables: Vec<_> = list.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let next = (end < total).then_some(end);
+    ok_json(StatusCode::OK, LobbyReply { tables, total, offset, limit, next })
 }
 
 /// A seat of a new table (`POST /api/tables`).
@@ -243,6 +303,25 @@ fn thirty() -> u32 {
     30
 }
 
+/// The most hands a table's `game_length: hands:N` may ask for (records and `yezi sim` may hold
+/// longer matches; a table is played by people).
+pub const MAX_TABLE_HANDS: u32 = 1000;
+
+/// Refuses a table longer than [`MAX_TABLE_HANDS`] hands.
+fn check_length(variants: &serde_json::Map<String, Value>) -> Result<(), ApiError> {
+    let hands = variants
+        .get("game_length")
+        .and_then(Value::as_str)
+        .and_then(|v| v.strip_prefix("hands:"))
+        .and_then(|n| n.parse::<u64>().ok());
+    match hands {
+        Some(n) if n > u64::from(MAX_TABLE_HANDS) => Err(ApiError::bad(format!(
+            "variants.game_length: a table plays at most hands:{MAX_TABLE_HANDS}, not hands:{n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
@@ -262,7 +341,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         turn_seconds: req.turn_seconds,
         private: req.private,
     };
-    table::check_settings(&settings).map_err(ApiError::bad)?;
+    let variants = table::check_settings(&settings).map_err(ApiError::bad)?;
+    check_length(&variants)?;
     let choices = req.seats.unwrap_or_else(|| {
         vec![
             SeatChoice::Me,

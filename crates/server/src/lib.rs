@@ -5,6 +5,8 @@
 //! The parts:
 //! - [`http`]: the HTTP API (guests, the lobby, creating tables, records of finished games,
 //!   statistics) and the static files of the browser client ([`web`]);
+//! - [`listen`]: accepting connections: the header-read timeout, the caps per address and for
+//!   the server (from the open-files limit);
 //! - [`ws`]: one WebSocket connection: identification, limits, routing to its table;
 //! - [`table`]: one task per table, the only writer of its log (see there for the stages of a
 //!   hand and how a move is written before it is shown);
@@ -23,6 +25,7 @@ pub mod client;
 pub mod game;
 pub mod http;
 pub mod ids;
+pub mod listen;
 pub mod loadtest;
 
 pub mod protocol;
@@ -54,8 +57,25 @@ pub struct Limits {
     pub chat_burst: f64,
     /// Messages dropped in a row for the rate limit before the connection is closed.
     pub max_dropped: u32,
-    /// Connections the server accepts at once.
+    /// WebSocket connections the server accepts at once (lowered at start, if need be, to stay
+    /// below the file-descriptor limit with room for HTTP: see [`listen::Caps`]).
     pub max_connections: usize,
+    /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
+    /// `429`.
+    pub connections_per_ip: usize,
+    /// WebSocket connections one guest may hold at once (counted from `hello`); more are refused
+    /// with a `too_many_connections` error.
+    pub sockets_per_guest: usize,
+    /// A connection whose request headers are not complete this many milliseconds after it
+    /// opened (or after its previous request) is closed.
+    pub header_timeout_ms: u64,
+    /// A WebSocket that has not said a valid `hello` this many milliseconds after it opened is
+    /// closed.
+    pub hello_timeout_ms: u64,
+    /// Guests one IP address may create in a burst…
+    pub guests_burst: f64,
+    /// …and then one every this many seconds.
+    pub guest_every_seconds: f64,
     /// Unfinished tables one guest may host at once.
     pub tables_per_guest: usize,
     /// A connection that sends nothing (not even a pong) for this long is closed.
@@ -73,6 +93,12 @@ impl Default for Limits {
             chat_burst: 5.0,
             max_dropped: 200,
             max_connections: 20_000,
+            connections_per_ip: 64,
+            sockets_per_guest: 16,
+            header_timeout_ms: 10_000,
+            hello_timeout_ms: 10_000,
+            guests_burst: 10.0,
+            guest_every_seconds: 60.0,
             tables_per_guest: 20,
             idle_seconds: 90,
         }
@@ -203,8 +229,62 @@ pub struct App {
     pub tables: Mutex<HashMap<String, TableHandle>>,
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
+    /// Open TCP connections (HTTP and WebSocket).
+    pub tcp_connections: AtomicUsize,
+    /// Open connections by address.
+    pub per_ip: listen::PerIp,
+    /// Open WebSocket connections by guest (those that said `hello`).
+    pub per_guest: Mutex<HashMap<String, usize>>,
+    /// Guests created lately, by address.
+    pub guest_buckets: Mutex<HashMap<std::net::IpAddr, RateBucket>>,
+    caps: Mutex<Option<listen::Caps>>,
     next_conn: AtomicU64,
     site: std::sync::OnceLock<Site>,
+}
+
+/// A token bucket: `rate` tokens a second, at most `burst`.
+#[derive(Clone, Debug)]
+pub struct RateBucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: std::time::Instant,
+}
+
+impl RateBucket {
+    /// A full bucket.
+    pub fn new(rate: f64, burst: f64) -> RateBucket {
+        RateBucket { tokens: burst, rate, burst, at: std::time::Instant::now() }
+    }
+
+    fn refill(&mut self) {
+        let now = std::time::Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+    }
+
+    /// Takes a token if there is one.
+    pub fn take(&mut self) -> bool {
+        self.refill();
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Seconds until the next token.
+    pub fn wait_seconds(&mut self) -> f64 {
+        self.refill();
+        if self.tokens >= 1.0 || self.rate <= 0.0 { 0.0 } else { (1.0 - self.tokens) / self.rate }
+    }
+
+    /// True when the bucket is full again (and can be forgotten).
+    pub fn is_full(&mut self) -> bool {
+        self.refill();
+        self.tokens >= self.burst
+    }
 }
 
 impl App {
@@ -218,6 +298,11 @@ impl App {
             limits: config.limits,
             tables: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
+            tcp_connections: AtomicUsize::new(0),
+            per_ip: listen::PerIp::default(),
+            per_guest: Mutex::new(HashMap::new()),
+            guest_buckets: Mutex::new(HashMap::new()),
+            caps: Mutex::new(None),
             next_conn: AtomicU64::new(1),
             site: std::sync::OnceLock::new(),
         });
@@ -240,6 +325,23 @@ impl App {
     /// A new connection's identity.
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The connection caps in force ([`listen::serve`] sets them from the file-descriptor limit;
+    /// before that, the configured limits).
+    pub fn caps(&self) -> listen::Caps {
+        self.caps
+            .lock()
+            .ok()
+            .and_then(|c| *c)
+            .unwrap_or(listen::Caps { connections: usize::MAX, websockets: self.limits.max_connections })
+    }
+
+    /// Sets the connection caps.
+    pub fn set_caps(&self, caps: listen::Caps) {
+        if let Ok(mut c) = self.caps.lock() {
+            *c = Some(caps);
+        }
     }
 
     /// How many tables are loaded.
@@ -299,5 +401,5 @@ pub fn router(app: Arc<App>) -> axum::Router {
 /// listener's address unless [`App::set_site`] said otherwise.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
     app.set_site(Site::local(listener.local_addr()?));
-    axum::serve(listener, router(app)).await
+    listen::serve(listener, app).await
 }

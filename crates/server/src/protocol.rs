@@ -129,6 +129,10 @@ pub enum ErrorCode {
     Finished,
     /// The server is shutting the table down or is overloaded.
     Unavailable,
+    /// No valid `hello` came in time after the connection opened: it is closed.
+    HelloTimeout,
+    /// The guest holds as many WebSocket connections as the server allows: this one is closed.
+    TooManyConnections,
 }
 
 /// An `error` message.

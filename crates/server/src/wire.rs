@@ -289,10 +289,19 @@ pub struct GamesReply {
     pub games: Vec<GameInfo>,
 }
 
-/// `GET /api/tables`.
+/// `GET /api/tables?offset=K&limit=N`: one page of the lobby.
 #[derive(Clone, Debug, Serialize, TS)]
 pub struct LobbyReply {
+    /// The tables of this page, in the lobby's order (most open seats first, then oldest).
     pub tables: Vec<TableSummary>,
+    /// How many tables the whole lobby lists.
+    pub total: u32,
+    /// The position of this page's first table in the lobby.
+    pub offset: u32,
+    /// The page size used.
+    pub limit: u32,
+    /// The `offset` of the next page, or null when this is the last.
+    pub next: Option<u32>,
 }
 
 /// `POST /api/tables`'s answer.

@@ -33,6 +33,25 @@ pub struct ServeArgs {
     /// Milliseconds between hands.
     #[arg(long, default_value_t = Timing::default().pause_ms)]
     pub pause_ms: u64,
+    /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
+    /// HTTP 429.
+    #[arg(long, default_value_t = Limits::default().connections_per_ip)]
+    pub connections_per_ip: usize,
+    /// WebSocket connections one guest may hold at once; more are refused with
+    /// `too_many_connections`.
+    #[arg(long, default_value_t = Limits::default().sockets_per_guest)]
+    pub sockets_per_guest: usize,
+    /// WebSocket connections the server accepts at once (lowered at start if the open-files
+    /// limit needs it, so that HTTP keeps answering when they are all open).
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    pub max_websockets: usize,
+    /// Guests one IP address may create at once; then one a minute.
+    #[arg(long, default_value_t = Limits::default().guests_burst as u32)]
+    pub guests_per_ip: u32,
+    /// Seconds a match goes on with no person connected before it is parked (its bots and clocks
+    /// stop until a person connects again).
+    #[arg(long, default_value_t = Timing::default().park_ms / 1000)]
+    pub park_after: u64,
     /// Serve the browser client's files from this folder instead of the copy built into the
     /// binary (for working on the client: edits show on reload).
     #[arg(long, value_name = "DIR")]
@@ -66,12 +85,33 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         bot_delay_ms: args.bot_delay_ms,
         pause_ms: args.pause_ms,
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
+        park_ms: args.park_after.saturating_mul(1000),
         ..Timing::default()
     };
     // A wrong --public-url or --allowed-origin is said before the database is opened.
     if let Some(url) = &args.public_url {
         server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
     }
+    anyhow::ensure!(args.connections_per_ip >= 1, "--connections-per-ip must be at least 1");
+    anyhow::ensure!(args.sockets_per_guest >= 1, "--sockets-per-guest must be at least 1");
+    anyhow::ensure!(args.max_websockets >= 1, "--max-websockets must be at least 1");
+    anyhow::ensure!(args.guests_per_ip >= 1, "--guests-per-ip must be at least 1");
+    let limits = Limits {
+        connections_per_ip: args.connections_per_ip,
+        sockets_per_guest: args.sockets_per_guest,
+        max_connections: args.max_websockets,
+        guests_burst: f64::from(args.guests_per_ip),
+        ..Limits::default()
+    };
+    // As many open files as the system allows this process: each connection is one.
+    let fd_limit = match server::listen::raise_fd_limit() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("yezi serve: the open-files limit cannot be raised: {e}");
+            server::listen::fd_limit()
+        }
+    };
+    let caps = server::listen::Caps::new(fd_limit, limits.max_connections);
     if let Some(dir) = &args.web_dir {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
         server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
@@ -84,9 +124,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
             .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
-        let app: Arc<App> = App::start(store, Config { timing, limits: Limits::default() })
-            .await
-            .context("resuming the tables")?;
+        let app: Arc<App> =
+            App::start(store, Config { timing, limits }).await.context("resuming the tables")?;
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
@@ -102,9 +141,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             );
         }
         println!(
-            "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {})",
+            "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {}; \
+             at most {} connections, {} WebSockets)",
             app.table_count(),
-            db
+            db,
+            caps.connections,
+            caps.websockets
         );
         tokio::select! {
             r = server::serve(listener, app) => r.context("serving")?,

@@ -59,6 +59,9 @@ pub enum TableStatus {
     Waiting,
     /// The match is being played.
     Playing,
+    /// The match has begun, but no person has been connected to the table for a while
+    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
+    Parked,
     /// The match is over; the record is stored.
     Finished,
 }
@@ -69,6 +72,7 @@ impl TableStatus {
         match self {
             TableStatus::Waiting => "waiting",
             TableStatus::Playing => "playing",
+            TableStatus::Parked => "parked",
             TableStatus::Finished => "finished",
         }
     }
@@ -78,6 +82,7 @@ impl TableStatus {
         match s {
             "waiting" => Ok(TableStatus::Waiting),
             "playing" => Ok(TableStatus::Playing),
+            "parked" => Ok(TableStatus::Parked),
             "finished" => Ok(TableStatus::Finished),
             other => Err(StoreError::Corrupt(format!("table status {other:?}"))),
         }
