@@ -57,6 +57,8 @@ pub struct Limits {
     pub max_connections: usize,
     /// Unfinished tables one guest may host at once.
     pub tables_per_guest: usize,
+    /// The replay API's limits (posts per guest, replays at once, the cache of replays).
+    pub replay: replay::ReplayLimits,
     /// A connection that sends nothing (not even a pong) for this long is closed.
     pub idle_seconds: u64,
 }
@@ -73,6 +75,7 @@ impl Default for Limits {
             max_dropped: 200,
             max_connections: 20_000,
             tables_per_guest: 20,
+            replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
         }
     }
@@ -99,6 +102,8 @@ pub struct App {
     pub tables: Mutex<HashMap<String, TableHandle>>,
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
+    /// Replays: whose turn it is, the replays kept, the guests' allowance of posted records.
+    pub replays: replay::Replays,
     next_conn: AtomicU64,
 }
 
@@ -113,6 +118,7 @@ impl App {
             limits: config.limits,
             tables: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
+            replays: replay::Replays::new(config.limits.replay),
             next_conn: AtomicU64::new(1),
         });
         for row in app.store.unfinished_tables().await? {

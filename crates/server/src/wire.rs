@@ -322,7 +322,8 @@ pub struct ApiErrorBody {
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct ApiErrorDetail {
-    /// `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+    /// `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
+    /// `no_hand`, `not_json`, `too_large`, `rate_limited`, `busy`, `internal`.
     pub code: String,
     pub message: String,
 }
@@ -332,7 +333,7 @@ pub fn typescript() -> String {
     use crate::game::LeadGroup;
     use crate::http::{NewTable, SeatChoice};
     use crate::protocol::ClientMsg;
-    use crate::replay::{Replay, ReplayEvent, ReplayHand, ReplayStep};
+    use crate::replay::{ReplayEvent, ReplayHand, ReplayHandOutline, ReplayOutline, ReplayStep};
 
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut decls: Vec<(String, String)> = Vec::new();
@@ -416,7 +417,8 @@ pub fn typescript() -> String {
         TableStub,
         ApiErrorBody,
         ApiErrorDetail,
-        Replay,
+        ReplayOutline,
+        ReplayHandOutline,
         ReplayHand,
         ReplayStep,
         ReplayEvent,
