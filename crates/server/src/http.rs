@@ -518,7 +518,7 @@ async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Bo
         let secs = secs.ceil().clamp(1.0, 86_400.0) as u64;
         let mut res = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            "too_many_posts",
             format!(
                 "a guest may post {} records a minute ({} at once): try again in {secs} s",
                 limits.posts_per_minute, limits.post_burst
@@ -531,7 +531,7 @@ async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Bo
     let bytes = axum::body::to_bytes(body, replay::MAX_RECORD_BYTES).await.map_err(|_| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            "record_too_large",
             format!("a record is at most {} MiB", replay::MAX_RECORD_BYTES / (1024 * 1024)),
         )
     })?;

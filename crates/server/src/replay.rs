@@ -55,7 +55,7 @@ impl Default for ReplayLimits {
             concurrent: 2,
             concurrent_hands: 4,
             wait_ms: 10_000,
-            cache_bytes: 64 * 1024 * 1024,
+            cache_bytes: 32 * 1024 * 1024,
             ttl_seconds: 30 * 60,
         }
     }

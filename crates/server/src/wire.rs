@@ -323,7 +323,7 @@ pub struct ApiErrorBody {
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct ApiErrorDetail {
     /// `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
-    /// `no_hand`, `not_json`, `too_large`, `rate_limited`, `busy`, `internal`.
+    /// `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
     pub code: String,
     pub message: String,
 }

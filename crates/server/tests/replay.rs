@@ -392,7 +392,7 @@ async fn posting_needs_json_and_a_token_and_a_guest_posts_within_the_rate_limit(
         assert_eq!(a.status, StatusCode::OK, "post {i}: {}", a.text);
     }
     let a = api.post(&text, &token).await;
-    assert_eq!((a.status, a.code()), (StatusCode::TOO_MANY_REQUESTS, json!("rate_limited")), "{}", a.text);
+    assert_eq!((a.status, a.code()), (StatusCode::TOO_MANY_REQUESTS, json!("too_many_posts")), "{}", a.text);
     let wait: u64 = a.headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&wait), "{wait}");
     assert!(a.message().contains("1 records a minute"), "{}", a.message());
@@ -443,7 +443,7 @@ async fn records_that_cannot_be_replayed_say_what_and_where() {
     assert_eq!(api.post(&big, &token).await.status, StatusCode::OK);
     let huge = format!("{}{}", " ".repeat(server::replay::MAX_RECORD_BYTES), big);
     let a = api.post(&huge, &token).await;
-    assert_eq!((a.status, a.code()), (StatusCode::PAYLOAD_TOO_LARGE, json!("too_large")));
+    assert_eq!((a.status, a.code()), (StatusCode::PAYLOAD_TOO_LARGE, json!("record_too_large")));
     // An id that is no table and no replay kept.
     let a = api.get("/api/replays/rnothing").await;
     assert_eq!((a.status, a.code()), (StatusCode::NOT_FOUND, json!("no_replay")));
