@@ -500,9 +500,9 @@ fn check_madiao_tail(rec: &Record<MadiaoHand>, hands: &[Value], from: usize) {
     }
     let engine = madiao::record::replay(rec);
     assert!(engine.is_clean());
-    for k in from..rec.hands.len() {
-        let state = &engine.hands[k].state;
-        let last = hands[k]["steps"].as_array().unwrap().last().unwrap();
+    for (k, (replayed, hand)) in engine.hands.iter().zip(hands).enumerate().skip(from) {
+        let state = &replayed.state;
+        let last = hand["steps"].as_array().unwrap().last().unwrap();
         for seat in cards::Seat::ALL {
             let mut want: Vec<String> =
                 madiao::Card::in_mask(state.hand(seat)).map(|c| c.to_string()).collect();
@@ -513,7 +513,7 @@ fn check_madiao_tail(rec: &Record<MadiaoHand>, hands: &[Value], from: usize) {
         assert_eq!(last["view"]["result"], view["result"], "hand {k}");
         assert_eq!(last["view"]["settlement"], view["settlement"], "hand {k}");
         let deck: Vec<String> = state.deck().iter().map(|c| c.to_string()).collect();
-        assert_eq!(hands[k]["undealt"], json!(deck[32..]), "hand {k}");
+        assert_eq!(hand["undealt"], json!(deck[32..]), "hand {k}");
     }
 }
 
