@@ -1,6 +1,7 @@
 //! The HTTP API (see `docs/protocol.md`): guests, the lobby, creating tables, a table's summary,
-//! the record of a finished game, the games' options and the server's statistics. Every error is
-//! `{"error": {"code": …, "message": …}}` with a fitting status.
+//! the record of a finished game, its replay hand by hand ([`crate::replay`]), the games' options
+//! and the server's statistics. Every error is `{"error": {"code": …, "message": …}}` with a
+//! fitting status.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
