@@ -872,11 +872,17 @@ export type ApiErrorBody = { error: ApiErrorDetail, };
 
 export type ApiErrorDetail = { 
 /**
- * `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+ * `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
+ * `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
  */
 code: string, message: string, };
 
-export type Replay = { 
+export type ReplayOutline = { 
+/**
+ * What the hands are fetched by: a finished table's id, or the id given to a posted record
+ * (kept for a while after its last use: half an hour unless the server says otherwise).
+ */
+id: string, 
 /**
  * The game.
  */
@@ -900,9 +906,23 @@ seed: number | null,
 /**
  * The hands, in order.
  */
-hands: Array<ReplayHand>, };
+hands: Array<ReplayHandOutline>, };
+
+export type ReplayHandOutline = { 
+/**
+ * How many steps the hand has (what `GET /api/replays/{id}?hand=K` gives).
+ */
+steps: number, 
+/**
+ * The hand's result (the record's result object), once it is over.
+ */
+result: MadiaoResult | DabaifenResult | null, };
 
 export type ReplayHand = { 
+/**
+ * The hand's index in the record, from 0.
+ */
+hand: number, 
 /**
  * The cards nobody holds: Madiao's stock (the upcard last), Da Bai Fen's kitty as dealt.
  */

@@ -1,12 +1,13 @@
 //! The HTTP API (see `docs/protocol.md`): guests, the lobby, creating tables, a table's summary,
-//! the record of a finished game, the games' options and the server's statistics. Every error is
-//! `{"error": {"code": …, "message": …}}` with a fitting status.
+//! the record of a finished game, its replay hand by hand ([`crate::replay`]), the games' options
+//! and the server's statistics. Every error is `{"error": {"code": …, "message": …}}` with a
+//! fitting status.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +19,7 @@ use serde_json::{Value, json};
 use crate::App;
 use crate::ids;
 use crate::listen::Peer;
+use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use crate::table::{self, TableSettings};
 use crate::text::{TextKind, check_text};
@@ -74,11 +76,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/stats", get(stats))
         .route("/api/replays/{id}", get(replay_of))
         .layer(DefaultBodyLimit::max(16 * 1024))
-        .merge(
-            Router::new()
-                .route("/api/replay", post(replay_posted))
-                .layer(DefaultBodyLimit::max(crate::replay::MAX_RECORD_BYTES)),
-        )
+        // Its body is read by the handler, after the checks, up to `replay::MAX_RECORD_BYTES`.
+        .route("/api/replay", post(replay_posted))
 }
 
 fn now_ms() -> i64 {
@@ -461,40 +460,176 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
     }
 }
 
-async fn replay_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
-        return match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+/// `GET /api/replays/{id}`'s query: `hand=K` asks for hand K's steps instead of the outline.
+#[derive(Deserialize)]
+struct ReplayQuery {
+    hand: Option<String>,
+}
+
+/// The replay kept under `id`, or for a finished table one prepared from its record now.
+async fn prepared_replay(app: &App, id: &str) -> Result<Arc<replay::Prepared>, ApiError> {
+    if let Some(p) = app.replays.get(id) {
+        return Ok(p);
+    }
+    let Some(text) = app.store.record(id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
+        return match app.store.table(id).await.map_err(|e| ApiError::internal(e.to_string()))? {
             Some(_) => Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "not_finished",
                 "the game at this table is not over: it can be replayed once it is",
             )),
+            None if id.starts_with(POSTED_PREFIX) => Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_replay",
+                format!(
+                    "no replay {id:?}: a posted record is kept {} minutes after its last use; post it again",
+                    app.replays.limits().ttl_seconds / 60
+                ),
+            )),
             None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
         };
     };
-    replay_response(text).await
+    let prepared = prepare(app, id.to_string(), text).await.map_err(|e| match e {
+        Prepare::Failed(m) => ApiError::internal(format!("the stored record cannot be replayed: {m}")),
+        Prepare::Api(e) => e,
+    })?;
+    app.replays.put(id, prepared.clone());
+    Ok(prepared)
 }
 
-async fn replay_posted(bytes: Bytes) -> ApiResult {
-    let text = String::from_utf8(bytes.to_vec())
+/// The id prefix of posted records' replays (tables' ids begin with `t`).
+const POSTED_PREFIX: &str = "r";
+
+/// Why a record was not prepared.
+enum Prepare {
+    /// The record cannot be replayed: what is wrong and where.
+    Failed(String),
+    /// The server could not do it (busy, or a failure of its own).
+    Api(ApiError),
+}
+
+fn busy() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the server is replaying as many records as it replays at once: try again in a few seconds",
+    )
+}
+
+/// Checks and outlines a record off the async workers, when its turn comes.
+async fn prepare(app: &App, id: String, text: String) -> Result<Arc<replay::Prepared>, Prepare> {
+    let turn = app.replays.turn().await.ok_or(Prepare::Api(busy()))?;
+    let done = tokio::task::spawn_blocking(move || {
+        let r = replay::prepare(&id, &text);
+        drop(turn);
+        r
+    })
+    .await
+    .map_err(|e| Prepare::Api(ApiError::internal(e.to_string())))?;
+    done.map(Arc::new).map_err(|e| Prepare::Failed(e.0))
+}
+
+fn json_text(text: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text.into()).into_response()
+}
+
+async fn replay_of(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<ReplayQuery>,
+) -> ApiResult {
+    let prepared = prepared_replay(&app, &id).await?;
+    let Some(hand) = q.hand else {
+        return Ok(json_text(prepared.outline_json().to_string()));
+    };
+    let count = prepared.hand_count();
+    let k: usize = hand.trim().parse().map_err(|_| {
+        ApiError::bad(format!("hand: a hand's number, 0 to {}, not {hand:?}", count.saturating_sub(1)))
+    })?;
+    let turn = app.replays.hand_turn().await.ok_or_else(busy)?;
+    let made = tokio::task::spawn_blocking(move || {
+        let r = prepared.hand(k).map(|h| serde_json::to_vec(&h));
+        drop(turn);
+        r
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))?;
+    match made {
+        Ok(Ok(bytes)) => Ok(json_text(bytes)),
+        Ok(Err(e)) => Err(ApiError::internal(e.to_string())),
+        Err(e @ replay::HandError::NoHand { .. }) => {
+            Err(ApiError::new(StatusCode::NOT_FOUND, "no_hand", e.to_string()))
+        }
+        Err(e) => Err(ApiError::internal(e.to_string())),
+    }
+}
+
+/// True when a request's `Content-Type` is `application/json` (with any parameters).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> ApiResult {
+    if !is_json(&headers) {
+        let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not_json",
+            format!("a record is posted as `Content-Type: application/json`, not {given:?}"),
+        ));
+    }
+    let poster = guest(&app, &headers).await?;
+    if let Err(replay::RetryAfter(secs)) = app.replays.allow_post(&poster.id) {
+        let limits = app.replays.limits();
+        let secs = secs.ceil().clamp(1.0, 86_400.0) as u64;
+        let mut res = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_posts",
+            format!(
+                "a guest may post {} records a minute ({} at once): try again in {secs} s",
+                limits.posts_per_minute, limits.post_burst
+            ),
+        )
+        .into_response();
+        res.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        return Ok(res);
+    }
+    let bytes = axum::body::to_bytes(body, replay::MAX_RECORD_BYTES).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "record_too_large",
+            format!("a record is at most {} MiB", replay::MAX_RECORD_BYTES / (1024 * 1024)),
+        )
+    })?;
+    let text = String::from_utf8(bytes.into())
         .map_err(|e| ApiError::bad(format!("the body is not UTF-8 text: {e}")))?;
-    replay_response(text).await
-}
-
-async fn replay_response(text: String) -> ApiResult {
-    // Replaying a long match takes some milliseconds of work: off the async workers.
-    let replay = tokio::task::spawn_blocking(move || crate::replay::replay_text(&text))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(|e| ApiError::bad(format!("the record cannot be replayed: {e}")))?;
-    let v = serde_json::to_value(replay).map_err(|e| ApiError::internal(e.to_string()))?;
-    ok_json(StatusCode::OK, v)
+    let id = ids::new_id(POSTED_PREFIX).map_err(|e| ApiError::internal(e.to_string()))?;
+    let prepared = prepare(&app, id.clone(), text).await.map_err(|e| match e {
+        Prepare::Failed(m) => ApiError::bad(format!("the record cannot be replayed: {m}")),
+        Prepare::Api(e) => e,
+    })?;
+    app.replays.put(&id, prepared.clone());
+    Ok(json_text(prepared.outline_json().to_string()))
 }
 
 /// The server's resident memory in bytes (Linux), if known.
 pub fn rss_bytes() -> Option<u64> {
+    status_bytes("VmRSS:")
+}
+
+/// The server's peak resident memory since it started, in bytes (Linux), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    status_bytes("VmHWM:")
+}
+
+/// A size in `/proc/self/status`, in bytes.
+fn status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
@@ -506,6 +641,7 @@ async fn stats(State(app): State<Arc<App>>) -> ApiResult {
             "tables": app.table_count(),
             "connections": app.connections.load(Ordering::Relaxed),
             "rss_bytes": rss_bytes(),
+            "peak_rss_bytes": peak_rss_bytes(),
             "backend": app.store.backend(),
         }),
     )

@@ -78,6 +78,8 @@ pub struct Limits {
     pub guest_every_seconds: f64,
     /// Unfinished tables one guest may host at once.
     pub tables_per_guest: usize,
+    /// The replay API's limits (posts per guest, replays at once, the cache of replays).
+    pub replay: replay::ReplayLimits,
     /// A connection that sends nothing (not even a pong) for this long is closed.
     pub idle_seconds: u64,
 }
@@ -100,6 +102,7 @@ impl Default for Limits {
             guests_burst: 10.0,
             guest_every_seconds: 60.0,
             tables_per_guest: 20,
+            replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
         }
     }
@@ -238,6 +241,8 @@ pub struct App {
     /// Guests created lately, by address.
     pub guest_buckets: Mutex<HashMap<std::net::IpAddr, RateBucket>>,
     caps: Mutex<Option<listen::Caps>>,
+    /// Replays: whose turn it is, the replays kept, the guests' allowance of posted records.
+    pub replays: replay::Replays,
     next_conn: AtomicU64,
     site: std::sync::OnceLock<Site>,
 }
@@ -303,6 +308,7 @@ impl App {
             per_guest: Mutex::new(HashMap::new()),
             guest_buckets: Mutex::new(HashMap::new()),
             caps: Mutex::new(None),
+            replays: replay::Replays::new(config.limits.replay),
             next_conn: AtomicU64::new(1),
             site: std::sync::OnceLock::new(),
         });

@@ -331,7 +331,8 @@ pub struct ApiErrorBody {
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct ApiErrorDetail {
-    /// `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+    /// `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
+    /// `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
     pub code: String,
     pub message: String,
 }
@@ -341,7 +342,7 @@ pub fn typescript() -> String {
     use crate::game::LeadGroup;
     use crate::http::{NewTable, SeatChoice};
     use crate::protocol::ClientMsg;
-    use crate::replay::{Replay, ReplayEvent, ReplayHand, ReplayStep};
+    use crate::replay::{ReplayEvent, ReplayHand, ReplayHandOutline, ReplayOutline, ReplayStep};
 
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut decls: Vec<(String, String)> = Vec::new();
@@ -425,7 +426,8 @@ pub fn typescript() -> String {
         TableStub,
         ApiErrorBody,
         ApiErrorDetail,
-        Replay,
+        ReplayOutline,
+        ReplayHandOutline,
         ReplayHand,
         ReplayStep,
         ReplayEvent,

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use cards::record::GameKind;
 use clap::Args;
-use server::loadtest::{LoadOptions, run};
+use server::loadtest::{LoadOptions, ReplayLoadOptions, run, run_replay};
 use server::table::Timing;
 use server::{App, Config, Limits};
 
@@ -179,10 +179,37 @@ pub struct LoadtestArgs {
     /// The seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
+    /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
+    /// hands; reports how long the statistics took and the server's peak resident memory.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
+    /// With `--replay`: how many posts at once.
+    #[arg(long, default_value_t = 2)]
+    pub posts: usize,
+    /// With `--replay`: milliseconds between two requests for the statistics.
+    #[arg(long, default_value_t = 10)]
+    pub poll_ms: u64,
+    /// With `--replay`: how many hands to fetch afterwards.
+    #[arg(long, default_value_t = 20)]
+    pub hands: usize,
 }
 
 /// Drives a running server with bot tables and prints what it measured.
 pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
+    if let Some(path) = &args.replay {
+        let record = std::fs::read_to_string(path).with_context(|| format!("--replay {}", path.display()))?;
+        let opts = ReplayLoadOptions {
+            addr: args.addr.clone(),
+            record,
+            posts: args.posts,
+            poll_ms: args.poll_ms,
+            hands: args.hands,
+        };
+        let report = runtime()?.block_on(run_replay(&opts))?;
+        print!("{report}");
+        return Ok(report.all_ok());
+    }
     let (a, b) = args.think_ms.split_once('-').unwrap_or((&args.think_ms, &args.think_ms));
     let lo: u64 =
         a.trim().parse().with_context(|| format!("--think-ms {:?}: expected MIN-MAX", args.think_ms))?;
