@@ -610,3 +610,35 @@ export function translate(l, key, params) {
 export function t(key, params) {
   return translate(current, key, params);
 }
+
+/**
+ * The codes whose server message tells what the translated sentence cannot (which field or card is
+ * wrong, how long to wait, what failed): their message follows the translation.
+ */
+const DETAILED_ERRORS = new Set([
+  'bad_request',
+  'bad_name',
+  'bad_chat',
+  'bad_json',
+  'bad_message',
+  'illegal',
+  'too_large',
+  'rate_limited',
+  'storage',
+  'internal',
+  'unavailable',
+]);
+
+/**
+ * The message for a server error code, in the page's language: the translation alone where it says
+ * everything the server's message says (one sentence, not the same one twice), with the server's
+ * words after it where they add a detail, and the server's words alone for a code the page does not
+ * know.
+ * @param {string} code @param {string} message
+ */
+export function errorText(code, message) {
+  const key = `err.${code}`;
+  const known = t(key);
+  if (known === key) return message || code;
+  return DETAILED_ERRORS.has(code) && message ? `${known} — ${message}` : known;
+}
