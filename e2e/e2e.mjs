@@ -579,7 +579,7 @@ async function main() {
     await scenario('a finished game replayed step by step, and a local record file', async () => {
       await page.goto('/');
       await page.locator('.new-table').waitFor();
-      replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:1' }, name: 'Bots only' });
+      replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:2' }, name: 'Bots only' });
       log(`bot table ${replayTable}`);
       await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished', null, { timeout: 120000 });
       await snap(page, 'bots-finished');
@@ -595,6 +595,17 @@ async function main() {
       await page.locator('.replay-body').waitFor({ timeout: 15000 });
       assert(asked[0] === `GET /api/replays/${replayTable}`, `the outline first: ${asked}`);
       assert(asked[1] === `GET /api/replays/${replayTable}?hand=0`, `then the first hand's steps: ${asked}`);
+      // Step through a hand that was played out (a long-suit redeal, a meld or the four lowest end a
+      // hand before its tricks; two counted hands make a played one all but certain).
+      const outline = await (await page.request.get(`/api/replays/${replayTable}`)).json();
+      const played = outline.hands.findIndex((h) => h.result?.outcome === 'played');
+      assert(played >= 0, `a hand of the match was played out: ${JSON.stringify(outline.hands.map((h) => h.result?.outcome))}`);
+      if (played > 0) {
+        await page.locator('.replay-controls select').selectOption(String(played));
+        await page.waitForFunction((k) => document.querySelector('.replay-page')?.getAttribute('data-hand') === String(k), played, { timeout: 10000 });
+        await page.waitForFunction(() => document.querySelector('.replay-page')?.getAttribute('data-step') === '0', null, { timeout: 10000 });
+        await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      }
       const steps = async () => page.evaluate(() => Number(document.querySelector('.replay-page').getAttribute('data-step')));
       const atStep = (n) => page.waitForFunction((k) => document.querySelector('.replay-page')?.getAttribute('data-step') === String(k), n, { timeout: 5000 });
       assert((await steps()) === 0, 'the replay begins at the deal');
