@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -127,6 +127,17 @@ fn admit(app: &Arc<App>, ip: IpAddr) -> Result<Admitted, Refusal> {
     *n += 1;
     app.tcp_connections.fetch_add(1, Ordering::Relaxed);
     Ok(Admitted { app: app.clone(), ip })
+}
+
+/// Refused connections being answered now.
+static REFUSING: AtomicUsize = AtomicUsize::new(0);
+
+/// The most refused connections answered at once; beyond, they are closed without an answer.
+pub const MAX_REFUSING: usize = 256;
+
+/// How many refused connections are being answered now (at most [`MAX_REFUSING`]).
+pub fn refusing() -> usize {
+    REFUSING.load(Ordering::Relaxed)
 }
 
 /// Answers a refused connection and closes it.
@@ -249,7 +260,17 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> io::Result<()> {
         let admitted = match admit(&app, ip) {
             Ok(a) => a,
             Err(why) => {
-                tokio::spawn(refuse(stream, why));
+                // A refusal holds its socket for up to two seconds: a flood of them is closed at
+                // once, unanswered, so that refusals cannot use up the open files themselves.
+                if REFUSING.fetch_add(1, Ordering::Relaxed) < MAX_REFUSING {
+                    tokio::spawn(async move {
+                        refuse(stream, why).await;
+                        REFUSING.fetch_sub(1, Ordering::Relaxed);
+                    });
+                } else {
+                    REFUSING.fetch_sub(1, Ordering::Relaxed);
+                    drop(stream);
+                }
                 continue;
             }
         };

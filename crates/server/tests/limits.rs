@@ -159,6 +159,39 @@ async fn one_address_holds_at_most_its_connections_and_others_are_still_answered
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_refused_connections_is_answered_only_up_to_a_bound() {
+    let _ = server::listen::raise_fd_limit();
+    let srv = TestServer::start_with(fast(), limits(|l| l.connections_per_ip = 1)).await;
+    let to = addr(&srv);
+    let _held = connect_from(LOCAL, to).await;
+    eventually("1 connection counted", || srv.app.per_ip.count(IpAddr::V4(LOCAL)) == 1).await;
+    // Refused connections that never read their answer nor close: each answer waits for them.
+    let flood = server::listen::MAX_REFUSING + 64;
+    let mut socks = Vec::new();
+    let mut most = 0;
+    for _ in 0..flood {
+        socks.push(connect_from(LOCAL, to).await);
+        most = most.max(server::listen::refusing());
+    }
+    assert!(most <= server::listen::MAX_REFUSING, "{most} refusals answered at once");
+    let (mut answered, mut unanswered) = (0, 0);
+    for mut s in socks {
+        let mut buf = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut buf)).await;
+        if buf.starts_with(b"HTTP/1.1 429") {
+            answered += 1;
+        } else {
+            assert!(buf.is_empty(), "{}", String::from_utf8_lossy(&buf));
+            unanswered += 1;
+        }
+    }
+    assert!(answered <= server::listen::MAX_REFUSING && answered > 0, "{answered} answered");
+    assert!(unanswered > 0, "beyond the bound, refused connections are closed at once");
+    // The server still answers another address.
+    assert_eq!(get_from(OTHER, to, "/api/games").await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_guest_holds_at_most_its_websockets_and_http_still_answers() {
     let srv = TestServer::start_with(fast(), limits(|l| l.sockets_per_guest = 3)).await;
     let ann = srv.guest("Ann").await;
