@@ -9,7 +9,7 @@
 // local record file's; the server killed and started again while a page is at a table (it
 // reconnects by itself); switching the language; a phone-sized viewport without horizontal overflow.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,6 +49,8 @@ async function startServer(dir, addr = '127.0.0.1:0') {
   const args = [
     'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
     '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
+    // Every page of the run is a guest from this one address.
+    '--guests-per-ip', '1000',
   ];
   // For working on the client: serve web/ from disk instead of the copy in the binary.
   if (process.env.YEZI_WEB_DIR) args.push('--web-dir', process.env.YEZI_WEB_DIR);
@@ -577,12 +579,33 @@ async function main() {
     await scenario('a finished game replayed step by step, and a local record file', async () => {
       await page.goto('/');
       await page.locator('.new-table').waitFor();
-      replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:1' }, name: 'Bots only' });
+      replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:2' }, name: 'Bots only' });
       log(`bot table ${replayTable}`);
       await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished', null, { timeout: 120000 });
       await snap(page, 'bots-finished');
+      // The page asks for the replay's outline, then for each hand's steps when it shows it.
+      /** @type {string[]} */
+      const asked = [];
+      const onRequest = (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith('/api/replay')) asked.push(`${r.method()} ${u.pathname}${u.search}`);
+      };
+      page.on('request', onRequest);
       await page.locator('.hand-end button.primary', { hasText: /replay/i }).click();
       await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      assert(asked[0] === `GET /api/replays/${replayTable}`, `the outline first: ${asked}`);
+      assert(asked[1] === `GET /api/replays/${replayTable}?hand=0`, `then the first hand's steps: ${asked}`);
+      // Step through a hand that was played out (a long-suit redeal, a meld or the four lowest end a
+      // hand before its tricks; two counted hands make a played one all but certain).
+      const outline = await (await page.request.get(`/api/replays/${replayTable}`)).json();
+      const played = outline.hands.findIndex((h) => h.result?.outcome === 'played');
+      assert(played >= 0, `a hand of the match was played out: ${JSON.stringify(outline.hands.map((h) => h.result?.outcome))}`);
+      if (played > 0) {
+        await page.locator('.replay-controls select').selectOption(String(played));
+        await page.waitForFunction((k) => document.querySelector('.replay-page')?.getAttribute('data-hand') === String(k), played, { timeout: 10000 });
+        await page.waitForFunction(() => document.querySelector('.replay-page')?.getAttribute('data-step') === '0', null, { timeout: 10000 });
+        await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      }
       const steps = async () => page.evaluate(() => Number(document.querySelector('.replay-page').getAttribute('data-step')));
       const atStep = (n) => page.waitForFunction((k) => document.querySelector('.replay-page')?.getAttribute('data-step') === String(k), n, { timeout: 5000 });
       assert((await steps()) === 0, 'the replay begins at the deal');
@@ -605,7 +628,7 @@ async function main() {
       assert(res.ok(), 'the record downloads');
       const text = await res.text();
       assert(JSON.parse(text).format === 'yezi/1', 'a yezi/1 record');
-      // A local file.
+      // A local file: the table's record.
       const file = join(dir, 'game.json');
       writeFileSync(file, text);
       await page.goto('/replay');
@@ -613,6 +636,28 @@ async function main() {
       await page.locator('.replay-body').waitFor({ timeout: 15000 });
       await page.locator('button[data-action="next-step"]').click();
       await snap(page, 'replay-local-file');
+      // A local file of three hands (one match, from `yezi sim`): posted once, then its hands
+      // fetched one by one as they are shown (the next one ahead of time), never all at once.
+      const three = join(dir, 'three.json');
+      execFileSync(bin, ['sim', 'madiao', '--hands', '3', '--seed', '5', '--variant', 'game_length=hands:3', '--out', three]);
+      asked.length = 0;
+      await page.goto('/replay');
+      await page.locator('input[type=file]').setInputFiles(three);
+      await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      await page.waitForFunction(() => (document.querySelector('.replay-page')?.getAttribute('data-loaded') ?? '').split(' ').sort().join(' ') === '0 1', null, { timeout: 10000 });
+      assert(asked[0] === 'POST /api/replay', `the record is posted: ${asked}`);
+      const posted = /^GET \/api\/replays\/(r[a-z0-9]+)\?hand=0$/.exec(asked[1] ?? '');
+      assert(posted, `then its first hand is fetched by the id it got: ${asked}`);
+      assert(!asked.some((a) => a.endsWith('?hand=2')), `the third hand waits until it is shown: ${asked}`);
+      assert((await page.locator('.replay-controls select option').count()) === 3, 'the outline lists three hands');
+      await page.locator('.replay-controls select').selectOption('2');
+      await page.waitForFunction(() => document.querySelector('.replay-page')?.getAttribute('data-hand') === '2', null, { timeout: 10000 });
+      await page.locator('.replay-body').waitFor({ timeout: 15000 });
+      assert(asked.includes(`GET /api/replays/${posted[1]}?hand=2`), `the third hand is fetched when shown: ${asked}`);
+      await page.locator('button[data-action="last-step"]').click();
+      await page.locator('.replay-scoring').waitFor();
+      await snap(page, 'replay-local-file-third-hand');
+      page.off('request', onRequest);
       // A file that is not a record: a clear message.
       const bad = join(dir, 'bad.json');
       writeFileSync(bad, '{"format": "yezi/1", "game": "chess"}');

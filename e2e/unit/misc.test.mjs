@@ -58,3 +58,15 @@ test('a table form sends only the variants that differ from its preset', () => {
   assert.equal(variantValueText('madiao', 'game_length', 'hands:6', 'en'), 'after 6 hands');
   assert.equal(variantValueText('dabaifen', 'revoke', 'refuse', 'zh').length > 0, true);
 });
+
+test('item 15: an error the page can translate is said once, a detailed one keeps the server\'s words', async () => {
+  const { errorText, setLang } = await import('../../web/js/i18n.js');
+  setLang('en');
+  const notFinished = errorText('not_finished', 'the game at this table is not over: it can be replayed once it is');
+  assert.equal(notFinished, 'The game is not over yet: its replay comes when it is.');
+  assert.ok(!notFinished.includes('—'), notFinished);
+  const illegal = errorText('illegal', 'seat 3 must follow spades (holds 5S)');
+  assert.ok(illegal.endsWith('seat 3 must follow spades (holds 5S)'), illegal);
+  assert.equal(errorText('something_new', 'a message'), 'a message');
+  assert.equal(errorText('something_new', ''), 'something_new');
+});

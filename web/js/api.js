@@ -9,7 +9,8 @@
 /** @typedef {import('./wire').NewTableReply} NewTableReply */
 /** @typedef {import('./wire').TableSummary} TableSummary */
 /** @typedef {import('./wire').TableStub} TableStub */
-/** @typedef {import('./wire').Replay} Replay */
+/** @typedef {import('./wire').ReplayOutline} ReplayOutline */
+/** @typedef {import('./wire').ReplayHand} ReplayHand */
 
 /** An API error: the server's `code` (or `network`) and its message. */
 export class ApiError extends Error {
@@ -73,9 +74,12 @@ export function games() {
   return call('GET', '/api/games');
 }
 
-/** @returns {Promise<LobbyReply>} */
-export function lobby() {
-  return call('GET', '/api/tables');
+/** The lobby's page size the page asks for (the server allows 1 to 200). */
+export const LOBBY_PAGE = 20;
+
+/** One page of the lobby, from the table at `offset`. @param {number} [offset] @returns {Promise<LobbyReply>} */
+export function lobby(offset = 0) {
+  return call('GET', `/api/tables?limit=${LOBBY_PAGE}&offset=${offset}`);
 }
 
 /** @param {string} token @param {NewTable} req @returns {Promise<NewTableReply>} */
@@ -88,14 +92,25 @@ export function table(id) {
   return call('GET', `/api/tables/${encodeURIComponent(id)}`);
 }
 
-/** @param {string} id @returns {Promise<Replay>} */
+/**
+ * A replay's outline (one line per hand): a finished table's, or a posted record's by the id it got.
+ * @param {string} id @returns {Promise<ReplayOutline>}
+ */
 export function replayOf(id) {
   return call('GET', `/api/replays/${encodeURIComponent(id)}`);
 }
 
-/** @param {string} text a `yezi/1` record @returns {Promise<Replay>} */
-export function replayRecord(text) {
-  return call('POST', '/api/replay', { text });
+/** Hand `hand` of a replay, with its steps. @param {string} id @param {number} hand @returns {Promise<ReplayHand>} */
+export function replayHand(id, hand) {
+  return call('GET', `/api/replays/${encodeURIComponent(id)}?hand=${hand}`);
+}
+
+/**
+ * Posts a `yezi/1` record (as `application/json`, with the guest's token) to be replayed.
+ * @param {string} text @param {string} token @returns {Promise<ReplayOutline>}
+ */
+export function replayRecord(text, token) {
+  return call('POST', '/api/replay', { text, token });
 }
 
 /** The address of a finished table's record. @param {string} id */

@@ -21,6 +21,7 @@ export const STRINGS = {
     'status.waiting': 'waiting for players',
     'status.playing': 'playing',
     'status.finished': 'finished',
+    'status.parked': 'parked (nobody connected)',
     'lobby.your_name': 'Your name',
     'lobby.name_placeholder': 'e.g. Ann',
     'lobby.enter': 'Enter',
@@ -53,6 +54,9 @@ export const STRINGS = {
     'lobby.create_watch': 'Create and watch',
     'lobby.open_tables': 'Open tables',
     'lobby.no_tables': 'No open tables right now: create one.',
+    'lobby.prev_page': 'Previous',
+    'lobby.next_page': 'Next',
+    'lobby.page': 'Tables {from}–{to} of {total}',
     'lobby.join': 'Join',
     'lobby.watch': 'Watch',
     'lobby.invite': 'Invite link',
@@ -238,6 +242,7 @@ export const STRINGS = {
     'replay.end': 'The deal ends.',
     'replay.stock': 'Stock:',
     'replay.kitty': 'Kitty as dealt:',
+    'replay.name_for_file': 'Pick a name to open a record file: the server replays it for you.',
     'rules.variants': 'Variants',
     'rules.variants_about': 'A table is created with a preset; each variant can be changed.',
     'rules.variants_table': 'Marked: the variants in force at this table.',
@@ -277,6 +282,8 @@ export const STRINGS = {
     'err.bad_request': 'The server refused the request',
     'err.not_finished': 'The game is not over yet: its replay comes when it is.',
     'err.too_many_tables': 'You host too many unfinished tables.',
+    'err.hello_timeout': 'The connection did not identify itself in time and was closed.',
+    'err.too_many_connections': 'Too many connections are open: close some tabs and try again.',
     'err.internal': 'The server failed',
     'err.network': 'The server cannot be reached',
   },
@@ -294,6 +301,7 @@ export const STRINGS = {
     'status.waiting': '等人入座',
     'status.playing': '进行中',
     'status.finished': '已结束',
+    'status.parked': '暂停（无人在线）',
     'lobby.your_name': '你的名字',
     'lobby.name_placeholder': '例如：小明',
     'lobby.enter': '进入',
@@ -326,6 +334,9 @@ export const STRINGS = {
     'lobby.create_watch': '开桌并旁观',
     'lobby.open_tables': '开放的牌桌',
     'lobby.no_tables': '目前没有开放的牌桌：开一桌吧。',
+    'lobby.prev_page': '上一页',
+    'lobby.next_page': '下一页',
+    'lobby.page': '第 {from}–{to} 桌，共 {total} 桌',
     'lobby.join': '加入',
     'lobby.watch': '旁观',
     'lobby.invite': '邀请链接',
@@ -511,6 +522,7 @@ export const STRINGS = {
     'replay.end': '本局结束。',
     'replay.stock': '余牌：',
     'replay.kitty': '发下的底牌：',
+    'replay.name_for_file': '取个名字，就能打开牌谱文件：服务器为你重播。',
     'rules.variants': '规则变体',
     'rules.variants_about': '开桌时选一套规则，每项变体都可以再改。',
     'rules.variants_table': '标出的是本桌采用的变体。',
@@ -550,6 +562,8 @@ export const STRINGS = {
     'err.bad_request': '服务器拒绝了请求',
     'err.not_finished': '这场还没结束：结束后才有回放。',
     'err.too_many_tables': '你开的未完牌桌太多了。',
+    'err.hello_timeout': '连接没有及时确认身份，已被关闭。',
+    'err.too_many_connections': '打开的连接太多：请关闭一些标签页后再试。',
     'err.internal': '服务器出错',
     'err.network': '连不上服务器',
   },
@@ -595,4 +609,36 @@ export function translate(l, key, params) {
 /** A key in the current language. @param {string} key @param {Record<string, string | number>} [params] */
 export function t(key, params) {
   return translate(current, key, params);
+}
+
+/**
+ * The codes whose server message tells what the translated sentence cannot (which field or card is
+ * wrong, how long to wait, what failed): their message follows the translation.
+ */
+const DETAILED_ERRORS = new Set([
+  'bad_request',
+  'bad_name',
+  'bad_chat',
+  'bad_json',
+  'bad_message',
+  'illegal',
+  'too_large',
+  'rate_limited',
+  'storage',
+  'internal',
+  'unavailable',
+]);
+
+/**
+ * The message for a server error code, in the page's language: the translation alone where it says
+ * everything the server's message says (one sentence, not the same one twice), with the server's
+ * words after it where they add a detail, and the server's words alone for a code the page does not
+ * know.
+ * @param {string} code @param {string} message
+ */
+export function errorText(code, message) {
+  const key = `err.${code}`;
+  const known = t(key);
+  if (known === key) return message || code;
+  return DETAILED_ERRORS.has(code) && message ? `${known} — ${message}` : known;
 }

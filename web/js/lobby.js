@@ -51,14 +51,25 @@ export function NameForm(p) {
 export function Lobby(p) {
   const [games, setGames] = useState(/** @type {GamesReply | null} */ (null));
   const [tables, setTables] = useState(/** @type {TableSummary[] | null} */ (null));
+  const [offset, setOffset] = useState(0);
+  const [total, setTotal] = useState(0);
   useEffect(() => {
     api.games().then(setGames, show);
   }, []);
   useEffect(() => {
     let alive = true;
     const load = () =>
-      api.lobby().then(
-        (r) => alive && setTables(r.tables),
+      api.lobby(offset).then(
+        (r) => {
+          if (!alive) return;
+          // The lobby shrank below this page: back to the last page there is.
+          if (r.tables.length === 0 && r.total > 0 && offset > 0) {
+            setOffset(Math.max(0, Math.floor((r.total - 1) / api.LOBBY_PAGE) * api.LOBBY_PAGE));
+            return;
+          }
+          setTables(r.tables);
+          setTotal(r.total);
+        },
         () => alive && setTables((x) => x ?? []),
       );
     load();
@@ -67,7 +78,8 @@ export function Lobby(p) {
       alive = false;
       clearInterval(h);
     };
-  }, []);
+  }, [offset]);
+  const pages = { offset, total, setOffset };
   return html`<div class="page lobby">
     <section class="welcome">
       <p>${t('lobby.hello', { name: p.identity.name })} <button class="link" onClick=${p.onRename}>${t('lobby.rename')}</button></p>
@@ -76,7 +88,7 @@ export function Lobby(p) {
     <div class="lobby-grid">
       ${games ? html`<${NewTable} games=${games} identity=${p.identity} navigate=${p.navigate} />` : html`<section class="card-box"><p>${t('common.loading')}</p></section>`}
       <div class="lobby-side">
-        <${OpenTables} tables=${tables} navigate=${p.navigate} />
+        <${OpenTables} tables=${tables} pages=${pages} navigate=${p.navigate} />
         <${JoinLink} navigate=${p.navigate} />
         <${RecentTables} />
       </div>
@@ -206,8 +218,13 @@ function NewTable(p) {
   </section>`;
 }
 
-/** @param {{tables: TableSummary[] | null, navigate: (p: string) => void}} p */
+/**
+ * @param {{tables: TableSummary[] | null, navigate: (p: string) => void,
+ *   pages: {offset: number, total: number, setOffset: (n: number) => void}}} p
+ */
 function OpenTables(p) {
+  const { offset, total, setOffset } = p.pages;
+  const shown = p.tables?.length ?? 0;
   return html`<section class="card-box open-tables">
     <h2>${t('lobby.open_tables')}</h2>
     ${p.tables === null ? html`<p>${t('common.loading')}</p>` : null}
@@ -224,6 +241,13 @@ function OpenTables(p) {
         </li>`,
       )}
     </ul>
+    ${total > api.LOBBY_PAGE
+      ? html`<div class="tb-pages">
+          <button data-action="prev-page" disabled=${offset === 0} onClick=${() => setOffset(Math.max(0, offset - api.LOBBY_PAGE))}>${t('lobby.prev_page')}</button>
+          <span class="sub">${t('lobby.page', { from: offset + 1, to: offset + shown, total })}</span>
+          <button data-action="next-page" disabled=${offset + shown >= total} onClick=${() => setOffset(offset + api.LOBBY_PAGE)}>${t('lobby.next_page')}</button>
+        </div>`
+      : null}
   </section>`;
 }
 

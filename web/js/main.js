@@ -74,10 +74,11 @@ function App() {
   const r = route(loc.path, loc.search);
   /** @type {import('../vendor/preact-htm.js').VNode | null} */
   let body = null;
-  const needsName = r.page === 'lobby' || r.page === 'table';
+  // A table needs a name to sit down; opening a record file needs one to post it.
+  const needsName = r.page === 'lobby' || r.page === 'table' || (r.page === 'replay' && !r.id);
   if (needsName && (!identity || renaming)) {
     body = html`<div class="page first">
-      ${r.page === 'table' ? html`<p>${t('lobby.name_for_table')}</p>` : html`<${Intro} />`}
+      ${r.page === 'table' ? html`<p>${t('lobby.name_for_table')}</p>` : r.page === 'replay' ? html`<p>${t('replay.name_for_file')}</p>` : html`<${Intro} />`}
       <${NameForm} initial=${renaming && identity ? identity.name : ''} onIdentity=${adoptIdentity} />
       ${renaming ? html`<p class="hint">${t('lobby.rename_hint')}</p>` : null}
     </div>`;
@@ -89,7 +90,7 @@ function App() {
           onBadToken=${() => { notify('error', t('err.bad_token')); adoptIdentity(null); }} />`
       : null;
   } else if (r.page === 'replay') {
-    body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} navigate=${navigate} />`;
+    body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} identity=${identity} navigate=${navigate} />`;
   } else if (r.page === 'rules') {
     body = html`<${RulesPage} game=${r.game} />`;
   }

@@ -1,7 +1,8 @@
 // Replays: a finished game (from its record on the server) or a local `yezi/1` file, replayed
-// by the server's engines into steps; every hand shown, step by step, forward and back.
+// by the server's engines into steps; every hand shown, step by step, forward and back. The
+// server answers with the replay's outline; each hand's steps are fetched when it is shown.
 
-import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
@@ -9,7 +10,9 @@ import { lang, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
 import { Card, errorText, useKeydown } from './ui.js';
 
-/** @typedef {import('./wire').Replay} Replay */
+/** @typedef {import('./wire').ReplayOutline} ReplayOutline */
+/** @typedef {import('./wire').ReplayHand} ReplayHand */
+/** @typedef {import('./state.js').Identity} Identity */
 /** @typedef {import('./wire').ReplayStep} ReplayStep */
 /** @typedef {import('./wire').TableEvent} TableEvent */
 
@@ -29,49 +32,87 @@ export function stepText(game, step, names, l) {
   return eventText(game, ev, names, l);
 }
 
-/** @param {{id: string | null, navigate: (p: string) => void}} p */
+/** How many hands the page keeps loaded at most (the one shown and those nearest to it). */
+const KEEP = 5;
+
+/**
+ * A replay: its outline (one line per hand) first, then each hand's steps fetched when it is shown
+ * (and the next one ahead of time), so that a long match is never loaded whole.
+ * @param {{id: string | null, identity: Identity | null, navigate: (p: string) => void}} p
+ */
 export function ReplayPage(p) {
-  const [replay, setReplay] = useState(/** @type {Replay | null} */ (null));
+  const [outline, setOutline] = useState(/** @type {ReplayOutline | null} */ (null));
+  const [loaded, setLoaded] = useState(/** @type {Map<number, ReplayHand>} */ (new Map()));
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const [fileText, setFileText] = useState(/** @type {string | null} */ (null));
   const [pos, setPos] = useState({ hand: 0, step: 0 });
   const [playing, setPlaying] = useState(false);
+  /** The hands being fetched, of the outline shown. */
+  const pending = useRef(/** @type {Set<number>} */ (new Set()));
+  const shown = useRef({ outline: /** @type {ReplayOutline | null} */ (null), hand: 0 });
+  shown.current = { outline, hand: pos.hand };
+
+  /** @param {unknown} e */
+  const fail = (e) => setError(e instanceof api.ApiError ? errorText(e.code, e.message) : String(e));
+
+  /** @param {ReplayOutline | null} o */
+  const show = (o) => {
+    pending.current = new Set();
+    setLoaded(new Map());
+    setOutline(o);
+    setPos({ hand: 0, step: 0 });
+  };
 
   useEffect(() => {
-    setReplay(null);
+    show(null);
     setError(null);
     if (!p.id) return;
-    api.replayOf(p.id).then(
-      (r) => {
-        setReplay(r);
-        setPos({ hand: 0, step: 0 });
-      },
-      (e) => setError(e instanceof api.ApiError ? errorText(e.code, e.message) : String(e)),
-    );
+    api.replayOf(p.id).then(show, fail);
   }, [p.id]);
 
-  const hands = replay ? replay.hands : [];
-  const hand = hands[pos.hand];
-  const steps = hand ? hand.steps : [];
+  // The hand shown is fetched when it is needed, and the next one ahead of time.
+  useEffect(() => {
+    if (!outline) return;
+    const asked = pending.current;
+    for (const k of [pos.hand, pos.hand + 1]) {
+      if (k >= outline.hands.length || loaded.has(k) || asked.has(k)) continue;
+      asked.add(k);
+      api.replayHand(outline.id, k).then(
+        (h) => {
+          asked.delete(k);
+          if (shown.current.outline === outline) setLoaded((m) => keepNear(m, k, h, shown.current.hand));
+        },
+        (e) => {
+          asked.delete(k);
+          if (shown.current.outline === outline && shown.current.hand === k) fail(e);
+        },
+      );
+    }
+  }, [outline, pos.hand, loaded]);
+
+  const hands = outline ? outline.hands : [];
+  const hand = loaded.get(pos.hand) ?? null;
+  const count = hands[pos.hand] ? hands[pos.hand].steps : 0;
   /** @param {number} h @param {number} s */
   const go = (h, s) => {
-    if (!replay) return;
-    const hh = Math.max(0, Math.min(replay.hands.length - 1, h));
-    const n = replay.hands[hh].steps.length;
+    if (!outline || outline.hands.length === 0) return;
+    const hh = Math.max(0, Math.min(outline.hands.length - 1, h));
+    const n = outline.hands[hh].steps;
     setPos({ hand: hh, step: Math.max(0, Math.min(n - 1, s)) });
   };
   const next = () => {
-    if (pos.step + 1 < steps.length) go(pos.hand, pos.step + 1);
+    if (pos.step + 1 < count) go(pos.hand, pos.step + 1);
     else if (pos.hand + 1 < hands.length) go(pos.hand + 1, 0);
     else setPlaying(false);
   };
   const prev = () => {
     if (pos.step > 0) go(pos.hand, pos.step - 1);
-    else if (pos.hand > 0) go(pos.hand - 1, hands[pos.hand - 1].steps.length - 1);
+    else if (pos.hand > 0) go(pos.hand - 1, hands[pos.hand - 1].steps - 1);
   };
 
   useEffect(() => {
-    if (!playing) return;
+    // Playing waits for a hand still on its way.
+    if (!playing || !hand) return;
     const h = setTimeout(next, 900);
     return () => clearTimeout(h);
   });
@@ -84,7 +125,7 @@ export function ReplayPage(p) {
     else if (e.key === 'ArrowDown' || e.key === 'PageDown') go(pos.hand + 1, 0);
     else if (e.key === 'ArrowUp' || e.key === 'PageUp') go(pos.hand - 1, 0);
     else if (e.key === 'Home') go(pos.hand, 0);
-    else if (e.key === 'End') go(pos.hand, steps.length - 1);
+    else if (e.key === 'End') go(pos.hand, count - 1);
     else if (e.key === ' ') setPlaying((x) => !x);
     else return;
     e.preventDefault();
@@ -96,40 +137,44 @@ export function ReplayPage(p) {
     const file = input.files && input.files[0];
     if (!file) return;
     setError(null);
+    if (!p.identity) {
+      setError(t('replay.name_for_file'));
+      return;
+    }
     try {
       const text = await file.text();
-      const r = await api.replayRecord(text);
+      const r = await api.replayRecord(text, p.identity.token);
       setFileText(text);
-      setReplay(r);
-      setPos({ hand: 0, step: 0 });
+      show(r);
     } catch (err) {
-      setError(err instanceof api.ApiError ? errorText(err.code, err.message) : String(err));
+      fail(err);
     }
   };
 
   const l = lang();
   const download = p.id ? api.recordUrl(p.id) : fileText ? `data:application/json;charset=utf-8,${encodeURIComponent(fileText)}` : null;
-  return html`<div class="page replay-page" data-hand=${pos.hand} data-step=${pos.step}>
+  return html`<div class="page replay-page" data-hand=${pos.hand} data-step=${pos.step} data-loaded=${[...loaded.keys()].join(' ')}>
     <div class="replay-head">
       <h2>${t('replay.title')}${p.id ? html` <span class="sub">${p.id}</span>` : null}</h2>
       ${!p.id
         ? html`<label class="file">${t('replay.file')} <input type="file" accept=".json,application/json" onChange=${openFile} /></label>`
         : null}
-      ${download && replay ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
+      ${download && outline ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
     </div>
     ${error ? html`<p class="error-box" role="alert">${error}</p>` : null}
-    ${!replay && !error && p.id ? html`<p>${t('common.loading')}</p>` : null}
-    ${!replay && !p.id && !error ? html`<p class="hint">${t('replay.file_hint')}</p>` : null}
-    ${replay && hand ? renderReplay() : null}
+    ${(!outline || !hand) && !error && (p.id || outline) ? html`<p>${t('common.loading')}</p>` : null}
+    ${!outline && !p.id && !error ? html`<p class="hint">${t('replay.file_hint')}</p>` : null}
+    ${outline && hand ? renderReplay() : null}
   </div>`;
 
   function renderReplay() {
-    if (!replay || !hand) return null;
-    const game = replay.game;
-    const names = replay.players
-      ? replay.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
+    if (!outline || !hand) return null;
+    const game = outline.game;
+    const steps = hand.steps;
+    const names = outline.players
+      ? outline.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
       : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
-    const step = steps[pos.step];
+    const step = steps[Math.min(pos.step, steps.length - 1)];
     const view = /** @type {any} */ (step.view);
     const result = /** @type {any} */ (hand.result);
     return html`<div class="replay-body">
@@ -157,6 +202,21 @@ export function ReplayPage(p) {
       ${view.phase === 'over' && result ? null : null}
     </div>`;
   }
+}
+
+/**
+ * `loaded` with hand `k` added, keeping the `KEEP` hands nearest to the one shown.
+ * @param {Map<number, ReplayHand>} loaded @param {number} k @param {ReplayHand} h @param {number} at
+ */
+function keepNear(loaded, k, h, at) {
+  const m = new Map(loaded);
+  m.set(k, h);
+  while (m.size > KEEP) {
+    let far = k;
+    for (const x of m.keys()) if (Math.abs(x - at) > Math.abs(far - at)) far = x;
+    m.delete(far);
+  }
+  return m;
 }
 
 /** @param {'madiao' | 'dabaifen'} game @param {any} r @param {string[]} names */

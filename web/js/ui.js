@@ -14,7 +14,9 @@ import {
   madiaoSuit,
   rankText,
 } from './cards.js';
-import { lang, t } from './i18n.js';
+import { errorText, lang, t } from './i18n.js';
+
+export { errorText };
 
 /** @typedef {import('../vendor/preact-htm.js').VNode} VNode */
 /** @typedef {import('./wire').Trump} Trump */
@@ -163,16 +165,6 @@ export function Notices() {
   return html`<div class="notices" role="status" aria-live="polite">
     ${list.map((n) => html`<div key=${n.id} class=${`notice ${n.kind}`}>${n.text}</div>`)}
   </div>`;
-}
-
-/**
- * The message for a server error code, in the page's language, with the server's own words.
- * @param {string} code @param {string} message
- */
-export function errorText(code, message) {
-  const key = `err.${code}`;
-  const known = t(key);
-  return known === key ? message || code : `${known}${message ? ` — ${message}` : ''}`;
 }
 
 /**

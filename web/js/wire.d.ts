@@ -519,7 +519,7 @@ suit: string,
  */
 rank: string, };
 
-export type TableStatus = "waiting" | "playing" | "finished";
+export type TableStatus = "waiting" | "playing" | "parked" | "finished";
 
 export type SeatInfo = { 
 /**
@@ -688,7 +688,7 @@ requested: boolean, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections";
 
 export type ChatMessage = { 
 /**
@@ -859,7 +859,27 @@ presets: Record<string, Record<string, string>>, bots: Array<string>, default_bo
 
 export type GamesReply = { games: Array<GameInfo>, };
 
-export type LobbyReply = { tables: Array<TableSummary>, };
+export type LobbyReply = { 
+/**
+ * The tables of this page, in the lobby's order (most open seats first, then oldest).
+ */
+tables: Array<TableSummary>, 
+/**
+ * How many tables the whole lobby lists.
+ */
+total: number, 
+/**
+ * The position of this page's first table in the lobby.
+ */
+offset: number, 
+/**
+ * The page size used.
+ */
+limit: number, 
+/**
+ * The `offset` of the next page, or null when this is the last.
+ */
+next: number | null, };
 
 export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
 
@@ -877,11 +897,17 @@ export type ApiErrorBody = { error: ApiErrorDetail, };
 
 export type ApiErrorDetail = { 
 /**
- * `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+ * `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
+ * `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
  */
 code: string, message: string, };
 
-export type Replay = { 
+export type ReplayOutline = { 
+/**
+ * What the hands are fetched by: a finished table's id, or the id given to a posted record
+ * (kept for a while after its last use: half an hour unless the server says otherwise).
+ */
+id: string, 
 /**
  * The game.
  */
@@ -905,9 +931,23 @@ seed: number | null,
 /**
  * The hands, in order.
  */
-hands: Array<ReplayHand>, };
+hands: Array<ReplayHandOutline>, };
+
+export type ReplayHandOutline = { 
+/**
+ * How many steps the hand has (what `GET /api/replays/{id}?hand=K` gives).
+ */
+steps: number, 
+/**
+ * The hand's result (the record's result object), once it is over.
+ */
+result: MadiaoResult | DabaifenResult | null, };
 
 export type ReplayHand = { 
+/**
+ * The hand's index in the record, from 0.
+ */
+hand: number, 
 /**
  * The cards nobody holds: Madiao's stock (the upcard last), Da Bai Fen's kitty as dealt.
  */

@@ -751,6 +751,33 @@ mod tests {
     }
 
     #[test]
+    fn informational_fields_must_have_their_documented_type() {
+        // Spec: `players`, `seed`, `drawn` and `stake` are informational (or optional) but, when
+        // present, of their documented type.
+        let madiao = |top: &str, hand: &str| {
+            format!(
+                r#"{{"format":"yezi/1","game":"madiao","rules":"standard"{top},"hands":[{{"banker":0,"deck":[]{hand}}}]}}"#
+            )
+        };
+        assert!(parse(&madiao(r#","players":["a","b","c","d"],"seed":7"#, r#","stake":4"#)).is_ok());
+        let e = err(&madiao(r#","seed":"42""#, ""));
+        assert!(e.starts_with("seed: invalid type: string \"42\""), "{e}");
+        let e = err(&madiao(r#","seed":-1"#, ""));
+        assert!(e.starts_with("seed: invalid value"), "{e}");
+        let e = err(&madiao(r#","players":["a","b","c"]"#, ""));
+        assert!(e.starts_with("players: invalid length 3"), "{e}");
+        let e = err(&madiao(r#","players":["a","b","c",4]"#, ""));
+        assert!(e.starts_with("players[3]: invalid type: integer `4`"), "{e}");
+        let e = err(&madiao("", r#","stake":"2""#));
+        assert!(e.starts_with("hands[0].stake: invalid type: string \"2\""), "{e}");
+        let e = err(&madiao("", r#","stake":2.5"#));
+        assert!(e.starts_with("hands[0].stake: invalid type: floating point"), "{e}");
+        let e = err(r#"{"format":"yezi/1","game":"dabaifen","rules":"standard","hands":[
+            {"starter":0,"ranks":["2","2"],"deck":[],"actions":[{"seat":0,"declare":"2H","drawn":"17"}]}]}"#);
+        assert!(e.starts_with("hands[0].actions[0].drawn: invalid type: string \"17\""), "{e}");
+    }
+
+    #[test]
     fn result_diff_lists_each_field() {
         let a = MadiaoResult {
             outcome: MadiaoOutcome::Played,

@@ -8,6 +8,9 @@
 //! decline by the seat being asked (written for every decline by [`hand_record`]). A `bury` or a
 //! `play` (or the end of the actions) means every pending poll passed.
 //!
+//! A record holds one match and at least one deal (`"hands": []` is an error); a deal after the one
+//! that ends the game is an error.
+//!
 //! The record's last deal may be unfinished, as in a record of a game in progress: when passing
 //! every pending poll after its last action does not end the deal, the deal stands where its
 //! actions leave it (the pending polls unanswered) and has no result (`null` in `replay --json`).
@@ -354,6 +357,14 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
         }
     };
     out.variants = Some(variants);
+    if rec.hands.is_empty() {
+        out.error = Some(ReplayError {
+            hand: None,
+            action: None,
+            reason: "hands: a record holds at least one hand".into(),
+        });
+        return out;
+    }
     let mut m: Option<Match> = None;
     for (h, hand) in rec.hands.iter().enumerate() {
         let err = |action: Option<usize>, reason: String| ReplayError { hand: Some(h), action, reason };

@@ -28,8 +28,9 @@
 //! # Readings where the rules leave room
 //! - A stake is a positive even number of chips (`0` is refused); payoffs are always in stakes.
 //! - §4.1 `meld_extra_stake` adds 1 stake per payer once per holder, also under `cumulative`.
-//! - §4.3 An explicit redeal answer must come from the seat being asked; only a play (or slough)
-//!   declines the pending questions implicitly (spec). Being asked shows that a seat has a long suit.
+//! - §4.3 An explicit decline (`redeal: false`) must come from the seat being asked; a forced redeal
+//!   (`redeal: true`) by a seat means every seat asked before it declined, and a play (or slough)
+//!   declines every pending question (spec). Only a long-suit holder may force or decline.
 //! - §6 The itemized lines come in the rules' order: stock check; hand values seat by seat from the
 //!   banker in play order; knock; face-up discard penalties in play order. Under `largest_only` the
 //!   lines that do not count are listed as "not counted"; of equal largest bonuses the first counts.
@@ -37,9 +38,10 @@
 //!   tricks and that most is 3 or more.
 //! - §7 A meld won by the banker himself, a long-suit redeal and the +3 HM line keep the bank (the
 //!   match goes on); the four lowest's redraw counts as the bank passing, whoever is drawn.
-//!   `game_length: hands:N` counts every hand, unplayed ones included.
-//! - Records: a hand after a `game_over` hand begins a new match in the same record (its banker is
-//!   drawn, so free), which lets one record hold a whole simulation.
+//!   `game_length: hands:N` counts every hand that is settled, melds and the four lowest included,
+//!   but not a long-suit redeal: that is the same hand dealt again ("the banker stays", nobody
+//!   pays), so with `hands:1` a forced redeal does not use up the match's only hand.
+//! - Records: a record holds one match; a hand after the `game_over` hand is an error.
 //! - [`View`]: a hidden card is `null`; how a card was played (lead, capture, slough, discard) is
 //!   public. Once the hand is over every face-down card is shown, and in a played hand the stock card
 //!   the stock check exposes; an unplayed hand shows only the declared cards (the meld, the four

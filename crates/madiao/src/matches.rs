@@ -1,7 +1,7 @@
 //! §7 A match: hands chained by their next banker, until the match ends.
 
 use cards::Seat;
-use cards::record::MadiaoResult;
+use cards::record::{MadiaoOutcome, MadiaoResult};
 
 use crate::card::Card;
 use crate::deal::BankerDraw;
@@ -30,6 +30,8 @@ pub struct Match {
     progress: MatchProgress,
     next_banker: Option<Seat>,
     over: bool,
+    /// Hands finished in this match, long-suit redeals included.
+    finished: u32,
 }
 
 /// Why a hand does not fit the match.
@@ -49,7 +51,7 @@ pub enum MatchError {
 impl Match {
     /// A new match; its first banker is drawn (§2).
     pub fn new(variants: Variants) -> Match {
-        Match { variants, progress: MatchProgress::default(), next_banker: None, over: false }
+        Match { variants, progress: MatchProgress::default(), next_banker: None, over: false, finished: 0 }
     }
 
     /// The rules.
@@ -57,7 +59,8 @@ impl Match {
         &self.variants
     }
 
-    /// The hands played and the seats that banked so far.
+    /// The hands that count towards the match's length and the seats that banked so far (a
+    /// long-suit redeal is the same hand dealt again and is not counted; see [`Match::finish`]).
     pub fn progress(&self) -> MatchProgress {
         self.progress
     }
@@ -66,6 +69,11 @@ impl Match {
     /// lowest).
     pub fn next_banker(&self) -> Option<Seat> {
         self.next_banker
+    }
+
+    /// Every hand finished in this match, long-suit redeals included (0 before its first hand).
+    pub fn hands_finished(&self) -> u32 {
+        self.finished
     }
 
     /// True once a hand has ended the match.
@@ -92,12 +100,18 @@ impl Match {
     }
 
     /// Records a finished hand of this match (made from [`Match::setup`]) and returns its result.
+    ///
+    /// A hand ended by a long-suit redeal (§4.3) is the same hand dealt again: the banker stays,
+    /// nobody pays, and it does not count towards `game_length: hands:N` (§7).
     pub fn finish(&mut self, state: &State) -> Result<MadiaoResult, MatchError> {
         if self.over {
             return Err(MatchError::Over);
         }
         let result = state.to_record_result().ok_or(MatchError::HandNotOver)?;
-        self.progress.hands_before += 1;
+        self.finished += 1;
+        if result.outcome != MadiaoOutcome::Redeal {
+            self.progress.hands_before += 1;
+        }
         self.progress.banked[state.banker()] = true;
         self.next_banker = result.next_banker;
         self.over = result.game_over;

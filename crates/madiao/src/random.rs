@@ -222,7 +222,9 @@ pub fn bench(seed: u64, hands: u64, variants: Variants, policy: RandomPolicy) ->
             progress = MatchProgress::default();
             banker = BankerDraw::from_rng(&mut rng).banker;
         } else {
-            progress.hands_before += 1;
+            if outcome != MadiaoOutcome::Redeal {
+                progress.hands_before += 1;
+            }
             progress.banked[banker] = true;
             banker = match st.next_banker() {
                 Some(b) => b,
@@ -285,7 +287,7 @@ impl Simulator {
     pub fn play_hand(&mut self) -> Result<SimHand, SimError> {
         let k = self.next;
         self.next += 1;
-        let new_match = self.current.is_over() || self.current.progress().hands_before == 0;
+        let new_match = self.current.is_over() || self.current.hands_finished() == 0;
         if self.current.is_over() {
             self.current = Match::new(*self.current.variants());
         }

@@ -2,11 +2,15 @@
 //! chaining, replaying every action with errors that name hand, action and reason, comparing
 //! stored results, and writing played hands back as a record.
 //!
-//! Chaining (spec §Common shape, rules §7): the first hand's banker is free (drawn); each later
-//! hand's banker is the one the previous hand's replayed result names, or free after the four
-//! lowest (`next_banker: null`). `game_over` is counted from the record's first hand. A hand that
-//! follows a `game_over` hand begins a new match: its banker is free (drawn again) and the
-//! counting starts over — so a simulation of several matches is one record that replays cleanly.
+//! A record holds one match (spec §Common shape, rules §7): the first hand's banker is free
+//! (drawn); each later hand's banker is the one the previous hand's replayed result names, or free
+//! after the four lowest (`next_banker: null`). `game_over` is counted from the record's first
+//! hand, and a hand after the one that ends the match is an error (a tool that plays several
+//! matches writes one record per match).
+//!
+//! Redeal choices: `{"seat": s, "redeal": true}` means every long-suit holder asked before `s`
+//! declined; `{"seat": s, "redeal": false}` is an explicit decline by the seat being asked; a play
+//! declines every pending choice. Only a long-suit holder may force or decline a redeal.
 
 use cards::record::{GameKind, MadiaoAction, MadiaoHand, MadiaoOutcome, MadiaoResult, Record, diff_results};
 
@@ -70,8 +74,6 @@ pub fn record_variants<H>(rec: &Record<H>) -> Result<Variants, ReplayError> {
 pub struct ReplayedHand {
     /// The hand as far as its actions go (finished unless it is the record's unfinished last hand).
     pub state: State,
-    /// True for the first hand of a match (the record's first hand, or one after a `game_over`).
-    pub new_match: bool,
     /// The replayed result, when the hand is finished.
     pub result: Option<MadiaoResult>,
     /// How the stored result differs from the replayed one (`result.field: the record says …`).
@@ -119,23 +121,29 @@ pub fn apply_record_action(state: &mut State, a: &MadiaoAction) -> Result<(), St
     }
     let action = match a {
         MadiaoAction::Redeal { redeal, .. } => {
-            if state.phase() == Phase::Play {
+            let what = if *redeal { "force" } else { "decline" };
+            if !state.long_suit_holders().any(|s| s == seat) {
                 return Err(format!(
-                    "{seat} cannot choose a redeal now: the declarations are over and play has begun"
+                    "{seat} has no long suit (5 or more cards of one suit), so it has no redeal to {what}"
                 ));
             }
-            // Phase::Redeal: the question is for `to_move`.
-            let asked = state.to_move().unwrap_or(seat);
-            if seat != asked {
-                if !state.long_suit_holders().any(|s| s == seat) {
-                    return Err(format!(
-                        "{seat} has no long suit (5 or more cards of one suit) and cannot choose a redeal"
-                    ));
-                }
-                if state.redeal_choices().iter().any(|&(s, _)| s == seat) {
-                    return Err(format!("{seat} has already declined a redeal"));
-                }
+            if state.redeal_choices().iter().any(|&(s, _)| s == seat) {
+                return Err(format!("{seat} has already declined a redeal"));
+            }
+            if state.phase() != Phase::Redeal {
+                return Err(format!(
+                    "{seat} cannot {what} a redeal now: the first card is played, which declined it"
+                ));
+            }
+            // Phase::Redeal: the question is for `to_move`. Spec: a `redeal: true` by seat s
+            // means every seat asked before s declined; a decline is written by the seat asked.
+            let mut asked = state.to_move().unwrap_or(seat);
+            if seat != asked && !*redeal {
                 return Err(format!("{asked} is asked about a redeal before {seat}"));
+            }
+            while seat != asked && state.phase() == Phase::Redeal {
+                state.apply(Action::Redeal(false)).map_err(|e| e.to_string())?;
+                asked = state.to_move().unwrap_or(seat);
             }
             Action::Redeal(*redeal)
         }
@@ -192,9 +200,12 @@ pub fn replay(rec: &Record<MadiaoHand>) -> Replay {
                 Some(hand_err(i - 1, format!("the hand is unfinished ({turn} to act) but hand {i} follows")));
             return out;
         }
-        let new_match = i == 0 || current.is_over();
         if current.is_over() {
-            current = Match::new(variants);
+            out.error = Some(hand_err(
+                i,
+                format!("the match ended with hand {} (game_over); a record holds one match", i - 1),
+            ));
+            return out;
         }
         let deck = match parse_deck(&h.deck) {
             Ok(d) => d,
@@ -231,7 +242,7 @@ pub fn replay(rec: &Record<MadiaoHand>) -> Replay {
         };
         for (j, a) in h.actions.iter().enumerate() {
             if let Err(reason) = apply_record_action(&mut state, a) {
-                out.hands.push(ReplayedHand { state, new_match, result: None, differences: Vec::new() });
+                out.hands.push(ReplayedHand { state, result: None, differences: Vec::new() });
                 out.error = Some(action_err(i, j, reason));
                 return out;
             }
@@ -255,7 +266,7 @@ pub fn replay(rec: &Record<MadiaoHand>) -> Replay {
             }
             _ => Vec::new(),
         };
-        out.hands.push(ReplayedHand { state, new_match, result, differences });
+        out.hands.push(ReplayedHand { state, result, differences });
     }
     out
 }

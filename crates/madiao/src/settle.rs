@@ -193,12 +193,14 @@ impl State {
 
     /// §7 True when this (finished) hand ends the match: under `each_banker_once`, the bank would
     /// pass (to another seat or to a draw) and every seat has banked, this hand included; under
-    /// `hands:N`, this is the match's N-th hand.
+    /// `hands:N`, this is the match's N-th hand, long-suit redeals not counted (a redeal deals the
+    /// same hand again with the same banker, so it can never end the match).
     pub fn game_over(&self) -> bool {
         if !self.is_over() {
             return false;
         }
         match self.variants.game_length {
+            GameLength::Hands(_) if self.outcome == Some(MadiaoOutcome::Redeal) => false,
             GameLength::Hands(n) => self.progress.hands_before.saturating_add(1) >= n,
             GameLength::EachBankerOnce => {
                 let mut banked = self.progress.banked;

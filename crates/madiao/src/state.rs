@@ -15,7 +15,7 @@ use crate::variants::{FaceupDiscard, Variants};
 /// Where a hand stands within its match: what `game_over` is counted from (§7).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MatchProgress {
-    /// Hands of the match played before this one.
+    /// Hands of the match played before this one, long-suit redeals not counted (§7).
     pub hands_before: u32,
     /// The seats that banked at least once before this hand.
     pub banked: BySeat<bool>,

@@ -99,56 +99,136 @@ fn deck_errors_name_the_place() {
     assert_eq!(parse_deck(&codes).unwrap_err().to_string(), "deck: 41 cards, a Madiao deck has 40");
 }
 
-fn simulate(
-    seed: u64,
-    n: usize,
-    rules: &str,
-    variants: Variants,
-) -> (Record<MadiaoHand>, Vec<cards::record::MadiaoResult>) {
-    let mut sim = random::Simulator::new(seed, variants, 2, Default::default());
-    let hands: Vec<random::SimHand> = (0..n).map(|_| sim.play_hand().unwrap()).collect();
-    let rec = to_record(rules, &variants, Some(seed), hands.iter().map(|h| &h.state)).unwrap();
-    (rec, hands.into_iter().map(|h| h.result).collect())
+/// The simulated hands cut into matches: a new match begins after each `game_over` hand.
+fn matches_of(hands: &[random::SimHand]) -> Vec<&[random::SimHand]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, h) in hands.iter().enumerate() {
+        if h.new_match && i > start {
+            out.push(&hands[start..i]);
+            start = i;
+        }
+    }
+    if start < hands.len() {
+        out.push(&hands[start..]);
+    }
+    out
 }
 
 #[test]
-fn a_simulated_match_record_replays_cleanly() {
+fn each_simulated_match_is_a_record_that_replays_cleanly() {
     for (rules, v) in [("standard", Variants::STANDARD), ("feng", Variants::FENG)] {
         let mut v2 = v;
         v2.set("slam", "adds").unwrap();
-        let (rec, results) = simulate(5, 300, rules, v2);
-        assert_eq!(rec.variants.0.get("slam").map(String::as_str), Some("adds"));
-        let text = record::to_pretty_json(&rec);
-        let back = parse_madiao(&text).unwrap();
-        assert_eq!(back, rec);
-        let rep = replay(&back);
-        assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences().collect::<Vec<_>>());
-        let replayed: Vec<_> = rep.hands.iter().map(|h| h.result.clone().unwrap()).collect();
-        assert_eq!(replayed, results);
-        // Several matches in one record: each new one starts after a game_over hand.
-        assert!(results.iter().filter(|r| r.game_over).count() > 10);
+        let mut sim = random::Simulator::new(5, v2, 2, Default::default());
+        let hands: Vec<random::SimHand> = (0..300).map(|_| sim.play_hand().unwrap()).collect();
+        let matches = matches_of(&hands);
+        assert!(matches.len() > 10);
+        for (m, hs) in matches.iter().enumerate() {
+            // Every match but the last ends with its game_over hand, and only that one.
+            let last = m + 1 == matches.len();
+            let overs: Vec<bool> = hs.iter().map(|h| h.result.game_over).collect();
+            assert!(overs[..overs.len() - 1].iter().all(|o| !o));
+            assert!(last || overs[overs.len() - 1]);
+            let rec = to_record(rules, &v2, Some(5), hs.iter().map(|h| &h.state)).unwrap();
+            assert_eq!(rec.variants.0.get("slam").map(String::as_str), Some("adds"));
+            let text = record::to_pretty_json(&rec);
+            let back = parse_madiao(&text).unwrap();
+            assert_eq!(back, rec);
+            let rep = replay(&back);
+            assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences().collect::<Vec<_>>());
+            let replayed: Vec<_> = rep.hands.iter().map(|h| h.result.clone().unwrap()).collect();
+            let results: Vec<_> = hs.iter().map(|h| h.result.clone()).collect();
+            assert_eq!(replayed, results);
+        }
     }
+}
+
+#[test]
+fn a_record_of_two_matches_is_refused() {
+    let mut sim = random::Simulator::new(5, Variants::STANDARD, 2, Default::default());
+    let hands: Vec<random::SimHand> = (0..300).map(|_| sim.play_hand().unwrap()).collect();
+    let matches = matches_of(&hands);
+    let two = [matches[0], matches[1]].concat();
+    let rec = to_record("standard", &Variants::STANDARD, Some(5), two.iter().map(|h| &h.state)).unwrap();
+    let err = replay(&rec).error.expect("a hand after game_over is an error").to_string();
+    let n = matches[0].len();
+    assert_eq!(
+        err,
+        format!("hand {n}: the match ended with hand {} (game_over); a record holds one match", n - 1)
+    );
+}
+
+#[test]
+fn a_forced_redeal_implies_the_declines_before_it() {
+    // In every simulated hand where a seat forced a redeal after other holders declined, dropping
+    // the written declines leaves a record that replays to the same results.
+    let mut sim = random::Simulator::new(8, Variants::STANDARD, 2, Default::default());
+    let hands: Vec<random::SimHand> = (0..400).map(|_| sim.play_hand().unwrap()).collect();
+    let mut dropped = 0;
+    for hs in matches_of(&hands) {
+        let rec = to_record("standard", &Variants::STANDARD, None, hs.iter().map(|h| &h.state)).unwrap();
+        let mut implied = rec.clone();
+        for h in &mut implied.hands {
+            if h.actions.iter().any(|a| matches!(a, MadiaoAction::Redeal { redeal: true, .. })) {
+                let before = h.actions.len();
+                h.actions.retain(|a| !matches!(a, MadiaoAction::Redeal { redeal: false, .. }));
+                dropped += before - h.actions.len();
+            }
+        }
+        let rep = replay(&implied);
+        assert!(rep.is_clean(), "{:?}", rep.error);
+        let replayed: Vec<_> = rep.hands.iter().map(|h| h.result.clone().unwrap()).collect();
+        let results: Vec<_> = hs.iter().map(|h| h.result.clone()).collect();
+        assert_eq!(replayed, results);
+    }
+    assert!(dropped > 0, "some forced redeal followed a written decline");
+}
+
+#[test]
+fn under_hands_1_a_redeal_does_not_end_the_match() {
+    let mut v = Variants::STANDARD;
+    v.set("game_length", "hands:1").unwrap();
+    let mut sim = random::Simulator::new(3, v, 2, Default::default());
+    let hands: Vec<random::SimHand> = (0..400).map(|_| sim.play_hand().unwrap()).collect();
+    let mut redeals = 0;
+    for hs in matches_of(&hands) {
+        // A match is redeals (never game over) and then one settled hand that ends it.
+        let (last, before) = hs.split_last().unwrap();
+        for h in before {
+            assert_eq!(h.result.outcome, cards::record::MadiaoOutcome::Redeal);
+            assert!(!h.result.game_over);
+            redeals += 1;
+        }
+        assert!(last.result.outcome != cards::record::MadiaoOutcome::Redeal || !last.result.game_over);
+    }
+    assert!(redeals > 0, "the seed gives at least one redeal");
 }
 
 #[test]
 fn implicit_declines_and_explicit_ones_replay_alike() {
-    // Drop every `redeal: false` from a simulated record: the plays that follow decline implicitly.
-    let (rec, results) = simulate(8, 200, "standard", Variants::STANDARD);
-    let mut implicit = rec.clone();
+    // Drop every `redeal: false` from simulated matches: the plays that follow decline implicitly.
+    let mut sim = random::Simulator::new(8, Variants::STANDARD, 2, Default::default());
+    let hands: Vec<random::SimHand> = (0..200).map(|_| sim.play_hand().unwrap()).collect();
     let mut dropped = 0;
-    for h in &mut implicit.hands {
-        let forced = h.actions.iter().any(|a| matches!(a, MadiaoAction::Redeal { redeal: true, .. }));
-        if !forced {
-            let before = h.actions.len();
-            h.actions.retain(|a| !matches!(a, MadiaoAction::Redeal { redeal: false, .. }));
-            dropped += before - h.actions.len();
+    for hs in matches_of(&hands) {
+        let rec = to_record("standard", &Variants::STANDARD, Some(8), hs.iter().map(|h| &h.state)).unwrap();
+        let mut implicit = rec.clone();
+        for h in &mut implicit.hands {
+            let forced = h.actions.iter().any(|a| matches!(a, MadiaoAction::Redeal { redeal: true, .. }));
+            if !forced {
+                let before = h.actions.len();
+                h.actions.retain(|a| !matches!(a, MadiaoAction::Redeal { redeal: false, .. }));
+                dropped += before - h.actions.len();
+            }
         }
+        let rep = replay(&implicit);
+        assert!(rep.is_clean(), "{:?}", rep.error);
+        let replayed: Vec<_> = rep.hands.iter().map(|h| h.result.clone().unwrap()).collect();
+        let results: Vec<_> = hs.iter().map(|h| h.result.clone()).collect();
+        assert_eq!(replayed, results);
     }
     assert!(dropped > 10);
-    let rep = replay(&implicit);
-    assert!(rep.is_clean(), "{:?}", rep.error);
-    let replayed: Vec<_> = rep.hands.iter().map(|h| h.result.clone().unwrap()).collect();
-    assert_eq!(replayed, results);
 }
 
 fn sample_record_text() -> String {

@@ -80,14 +80,25 @@ impl Client {
         body: Option<&Value>,
         token: Option<&str>,
     ) -> Result<(u16, String), ClientError> {
+        let body = body.map(|b| ("application/json", Bytes::from(b.to_string())));
+        self.request_raw(method, path, body, token).await
+    }
+
+    async fn request_raw(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<(&str, Bytes)>,
+        token: Option<&str>,
+    ) -> Result<(u16, String), ClientError> {
         let mut req = hyper::Request::builder().method(method).uri(format!("http://{}{path}", self.addr));
         if let Some(t) = token {
             req = req.header("authorization", format!("Bearer {t}"));
         }
         let body = match body {
-            Some(b) => {
-                req = req.header("content-type", "application/json");
-                Full::new(Bytes::from(b.to_string()))
+            Some((content_type, b)) => {
+                req = req.header("content-type", content_type);
+                Full::new(b)
             }
             None => Full::new(Bytes::new()),
         };
@@ -118,6 +129,18 @@ impl Client {
     ) -> Result<(u16, Value), ClientError> {
         let (s, b) = self.request("POST", path, Some(body), token).await?;
         Ok((s, serde_json::from_str(&b).unwrap_or(Value::Null)))
+    }
+
+    /// `POST path` with a body given as it is (`text`, of type `content_type`) and an optional
+    /// token: the status and the body as text.
+    pub async fn post_text(
+        &self,
+        path: &str,
+        content_type: &str,
+        text: impl Into<Bytes>,
+        token: Option<&str>,
+    ) -> Result<(u16, String), ClientError> {
+        self.request_raw("POST", path, Some((content_type, text.into())), token).await
     }
 
     /// A new guest.

@@ -1,13 +1,14 @@
 //! The HTTP API (see `docs/protocol.md`): guests, the lobby, creating tables, a table's summary,
-//! the record of a finished game, the games' options and the server's statistics. Every error is
-//! `{"error": {"code": …, "message": …}}` with a fitting status.
+//! the record of a finished game, its replay hand by hand ([`crate::replay`]), the games' options
+//! and the server's statistics. Every error is `{"error": {"code": …, "message": …}}` with a
+//! fitting status.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,8 +18,11 @@ use serde_json::{Value, json};
 
 use crate::App;
 use crate::ids;
+use crate::listen::Peer;
+use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use crate::table::{self, TableSettings};
+use crate::text::{TextKind, check_text};
 use crate::wire::{
     ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply, NewTableReply,
     TableStub,
@@ -72,11 +76,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/stats", get(stats))
         .route("/api/replays/{id}", get(replay_of))
         .layer(DefaultBodyLimit::max(16 * 1024))
-        .merge(
-            Router::new()
-                .route("/api/replay", post(replay_posted))
-                .layer(DefaultBodyLimit::max(crate::replay::MAX_RECORD_BYTES)),
-        )
+        // Its body is read by the handler, after the checks, up to `replay::MAX_RECORD_BYTES`.
+        .route("/api/replay", post(replay_posted))
 }
 
 fn now_ms() -> i64 {
@@ -100,17 +101,9 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     })
 }
 
-/// Checks a name a person chose: trimmed, 1 to `max` characters, no control characters.
-pub fn check_name(what: &str, name: &str, max: usize) -> Result<String, String> {
-    let name = name.trim();
-    let n = name.chars().count();
-    if n == 0 || n > max {
-        return Err(format!("{what} must have 1 to {max} characters, not {n}"));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(format!("{what} cannot hold control characters"));
-    }
-    Ok(name.to_string())
+/// Checks a name a person chose (see [`crate::text`] for the rules), with the `bad_name` error.
+pub fn check_name(kind: TextKind, name: &str, max: usize) -> Result<String, ApiError> {
+    check_text(kind, name, max).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", e.to_string()))
 }
 
 /// The guest a request's `Authorization: Bearer TOKEN` header names.
@@ -134,9 +127,39 @@ struct NewGuest {
     name: String,
 }
 
-async fn create_guest(State(app): State<Arc<App>>, bytes: Bytes) -> ApiResult {
+/// Takes one guest creation from `ip`'s allowance (`guests_burst` at once, then one every
+/// `guest_every_seconds`), or says how long to wait.
+fn guest_allowance(app: &App, ip: std::net::IpAddr) -> Result<(), ApiError> {
+    let l = app.limits;
+    let Ok(mut buckets) = app.guest_buckets.lock() else { return Ok(()) };
+    if buckets.len() > 10_000 {
+        // Forget the addresses whose allowance is whole again.
+        buckets.retain(|_, b| !b.is_full());
+    }
+    let b = buckets
+        .entry(ip)
+        .or_insert_with(|| crate::RateBucket::new(1.0 / l.guest_every_seconds.max(0.001), l.guests_burst));
+    if b.take() {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!(
+            "too many guests created from this address (at most {} at once, then one every {} s): try again in {:.0} s",
+            l.guests_burst,
+            l.guest_every_seconds,
+            b.wait_seconds().ceil()
+        ),
+    ))
+}
+
+async fn create_guest(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) -> ApiResult {
     let req: NewGuest = body(&bytes)?;
-    let name = check_name("a name", &req.name, 24).map_err(ApiError::bad)?;
+    let name = check_name(TextKind::PersonName, &req.name, 24)?;
+    if let Some(ip) = peer {
+        guest_allowance(&app, ip)?;
+    }
     let token = ids::new_token().map_err(|e| ApiError::internal(e.to_string()))?;
     let id = ids::new_id("g").map_err(|e| ApiError::internal(e.to_string()))?;
     let row = GuestRow {
@@ -186,15 +209,44 @@ async fn games() -> ApiResult {
     )
 }
 
-async fn lobby(State(app): State<Arc<App>>) -> ApiResult {
+/// The lobby's page size when none is asked for.
+pub const LOBBY_PAGE: u32 = 50;
+/// The largest page size of the lobby.
+pub const LOBBY_PAGE_MAX: u32 = 200;
+
+/// Reads a whole number of a query parameter.
+fn query_number(q: &std::collections::HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
+    q.get(key)
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| ApiError::bad(format!("{key} must be a whole number from 0, not {v:?}")))
+        })
+        .transpose()
+}
+
+async fn lobby(
+    State(app): State<Arc<App>>,
+    Query(q): Query<std::collections::HashMap<String, String>>,
+) -> ApiResult {
+    let offset = query_number(&q, "offset")?.unwrap_or(0);
+    let limit = query_number(&q, "limit")?.unwrap_or(LOBBY_PAGE);
+    if !(1..=LOBBY_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!("limit must be 1 to {LOBBY_PAGE_MAX}, not {limit}")));
+    }
     let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
     let mut list: Vec<table::TableSummary> = handles
         .iter()
         .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
         .filter(|s| !s.private && s.status != TableStatus::Finished)
         .collect();
-    list.sort_by(|a, b| b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)));
-    ok_json(StatusCode::OK, LobbyReply { tables: list })
+    list.sort_by(|a, b| {
+        b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)).then(a.id.cmp(&b.id))
+    });
+    let total = u32::try_from(list.len()).unwrap_or(u32::MAX);
+    let end = offset.saturating_add(limit).min(total);
+    let tables: Vec<_> = list.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let next = (end < total).then_some(end);
+    ok_json(StatusCode::OK, LobbyReply { tables, total, offset, limit, next })
 }
 
 /// A seat of a new table (`POST /api/tables`).
@@ -250,18 +302,30 @@ fn thirty() -> u32 {
     30
 }
 
-/// The address a client used, for the invite link.
-fn origin(headers: &HeaderMap) -> String {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-    let host: String = host.chars().filter(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(*c)).collect();
-    format!("http://{host}")
+/// The most hands a table's `game_length: hands:N` may ask for (records and `yezi sim` may hold
+/// longer matches; a table is played by people).
+pub const MAX_TABLE_HANDS: u32 = 1000;
+
+/// Refuses a table longer than [`MAX_TABLE_HANDS`] hands.
+fn check_length(variants: &serde_json::Map<String, Value>) -> Result<(), ApiError> {
+    let hands = variants
+        .get("game_length")
+        .and_then(Value::as_str)
+        .and_then(|v| v.strip_prefix("hands:"))
+        .and_then(|n| n.parse::<u64>().ok());
+    match hands {
+        Some(n) if n > u64::from(MAX_TABLE_HANDS) => Err(ApiError::bad(format!(
+            "variants.game_length: a table plays at most hands:{MAX_TABLE_HANDS}, not hands:{n}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
     let name = match &req.name {
-        Some(n) => check_name("a table name", n, 60).map_err(ApiError::bad)?,
+        Some(n) => check_name(TextKind::TableName, n, 60)?,
         None => format!("{}'s table", host.name),
     };
     if !(5..=3600).contains(&req.turn_seconds) {
@@ -276,7 +340,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         turn_seconds: req.turn_seconds,
         private: req.private,
     };
-    table::check_settings(&settings).map_err(ApiError::bad)?;
+    let variants = table::check_settings(&settings).map_err(ApiError::bad)?;
+    check_length(&variants)?;
     let choices = req.seats.unwrap_or_else(|| {
         vec![
             SeatChoice::Me,
@@ -360,7 +425,10 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     }
     let summary =
         handle.summary.read().map(|s| s.clone()).map_err(|_| ApiError::internal("table summary"))?;
-    let invite = format!("{}/t/{id}", origin(&headers));
+    // From the configured public URL, never from the request's `Host` header (which anyone can
+    // set, and a link is passed on to others).
+    let base = app.site().map_or_else(|| "http://localhost".to_string(), |s| s.public_url.clone());
+    let invite = format!("{base}/t/{id}");
     ok_json(StatusCode::CREATED, NewTableReply { table: summary, invite })
 }
 
@@ -392,40 +460,176 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
     }
 }
 
-async fn replay_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
-        return match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+/// `GET /api/replays/{id}`'s query: `hand=K` asks for hand K's steps instead of the outline.
+#[derive(Deserialize)]
+struct ReplayQuery {
+    hand: Option<String>,
+}
+
+/// The replay kept under `id`, or for a finished table one prepared from its record now.
+async fn prepared_replay(app: &App, id: &str) -> Result<Arc<replay::Prepared>, ApiError> {
+    if let Some(p) = app.replays.get(id) {
+        return Ok(p);
+    }
+    let Some(text) = app.store.record(id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
+        return match app.store.table(id).await.map_err(|e| ApiError::internal(e.to_string()))? {
             Some(_) => Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "not_finished",
                 "the game at this table is not over: it can be replayed once it is",
             )),
+            None if id.starts_with(POSTED_PREFIX) => Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_replay",
+                format!(
+                    "no replay {id:?}: a posted record is kept {} minutes after its last use; post it again",
+                    app.replays.limits().ttl_seconds / 60
+                ),
+            )),
             None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
         };
     };
-    replay_response(text).await
+    let prepared = prepare(app, id.to_string(), text).await.map_err(|e| match e {
+        Prepare::Failed(m) => ApiError::internal(format!("the stored record cannot be replayed: {m}")),
+        Prepare::Api(e) => e,
+    })?;
+    app.replays.put(id, prepared.clone());
+    Ok(prepared)
 }
 
-async fn replay_posted(bytes: Bytes) -> ApiResult {
-    let text = String::from_utf8(bytes.to_vec())
+/// The id prefix of posted records' replays (tables' ids begin with `t`).
+const POSTED_PREFIX: &str = "r";
+
+/// Why a record was not prepared.
+enum Prepare {
+    /// The record cannot be replayed: what is wrong and where.
+    Failed(String),
+    /// The server could not do it (busy, or a failure of its own).
+    Api(ApiError),
+}
+
+fn busy() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the server is replaying as many records as it replays at once: try again in a few seconds",
+    )
+}
+
+/// Checks and outlines a record off the async workers, when its turn comes.
+async fn prepare(app: &App, id: String, text: String) -> Result<Arc<replay::Prepared>, Prepare> {
+    let turn = app.replays.turn().await.ok_or(Prepare::Api(busy()))?;
+    let done = tokio::task::spawn_blocking(move || {
+        let r = replay::prepare(&id, &text);
+        drop(turn);
+        r
+    })
+    .await
+    .map_err(|e| Prepare::Api(ApiError::internal(e.to_string())))?;
+    done.map(Arc::new).map_err(|e| Prepare::Failed(e.0))
+}
+
+fn json_text(text: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text.into()).into_response()
+}
+
+async fn replay_of(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<ReplayQuery>,
+) -> ApiResult {
+    let prepared = prepared_replay(&app, &id).await?;
+    let Some(hand) = q.hand else {
+        return Ok(json_text(prepared.outline_json().to_string()));
+    };
+    let count = prepared.hand_count();
+    let k: usize = hand.trim().parse().map_err(|_| {
+        ApiError::bad(format!("hand: a hand's number, 0 to {}, not {hand:?}", count.saturating_sub(1)))
+    })?;
+    let turn = app.replays.hand_turn().await.ok_or_else(busy)?;
+    let made = tokio::task::spawn_blocking(move || {
+        let r = prepared.hand(k).map(|h| serde_json::to_vec(&h));
+        drop(turn);
+        r
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))?;
+    match made {
+        Ok(Ok(bytes)) => Ok(json_text(bytes)),
+        Ok(Err(e)) => Err(ApiError::internal(e.to_string())),
+        Err(e @ replay::HandError::NoHand { .. }) => {
+            Err(ApiError::new(StatusCode::NOT_FOUND, "no_hand", e.to_string()))
+        }
+        Err(e) => Err(ApiError::internal(e.to_string())),
+    }
+}
+
+/// True when a request's `Content-Type` is `application/json` (with any parameters).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> ApiResult {
+    if !is_json(&headers) {
+        let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not_json",
+            format!("a record is posted as `Content-Type: application/json`, not {given:?}"),
+        ));
+    }
+    let poster = guest(&app, &headers).await?;
+    if let Err(replay::RetryAfter(secs)) = app.replays.allow_post(&poster.id) {
+        let limits = app.replays.limits();
+        let secs = secs.ceil().clamp(1.0, 86_400.0) as u64;
+        let mut res = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_posts",
+            format!(
+                "a guest may post {} records a minute ({} at once): try again in {secs} s",
+                limits.posts_per_minute, limits.post_burst
+            ),
+        )
+        .into_response();
+        res.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        return Ok(res);
+    }
+    let bytes = axum::body::to_bytes(body, replay::MAX_RECORD_BYTES).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "record_too_large",
+            format!("a record is at most {} MiB", replay::MAX_RECORD_BYTES / (1024 * 1024)),
+        )
+    })?;
+    let text = String::from_utf8(bytes.into())
         .map_err(|e| ApiError::bad(format!("the body is not UTF-8 text: {e}")))?;
-    replay_response(text).await
-}
-
-async fn replay_response(text: String) -> ApiResult {
-    // Replaying a long match takes some milliseconds of work: off the async workers.
-    let replay = tokio::task::spawn_blocking(move || crate::replay::replay_text(&text))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(|e| ApiError::bad(format!("the record cannot be replayed: {e}")))?;
-    let v = serde_json::to_value(replay).map_err(|e| ApiError::internal(e.to_string()))?;
-    ok_json(StatusCode::OK, v)
+    let id = ids::new_id(POSTED_PREFIX).map_err(|e| ApiError::internal(e.to_string()))?;
+    let prepared = prepare(&app, id.clone(), text).await.map_err(|e| match e {
+        Prepare::Failed(m) => ApiError::bad(format!("the record cannot be replayed: {m}")),
+        Prepare::Api(e) => e,
+    })?;
+    app.replays.put(&id, prepared.clone());
+    Ok(json_text(prepared.outline_json().to_string()))
 }
 
 /// The server's resident memory in bytes (Linux), if known.
 pub fn rss_bytes() -> Option<u64> {
+    status_bytes("VmRSS:")
+}
+
+/// The server's peak resident memory since it started, in bytes (Linux), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    status_bytes("VmHWM:")
+}
+
+/// A size in `/proc/self/status`, in bytes.
+fn status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
@@ -437,6 +641,7 @@ async fn stats(State(app): State<Arc<App>>) -> ApiResult {
             "tables": app.table_count(),
             "connections": app.connections.load(Ordering::Relaxed),
             "rss_bytes": rss_bytes(),
+            "peak_rss_bytes": peak_rss_bytes(),
             "backend": app.store.backend(),
         }),
     )

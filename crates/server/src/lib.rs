@@ -5,6 +5,8 @@
 //! The parts:
 //! - [`http`]: the HTTP API (guests, the lobby, creating tables, records of finished games,
 //!   statistics) and the static files of the browser client ([`web`]);
+//! - [`listen`]: accepting connections: the header-read timeout, the caps per address and for
+//!   the server (from the open-files limit);
 //! - [`ws`]: one WebSocket connection: identification, limits, routing to its table;
 //! - [`table`]: one task per table, the only writer of its log (see there for the stages of a
 //!   hand and how a move is written before it is shown);
@@ -23,12 +25,14 @@ pub mod client;
 pub mod game;
 pub mod http;
 pub mod ids;
+pub mod listen;
 pub mod loadtest;
 
 pub mod protocol;
 pub mod replay;
 pub mod store;
 pub mod table;
+pub mod text;
 pub mod web;
 pub mod wire;
 pub mod ws;
@@ -53,10 +57,29 @@ pub struct Limits {
     pub chat_burst: f64,
     /// Messages dropped in a row for the rate limit before the connection is closed.
     pub max_dropped: u32,
-    /// Connections the server accepts at once.
+    /// WebSocket connections the server accepts at once (lowered at start, if need be, to stay
+    /// below the file-descriptor limit with room for HTTP: see [`listen::Caps`]).
     pub max_connections: usize,
+    /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
+    /// `429`.
+    pub connections_per_ip: usize,
+    /// WebSocket connections one guest may hold at once (counted from `hello`); more are refused
+    /// with a `too_many_connections` error.
+    pub sockets_per_guest: usize,
+    /// A connection whose request headers are not complete this many milliseconds after it
+    /// opened (or after its previous request) is closed.
+    pub header_timeout_ms: u64,
+    /// A WebSocket that has not said a valid `hello` this many milliseconds after it opened is
+    /// closed.
+    pub hello_timeout_ms: u64,
+    /// Guests one IP address may create in a burst…
+    pub guests_burst: f64,
+    /// …and then one every this many seconds.
+    pub guest_every_seconds: f64,
     /// Unfinished tables one guest may host at once.
     pub tables_per_guest: usize,
+    /// The replay API's limits (posts per guest, replays at once, the cache of replays).
+    pub replay: replay::ReplayLimits,
     /// A connection that sends nothing (not even a pong) for this long is closed.
     pub idle_seconds: u64,
 }
@@ -72,7 +95,14 @@ impl Default for Limits {
             chat_burst: 5.0,
             max_dropped: 200,
             max_connections: 20_000,
+            connections_per_ip: 64,
+            sockets_per_guest: 16,
+            header_timeout_ms: 10_000,
+            hello_timeout_ms: 10_000,
+            guests_burst: 10.0,
+            guest_every_seconds: 60.0,
             tables_per_guest: 20,
+            replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
         }
     }
@@ -87,6 +117,109 @@ pub struct Config {
     pub limits: Limits,
 }
 
+/// Where the server is reached from outside, and which web pages may open its WebSocket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// The address people use (`http://host:port`, or `https://…`, maybe with a path), without a
+    /// trailing `/`: invite links are built from it, never from a request's `Host` header.
+    pub public_url: String,
+    /// The origins (`scheme://host[:port]`, in lower case) whose pages may open a WebSocket.
+    /// A request without an `Origin` header (a program, not a browser) is always let in.
+    pub allowed_origins: Vec<String>,
+    /// Any origin is let in (`--allowed-origin '*'`).
+    pub any_origin: bool,
+    /// When the server listens on a loopback address, its port: the loopback origins
+    /// (`http://localhost:PORT`, `http://127.0.0.1:PORT`, `http://[::1]:PORT`) are let in too, so
+    /// that either name of this machine works in a browser.
+    pub loopback_port: Option<u16>,
+}
+
+/// A `--public-url` or `--allowed-origin` that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SiteError(String);
+
+/// The origin of a URL, `scheme://host[:port]` in lower case (a default port left out), if it is
+/// an `http` or `https` URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let lower = url.trim().to_ascii_lowercase();
+    let (scheme, rest) = lower.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') || authority.chars().any(|c| c.is_whitespace()) {
+        return None;
+    }
+    let default_port = if scheme == "http" { ":80" } else { ":443" };
+    let authority = authority.strip_suffix(default_port).unwrap_or(authority);
+    Some(format!("{scheme}://{authority}"))
+}
+
+impl Site {
+    /// A site reached at `public_url`, whose pages (and those of `extra_origins`; `*` lets any
+    /// page in) may open WebSockets; `listen` is the address the server listens on.
+    pub fn new(
+        public_url: &str,
+        extra_origins: &[String],
+        listen: std::net::SocketAddr,
+    ) -> Result<Site, SiteError> {
+        let public = public_url.trim().trim_end_matches('/');
+        let origin = origin_of(public).ok_or_else(|| {
+            SiteError(format!(
+                "--public-url {public_url:?}: expected http://HOST[:PORT] or https://HOST[:PORT]"
+            ))
+        })?;
+        if public.contains(['?', '#']) {
+            return Err(SiteError(format!("--public-url {public_url:?}: no query or fragment")));
+        }
+        let mut allowed = vec![origin];
+        let mut any_origin = false;
+        for o in extra_origins {
+            if o.trim() == "*" {
+                any_origin = true;
+                continue;
+            }
+            let origin = origin_of(o).ok_or_else(|| {
+                SiteError(format!(
+                    "--allowed-origin {o:?}: expected http://HOST[:PORT], https://HOST[:PORT] or *"
+                ))
+            })?;
+            allowed.push(origin);
+        }
+        Ok(Site {
+            public_url: public.to_string(),
+            allowed_origins: allowed,
+            any_origin,
+            loopback_port: listen.ip().is_loopback().then_some(listen.port()),
+        })
+    }
+
+    /// The default site of a server listening on `listen`: reached at `http://LISTEN`.
+    pub fn local(listen: std::net::SocketAddr) -> Site {
+        Site::new(&format!("http://{listen}"), &[], listen).unwrap_or_else(|_| Site {
+            public_url: format!("http://{listen}"),
+            allowed_origins: Vec::new(),
+            any_origin: false,
+            loopback_port: None,
+        })
+    }
+
+    /// Whether a page of this origin (an `Origin` header's value) may open a WebSocket.
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        if self.any_origin {
+            return true;
+        }
+        let Some(o) = origin_of(origin) else { return false };
+        if self.allowed_origins.contains(&o) {
+            return true;
+        }
+        self.loopback_port.is_some_and(|port| {
+            ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| o == format!("http://{h}:{port}"))
+        })
+    }
+}
+
 /// The server's shared state.
 pub struct App {
     /// The database.
@@ -99,7 +232,64 @@ pub struct App {
     pub tables: Mutex<HashMap<String, TableHandle>>,
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
+    /// Open TCP connections (HTTP and WebSocket).
+    pub tcp_connections: AtomicUsize,
+    /// Open connections by address.
+    pub per_ip: listen::PerIp,
+    /// Open WebSocket connections by guest (those that said `hello`).
+    pub per_guest: Mutex<HashMap<String, usize>>,
+    /// Guests created lately, by address.
+    pub guest_buckets: Mutex<HashMap<std::net::IpAddr, RateBucket>>,
+    caps: Mutex<Option<listen::Caps>>,
+    /// Replays: whose turn it is, the replays kept, the guests' allowance of posted records.
+    pub replays: replay::Replays,
     next_conn: AtomicU64,
+    site: std::sync::OnceLock<Site>,
+}
+
+/// A token bucket: `rate` tokens a second, at most `burst`.
+#[derive(Clone, Debug)]
+pub struct RateBucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: std::time::Instant,
+}
+
+impl RateBucket {
+    /// A full bucket.
+    pub fn new(rate: f64, burst: f64) -> RateBucket {
+        RateBucket { tokens: burst, rate, burst, at: std::time::Instant::now() }
+    }
+
+    fn refill(&mut self) {
+        let now = std::time::Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+    }
+
+    /// Takes a token if there is one.
+    pub fn take(&mut self) -> bool {
+        self.refill();
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Seconds until the next token.
+    pub fn wait_seconds(&mut self) -> f64 {
+        self.refill();
+        if self.tokens >= 1.0 || self.rate <= 0.0 { 0.0 } else { (1.0 - self.tokens) / self.rate }
+    }
+
+    /// True when the bucket is full again (and can be forgotten).
+    pub fn is_full(&mut self) -> bool {
+        self.refill();
+        self.tokens >= self.burst
+    }
 }
 
 impl App {
@@ -113,7 +303,14 @@ impl App {
             limits: config.limits,
             tables: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
+            tcp_connections: AtomicUsize::new(0),
+            per_ip: listen::PerIp::default(),
+            per_guest: Mutex::new(HashMap::new()),
+            guest_buckets: Mutex::new(HashMap::new()),
+            caps: Mutex::new(None),
+            replays: replay::Replays::new(config.limits.replay),
             next_conn: AtomicU64::new(1),
+            site: std::sync::OnceLock::new(),
         });
         for row in app.store.unfinished_tables().await? {
             let id = row.id.clone();
@@ -136,9 +333,37 @@ impl App {
         self.next_conn.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// The connection caps in force ([`listen::serve`] sets them from the file-descriptor limit;
+    /// before that, the configured limits).
+    pub fn caps(&self) -> listen::Caps {
+        self.caps
+            .lock()
+            .ok()
+            .and_then(|c| *c)
+            .unwrap_or(listen::Caps { connections: usize::MAX, websockets: self.limits.max_connections })
+    }
+
+    /// Sets the connection caps.
+    pub fn set_caps(&self, caps: listen::Caps) {
+        if let Ok(mut c) = self.caps.lock() {
+            *c = Some(caps);
+        }
+    }
+
     /// How many tables are loaded.
     pub fn table_count(&self) -> usize {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)
+    }
+
+    /// Sets where the server is reached from (see [`Site`]); only the first call counts, and
+    /// [`serve`] sets [`Site::local`] when nothing was set before.
+    pub fn set_site(&self, site: Site) {
+        let _ = self.site.set(site);
+    }
+
+    /// Where the server is reached from; `None` before [`App::set_site`] or [`serve`].
+    pub fn site(&self) -> Option<&Site> {
+        self.site.get()
     }
 
     /// A loaded table.
@@ -147,12 +372,40 @@ impl App {
     }
 }
 
-/// The whole HTTP service: the API, the WebSocket endpoint and the browser client's files.
-pub fn router(app: Arc<App>) -> axum::Router {
-    http::routes().merge(ws::routes()).merge(web::routes()).with_state(app)
+/// The `Content-Security-Policy` of every response: the page's scripts, styles, images and
+/// connections (its WebSocket included: `'self'` covers `ws:`/`wss:` to the same host) come from
+/// the server itself, inline `style` attributes are allowed (the page sets a few), nothing may
+/// frame the page, and no plugin, `<base>` or foreign form target is allowed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
+/// Adds the security headers to every response: [`CONTENT_SECURITY_POLICY`],
+/// `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` and `Referrer-Policy: no-referrer`
+/// (an invite link in the address bar is not sent on).
+async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
+    use axum::http::{HeaderValue, header};
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
-/// Serves `app` on `listener` until the process ends.
+/// The whole HTTP service: the API, the WebSocket endpoint and the browser client's files, every
+/// response with the security headers.
+pub fn router(app: Arc<App>) -> axum::Router {
+    http::routes()
+        .merge(ws::routes())
+        .merge(web::routes())
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(app)
+}
+
+/// Serves `app` on `listener` until the process ends; the site is [`Site::local`] of the
+/// listener's address unless [`App::set_site`] said otherwise.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
-    axum::serve(listener, router(app)).await
+    app.set_site(Site::local(listener.local_addr()?));
+    listen::serve(listener, app).await
 }

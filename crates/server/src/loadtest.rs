@@ -143,6 +143,9 @@ pub enum LoadError {
     /// Talking to the server failed while setting up.
     #[error("setting up the tables: {0}")]
     Setup(#[from] ClientError),
+    /// Talking to the server failed during a replay run.
+    #[error("the replay run: {0}")]
+    Replay(ClientError),
 }
 
 /// Moves sent and not yet read by all four seats, by move number, for one table.
@@ -386,5 +389,196 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         rss_before: rss(&before),
         rss_during: during.as_ref().and_then(rss),
         setup_seconds,
+    })
+}
+
+/// What `yezi loadtest --replay FILE` runs: a record posted to `POST /api/replay` by several
+/// guests at once while `GET /api/stats` is asked again and again, then a few of its hands
+/// fetched, measuring how long the statistics take to answer meanwhile and the server's peak
+/// resident memory (`peak_rss_bytes`, the kernel's `VmHWM`).
+#[derive(Clone, Debug)]
+pub struct ReplayLoadOptions {
+    /// The server, `host:port` on this machine.
+    pub addr: String,
+    /// The record's text.
+    pub record: String,
+    /// How many posts at once (each by a guest of its own).
+    pub posts: usize,
+    /// The pause between two requests for the statistics (milliseconds).
+    pub poll_ms: u64,
+    /// How many hands of the replay to fetch afterwards (evenly spread).
+    pub hands: usize,
+}
+
+/// One post of [`ReplayLoadOptions`].
+#[derive(Clone, Debug)]
+pub struct PostOutcome {
+    /// The HTTP status.
+    pub status: u16,
+    /// Seconds from sending to the whole answer.
+    pub seconds: f64,
+    /// The answer's size (bytes).
+    pub bytes: usize,
+    /// The hands the outline lists.
+    pub hands: usize,
+    /// The replay's id, when it was prepared.
+    pub id: Option<String>,
+}
+
+/// What a replay run measured.
+#[derive(Clone, Debug)]
+pub struct ReplayLoadReport {
+    /// The record's size (bytes).
+    pub record_bytes: usize,
+    /// Each post.
+    pub posts: Vec<PostOutcome>,
+    /// How long each `GET /api/stats` took while the posts ran (microseconds, sorted).
+    pub stats_us: Vec<u64>,
+    /// Requests for the statistics that failed.
+    pub stats_errors: u64,
+    /// The server's peak resident memory before the posts (bytes).
+    pub peak_before: Option<u64>,
+    /// The server's peak resident memory after the posts and the hands (bytes).
+    pub peak_after: Option<u64>,
+    /// The server's resident memory at the end (bytes).
+    pub rss_after: Option<u64>,
+    /// Hands fetched: (hand, status, bytes, milliseconds).
+    pub hands: Vec<(usize, u16, usize, f64)>,
+}
+
+impl ReplayLoadReport {
+    /// The time `GET /api/stats` took at quantile `q` (0–1), in milliseconds.
+    pub fn stats_ms(&self, q: f64) -> f64 {
+        if self.stats_us.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.stats_us.len() as f64 * q).ceil() as usize).clamp(1, self.stats_us.len()) - 1;
+        self.stats_us[i] as f64 / 1000.0
+    }
+
+    /// True when every post and every hand was answered `200`, and every request for the
+    /// statistics too.
+    pub fn all_ok(&self) -> bool {
+        self.posts.iter().all(|p| p.status == 200)
+            && self.hands.iter().all(|h| h.1 == 200)
+            && self.stats_errors == 0
+    }
+}
+
+fn mib(b: Option<u64>) -> String {
+    b.map_or("not reported".into(), |b| format!("{:.1} MiB", b as f64 / 1048576.0))
+}
+
+impl std::fmt::Display for ReplayLoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "record: {} bytes, posted {} times at once", self.record_bytes, self.posts.len())?;
+        for (i, p) in self.posts.iter().enumerate() {
+            writeln!(
+                f,
+                "  post {i}: HTTP {} in {:.2} s, {} bytes answered ({} hands outlined)",
+                p.status, p.seconds, p.bytes, p.hands
+            )?;
+        }
+        writeln!(
+            f,
+            "GET /api/stats while posting: {} answers, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} failed",
+            self.stats_us.len(),
+            self.stats_ms(0.5),
+            self.stats_ms(0.99),
+            self.stats_ms(1.0),
+            self.stats_errors
+        )?;
+        if !self.hands.is_empty() {
+            let largest = self.hands.iter().map(|h| h.2).max().unwrap_or(0);
+            let slowest = self.hands.iter().map(|h| h.3).fold(0.0, f64::max);
+            let bad = self.hands.iter().filter(|h| h.1 != 200).count();
+            writeln!(
+                f,
+                "hands fetched: {} (largest answer {} bytes, slowest {:.1} ms); {} failed",
+                self.hands.len(),
+                largest,
+                slowest,
+                bad
+            )?;
+        }
+        writeln!(
+            f,
+            "server peak resident memory (VmHWM): {} before, {} after; resident now {}",
+            mib(self.peak_before),
+            mib(self.peak_after),
+            mib(self.rss_after)
+        )
+    }
+}
+
+/// Posts a record several times at once to a running server while polling its statistics,
+/// then fetches a few hands of the replay (see [`ReplayLoadOptions`]).
+pub async fn run_replay(opts: &ReplayLoadOptions) -> Result<ReplayLoadReport, LoadError> {
+    check_loopback(&opts.addr).await?;
+    let client = Client::new(&opts.addr);
+    let stat = |v: &Value, k: &str| v[k].as_u64();
+    let (_, before) = client.get("/api/stats").await.map_err(LoadError::Replay)?;
+    let mut guests = Vec::new();
+    for i in 0..opts.posts.max(1) {
+        guests.push(client.guest(&format!("Replayer {i}")).await.map_err(LoadError::Replay)?);
+    }
+    let record = hyper::body::Bytes::from(opts.record.clone());
+    let posts: Vec<_> = guests
+        .into_iter()
+        .map(|g| {
+            let (client, record) = (client.clone(), record.clone());
+            tokio::spawn(async move {
+                let t = Instant::now();
+                let r = client.post_text("/api/replay", "application/json", record, Some(&g.token)).await;
+                (r, t.elapsed().as_secs_f64())
+            })
+        })
+        .collect();
+    let mut stats_us = Vec::new();
+    let mut stats_errors = 0;
+    while !posts.iter().all(|p| p.is_finished()) {
+        let t = Instant::now();
+        match client.get("/api/stats").await {
+            Ok((200, _)) => stats_us.push(t.elapsed().as_micros() as u64),
+            _ => stats_errors += 1,
+        }
+        tokio::time::sleep(Duration::from_millis(opts.poll_ms)).await;
+    }
+    stats_us.sort_unstable();
+    let mut outcomes = Vec::new();
+    for p in posts {
+        let (r, seconds) = p.await.map_err(|e| LoadError::Replay(ClientError::Http(e.to_string())))?;
+        let (status, text) = r.map_err(LoadError::Replay)?;
+        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        outcomes.push(PostOutcome {
+            status,
+            seconds,
+            bytes: text.len(),
+            hands: v["hands"].as_array().map_or(0, |h| h.len()),
+            id: v["id"].as_str().map(str::to_string),
+        });
+    }
+    let mut hands = Vec::new();
+    if let Some(p) = outcomes.iter().find(|p| p.id.is_some() && p.hands > 0) {
+        let id = p.id.clone().unwrap_or_default();
+        let n = opts.hands.min(p.hands);
+        for i in 0..n {
+            let k = if n > 1 { i * (p.hands - 1) / (n - 1) } else { 0 };
+            let t = Instant::now();
+            let (status, text) =
+                client.get_text(&format!("/api/replays/{id}?hand={k}")).await.map_err(LoadError::Replay)?;
+            hands.push((k, status, text.len(), t.elapsed().as_secs_f64() * 1000.0));
+        }
+    }
+    let (_, after) = client.get("/api/stats").await.map_err(LoadError::Replay)?;
+    Ok(ReplayLoadReport {
+        record_bytes: opts.record.len(),
+        posts: outcomes,
+        stats_us,
+        stats_errors,
+        peak_before: stat(&before, "peak_rss_bytes"),
+        peak_after: stat(&after, "peak_rss_bytes"),
+        rss_after: stat(&after, "rss_bytes"),
+        hands,
     })
 }

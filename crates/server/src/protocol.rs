@@ -120,7 +120,8 @@ pub enum ErrorCode {
     TooLate,
     /// There is nothing to decide now.
     NothingToDecide,
-    /// A chat line that is empty, too long or has control characters.
+    /// A chat line that is empty, too long, has control characters or nothing visible (format
+    /// characters are stripped, not refused).
     BadChat,
     /// The table's storage failed; nothing changed, try again.
     Storage,
@@ -128,6 +129,10 @@ pub enum ErrorCode {
     Finished,
     /// The server is shutting the table down or is overloaded.
     Unavailable,
+    /// No valid `hello` came in time after the connection opened: it is closed.
+    HelloTimeout,
+    /// The guest holds as many WebSocket connections as the server allows: this one is closed.
+    TooManyConnections,
 }
 
 /// An `error` message.

@@ -187,6 +187,9 @@ pub struct Timing {
     pub pause_ms: u64,
     /// How long a finished table stays loaded without connections.
     pub retire_ms: u64,
+    /// A match with no person connected (seated or watching) for this long is parked: its bots
+    /// and clocks stop, its status is `parked`, until a person connects again.
+    pub park_ms: u64,
     /// The answers to hidden polls (a draw tick, a closing window) are published this long after
     /// they are computed from, whatever the computing took, so that the time a bot spends
     /// deciding does not show whether anyone was asked. Less than `draw_ms`.
@@ -201,6 +204,7 @@ impl Default for Timing {
             bot_delay_ms: 700,
             pause_ms: 8000,
             retire_ms: 600_000,
+            park_ms: 600_000,
             poll_hold_ms: 100,
         }
     }
@@ -424,6 +428,8 @@ where
     chat: VecDeque<ChatRow>,
     chat_seq: u64,
     retire: bool,
+    /// When the match parks if still no person is connected.
+    park_at: Option<Instant>,
 }
 
 /// Starts the task of a stored table (a new one, or one resumed after a restart from its log).
@@ -596,10 +602,16 @@ where
             chat: chat.into_iter().collect(),
             chat_seq,
             retire: false,
+            park_at: None,
         };
         if t.status != TableStatus::Waiting {
             t.resume(&log)?;
         }
+        if t.status == TableStatus::Parked {
+            // Parked before the restart: it stays so until a person connects.
+            t.deadline = None;
+        }
+        t.watch_presence();
         t.update_summary();
         tokio::spawn(t.run());
         Ok(TableHandle { tx, summary })
@@ -663,6 +675,7 @@ where
                     }
                 }
                 _ = sleep_until_opt(deadline), if self.pending.is_none() => self.timer().await,
+                _ = sleep_until_opt(self.park_at) => self.park().await,
             }
             if self.retire {
                 break;
@@ -931,6 +944,64 @@ where
     }
 
     async fn command(&mut self, cmd: Cmd) {
+        if matches!(cmd, Cmd::Join { .. } | Cmd::Watch { .. }) && self.status == TableStatus::Parked {
+            self.unpark().await;
+        }
+        self.command_inner(cmd).await;
+        self.watch_presence();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Parking
+
+    /// Sets or clears the parking clock: it runs while a match is played with nobody connected.
+    fn watch_presence(&mut self) {
+        if !self.members.is_empty() || self.status != TableStatus::Playing {
+            self.park_at = None;
+        } else if self.park_at.is_none() {
+            self.park_at = Some(Instant::now() + Duration::from_millis(self.app.timing.park_ms));
+        }
+    }
+
+    /// Nobody has been connected for `park_ms`: the bots and clocks stop.
+    async fn park(&mut self) {
+        self.park_at = None;
+        if !self.members.is_empty() || self.status != TableStatus::Playing {
+            return;
+        }
+        if let Err(e) = self.app.store.set_status(&self.id, TableStatus::Parked).await {
+            eprintln!("yezi serve: table {}: cannot park: {e}; retrying", self.id);
+            self.park_at = Some(Instant::now() + Duration::from_secs(1));
+            return;
+        }
+        self.status = TableStatus::Parked;
+        self.update_summary();
+    }
+
+    /// A person connects to a parked table: play goes on where it stopped.
+    async fn unpark(&mut self) {
+        if let Err(e) = self.app.store.set_status(&self.id, TableStatus::Playing).await {
+            // Played on all the same: the log is what counts, and a restart parks it again.
+            eprintln!("yezi serve: table {}: cannot mark the table playing again: {e}", self.id);
+        }
+        self.status = TableStatus::Playing;
+        let now = Instant::now();
+        if self.held.is_some() {
+            self.deadline = Some(now);
+        } else if self.display.is_some() {
+            self.tick_at = now + self.draw_every();
+            self.deadline = Some(self.tick_at);
+        } else if self.window_until.is_some() {
+            let until = now + self.window_len();
+            self.window_until = Some(until);
+            self.deadline = Some(until);
+        } else {
+            self.schedule();
+        }
+        self.update_summary();
+    }
+
+    async fn command_inner(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Join { conn, guest, seat, out, reply } => {
                 let r = self.join(conn, guest, seat, out).await;
@@ -1151,20 +1222,10 @@ where
 
     async fn say(&mut self, conn: ConnId, text: String) {
         let Some(m) = self.member(conn) else { return };
-        let text = text.trim().to_string();
-        let n = text.chars().count();
-        if n == 0 || n > 500 {
-            self.err(conn, ErrorCode::BadChat, format!("a chat line has 1 to 500 characters, not {n}"));
-            return;
-        }
-        if text.chars().any(char::is_control) {
-            self.err(
-                conn,
-                ErrorCode::BadChat,
-                "a chat line cannot hold control characters (line breaks, tabs…)",
-            );
-            return;
-        }
+        let text = match crate::text::check_text(crate::text::TextKind::Chat, &text, 500) {
+            Ok(t) => t,
+            Err(e) => return self.err(conn, ErrorCode::BadChat, e.to_string()),
+        };
         let row = ChatRow {
             seq: self.chat_seq,
             at_ms: now_ms(),
@@ -1209,7 +1270,7 @@ where
                 self.err(conn, ErrorCode::Finished, "the match is over");
                 return;
             }
-            TableStatus::Playing => {}
+            TableStatus::Parked | TableStatus::Playing => {}
         }
         let action: G::Action = match serde_json::from_value(raw) {
             Ok(a) => a,
@@ -1453,6 +1514,10 @@ where
         }
         if self.record_due {
             self.store_record().await;
+            return;
+        }
+        if self.status == TableStatus::Parked {
+            // Nothing moves until a person connects (`unpark` sets the clocks again).
             return;
         }
         if self.status == TableStatus::Finished {

@@ -25,9 +25,13 @@ static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
 static WEB_DIR: OnceLock<PathBuf> = OnceLock::new();
 
 /// Serves the client's files from `dir` on disk instead of the embedded copy (for developing the
-/// client: edits show on reload without rebuilding). Only the first call counts.
-pub fn set_web_dir(dir: PathBuf) {
-    let _ = WEB_DIR.set(dir);
+/// client: edits show on reload without rebuilding). Only the first call counts. The folder is
+/// taken by its real path, and a file whose real path (its symbolic links followed) leaves it is
+/// not served.
+pub fn set_web_dir(dir: PathBuf) -> std::io::Result<()> {
+    let real = dir.canonicalize()?;
+    let _ = WEB_DIR.set(real);
+    Ok(())
 }
 
 /// The routes of the static files.
@@ -65,7 +69,13 @@ fn not_found() -> Response {
 
 fn contents(path: &str) -> Option<Vec<u8>> {
     match WEB_DIR.get() {
-        Some(dir) => std::fs::read(dir.join(path)).ok(),
+        Some(dir) => {
+            let real = dir.join(path).canonicalize().ok()?;
+            if !real.starts_with(dir) || !real.is_file() {
+                return None;
+            }
+            std::fs::read(real).ok()
+        }
         None => WEB.get_file(path).map(|f| f.contents().to_vec()),
     }
 }
@@ -82,16 +92,7 @@ fn serve(path: &str, headers: &HeaderMap) -> Response {
     if matches {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag.as_str()), cache]).into_response();
     }
-    (
-        [
-            (header::CONTENT_TYPE, content_type(path)),
-            (header::ETAG, etag.as_str()),
-            cache,
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        ],
-        body,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, content_type(path)), (header::ETAG, etag.as_str()), cache], body).into_response()
 }
 
 async fn index(headers: HeaderMap) -> Response {

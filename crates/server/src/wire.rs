@@ -289,10 +289,19 @@ pub struct GamesReply {
     pub games: Vec<GameInfo>,
 }
 
-/// `GET /api/tables`.
+/// `GET /api/tables?offset=K&limit=N`: one page of the lobby.
 #[derive(Clone, Debug, Serialize, TS)]
 pub struct LobbyReply {
+    /// The tables of this page, in the lobby's order (most open seats first, then oldest).
     pub tables: Vec<TableSummary>,
+    /// How many tables the whole lobby lists.
+    pub total: u32,
+    /// The position of this page's first table in the lobby.
+    pub offset: u32,
+    /// The page size used.
+    pub limit: u32,
+    /// The `offset` of the next page, or null when this is the last.
+    pub next: Option<u32>,
 }
 
 /// `POST /api/tables`'s answer.
@@ -322,7 +331,8 @@ pub struct ApiErrorBody {
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 pub struct ApiErrorDetail {
-    /// `bad_request`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `internal`.
+    /// `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
+    /// `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
     pub code: String,
     pub message: String,
 }
@@ -332,7 +342,7 @@ pub fn typescript() -> String {
     use crate::game::LeadGroup;
     use crate::http::{NewTable, SeatChoice};
     use crate::protocol::ClientMsg;
-    use crate::replay::{Replay, ReplayEvent, ReplayHand, ReplayStep};
+    use crate::replay::{ReplayEvent, ReplayHand, ReplayHandOutline, ReplayOutline, ReplayStep};
 
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut decls: Vec<(String, String)> = Vec::new();
@@ -416,7 +426,8 @@ pub fn typescript() -> String {
         TableStub,
         ApiErrorBody,
         ApiErrorDetail,
-        Replay,
+        ReplayOutline,
+        ReplayHandOutline,
         ReplayHand,
         ReplayStep,
         ReplayEvent,

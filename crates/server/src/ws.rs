@@ -2,7 +2,10 @@
 //! join or watch one table and send that table its messages. Limits: a message over
 //! `max_message_bytes` gets `too_large` (a frame over `max_frame_bytes` closes the connection);
 //! more than the rate allows gets `rate_limited` and is dropped (a connection that keeps flooding
-//! is closed); a connection silent for `idle_seconds` is closed. The server pings every 30 s.
+//! is closed); a connection silent for `idle_seconds` is closed, and one that has not said a valid
+//! `hello` within `hello_timeout_ms` of opening is closed with a `hello_timeout` error. One guest
+//! holds at most `sockets_per_guest` connections (a `hello` beyond gets `too_many_connections`
+//! and is closed). The server pings every 30 s.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -12,7 +15,7 @@ use crate::wire::{GuestInfo, ServerMsg, WelcomeMsg};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
@@ -32,9 +35,21 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/ws", get(upgrade))
 }
 
-async fn upgrade(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    // A browser says which page opens the socket: only the server's own pages (see `Site`) may,
+    // so that another site cannot play with a visitor's token. Programs send no `Origin`.
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let allowed = origin.to_str().is_ok_and(|o| app.site().is_some_and(|s| s.allows_origin(o)));
+        if !allowed {
+            return (
+                StatusCode::FORBIDDEN,
+                "this page's origin may not open a WebSocket here (see --allowed-origin)",
+            )
+                .into_response();
+        }
+    }
     let limits = app.limits;
-    if app.connections.load(Ordering::Relaxed) >= limits.max_connections {
+    if app.connections.load(Ordering::Relaxed) >= app.caps().websockets {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
     }
     ws.max_message_size(limits.max_frame_bytes)
@@ -70,11 +85,45 @@ impl Bucket {
     }
 }
 
+/// A guest's WebSocket, counted for the guest until dropped.
+struct GuestSlot {
+    app: Arc<App>,
+    guest: String,
+}
+
+impl GuestSlot {
+    /// Counts a connection of `guest`, or gives the cap when the guest is at it.
+    fn take(app: &Arc<App>, guest: &str) -> Result<GuestSlot, usize> {
+        let cap = app.limits.sockets_per_guest;
+        let mut m = app.per_guest.lock().map_err(|_| cap)?;
+        let n = m.entry(guest.to_string()).or_insert(0);
+        if *n >= cap {
+            return Err(cap);
+        }
+        *n += 1;
+        Ok(GuestSlot { app: app.clone(), guest: guest.to_string() })
+    }
+}
+
+impl Drop for GuestSlot {
+    fn drop(&mut self) {
+        if let Ok(mut m) = self.app.per_guest.lock()
+            && let Some(n) = m.get_mut(&self.guest)
+        {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.guest);
+            }
+        }
+    }
+}
+
 struct Conn {
     id: ConnId,
     app: Arc<App>,
     out: mpsc::Sender<Utf8Bytes>,
     guest: Option<Guest>,
+    slot: Option<GuestSlot>,
     table: Option<TableHandle>,
     messages: Bucket,
     chats: Bucket,
@@ -140,6 +189,18 @@ impl Conn {
             (ClientMsg::Hello { token }, None) => {
                 return match self.app.store.guest_by_token_hash(&ids::hash_token(token)).await {
                     Ok(Some(g)) => {
+                        match GuestSlot::take(&self.app, &g.id) {
+                            Ok(slot) => self.slot = Some(slot),
+                            Err(cap) => {
+                                self.error(
+                                    ErrorCode::TooManyConnections,
+                                    format!(
+                                        "you have {cap} connections open, the most one guest may: this one is closed"
+                                    ),
+                                );
+                                return false;
+                            }
+                        }
                         self.send(
                             ServerMsg::Welcome(WelcomeMsg {
                                 guest: GuestInfo { id: g.id.clone(), name: g.name.clone() },
@@ -284,6 +345,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         app: app.clone(),
         out,
         guest: None,
+        slot: None,
         table: None,
         messages: Bucket::new(limits.messages_per_second, limits.message_burst),
         chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
@@ -291,9 +353,25 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         warned: None,
     };
     let idle = Duration::from_secs(limits.idle_seconds);
+    let hello_by = Instant::now() + Duration::from_millis(limits.hello_timeout_ms);
     loop {
-        let msg = match tokio::time::timeout(idle, stream.next()).await {
+        // Until `hello`, the connection has until `hello_by` (whatever else it sends).
+        let wait = match conn.guest {
+            None => hello_by.saturating_duration_since(Instant::now()).min(idle),
+            Some(_) => idle,
+        };
+        let msg = match tokio::time::timeout(wait, stream.next()).await {
             Ok(Some(Ok(m))) => m,
+            Err(_) if conn.guest.is_none() && Instant::now() >= hello_by => {
+                conn.error(
+                    ErrorCode::HelloTimeout,
+                    format!(
+                        "no valid hello within {} ms of connecting: the connection is closed",
+                        limits.hello_timeout_ms
+                    ),
+                );
+                break;
+            }
             // Timed out, closed, or an error (a frame over the size limit, a protocol error).
             _ => break,
         };

@@ -53,7 +53,8 @@ fn the_declarations_cover_both_games_and_every_message() {
         "ClientMsg",
         "SyncMsg",
         "UpdateMsg",
-        "Replay",
+        "ReplayOutline",
+        "ReplayHand",
         "SettlementLine",
         "AccountEvent",
     ] {

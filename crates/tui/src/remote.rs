@@ -391,10 +391,19 @@ impl Connection {
             }
         }
         loop {
-            match self.client().get("/api/tables").await {
+            // One page of the lobby, as large as the server gives: the tables with open seats
+            // come first.
+            match self.client().get(&format!("/api/tables?limit={}", server::http::LOBBY_PAGE_MAX)).await {
                 Ok((200, v)) => {
                     let tables = v["tables"].as_array().cloned().unwrap_or_default();
+                    let total = v["total"].as_u64().unwrap_or(tables.len() as u64);
+                    let shown = tables.len() as u64;
                     self.notice(Notice::Lobby { server: self.target.addr.clone(), tables });
+                    if total > shown {
+                        self.notice(Notice::Info(format!(
+                            "the first {shown} of {total} tables (those with open seats first)"
+                        )));
+                    }
                 }
                 Ok((status, v)) => self.notice(Notice::Info(format!("the lobby answered {status}: {v}"))),
                 Err(e) => self.notice(Notice::Info(format!("cannot list the tables: {e}"))),

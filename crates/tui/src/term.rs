@@ -1,6 +1,12 @@
 //! The real terminal: raw mode and the alternate screen for the time of the match, restored on
 //! every way out — a normal quit, Ctrl-C (a key in raw mode), SIGTERM or SIGHUP, an error, and a
 //! panic (a hook restores the terminal before the panic message is printed).
+//!
+//! The terminal can also go away under the program (its window closed, its tmux session killed):
+//! then reading it gives end-of-file at once, for ever. The event loop therefore never blocks in
+//! the terminal library's reading: it waits on the terminal's input itself ([`InputWatch`]), at
+//! most [`TICK`] at a time, so that a termination signal is seen within a tick, and it takes a
+//! hang-up or the end of input as the person leaving: the record is saved and `run` returns.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -79,10 +85,89 @@ pub fn run(app: &mut App) -> io::Result<Vec<String>> {
         Ok(r) => r.map(|()| lines),
         Err(panic) => {
             for l in lines {
-                eprintln!("{l}");
+                let _ = writeln!(io::stderr(), "{l}");
             }
             std::panic::resume_unwind(panic)
         }
+    }
+}
+
+/// The longest the event loop waits before it looks at the clock and the signal flag again.
+const TICK: Duration = Duration::from_millis(100);
+
+/// What the terminal's input holds after a wait.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Input {
+    /// Bytes to read (keys, or a reply of the terminal).
+    Ready,
+    /// Nothing within the wait (or a signal interrupted it).
+    Idle,
+    /// The terminal hung up, or its input ended: nothing will ever come again.
+    Closed,
+}
+
+/// Waits on the terminal's input without reading it (the terminal library reads it afterwards).
+struct InputWatch {
+    /// The descriptor watched: standard input when it is the terminal, else `/dev/tty`.
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+    /// `/dev/tty`, kept open while it is watched.
+    #[cfg(unix)]
+    _tty: Option<std::fs::File>,
+}
+
+impl InputWatch {
+    fn new() -> InputWatch {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd as _;
+            // SAFETY: isatty only inspects the descriptor.
+            if unsafe { libc::isatty(libc::STDIN_FILENO) } == 1 {
+                return InputWatch { fd: libc::STDIN_FILENO, _tty: None };
+            }
+            match std::fs::File::open("/dev/tty") {
+                Ok(f) => InputWatch { fd: f.as_raw_fd(), _tty: Some(f) },
+                Err(_) => InputWatch { fd: -1, _tty: None },
+            }
+        }
+        #[cfg(not(unix))]
+        InputWatch {}
+    }
+
+    /// Waits up to `timeout` for input, a hang-up or the end of input.
+    #[cfg(unix)]
+    fn wait(&self, timeout: Duration) -> io::Result<Input> {
+        if self.fd < 0 {
+            std::thread::sleep(timeout);
+            return Ok(Input::Ready);
+        }
+        let mut p = libc::pollfd { fd: self.fd, events: libc::POLLIN, revents: 0 };
+        let ms = timeout.as_millis().min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: one valid pollfd for the duration of the call.
+        let n = unsafe { libc::poll(&mut p, 1, ms) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            // A signal (SIGTERM, SIGHUP, SIGWINCH): the loop looks at its flag.
+            return if e.kind() == io::ErrorKind::Interrupted { Ok(Input::Idle) } else { Err(e) };
+        }
+        if n == 0 {
+            return Ok(Input::Idle);
+        }
+        if p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            return Ok(Input::Closed);
+        }
+        // Readable with nothing to read is the end of input.
+        let mut queued: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one c_int.
+        if unsafe { libc::ioctl(self.fd, libc::FIONREAD, &mut queued) } == 0 && queued == 0 {
+            return Ok(Input::Closed);
+        }
+        Ok(Input::Ready)
+    }
+
+    #[cfg(not(unix))]
+    fn wait(&self, timeout: Duration) -> io::Result<Input> {
+        Ok(if event::poll(timeout)? { Input::Ready } else { Input::Idle })
     }
 }
 
@@ -91,11 +176,17 @@ fn event_loop(
     app: &mut App,
     stop: &AtomicBool,
 ) -> io::Result<()> {
-    const TICK: Duration = Duration::from_millis(100);
+    let input = InputWatch::new();
     loop {
         let now = Instant::now();
         app.tick(now);
-        terminal.draw(|f| render::draw(f, app, now))?;
+        if let Err(e) = terminal.draw(|f| render::draw(f, app, now)) {
+            // A terminal that is gone cannot be drawn on: that is the person leaving.
+            if stop.load(Ordering::Relaxed) || input.wait(Duration::ZERO)? == Input::Closed {
+                return Ok(());
+            }
+            return Err(e);
+        }
         // A test of the panic path (crates/yezi/tests/play_tmux.rs) asks for a panic here.
         if std::env::var_os("YEZI_PLAY_TEST_PANIC").is_some() {
             panic!("YEZI_PLAY_TEST_PANIC is set: a panic for the test of the terminal's restoration");
@@ -108,17 +199,16 @@ fn event_loop(
             .map(|d| d.saturating_duration_since(Instant::now()))
             .unwrap_or(TICK)
             .clamp(Duration::from_millis(5), TICK);
-        if event::poll(wait)? {
-            // Take every pending event before drawing again.
-            loop {
-                match event::read()? {
-                    Event::Key(k) => app.handle_key(k, Instant::now()),
-                    Event::Resize(..) => terminal.autoresize()?,
-                    _ => {}
-                }
-                if app.quit || !event::poll(Duration::ZERO)? {
-                    break;
-                }
+        if input.wait(wait)? == Input::Closed {
+            return Ok(());
+        }
+        // Take every event the terminal library has (keys, a resize) without ever blocking in it:
+        // it reads only what `wait` saw to be there.
+        while !app.quit && event::poll(Duration::ZERO)? {
+            match event::read()? {
+                Event::Key(k) => app.handle_key(k, Instant::now()),
+                Event::Resize(..) => terminal.autoresize()?,
+                _ => {}
             }
         }
     }

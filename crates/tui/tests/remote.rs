@@ -41,6 +41,7 @@ impl TestServer {
                 bot_delay_ms: 0,
                 pause_ms: 150,
                 retire_ms: 600_000,
+                park_ms: 600_000,
                 poll_hold_ms: 0,
             };
             let limits = Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() };

@@ -1,7 +1,6 @@
 //! The `dabaifen` side of `yezi replay`, `yezi sim` and `yezi bench`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -193,15 +192,6 @@ fn pct(a: u64, b: u64) -> String {
     if b == 0 { "-".into() } else { format!("{:.1}%", 100.0 * a as f64 / b as f64) }
 }
 
-fn numbered(path: &Path, i: usize) -> PathBuf {
-    let stem = path.file_stem().map_or("sim".into(), |s| s.to_string_lossy().into_owned());
-    let name = match path.extension() {
-        Some(ext) => format!("{stem}-m{i:03}.{}", ext.to_string_lossy()),
-        None => format!("{stem}-m{i:03}"),
-    };
-    path.with_file_name(name)
-}
-
 /// Plays hands with random legal play and prints a summary.
 ///
 /// Deal `k` (0-based over the whole run) uses the deck and policy stream of deal `k` of the
@@ -293,7 +283,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.out {
         let n = matches.len();
         for (i, hands) in matches.into_iter().enumerate() {
-            let file = if n == 1 { path.clone() } else { numbered(path, i + 1) };
+            let file = if n == 1 { path.clone() } else { crate::numbered(path, i + 1) };
             let mut rec = match_record(&variants, Some(seed), hands);
             rec.players = Some(cards::BySeat(players.clone()));
             std::fs::write(&file, to_pretty_json(&rec))

@@ -114,9 +114,6 @@ fn hand_text(i: usize, h: &ReplayedHand, stopped: Option<&madiao::record::Replay
     let b = st.banker();
     let mut s = String::new();
     let _ = writeln!(s);
-    if h.new_match && i > 0 {
-        let _ = writeln!(s, "-- a new match begins --");
-    }
     let _ = writeln!(s, "== hand {i}: banker {b}, stake {} chips ==", st.stake());
     let cut = st.upcard();
     let first = st.first_recipient();
@@ -410,19 +407,22 @@ impl RecordWriter {
         Ok(())
     }
 
+    /// Ends the record; it holds at least one hand ([`RecordWriter::hand`] is called before).
     fn finish(mut self) -> anyhow::Result<u64> {
-        if self.hands == 0 {
-            self.out.write_all(b"[]")?;
-        } else {
-            self.out.write_all(b"\n  ]")?;
-        }
+        self.out.write_all(b"\n  ]")?;
         self.out.write_all(self.tail.as_bytes())?;
         self.out.flush().with_context(|| format!("writing {}", self.path.display()))?;
         Ok(self.hands)
     }
 }
 
-/// Plays hands with random legal play and prints a summary.
+/// Plays hands with random legal play (or with `--bots`) and prints a summary.
+///
+/// With `--out FILE`, every match is written as its own record (a record holds one match): to
+/// FILE when the run holds a single match, else to FILE's name with `-m001`, `-m002`, … inserted
+/// before the extension, as `yezi sim dabaifen` does. The last match is written as far as it got
+/// when the run ends before its `game_over` (a valid record: its hands chain, each is finished).
+/// Each record is written hand by hand, so a long simulation never holds its hands in memory.
 pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     let overrides = crate::parse_variant_args(&args.variants)?;
     let variants = Variants::preset(&args.rules)
@@ -435,25 +435,44 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         None => None,
     };
     let mut stats = SimStats::new();
-    let mut writer = match &args.out {
-        Some(path) => Some(RecordWriter::create(
-            path,
-            &args.rules,
-            &variants,
-            args.seed,
-            bots.as_ref().map(|b| b.table.names().clone()),
-        )?),
-        None => None,
-    };
+    // One record per match (spec: a record holds one match): match m goes to `FILE-m00m.ext`
+    // while the run goes on; when the run held a single match it is renamed to FILE at the end.
+    let players = bots.as_ref().map(|b| b.table.names().clone());
+    let mut writer: Option<RecordWriter> = None;
+    let mut written: Vec<(std::path::PathBuf, u64)> = Vec::new();
     for _ in 0..args.hands {
         let h = match bots.as_mut() {
             Some(b) => b.play_hand()?,
             None => simulator.play_hand()?,
         };
         stats.add(&h);
-        if let Some(w) = &mut writer {
+        if let Some(path) = &args.out {
+            if h.new_match
+                && let Some(w) = writer.take()
+            {
+                let file = w.path.clone();
+                written.push((file, w.finish()?));
+            }
+            let w = match &mut writer {
+                Some(w) => w,
+                None => writer.insert(RecordWriter::create(
+                    &crate::numbered(path, written.len() + 1),
+                    &args.rules,
+                    &variants,
+                    args.seed,
+                    players.clone(),
+                )?),
+            };
             w.hand(&h.state)?;
         }
+    }
+    if let Some(w) = writer.take() {
+        let file = w.path.clone();
+        written.push((file, w.finish()?));
+    }
+    if let (Some(path), [(only, _)]) = (&args.out, written.as_mut_slice()) {
+        std::fs::rename(&*only, path).with_context(|| format!("writing {}", path.display()))?;
+        *only = path.clone();
     }
     let mut s = String::new();
     let n = stats.hands.max(1) as f64;
@@ -501,9 +520,8 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     }
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(s.as_bytes())?;
-    if let (Some(w), Some(path)) = (writer, &args.out) {
-        let n = w.finish()?;
-        writeln!(stdout, "wrote {n} hands to {}", path.display())?;
+    for (file, n) in &written {
+        writeln!(stdout, "wrote {} ({n} hands)", file.display())?;
     }
     Ok(())
 }
@@ -525,7 +543,7 @@ impl BotHands {
     fn play_hand(&mut self) -> anyhow::Result<SimHand> {
         let k = self.next;
         self.next += 1;
-        let new_match = self.current.is_over() || self.current.progress().hands_before == 0;
+        let new_match = self.current.is_over() || self.current.hands_finished() == 0;
         if self.current.is_over() {
             self.current = Match::new(*self.current.variants());
         }

@@ -1,5 +1,6 @@
 //! `yezi`: the command line of the project.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -172,8 +173,20 @@ fn main() -> ExitCode {
         // A closed pipe (`yezi replay x | head`) is the reader's choice, not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("yezi: {e:#}");
+            // Never a panic when the terminal is gone (a hang-up): the message is then lost.
+            let _ = writeln!(std::io::stderr(), "yezi: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The file of match `i` (from 1) of a simulation written to `path`: its name with `-m001`,
+/// `-m002`, … inserted before the extension.
+pub(crate) fn numbered(path: &std::path::Path, i: usize) -> std::path::PathBuf {
+    let stem = path.file_stem().map_or("sim".into(), |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-m{i:03}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-m{i:03}"),
+    };
+    path.with_file_name(name)
 }

@@ -1,5 +1,6 @@
 //! `yezi play`: a match in the terminal, against bots offline or at a server.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -108,8 +109,10 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         cfg.threaded = true;
         tui::play_local(game, cfg).context("yezi play")?
     };
+    // The terminal may be gone (a hang-up): what cannot be printed is lost, never a panic.
+    let mut stdout = std::io::stdout().lock();
     for l in lines {
-        println!("{l}");
+        let _ = writeln!(stdout, "{l}");
     }
     Ok(())
 }

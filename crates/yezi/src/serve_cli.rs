@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use cards::record::GameKind;
 use clap::Args;
-use server::loadtest::{LoadOptions, run};
+use server::loadtest::{LoadOptions, ReplayLoadOptions, run, run_replay};
 use server::table::Timing;
 use server::{App, Config, Limits};
 
@@ -33,10 +33,38 @@ pub struct ServeArgs {
     /// Milliseconds between hands.
     #[arg(long, default_value_t = Timing::default().pause_ms)]
     pub pause_ms: u64,
+    /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
+    /// HTTP 429.
+    #[arg(long, default_value_t = Limits::default().connections_per_ip)]
+    pub connections_per_ip: usize,
+    /// WebSocket connections one guest may hold at once; more are refused with
+    /// `too_many_connections`.
+    #[arg(long, default_value_t = Limits::default().sockets_per_guest)]
+    pub sockets_per_guest: usize,
+    /// WebSocket connections the server accepts at once (lowered at start if the open-files
+    /// limit needs it, so that HTTP keeps answering when they are all open).
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    pub max_websockets: usize,
+    /// Guests one IP address may create at once; then one a minute.
+    #[arg(long, default_value_t = Limits::default().guests_burst as u32)]
+    pub guests_per_ip: u32,
+    /// Seconds a match goes on with no person connected before it is parked (its bots and clocks
+    /// stop until a person connects again).
+    #[arg(long, default_value_t = Timing::default().park_ms / 1000)]
+    pub park_after: u64,
     /// Serve the browser client's files from this folder instead of the copy built into the
     /// binary (for working on the client: edits show on reload).
     #[arg(long, value_name = "DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// The address people reach the server at (`https://cards.example.org`), for invite links and
+    /// the pages allowed to open WebSockets (default: `http://` and the listening address).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Another origin (`https://HOST[:PORT]`) whose pages may open WebSockets, besides the public
+    /// URL's (and, listening on loopback, `localhost`/`127.0.0.1`/`[::1]` on the same port);
+    /// repeatable; `*` lets any page in.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allowed_origin: Vec<String>,
 }
 
 /// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
@@ -57,28 +85,68 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         bot_delay_ms: args.bot_delay_ms,
         pause_ms: args.pause_ms,
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
+        park_ms: args.park_after.saturating_mul(1000),
         ..Timing::default()
     };
+    // A wrong --public-url or --allowed-origin is said before the database is opened.
+    if let Some(url) = &args.public_url {
+        server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    }
+    anyhow::ensure!(args.connections_per_ip >= 1, "--connections-per-ip must be at least 1");
+    anyhow::ensure!(args.sockets_per_guest >= 1, "--sockets-per-guest must be at least 1");
+    anyhow::ensure!(args.max_websockets >= 1, "--max-websockets must be at least 1");
+    anyhow::ensure!(args.guests_per_ip >= 1, "--guests-per-ip must be at least 1");
+    let limits = Limits {
+        connections_per_ip: args.connections_per_ip,
+        sockets_per_guest: args.sockets_per_guest,
+        max_connections: args.max_websockets,
+        guests_burst: f64::from(args.guests_per_ip),
+        ..Limits::default()
+    };
+    // As many open files as the system allows this process: each connection is one.
+    let fd_limit = match server::listen::raise_fd_limit() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("yezi serve: the open-files limit cannot be raised: {e}");
+            server::listen::fd_limit()
+        }
+    };
+    let caps = server::listen::Caps::new(fd_limit, limits.max_connections);
     if let Some(dir) = &args.web_dir {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
-        server::web::set_web_dir(dir.clone());
+        server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
     }
     runtime()?.block_on(async {
+        // The URL may hold a password: every message shows it redacted.
+        let db = server::store::redact(&args.db);
         let store = server::store::open(&args.db)
             .await
-            .with_context(|| format!("opening the database {}", args.db))?;
+            .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+            .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
-        let app: Arc<App> = App::start(store, Config { timing, limits: Limits::default() })
-            .await
-            .context("resuming the tables")?;
+        let app: Arc<App> =
+            App::start(store, Config { timing, limits }).await.context("resuming the tables")?;
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
+        let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+        app.set_site(server::Site::new(&public_url, &args.allowed_origin, addr)?);
+        if args.public_url.is_none() && addr.ip().is_unspecified() {
+            eprintln!(
+                "yezi serve: listening on every address without --public-url: invite links read \
+                 {public_url} and pages reached by another address cannot open WebSockets; \
+                 give --public-url http://THIS-MACHINE:{}",
+                addr.port()
+            );
+        }
         println!(
-            "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {})",
+            "yezi serve: open http://{addr}/ in a browser ({} tables resumed; database: {backend} {}; \
+             at most {} connections, {} WebSockets)",
             app.table_count(),
-            args.db
+            db,
+            caps.connections,
+            caps.websockets
         );
         tokio::select! {
             r = server::serve(listener, app) => r.context("serving")?,
@@ -111,10 +179,37 @@ pub struct LoadtestArgs {
     /// The seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
+    /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
+    /// hands; reports how long the statistics took and the server's peak resident memory.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
+    /// With `--replay`: how many posts at once.
+    #[arg(long, default_value_t = 2)]
+    pub posts: usize,
+    /// With `--replay`: milliseconds between two requests for the statistics.
+    #[arg(long, default_value_t = 10)]
+    pub poll_ms: u64,
+    /// With `--replay`: how many hands to fetch afterwards.
+    #[arg(long, default_value_t = 20)]
+    pub hands: usize,
 }
 
 /// Drives a running server with bot tables and prints what it measured.
 pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
+    if let Some(path) = &args.replay {
+        let record = std::fs::read_to_string(path).with_context(|| format!("--replay {}", path.display()))?;
+        let opts = ReplayLoadOptions {
+            addr: args.addr.clone(),
+            record,
+            posts: args.posts,
+            poll_ms: args.poll_ms,
+            hands: args.hands,
+        };
+        let report = runtime()?.block_on(run_replay(&opts))?;
+        print!("{report}");
+        return Ok(report.all_ok());
+    }
     let (a, b) = args.think_ms.split_once('-').unwrap_or((&args.think_ms, &args.think_ms));
     let lo: u64 =
         a.trim().parse().with_context(|| format!("--think-ms {:?}: expected MIN-MAX", args.think_ms))?;

@@ -47,7 +47,7 @@ fn replay_json_prints_the_result_objects() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let hands = v["hands"].as_array().unwrap();
-    assert_eq!(hands.len(), 7);
+    assert_eq!(hands.len(), 6);
     assert_eq!(hands[0]["outcome"], "redeal");
     assert_eq!(hands[1]["outcome"], "four_lowest");
     assert!(hands[1]["next_banker"].is_null());
@@ -113,9 +113,11 @@ fn replay_rejects_bad_files() {
 }
 
 #[test]
-fn sim_writes_a_record_that_replays_cleanly() {
+fn sim_writes_one_record_per_match_that_replays_cleanly() {
     for rules in ["standard", "feng"] {
-        let f = tmp(&format!("sim-{rules}.json"));
+        let dir = tmp(&format!("sim-{rules}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("games.json");
         let out = yezi(&[
             "sim",
             "madiao",
@@ -137,30 +139,53 @@ fn sim_writes_a_record_that_replays_cleanly() {
             "payoff per role:",
             "banker:",
             "events seen",
+            "wrote ",
         ] {
             assert!(stdout.contains(want), "missing {want:?} in\n{stdout}");
         }
-        // Written hand by hand, the file is exactly the library's layout of the whole record.
-        let written = std::fs::read_to_string(&f).unwrap();
-        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&written).unwrap() else {
-            panic!("not madiao")
-        };
-        assert_eq!(rec.hands.len(), 400);
-        assert_eq!(cards::record::to_pretty_json(&rec), written);
-        let out = yezi(&["replay", f.to_str().unwrap()]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        assert!(
-            text(&out.stdout)
-                .contains("400 hand(s) replayed, 400 finished; 400 stored result(s) checked, all match")
-        );
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        assert!(files.len() > 10, "400 hands hold many matches: {files:?}");
+        assert!(!f.exists(), "several matches go to numbered files");
+        let mut hands = 0;
+        for (m, file) in files.iter().enumerate() {
+            let name = file.file_name().unwrap().to_str().unwrap();
+            assert_eq!(name, format!("games-m{:03}.json", m + 1));
+            // Written hand by hand, each file is exactly the library's layout of the whole record.
+            let written = std::fs::read_to_string(file).unwrap();
+            let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&written).unwrap() else {
+                panic!("not madiao")
+            };
+            assert_eq!(cards::record::to_pretty_json(&rec), written);
+            assert_eq!(rec.seed, Some(7));
+            let n = rec.hands.len();
+            hands += n;
+            // One match: it ends with its game_over hand (the run's last match may be cut short).
+            let out = yezi(&["replay", "--json", file.to_str().unwrap()]);
+            assert!(out.status.success(), "{}: {}", file.display(), text(&out.stderr));
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let overs: Vec<bool> =
+                v["hands"].as_array().unwrap().iter().map(|r| r["game_over"].as_bool().unwrap()).collect();
+            assert!(overs[..n - 1].iter().all(|o| !o), "{name}: {overs:?}");
+            assert!(overs[n - 1] || m + 1 == files.len(), "{name}: {overs:?}");
+            assert!(stdout.contains(&format!("wrote {} ({n} hands)", file.display())), "{stdout}");
+        }
+        assert_eq!(hands, 400);
     }
+    // A single match goes to the file named (a match has at least four hands: every seat banks).
+    let one = tmp("sim-one.json");
+    let out = yezi(&["sim", "madiao", "--hands", "3", "--seed", "7", "--out", one.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = yezi(&["replay", one.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("3 hand(s) replayed, 3 finished"), "{}", text(&out.stdout));
     // Same seed, same summary.
     let a = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
     let b = yezi(&["sim", "madiao", "--hands", "200", "--seed", "3"]);
     assert_eq!(a.stdout, b.stdout);
     let f = tmp("sim-variant.json");
     let out =
-        yezi(&["sim", "madiao", "--hands", "30", "--variant", "slam=adds", "--out", f.to_str().unwrap()]);
+        yezi(&["sim", "madiao", "--hands", "3", "--variant", "slam=adds", "--out", f.to_str().unwrap()]);
     assert!(out.status.success());
     let written = std::fs::read_to_string(&f).unwrap();
     assert!(written.contains("\"variants\": {\"slam\": \"adds\"}"), "{written}");

@@ -5,7 +5,9 @@
 //! alternate screen), and the record the program names must replay with `yezi replay`.
 //!
 //! The terminal must also be restored when the program is ended by SIGTERM (the record is saved
-//! then too) and when it panics.
+//! then too) and when it panics. When its terminal goes away (the tmux session is killed, as
+//! closing a window does), with or without a SIGTERM after, the program must be gone within 2 s,
+//! its record written and replayable.
 //!
 //! tmux is required: `./test.sh` installs it when it is missing; without it this test fails and
 //! says so (it never skips).
@@ -248,6 +250,86 @@ fn sigterm_and_a_panic_leave_the_terminal_as_it_was() {
     assert!(s.contains("panicked") && s.contains("YEZI_PLAY_TEST_PANIC"), "{s}");
     // The record is saved even then.
     assert!(s.contains("The record of the match so far is in"), "{s}");
+    let rep = Command::new(env!("CARGO_BIN_EXE_yezi")).arg("replay").arg(&out).output().unwrap();
+    assert!(rep.status.success(), "{}", String::from_utf8_lossy(&rep.stderr));
+}
+
+/// True once the process is gone (or a zombie nobody has reaped yet: it runs no more).
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+    }
+}
+
+/// Kills the terminal under a running `yezi play` (its tmux session, as closing the window does),
+/// then, if `sigterm`, sends SIGTERM too; the program must be gone within 2 s, and its record must
+/// be written and replay.
+fn hang_up(name: &str, args: &str, sigterm: bool) {
+    require_tmux();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(format!("{name}.json"));
+    let run = start(name, dir.path(), "", &format!("{args} --out {}", out.display()));
+    run.t.wait_for(30, "the table", |s| s.contains("seed "));
+    // Let a bot or two move, so that the record holds actions.
+    std::thread::sleep(Duration::from_millis(800));
+    let pid = file(&run.pid).trim().to_string();
+    assert!(!pid.is_empty() && !gone(&pid));
+    let k = run.t.run(&["kill-session", "-t", "play"]);
+    assert!(k.status.success(), "kill-session: {}", String::from_utf8_lossy(&k.stderr));
+    let killed = Instant::now();
+    if sigterm {
+        let _ = Command::new("kill").args(["-TERM", &pid]).output();
+    }
+    while !gone(&pid) {
+        if killed.elapsed() > Duration::from_secs(2) {
+            let cpu = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let _ = Command::new("kill").args(["-KILL", &pid]).output();
+            panic!("yezi play still runs 2 s after its terminal was killed: {cpu}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(out.exists(), "no record was written at {}", out.display());
+    let rep = Command::new(env!("CARGO_BIN_EXE_yezi")).arg("replay").arg(&out).output().unwrap();
+    assert!(
+        rep.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&rep.stdout),
+        String::from_utf8_lossy(&rep.stderr)
+    );
+}
+
+#[test]
+fn a_killed_terminal_ends_madiao_with_its_record_saved() {
+    hang_up("hup-madiao", "madiao --seed 3 --bots random --delay-ms 60", false);
+}
+
+#[test]
+fn a_killed_terminal_ends_dabaifen_with_its_record_saved() {
+    hang_up("hup-dabaifen", "dabaifen --seed 7 --bots random --draw-ms 20", false);
+}
+
+#[test]
+fn sigterm_after_the_terminal_is_gone_ends_the_program_with_its_record_saved() {
+    hang_up("hup-term", "dabaifen --seed 7 --bots random --draw-ms 20", true);
+}
+
+#[test]
+fn sighup_with_the_terminal_still_there_saves_the_record_and_restores_it() {
+    require_tmux();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hup.json");
+    let run =
+        start("sighup", dir.path(), "", &format!("madiao --seed 3 --bots random --out {}", out.display()));
+    run.t.wait_for(30, "the table", |s| s.contains("馬弔 Madiao"));
+    let pid = file(&run.pid).trim().to_string();
+    let k = Command::new("kill").args(["-HUP", &pid]).output().unwrap();
+    assert!(k.status.success(), "kill: {}", String::from_utf8_lossy(&k.stderr));
+    let sent = Instant::now();
+    assert_eq!(run.exited(), "0");
+    assert!(sent.elapsed() < Duration::from_secs(2), "exited {:?} after SIGHUP", sent.elapsed());
+    run.assert_restored();
     let rep = Command::new(env!("CARGO_BIN_EXE_yezi")).arg("replay").arg(&out).output().unwrap();
     assert!(rep.status.success(), "{}", String::from_utf8_lossy(&rep.stderr));
 }

@@ -116,6 +116,16 @@ where
         "{}: unknown table gave {missing:?}",
         at("set_seat")
     );
+    // A parked table is stored as such and still listed among the unfinished ones.
+    ok(&at("set_status"), store.set_status(&t1.id, TableStatus::Parked).await)?;
+    let status = ok(&at("table"), store.table(&t1.id).await)?.map(|t| t.status);
+    check!(status == Some(TableStatus::Parked), "{}: status {status:?}", at("set_status"));
+    let unfinished = ok(&at("unfinished_tables"), store.unfinished_tables().await)?;
+    check!(
+        unfinished.iter().any(|t| t.id == t1.id && t.status == TableStatus::Parked),
+        "{}: a parked table is not listed as unfinished",
+        at("unfinished_tables")
+    );
     ok(&at("set_status"), store.set_status(&t1.id, TableStatus::Playing).await)?;
     let status = ok(&at("table"), store.table(&t1.id).await)?.map(|t| t.status);
     check!(status == Some(TableStatus::Playing), "{}: status {status:?}", at("set_status"));

@@ -28,9 +28,14 @@ pub enum StoreError {
     /// The table does not exist.
     #[error("no table {0:?}")]
     NoTable(String),
-    /// The database URL names no backend this server has.
+    /// The database URL names no backend this server has (the URL is kept with its password
+    /// redacted).
     #[error("unsupported database URL {0:?}: use a file path, sqlite:PATH or postgres://…")]
     BadUrl(String),
+    /// The database cannot be used at all: it cannot be written, or fails its integrity check
+    /// (found when it is opened, before the server starts).
+    #[error("{0}")]
+    Unusable(String),
 }
 
 /// A guest identity: a name and the hash of its secret token.
@@ -54,6 +59,9 @@ pub enum TableStatus {
     Waiting,
     /// The match is being played.
     Playing,
+    /// The match has begun, but no person has been connected to the table for a while
+    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
+    Parked,
     /// The match is over; the record is stored.
     Finished,
 }
@@ -64,6 +72,7 @@ impl TableStatus {
         match self {
             TableStatus::Waiting => "waiting",
             TableStatus::Playing => "playing",
+            TableStatus::Parked => "parked",
             TableStatus::Finished => "finished",
         }
     }
@@ -73,6 +82,7 @@ impl TableStatus {
         match s {
             "waiting" => Ok(TableStatus::Waiting),
             "playing" => Ok(TableStatus::Playing),
+            "parked" => Ok(TableStatus::Parked),
             "finished" => Ok(TableStatus::Finished),
             other => Err(StoreError::Corrupt(format!("table status {other:?}"))),
         }
@@ -175,6 +185,83 @@ pub trait Store: Send + Sync + 'static {
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError>;
 }
 
+/// `text` with every password it shows replaced by `***`: the password of a URL's user
+/// (`postgres://user:PASSWORD@host/db`, wherever such a URL appears in the text) and every
+/// `password=VALUE` (a URL's query parameter, or a key/value connection string's
+/// `password=VALUE` or `password = 'VALUE'`). Every message that may show a database URL passes
+/// through this.
+pub fn redact(text: &str) -> String {
+    redact_key_values(&redact_userinfo(text))
+}
+
+/// Redacts the password of every `scheme://user:PASSWORD@…` in `text`.
+fn redact_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        out.push_str(&rest[..i + 3]);
+        rest = &rest[i + 3..];
+        // The URL runs to the next white space or quote; its authority to the query or fragment.
+        let url_end =
+            rest.find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '`').unwrap_or(rest.len());
+        let authority_end = rest[..url_end].find(['?', '#']).unwrap_or(url_end);
+        if let Some(at) = rest[..authority_end].rfind('@')
+            && let Some(colon) = rest[..at].find(':')
+        {
+            out.push_str(&rest[..=colon]);
+            out.push_str("***");
+            rest = &rest[at..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Redacts every `password=VALUE` (any case, spaces around `=` allowed, the value plain up to
+/// white space, `&` or `#`, or quoted in `'…'` with `\'` escapes).
+fn redact_key_values(text: &str) -> String {
+    const KEY: &str = "password";
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(k) = lower[from..].find(KEY).map(|k| from + k) {
+        let after_key = k + KEY.len();
+        let eq = text[after_key..].len() - text[after_key..].trim_start().len() + after_key;
+        if !text[eq..].starts_with('=') {
+            out.push_str(&text[from..after_key]);
+            from = after_key;
+            continue;
+        }
+        let value_start = eq + 1 + (text[eq + 1..].len() - text[eq + 1..].trim_start().len());
+        let value = &text[value_start..];
+        let value_len = if let Some(quoted) = value.strip_prefix('\'') {
+            let mut escaped = false;
+            let mut end = value.len();
+            for (i, c) in quoted.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '\'' => {
+                        end = i + 2;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            end
+        } else {
+            value.find(|c: char| c.is_whitespace() || c == '&' || c == '#' || c == '"').unwrap_or(value.len())
+        };
+        out.push_str(&text[from..value_start]);
+        if value_len > 0 {
+            out.push_str("***");
+        }
+        from = value_start + value_len;
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
 /// Opens the backend a URL names: `postgres://…` or `postgresql://…` for PostgreSQL;
 /// `sqlite:PATH`, `sqlite://PATH` or a plain file path for SQLite (created when missing).
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
@@ -183,7 +270,7 @@ pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
         Ok(std::sync::Arc::new(sqlite::SqliteStore::open(path)?))
     } else if url.contains("://") {
-        Err(StoreError::BadUrl(url.to_string()))
+        Err(StoreError::BadUrl(redact(url)))
     } else {
         Ok(std::sync::Arc::new(sqlite::SqliteStore::open(url)?))
     }
@@ -230,7 +317,22 @@ pub(crate) const SCHEMA: &[&str] = &[
         seat SMALLINT,
         text TEXT NOT NULL,
         PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL)",
 ];
+
+/// The write every backend makes when it opens a database, to find a database it cannot write
+/// before the server starts: the time of the last start (`$1`/`?1`: milliseconds, as text).
+pub(crate) const WRITE_PROBE: &str = "INSERT INTO meta (key, value) VALUES ('last_start_ms', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+/// Now, in milliseconds since the Unix epoch, as text (the write probe's value).
+pub(crate) fn now_ms_text() -> String {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis().to_string())
+        .unwrap_or_default()
+}
 
 /// A seat as its stored columns: kind, bot, guest, name.
 pub(crate) fn seat_columns(row: &SeatRow) -> (&'static str, Option<&str>, Option<&str>, Option<&str>) {
@@ -253,5 +355,31 @@ pub(crate) fn seat_from_columns(
         ("bot", Some(b), _, _) => Ok(SeatRow::Bot(b)),
         ("person", _, Some(guest), Some(name)) => Ok(SeatRow::Person { guest, name }),
         (k, ..) => Err(StoreError::Corrupt(format!("seat of kind {k:?} with missing columns"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_redacted_in_every_form() {
+        for (text, want) in [
+            ("postgres://yezi:pw@db:5432/yezi", "postgres://yezi:***@db:5432/yezi"),
+            ("postgresql://u:p%40ss/w@h/d?sslmode=disable", "postgresql://u:***@h/d?sslmode=disable"),
+            ("opening postgres://u:pw@h/d: refused", "opening postgres://u:***@h/d: refused"),
+            ("postgres://u@h/d?password=pw&x=1", "postgres://u@h/d?password=***&x=1"),
+            ("host=h user=u password=pw dbname=d", "host=h user=u password=*** dbname=d"),
+            ("host=h PASSWORD = 'p w\\'x' dbname=d", "host=h PASSWORD = *** dbname=d"),
+            ("host=h password='p w\\'x' dbname=d", "host=h password=*** dbname=d"),
+        ] {
+            let got = redact(text);
+            assert!(!got.contains("pw") && !got.contains("p w") && !got.contains("ss/w"), "{text} → {got}");
+            assert_eq!(got, want, "{text}");
+        }
+        // Nothing to hide: unchanged.
+        for text in ["postgres://u@h/d", "yezi.db", "sqlite:/var/lib/yezi/yezi.db", "the password is wrong"] {
+            assert_eq!(redact(text), text);
+        }
     }
 }

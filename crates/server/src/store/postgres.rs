@@ -72,6 +72,14 @@ impl PgStore {
         for sql in SCHEMA {
             client.batch_execute(sql).await.map_err(pg)?;
         }
+        // A real write, so that a database the server cannot write is found before it starts.
+        client.execute(super::WRITE_PROBE, &[&super::now_ms_text()]).await.map_err(|e| {
+            StoreError::Unusable(format!(
+                "the PostgreSQL database cannot be written: {} (check the user's privileges and that \
+                 the server is not read-only)",
+                super::redact(&pg(e).to_string())
+            ))
+        })?;
         *store.slots[0].lock().await = Some(client);
         Ok(store)
     }
@@ -79,7 +87,7 @@ impl PgStore {
     async fn open_client(&self) -> Result<Client, StoreError> {
         let (client, connection) = tokio_postgres::connect(&self.url, NoTls)
             .await
-            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+            .map_err(|e| StoreError::Backend(super::redact(&format!("cannot connect to PostgreSQL: {e}"))))?;
         tokio::spawn(async move {
             let _ = connection.await;
         });

@@ -14,7 +14,15 @@ use server::{App, Config, Limits};
 
 /// Timing fast enough for whole matches in a test.
 pub fn fast() -> Timing {
-    Timing { draw_ms: 2, window_ms: 5, bot_delay_ms: 0, pause_ms: 5, retire_ms: 60_000, poll_hold_ms: 0 }
+    Timing {
+        draw_ms: 2,
+        window_ms: 5,
+        bot_delay_ms: 0,
+        pause_ms: 5,
+        retire_ms: 60_000,
+        park_ms: 600_000,
+        poll_hold_ms: 0,
+    }
 }
 
 pub struct TestServer {
@@ -29,7 +37,13 @@ impl TestServer {
     pub async fn start(timing: Timing) -> TestServer {
         Self::start_with(
             timing,
-            Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() },
+            Limits {
+                messages_per_second: 1000.0,
+                message_burst: 1000.0,
+                guests_burst: 1000.0,
+                connections_per_ip: 1000,
+                ..Limits::default()
+            },
         )
         .await
     }

@@ -1,0 +1,294 @@
+//! Accepting connections: the server's own accept loop over hyper's HTTP/1 connections, so that
+//! a connection whose request headers are not complete within
+//! [`Limits::header_timeout_ms`](crate::Limits::header_timeout_ms) is closed (a silent
+//! connection, a slow "slowloris" sender, an idle keep-alive connection), that one address holds
+//! at most [`Limits::connections_per_ip`](crate::Limits::connections_per_ip) connections, and
+//! that the server as a whole stays under its file-descriptor limit with room to spare for
+//! HTTP when the WebSockets reach their cap (see [`Caps`]).
+//!
+//! A connection refused for a cap gets a short HTTP answer (`429` for its address, `503` for the
+//! server) with the API's error body, and is closed.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::App;
+
+/// File descriptors kept for everything that is not a connection (the database, the web
+/// files, the runtime).
+const FD_RESERVE: u64 = 64;
+
+/// The server-wide connection caps, from the file-descriptor limit and the configured limits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// TCP connections at once (HTTP and WebSocket together); more are answered `503`.
+    pub connections: usize,
+    /// WebSocket connections at once: below `connections` by a headroom (a tenth, at least 16),
+    /// so that HTTP keeps answering when the WebSockets are at their cap.
+    pub websockets: usize,
+}
+
+impl Caps {
+    /// The caps for a process allowed `fd_limit` open files (`None`: unlimited) and configured
+    /// to accept `max_websockets` WebSockets.
+    pub fn new(fd_limit: Option<u64>, max_websockets: usize) -> Caps {
+        let connections = match fd_limit {
+            Some(n) => usize::try_from(n.saturating_sub(FD_RESERVE)).unwrap_or(usize::MAX).max(1),
+            None => usize::MAX,
+        };
+        let headroom = (connections / 10).max(16);
+        let websockets = max_websockets.min(connections.saturating_sub(headroom));
+        Caps { connections, websockets }
+    }
+}
+
+/// Raises the soft limit of open files to the hard one; returns the soft limit now in force
+/// (`None`: unlimited).
+pub fn raise_fd_limit() -> io::Result<Option<u64>> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let lim = getrlimit(Resource::Nofile);
+    if lim.current != lim.maximum {
+        setrlimit(Resource::Nofile, rustix::process::Rlimit { current: lim.maximum, maximum: lim.maximum })?;
+    }
+    Ok(getrlimit(Resource::Nofile).current)
+}
+
+/// The soft limit of open files (`None`: unlimited).
+pub fn fd_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+/// Connections counted per address.
+#[derive(Default)]
+pub struct PerIp {
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl PerIp {
+    /// How many connections `ip` holds.
+    pub fn count(&self, ip: IpAddr) -> usize {
+        self.open.lock().map(|m| m.get(&ip).copied().unwrap_or(0)).unwrap_or(0)
+    }
+}
+
+/// One admitted connection: counted for its address and the server until dropped.
+struct Admitted {
+    app: Arc<App>,
+    ip: IpAddr,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.app.tcp_connections.fetch_sub(1, Ordering::Relaxed);
+        if let Ok(mut m) = self.app.per_ip.open.lock()
+            && let Some(n) = m.get_mut(&self.ip)
+        {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Why a connection is refused.
+enum Refusal {
+    Address(usize),
+    Server,
+}
+
+/// Counts a new connection from `ip`, or says why it is refused.
+fn admit(app: &Arc<App>, ip: IpAddr) -> Result<Admitted, Refusal> {
+    let per_ip = app.limits.connections_per_ip;
+    let mut m = app.per_ip.open.lock().map_err(|_| Refusal::Server)?;
+    let n = m.entry(ip).or_insert(0);
+    if *n >= per_ip {
+        return Err(Refusal::Address(per_ip));
+    }
+    if app.tcp_connections.load(Ordering::Relaxed) >= app.caps().connections {
+        if *n == 0 {
+            m.remove(&ip);
+        }
+        return Err(Refusal::Server);
+    }
+    *n += 1;
+    app.tcp_connections.fetch_add(1, Ordering::Relaxed);
+    Ok(Admitted { app: app.clone(), ip })
+}
+
+/// Refused connections being answered now.
+static REFUSING: AtomicUsize = AtomicUsize::new(0);
+
+/// The most refused connections answered at once; beyond, they are closed without an answer.
+pub const MAX_REFUSING: usize = 256;
+
+/// How many refused connections are being answered now (at most [`MAX_REFUSING`]).
+pub fn refusing() -> usize {
+    REFUSING.load(Ordering::Relaxed)
+}
+
+/// Answers a refused connection and closes it.
+async fn refuse(mut stream: TcpStream, why: Refusal) {
+    let (status, code, message) = match why {
+        Refusal::Address(n) => (
+            "429 Too Many Requests",
+            "too_many_connections",
+            format!("this address has {n} connections open, the most the server allows"),
+        ),
+        Refusal::Server => {
+            ("503 Service Unavailable", "unavailable", "the server is at its connection cap".into())
+        }
+    };
+    let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
+    let text = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        let _ = stream.write_all(text.as_bytes()).await;
+        let _ = stream.shutdown().await;
+        // Read what the client sent (a little, briefly): closing with unread data would reset
+        // the connection, and the client could lose the answer.
+        let mut buf = [0u8; 4096];
+        let mut left = 64 * 1024usize;
+        while left > 0 {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    })
+    .await;
+}
+
+/// A TCP stream that stays counted for as long as it is open (an upgraded WebSocket too).
+struct Counted {
+    stream: TcpStream,
+    _admitted: Admitted,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+}
+
+/// The address a request came from, when the server's accept loop knows it (requests handed to
+/// the router directly, as some tests do, have none).
+#[derive(Copy, Clone, Debug)]
+pub struct Peer(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Peer, Self::Rejection> {
+        Ok(Peer(parts.extensions.get::<PeerAddr>().map(|p| p.0)))
+    }
+}
+
+/// The request extension the accept loop adds.
+#[derive(Copy, Clone, Debug)]
+struct PeerAddr(IpAddr);
+
+/// An IPv4 address seen through IPv6 counts as itself.
+fn canonical(addr: SocketAddr) -> IpAddr {
+    match addr.ip() {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        ip => ip,
+    }
+}
+
+/// Serves `app` on `listener` until the process ends.
+pub async fn serve(listener: TcpListener, app: Arc<App>) -> io::Result<()> {
+    app.set_caps(Caps::new(fd_limit(), app.limits.max_connections));
+    let router = crate::router(app.clone());
+    let header_timeout = Duration::from_millis(app.limits.header_timeout_ms.max(1));
+    loop {
+        let (stream, addr) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) => {
+                // Out of file descriptors or another passing failure: wait, then go on.
+                eprintln!("yezi serve: accepting a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let ip = canonical(addr);
+        let admitted = match admit(&app, ip) {
+            Ok(a) => a,
+            Err(why) => {
+                // A refusal holds its socket for up to two seconds: a flood of them is closed at
+                // once, unanswered, so that refusals cannot use up the open files themselves.
+                if REFUSING.fetch_add(1, Ordering::Relaxed) < MAX_REFUSING {
+                    tokio::spawn(async move {
+                        refuse(stream, why).await;
+                        REFUSING.fetch_sub(1, Ordering::Relaxed);
+                    });
+                } else {
+                    REFUSING.fetch_sub(1, Ordering::Relaxed);
+                    drop(stream);
+                }
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(Counted { stream, _admitted: admitted });
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            req.extensions_mut().insert(PeerAddr(ip));
+            let mut router = router.clone();
+            async move { tower_service::Service::call(&mut router, req).await }
+        });
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(io, service)
+                .with_upgrades();
+            let _ = conn.await;
+        });
+    }
+}
