@@ -2,7 +2,7 @@
 //! playing the hand (four heuristic players, nobody redeals) by the holder's hand strength, per
 //! role, against what a fresh hand is worth (a measurement for docs/strength.md, not a test).
 use ai::madiao::heuristic::{self, seen_from_knowledge};
-use ai::madiao::info::Knowledge;
+use ai::madiao::know::Knowledge;
 use ai::table::{Player, play_hand};
 use ai::{Budget, Madiao};
 use cards::Seat;

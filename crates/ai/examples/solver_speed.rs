@@ -1,6 +1,6 @@
 //! How long the Madiao solver takes on random positions by tricks left (a measurement, not a test).
 use ai::madiao::pos::from_state;
-use ai::madiao::solve::{Objective, Solver};
+use ai::madiao::solver::{Objective, Solver};
 use cards::{Rng, Seat};
 use madiao::{Action, HandSetup, Phase, State, deck_from_seed};
 use std::time::Instant;

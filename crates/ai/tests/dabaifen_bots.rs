@@ -2,10 +2,10 @@
 //! in first, later and open deals, kitty turning, annulment polls, burial, play), no revokes,
 //! determinism for a seed and a budget, and a few rules of the heuristic.
 
-use ai::dabaifen::heur::{BuryStyle, Ctx, bury};
 use ai::dabaifen::heuristic::HeuristicBot;
 use ai::dabaifen::know::{KITTY, Know};
 use ai::dabaifen::pimc::{Cheater, PimcBot};
+use ai::dabaifen::policy::{BuryStyle, Ctx, bury};
 use ai::dabaifen::pos::Pos;
 use ai::{Bot, Budget, Dabaifen, Oracle, Registry};
 use cards::Seat;

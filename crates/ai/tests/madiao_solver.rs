@@ -4,7 +4,7 @@
 //! engine, settled by the engine — for the position and for each move at its root.
 
 use ai::madiao::pos::{Mv, from_state};
-use ai::madiao::solve::{Objective, Solver};
+use ai::madiao::solver::{Objective, Solver};
 use cards::{Rng, Seat};
 use madiao::{Action, HandSetup, Phase, State, Variants, deck_from_seed};
 

@@ -47,22 +47,22 @@
 //!   the stock check exposes; an unplayed hand shows only the declared cards (the meld, the four
 //!   lowest, the forcing seat's long suit, and `TB` of an HM holder exempt from paying a meld).
 
+pub mod account;
 pub mod card;
 pub mod deal;
 pub mod declare;
-pub mod matches;
+pub mod game;
 pub mod random;
 pub mod record;
-pub mod settle;
 pub mod state;
 pub mod variants;
 pub mod view;
 
+pub use account::{Item, Line, Settlement};
 pub use card::{Card, CardSet, Suit, canonical_deck};
 pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
-pub use matches::{Match, MatchError};
-pub use settle::{Item, Line, Settlement};
+pub use game::{Match, MatchError};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
 };

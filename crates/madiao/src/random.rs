@@ -24,7 +24,7 @@ use cards::{BySeat, Rng, Seat};
 
 use crate::card::{Card, canonical_deck};
 use crate::deal::{BankerDraw, deck_from_seed, policy_rng};
-use crate::matches::{Match, MatchError};
+use crate::game::{Match, MatchError};
 use crate::state::{Action, HandSetup, IllegalAction, MatchProgress, Phase, SetupError, State};
 use crate::variants::{FaceupDiscard, Variants};
 

@@ -15,7 +15,7 @@
 use cards::record::{GameKind, MadiaoAction, MadiaoHand, MadiaoOutcome, MadiaoResult, Record, diff_results};
 
 use crate::card::Card;
-use crate::matches::{Match, MatchError};
+use crate::game::{Match, MatchError};
 use crate::state::{Action, Phase, State};
 use crate::variants::{VariantError, Variants};
 

@@ -5,9 +5,9 @@ use cards::record::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Seat, Viewer};
 use serde::Serialize;
 
+use crate::account::Settlement;
 use crate::card::{Card, Suit};
 use crate::declare::long_suits;
-use crate::settle::Settlement;
 use crate::state::{Action, Phase, PlayKind, State};
 use crate::variants::Variants;
 

@@ -1,9 +1,9 @@
-//! `heuristic`: the rules of [`super::heur`] played from a seat's view.
+//! `heuristic`: the rules of [`super::policy`] played from a seat's view.
 
 use dabaifen::{Action, Cards, KittyMultiplier, Phase, Tables, View};
 
-use super::heur::{self, BuryStyle, Ctx};
 use super::know::{KITTY, Know};
+use super::policy::{self, BuryStyle, Ctx};
 use super::pos::{TRUMPS, bits};
 use super::solver::pts;
 use crate::{Bot, Dabaifen};
@@ -104,16 +104,16 @@ pub fn heuristic_action(view: &View, legal: &[Action]) -> Option<Action> {
                 })
                 .collect();
             let hand = mask(&view.hand);
-            let choice = heur::declare_choice(hand, &declarable, hand.count_ones(), view.drawn >= 40);
+            let choice = policy::declare_choice(hand, &declarable, hand.count_ones(), view.drawn >= 40);
             Some(choice.map_or(Action::Pass, Action::Declare))
         }
         Phase::Annulling => {
-            Some(if heur::annul_choice(mask(&view.hand)) { Action::Annul } else { Action::Pass })
+            Some(if policy::annul_choice(mask(&view.hand)) { Action::Annul } else { Action::Pass })
         }
         Phase::Burying => {
             let t = Tables::of(view.trump?);
             let hand = mask(&view.hand);
-            Some(Action::Bury(Cards::from_bits(heur::bury(t, hand, bury_style(t, hand)))))
+            Some(Action::Bury(Cards::from_bits(policy::bury(t, hand, bury_style(t, hand)))))
         }
         Phase::Playing => {
             let k = Know::from_view(view, legal)?;

@@ -4,16 +4,16 @@
 //! Each earlier play by another seat is replayed in the world: the seat's hand at that moment is
 //! its hand in the world plus the cards it has played since, and it is given what it could know
 //! then (the cards it could not see, less the suits each seat had shown void; the burial if it
-//! is the starter). The heuristic ([`super::heur`]) then plays for it. A world in which the
+//! is the starter). The heuristic ([`super::policy`]) then plays for it. A world in which the
 //! heuristic makes the play that was really made (up to interchangeable cards) keeps its weight;
 //! otherwise the weight is multiplied by `miss` (plays with one legal choice always agree). PIMC
 //! draws more worlds than it evaluates and keeps a weighted resample.
 
 use dabaifen::{KittyMultiplier, View};
 
-use super::heur::Ctx;
 use super::heuristic::mask;
 use super::know::{ALL, KITTY, Know};
+use super::policy::Ctx;
 use super::pos::{Pos, TRUMPS};
 use super::solver::{classes, pts};
 

@@ -1,6 +1,6 @@
 //! Da Bai Fen bots: `random`, `heuristic`, `pimc`, and the `cheater` oracle.
 //!
-//! - [`heuristic::HeuristicBot`]: the rules of [`heur`] from the seat's view.
+//! - [`heuristic::HeuristicBot`]: the rules of [`policy`] from the seat's view.
 //! - [`pimc::PimcBot`]: determinized search — worlds sampled from what the view proves
 //!   ([`know`], [`sample`]), candidates valued by the exact solver ([`solver`]) near the end and by
 //!   heuristic rollouts before it, on the play-phase model [`pos`].
@@ -9,11 +9,11 @@
 //! The design, the objective and the figures are in `docs/dabaifen-bots.md` and
 //! `docs/strength.md`.
 
-pub mod heur;
 pub mod heuristic;
 pub mod infer;
 pub mod know;
 pub mod pimc;
+pub mod policy;
 pub mod pos;
 pub mod sample;
 pub mod solver;

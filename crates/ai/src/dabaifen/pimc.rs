@@ -46,10 +46,10 @@ use std::collections::HashSet;
 use cards::{Rng, Seat};
 use dabaifen::{Action, Card, Cards, DealSetup, KittyMultiplier, Phase, State, Tables, View};
 
-use super::heur::{self, BuryStyle, Ctx};
 use super::heuristic::{bury_style, ctx_from_view, current_trick, heuristic_action, legal_or_fallback, mask};
 use super::infer;
 use super::know::{KITTY, Know};
+use super::policy::{self, BuryStyle, Ctx};
 use super::pos::{Pos, TRUMPS, bits};
 use super::sample::Problem;
 use super::solver::{Solver, classes, for_each_reduced_play, pts};
@@ -208,11 +208,11 @@ impl Search {
                 Phase::Drawing => {
                     let d: Vec<Card> = st.declarable(s).iter().collect();
                     let hand = st.hand(s).bits();
-                    let c = heur::declare_choice(hand, &d, hand.count_ones(), st.drawn() >= 40);
+                    let c = policy::declare_choice(hand, &d, hand.count_ones(), st.drawn() >= 40);
                     c.map_or(Action::Pass, Action::Declare)
                 }
                 Phase::Annulling => {
-                    if heur::annul_choice(st.hand(s).bits()) {
+                    if policy::annul_choice(st.hand(s).bits()) {
                         Action::Annul
                     } else {
                         Action::Pass
@@ -221,7 +221,7 @@ impl Search {
                 Phase::Burying => {
                     let Some(t) = st.tables() else { return 0.0 };
                     let hand = st.hand(s).bits();
-                    Action::Bury(Cards::from_bits(heur::bury(t, hand, bury_style(t, hand))))
+                    Action::Bury(Cards::from_bits(policy::bury(t, hand, bury_style(t, hand))))
                 }
                 Phase::Playing => {
                     let Some(pos) = Pos::from_state(&st) else { return 0.0 };
@@ -293,7 +293,7 @@ pub fn resplit_burial(k: &Know, world: &mut [u64; 5]) {
         if a >> s & 1 == 0 {
             forced |= 1u64 << c;
         } else if a >> KITTY & 1 != 0 {
-            free.push((heur::keep_value(t, eighteen, c, style), c));
+            free.push((policy::keep_value(t, eighteen, c, style), c));
         }
     }
     free.sort_unstable();
@@ -521,12 +521,12 @@ impl PimcBot {
         for &s in &order[pos_me + 1..] {
             let h = hand_of(s);
             let may = !(view.variants.annul == dabaifen::Annul::NonStartersOnly && s == starter);
-            if may && h & t.suit_mask[TRUMPS] == 0 && heur::annul_choice(h) {
+            if may && h & t.suit_mask[TRUMPS] == 0 && policy::annul_choice(h) {
                 return 0.0;
             }
         }
         let full = hand_of(starter) | world[KITTY];
-        let b = heur::bury(t, full, bury_style(t, full));
+        let b = policy::bury(t, full, bury_style(t, full));
         let mut hands = [0u64; 4];
         for s in Seat::ALL {
             hands[s.index()] = hand_of(s);
@@ -563,7 +563,7 @@ impl PimcBot {
             .iter()
             .copied()
             .filter(|a| match a {
-                Action::Declare(c) => heur::declare_projection(hand, *c, drawn_mine) >= DECLARE_FLOOR,
+                Action::Declare(c) => policy::declare_projection(hand, *c, drawn_mine) >= DECLARE_FLOOR,
                 _ => false,
             })
             .collect();
@@ -599,7 +599,7 @@ impl PimcBot {
     }
 }
 
-/// The least [`heur::declare_projection`] for which `pimc` considers showing a card.
+/// The least [`policy::declare_projection`] for which `pimc` considers showing a card.
 pub const DECLARE_FLOOR: f32 = 4.5;
 
 /// How much more than passing (in game levels, averaged) showing a card must be worth.
@@ -608,10 +608,10 @@ pub const DECLARE_MARGIN: f64 = 0.05;
 /// The burial candidates of a starter's hand: the heuristic's, then one per choice of voids with
 /// and without unprotected points, best first, distinct, at most `max`.
 pub fn bury_options(t: &Tables, hand: u64, max: usize) -> Vec<u64> {
-    let mut out = vec![heur::bury(t, hand, bury_style(t, hand))];
+    let mut out = vec![policy::bury(t, hand, bury_style(t, hand))];
     let mut all: Vec<(i32, u64)> = Vec::new();
     for style in [BuryStyle::SAFE, BuryStyle { points: true, ..BuryStyle::SAFE }] {
-        all.extend(heur::bury_candidates(t, hand, style));
+        all.extend(policy::bury_candidates(t, hand, style));
     }
     all.sort_by_key(|&(c, s)| (c, s));
     for (_, s) in all {

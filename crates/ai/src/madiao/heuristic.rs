@@ -26,7 +26,7 @@
 use madiao::variants::{HmBonusTricks, Slam};
 use madiao::{Action, Variants, View};
 
-use super::info::Knowledge;
+use super::know::Knowledge;
 use super::pos::{Ctx, Mv, Pos, TB, TQ, TW, above, bits, suit_mask_of};
 use crate::{Bot, Madiao};
 

@@ -1,10 +1,10 @@
 //! Madiao bots: `random`, `heuristic`, `pimc`, and the `cheater` oracle.
 
 pub mod heuristic;
-pub mod info;
+pub mod know;
 pub mod pimc;
 pub mod pos;
-pub mod solve;
+pub mod solver;
 
 use crate::random::RandomBot;
 use crate::{Bot, Budget, Madiao, Oracle, Registry, UnknownBot};

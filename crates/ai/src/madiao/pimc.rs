@@ -27,9 +27,9 @@ use cards::Rng;
 use madiao::{Action, State, View};
 
 use super::heuristic;
-use super::info::Knowledge;
+use super::know::Knowledge;
 use super::pos::{Ctx, Mv, Pos, TB, TQ, TW, W0, from_state, representative_of};
-use super::solve::{Objective, Solver};
+use super::solver::{Objective, Solver};
 use crate::{Bot, Budget, Madiao, Oracle};
 
 /// Whose payoff a player (not the banker) maximizes.
