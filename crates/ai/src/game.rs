@@ -1,17 +1,23 @@
-//! The common shape of the two rules engines, as bots, the arena and the server drive them.
+//! The common shape of the two rules engines, as bots, the arena and the server drive them: the
+//! engines' own [`GameState`] trait, plus what bots need on top (the game's kind, bounds for
+//! threads, hashing and serialization). Bots keep their registry on top of this (`Registry`).
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
-use cards::Seat;
 use cards::record::GameKind;
+use cards::{GameState, Seat};
 use serde::Serialize;
 
+/// Why `G` refused an action: the engine's own typed error (`madiao::IllegalAction`,
+/// `dabaifen::IllegalAction`).
+pub type Illegal<G> = <<G as Game>::State as GameState>::Error;
+
 /// A game whose hands bots can play: the engine's state, action and view types, and the few
-/// operations every driver needs.
+/// operations every driver needs (those of the engine's [`GameState`]).
 pub trait Game: Sized + Send + Sync + 'static {
     /// The full state of one hand (never shown to a bot).
-    type State: Clone + Send + Sync + 'static;
+    type State: GameState<Action = Self::Action, View = Self::View> + Clone + Send + Sync + 'static;
     /// The one way to change a state.
     type Action: Copy + Eq + Hash + Debug + Display + Send + Sync + Serialize + 'static;
     /// What one seat may know.
@@ -21,13 +27,21 @@ pub trait Game: Sized + Send + Sync + 'static {
     const KIND: GameKind;
 
     /// The seat to act, or `None` when the hand is over.
-    fn to_move(state: &Self::State) -> Option<Seat>;
+    fn to_move(state: &Self::State) -> Option<Seat> {
+        state.to_move()
+    }
     /// What `seat` may know of `state`.
-    fn view(state: &Self::State, seat: Seat) -> Self::View;
+    fn view(state: &Self::State, seat: Seat) -> Self::View {
+        state.view(seat)
+    }
     /// Every legal action of the seat to act (empty when the hand is over).
-    fn legal_actions(state: &Self::State) -> Vec<Self::Action>;
-    /// Applies an action, or says in words why it is illegal.
-    fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), String>;
+    fn legal_actions(state: &Self::State) -> Vec<Self::Action> {
+        state.legal_actions()
+    }
+    /// Applies an action, or gives the engine's typed reason why it is illegal.
+    fn apply(state: &mut Self::State, action: Self::Action) -> Result<(), Illegal<Self>> {
+        state.apply(action)
+    }
 }
 
 /// Madiao (馬弔).
@@ -39,19 +53,6 @@ impl Game for Madiao {
     type Action = madiao::Action;
     type View = madiao::View;
     const KIND: GameKind = GameKind::Madiao;
-
-    fn to_move(state: &madiao::State) -> Option<Seat> {
-        state.to_move()
-    }
-    fn view(state: &madiao::State, seat: Seat) -> madiao::View {
-        state.view(seat)
-    }
-    fn legal_actions(state: &madiao::State) -> Vec<madiao::Action> {
-        state.legal_actions()
-    }
-    fn apply(state: &mut madiao::State, action: madiao::Action) -> Result<(), String> {
-        state.apply(action).map_err(|e| e.to_string())
-    }
 }
 
 /// Da Bai Fen (打百分).
@@ -63,17 +64,4 @@ impl Game for Dabaifen {
     type Action = dabaifen::Action;
     type View = dabaifen::View;
     const KIND: GameKind = GameKind::Dabaifen;
-
-    fn to_move(state: &dabaifen::State) -> Option<Seat> {
-        state.to_move()
-    }
-    fn view(state: &dabaifen::State, seat: Seat) -> dabaifen::View {
-        state.view(seat)
-    }
-    fn legal_actions(state: &dabaifen::State) -> Vec<dabaifen::Action> {
-        state.legal_actions()
-    }
-    fn apply(state: &mut dabaifen::State, action: dabaifen::Action) -> Result<(), String> {
-        state.apply(action).map_err(|e| e.to_string())
-    }
 }

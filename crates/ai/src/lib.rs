@@ -15,7 +15,7 @@ pub mod madiao;
 pub mod random;
 pub mod table;
 
-pub use game::{Dabaifen, Game, Madiao};
+pub use game::{Dabaifen, Game, Illegal, Madiao};
 
 /// How much thinking a bot may do per decision: a nominal time in milliseconds on one core of the
 /// reference machine. Bots translate it into a fixed amount of work (samples, nodes), so a choice

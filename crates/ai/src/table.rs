@@ -97,7 +97,7 @@ pub fn play_hand<G: Registry>(
         if !legal.contains(&action) {
             return Err(illegal("not among the legal actions".to_string()));
         }
-        G::apply(state, action).map_err(illegal)?;
+        G::apply(state, action).map_err(|e| illegal(e.to_string()))?;
     }
     Ok(())
 }

@@ -2,12 +2,14 @@
 //! randomness, amounts counted in halves, and the `yezi/1` game-record types.
 
 pub mod cardset;
+pub mod game;
 pub mod halves;
 pub mod record;
 pub mod rng;
 pub mod seat;
 
 pub use cardset::{Card, CardSet};
+pub use game::GameState;
 pub use halves::Halves;
 pub use rng::Rng;
 pub use seat::{BySeat, Seat, Viewer};

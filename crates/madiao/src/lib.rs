@@ -70,6 +70,27 @@ pub use variants::{VariantError, Variants};
 pub use view::View;
 
 /// TypeScript declarations of the types with a hand-written serde form (feature `ts`).
+/// The engine as the common [`cards::GameState`]: the inherent methods of [`State`], with
+/// [`IllegalAction`] as the typed error.
+impl cards::GameState for State {
+    type Action = Action;
+    type View = View;
+    type Error = IllegalAction;
+
+    fn to_move(&self) -> Option<cards::Seat> {
+        State::to_move(self)
+    }
+    fn legal_actions(&self) -> Vec<Action> {
+        State::legal_actions(self)
+    }
+    fn apply(&mut self, action: Action) -> Result<(), IllegalAction> {
+        State::apply(self, action)
+    }
+    fn view(&self, seat: cards::Seat) -> View {
+        State::view(self, seat)
+    }
+}
+
 #[cfg(feature = "ts")]
 mod ts {
     use cards::{ts_named, ts_union};

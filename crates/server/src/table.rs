@@ -512,7 +512,7 @@ where
                 bot_choice::<G>(name, &st, s, seed, POLL_BUDGET)?
             }
         };
-        G::apply(&mut st, a)?;
+        G::apply(&mut st, a).map_err(|e| e.to_string())?;
         answered.push((s, a));
     }
     Ok(match polls {
@@ -1330,7 +1330,7 @@ where
         }
         let mut next = st.clone();
         if let Err(why) = G::apply(&mut next, action) {
-            self.err(conn, ErrorCode::Illegal, why);
+            self.err(conn, ErrorCode::Illegal, why.to_string());
             return;
         }
         if let Err(e) = self.write(&[(seat, action)]).await {

@@ -169,7 +169,7 @@ where
                     }
                 };
                 if let Err(e) = G::apply(&mut st, a) {
-                    return Done::Failed(e);
+                    return Done::Failed(e.to_string());
                 }
                 answered.push((s, a));
             }
@@ -483,7 +483,7 @@ where
         }
     }
 
-    fn apply(&mut self, seat: Seat, action: G::Action) -> Result<(), String> {
+    fn apply(&mut self, seat: Seat, action: G::Action) -> Result<(), ai::Illegal<G>> {
         let is_move = G::is_move(&self.st, &action);
         G::apply(&mut self.st, action)?;
         self.seq += 1;
@@ -612,7 +612,7 @@ where
                     return self.error("illegal", format!("{action} is not a move now"));
                 }
                 if let Err(e) = self.apply(me, action) {
-                    return self.error("illegal", e);
+                    return self.error("illegal", e.to_string());
                 }
                 self.after_change(now);
                 let ev = self.action_event(me, &action, false);
