@@ -137,13 +137,16 @@ pub enum Legal {
     },
 }
 
-/// Why a request cannot be made.
+/// Why a request cannot be made. `E` is the engine's illegal-action error, kept typed until the
+/// edge turns it into a protocol error.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RequestError {
+pub enum RequestError<E> {
     /// It was meant for a stage that is over (a declaration once the draw has ended).
     TooLate(String),
     /// It is not allowed, and why.
     Illegal(String),
+    /// The engine itself refuses it, and says why.
+    Refused(E),
 }
 
 /// A game as the server runs it, on top of its engine and its bots.
@@ -191,7 +194,7 @@ where
         overlay: Overlay,
         current: Self::Request,
         action: &Self::Action,
-    ) -> Result<Self::Request, RequestError>;
+    ) -> Result<Self::Request, RequestError<ai::Illegal<Self>>>;
     /// The answer to a poll of a person, from his request.
     fn answer(state: &Self::State, request: Self::Request) -> Self::Action;
     /// True when `action`, taken in `state`, is a move everyone sees (a play, a burial, a

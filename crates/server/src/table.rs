@@ -1309,6 +1309,7 @@ where
                 }
                 Err(RequestError::Illegal(why)) => self.err(conn, ErrorCode::Illegal, why),
                 Err(RequestError::TooLate(why)) => self.err(conn, ErrorCode::TooLate, why),
+                Err(RequestError::Refused(why)) => self.err(conn, ErrorCode::Illegal, why.to_string()),
             }
             return;
         }

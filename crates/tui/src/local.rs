@@ -605,6 +605,7 @@ where
                     }
                     Err(server::game::RequestError::TooLate(m)) => self.error("too_late", m),
                     Err(server::game::RequestError::Illegal(m)) => self.error("illegal", m),
+                    Err(server::game::RequestError::Refused(e)) => self.error("illegal", e.to_string()),
                 }
             }
             Stage::Turn { seat, .. } if seat == me => {

@@ -17,8 +17,8 @@
 //! bot's choice). Only then does the starter take the kitty.
 
 use ::dabaifen::{
-    Action, Annul, Card, LegalSummary, Match, Phase, Revoke, State, Suit, Variants, deck_from_seed,
-    first_draw,
+    Action, Annul, Card, IllegalAction, LegalSummary, Match, Phase, Revoke, State, Suit, Variants,
+    deck_from_seed, first_draw,
 };
 use ai::Dabaifen;
 use cards::record;
@@ -174,13 +174,13 @@ impl TableGame for Dabaifen {
         overlay: Overlay,
         current: DabaifenRequest,
         action: &Action,
-    ) -> Result<DabaifenRequest, RequestError> {
-        use super::RequestError::{Illegal, TooLate};
+    ) -> Result<DabaifenRequest, RequestError<IllegalAction>> {
+        use super::RequestError::{Illegal, Refused, TooLate};
         if let Some(drawn) = overlay.drawn {
             return match action {
                 Action::Declare(c) => {
                     if let Some(e) = state.declaration_rank_error(seat, *c) {
-                        return Err(Illegal(e.to_string()));
+                        return Err(Refused(e));
                     }
                     if !state.drawn_cards(seat, drawn).contains(*c) {
                         return Err(Illegal(format!("you cannot show {c}: you have not drawn it")));
@@ -295,5 +295,31 @@ impl TableGame for Dabaifen {
         let mut rec = ::dabaifen::record::match_record(&s.variants, Some(seed), hands);
         rec.players = Some(cards::BySeat(players));
         Ok(record::to_pretty_json(&rec))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cards::Seat;
+
+    use super::*;
+    use crate::game::Overlay;
+
+    /// A declaration the engine refuses reaches the table as the engine's own typed error, which
+    /// the table turns into the `illegal` protocol error only at its edge.
+    #[test]
+    fn a_request_the_engine_refuses_keeps_its_typed_error() {
+        let seat = Seat::new(1).unwrap();
+        let setup =
+            ::dabaifen::DealSetup::first(deck_from_seed(3, 0), Seat::new(0).unwrap(), Variants::STANDARD);
+        let state = State::new(&setup).unwrap();
+        let joker = Card::all().find(|c| c.is_joker()).unwrap();
+        let overlay = Overlay { drawn: Some(8), window: false };
+        match Dabaifen::request(&state, seat, overlay, DabaifenRequest::default(), &Action::Declare(joker)) {
+            Err(RequestError::Refused(IllegalAction::BadDeclaration { seat: s, card, .. })) => {
+                assert_eq!((s, card), (seat, joker));
+            }
+            other => panic!("expected the engine's BadDeclaration, got {other:?}"),
+        }
     }
 }

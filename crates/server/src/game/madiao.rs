@@ -7,7 +7,7 @@
 //! a redeal; when it closes, the server asks the holders in the rules' order and answers for each
 //! (the person's request, or the bot's choice). Who declined is not shown until the hand is over.
 
-use ::madiao::{Action, BankerDraw, Match, Phase, PlayKind, State, Variants, deck_from_seed};
+use ::madiao::{Action, BankerDraw, IllegalAction, Match, Phase, PlayKind, State, Variants, deck_from_seed};
 use ai::Madiao;
 use cards::Seat;
 use cards::record;
@@ -132,7 +132,7 @@ impl TableGame for Madiao {
         overlay: Overlay,
         _current: bool,
         action: &Action,
-    ) -> Result<bool, RequestError> {
+    ) -> Result<bool, RequestError<IllegalAction>> {
         if !overlay.window {
             return Err(RequestError::TooLate("the redeal window has closed".into()));
         }
