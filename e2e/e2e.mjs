@@ -581,7 +581,9 @@ async function main() {
       await page.locator('.new-table').waitFor();
       replayTable = await createTable(page, 'madiao', { seat0: await page.locator('select[name="seat0"] option[value^="bot:"]').first().getAttribute('value'), variants: { game_length: 'hands:2' }, name: 'Bots only' });
       log(`bot table ${replayTable}`);
-      await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished', null, { timeout: 120000 });
+      // The server of this run pauses 60 s between hands (a long-suit redeal too, and it does not
+      // count): two counted hands take 70 s, and one minute more for each redeal.
+      await page.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished', null, { timeout: 300000 });
       await snap(page, 'bots-finished');
       // The page asks for the replay's outline, then for each hand's steps when it shows it.
       /** @type {string[]} */
