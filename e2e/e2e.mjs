@@ -792,7 +792,16 @@ async function main() {
           assert(overlaps.n === 0, `a played card covers a seat's trick count or leaves the middle: ${overlaps.pairs}`);
         }
         const s = await tableState(p);
-        if (s.handEnd) break;
+        if (s.handEnd && checked) break;
+        if (s.handEnd) {
+          // The hand ended before two cards lay together (a long suit's redeal
+          // ends it at once): a fresh table deals a fresh hand.
+          await p.goto('/');
+          await p.locator('.new-table').waitFor();
+          await p.locator('button[data-action="create"]').click();
+          await p.locator('.felt').waitFor({ timeout: 20000 });
+          continue;
+        }
         if (s.legal === 'redeal') await clickAction(p, 'keep');
         else if (s.legal === 'actions' && s.legalCards.length) {
           await p.locator(`.hand .card[data-card="${s.legalCards[0]}"]`).click();

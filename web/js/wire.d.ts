@@ -1,5 +1,5 @@
 // The wire types of the yezi server (docs/protocol.md), generated from the Rust types by
-// `server::wire::typescript` (crates/server/src/wire.rs). Do not edit: after changing a
+// `server::typescript::typescript` (crates/server/src/typescript.rs). Do not edit: after changing a
 // type, run `YEZI_BLESS=1 cargo test -p server --test wire_types` to write this file again.
 
 export type Seat = number;
@@ -521,15 +521,17 @@ rank: string, };
 
 export type TableStatus = "waiting" | "playing" | "parked" | "finished";
 
+export type SeatKind = "person" | "bot" | "open";
+
 export type SeatInfo = { 
 /**
  * 0–3.
  */
 seat: number, 
 /**
- * `person`, `bot` or `open`.
+ * Who holds the seat.
  */
-kind: "person" | "bot" | "open", 
+kind: SeatKind, 
 /**
  * The name shown (`bot:NAME` for a bot).
  */

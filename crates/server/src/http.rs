@@ -17,16 +17,17 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::App;
+use crate::actor;
 use crate::ids;
 use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
-use crate::table::{self, TableSettings};
-use crate::text::{TextKind, check_text};
-use crate::wire::{
+use table::protocol::{
     ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply, NewTableReply,
     TableStub,
 };
+use table::settings::TableSettings;
+use table::text::{TextKind, check_text};
 
 /// An API error: a status, a code and a message.
 #[derive(Debug)]
@@ -198,8 +199,8 @@ async fn games() -> ApiResult {
     let game = |kind: GameKind, presets: serde_json::Map<String, Value>| GameInfo {
         game: kind,
         presets,
-        bots: table::bot_names(kind).iter().map(|b| b.to_string()).collect(),
-        default_bot: table::default_bot_of(kind).to_string(),
+        bots: table::bots::bot_names(kind).iter().map(|b| b.to_string()).collect(),
+        default_bot: table::bots::default_bot_of(kind).to_string(),
     };
     ok_json(
         StatusCode::OK,
@@ -211,8 +212,6 @@ async fn games() -> ApiResult {
 
 /// The lobby's page size when none is asked for.
 pub const LOBBY_PAGE: u32 = 50;
-/// The largest page size of the lobby.
-pub const LOBBY_PAGE_MAX: u32 = 200;
 
 /// Reads a whole number of a query parameter.
 fn query_number(q: &std::collections::HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
@@ -230,11 +229,14 @@ async fn lobby(
 ) -> ApiResult {
     let offset = query_number(&q, "offset")?.unwrap_or(0);
     let limit = query_number(&q, "limit")?.unwrap_or(LOBBY_PAGE);
-    if !(1..=LOBBY_PAGE_MAX).contains(&limit) {
-        return Err(ApiError::bad(format!("limit must be 1 to {LOBBY_PAGE_MAX}, not {limit}")));
+    if !(1..=table::protocol::LOBBY_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!(
+            "limit must be 1 to {}, not {limit}",
+            table::protocol::LOBBY_PAGE_MAX
+        )));
     }
     let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
-    let mut list: Vec<table::TableSummary> = handles
+    let mut list: Vec<table::protocol::TableSummary> = handles
         .iter()
         .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
         .filter(|s| !s.private && s.status != TableStatus::Finished)
@@ -340,7 +342,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         turn_seconds: req.turn_seconds,
         private: req.private,
     };
-    let variants = table::check_settings(&settings).map_err(ApiError::bad)?;
+    let variants = actor::check_settings(&settings).map_err(ApiError::bad)?;
     check_length(&variants)?;
     let choices = req.seats.unwrap_or_else(|| {
         vec![
@@ -353,7 +355,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if choices.len() != 4 {
         return Err(ApiError::bad(format!("seats: a table has 4 seats, not {}", choices.len())));
     }
-    let bots = table::bot_names(req.game);
+    let bots = table::bots::bot_names(req.game);
     let mut seats = Vec::with_capacity(4);
     let mut me = 0;
     for (i, c) in choices.into_iter().enumerate() {
@@ -364,7 +366,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
             }
             SeatChoice::Open => SeatRow::Open,
             SeatChoice::Bot { bot } => {
-                let b = bot.unwrap_or_else(|| table::default_bot_of(req.game).to_string());
+                let b = bot.unwrap_or_else(|| table::bots::default_bot_of(req.game).to_string());
                 if !bots.contains(&b.as_str()) {
                     return Err(ApiError::bad(format!(
                         "seats[{i}]: unknown bot {b:?}; the bots are {}",
@@ -412,7 +414,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     };
     app.store.create_table(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
     let id = row.id.clone();
-    let handle = table::spawn(app.clone(), row, Vec::new(), Vec::new()).map_err(ApiError::internal)?;
+    let handle = actor::spawn(app.clone(), row, Vec::new(), Vec::new()).map_err(ApiError::internal)?;
     if let Ok(mut t) = app.tables.lock() {
         t.insert(id.clone(), handle.clone());
     }
@@ -420,7 +422,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.
         if me == 0 {
-            let _ = handle.tx.send(table::Cmd::AutoStart).await;
+            let _ = handle.tx.send(actor::Cmd::AutoStart).await;
         }
     }
     let summary =

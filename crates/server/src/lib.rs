@@ -21,24 +21,21 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
-pub mod client;
-pub mod game;
+pub mod actor;
 pub mod http;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
 
-pub mod protocol;
 pub mod replay;
 pub mod store;
-pub mod table;
-pub mod text;
+pub mod typescript;
 pub mod web;
-pub mod wire;
 pub mod ws;
 
+use actor::TableHandle;
 use store::{Store, StoreError};
-use table::{TableHandle, Timing};
+use table::settings::Timing;
 
 /// Limits that protect the server from heavy or hostile clients.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -316,7 +313,7 @@ impl App {
             let id = row.id.clone();
             let log = app.store.actions(&id).await?;
             let chat = app.store.recent_chat(&id, 30).await?;
-            match table::spawn(app.clone(), row, log, chat) {
+            match actor::spawn(app.clone(), row, log, chat) {
                 Ok(handle) => {
                     if let Ok(mut t) = app.tables.lock() {
                         t.insert(id, handle);

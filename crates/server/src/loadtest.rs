@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::client::{Client, ClientError, Socket, random_action};
+use client::{Client, ClientError, Socket, random_action};
 
 /// What to run.
 #[derive(Clone, Debug)]

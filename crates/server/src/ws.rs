@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::wire::{GuestInfo, ServerMsg, WelcomeMsg};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -19,13 +18,15 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
+use table::protocol::{GuestInfo, ServerMsg, WelcomeMsg};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::protocol::{self, ClientMsg, ErrorCode};
+use crate::actor::{Cmd, ConnId, TableHandle};
 use crate::store::TableStatus;
-use crate::table::{Cmd, ConnId, Guest, TableHandle};
 use crate::{App, ids};
+use table::protocol::{self, ClientMsg, ErrorCode};
+use table::settings::Guest;
 
 /// How many messages may wait for a slow connection; more are dropped (it sees a gap in `v`).
 const OUT_QUEUE: usize = 128;
@@ -132,8 +133,8 @@ struct Conn {
 }
 
 impl Conn {
-    fn send(&self, msg: Utf8Bytes) {
-        let _ = self.out.try_send(msg);
+    fn send(&self, msg: impl Into<Utf8Bytes>) {
+        let _ = self.out.try_send(msg.into());
     }
 
     fn error(&self, code: ErrorCode, message: impl Into<String>) {

@@ -275,7 +275,7 @@ async fn records_are_served_only_once_the_game_is_over() {
 }
 
 fn default_bot() -> String {
-    server::table::default_bot_of(cards::record::GameKind::Madiao).to_string()
+    table::bots::default_bot_of(cards::record::GameKind::Madiao).to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,11 +8,11 @@ mod common;
 
 use std::time::Duration;
 
+use client::{ClientError, Socket};
 use common::{TestServer, fast, play_paced};
 use serde_json::{Value, json};
 use server::Limits;
-use server::client::{ClientError, Socket};
-use server::table::Timing;
+use table::settings::Timing;
 
 const WAIT: Duration = Duration::from_secs(20);
 

@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use cards::Seat;
 use cards::record::{self, AnyRecord, DabaifenAction, DabaifenHand, MadiaoAction, MadiaoHand};
+use client::{Socket, random_action};
 use common::{TestServer, fast, match_over};
 use serde_json::{Value, json};
-use server::client::{Socket, random_action};
 
 type Log = Arc<Mutex<Vec<Value>>>;
 

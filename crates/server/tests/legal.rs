@@ -10,7 +10,7 @@ use cards::{Rng, Seat};
 use dabaifen::random::RandomPolicy;
 use dabaifen::{Action, Cards, Match, Phase, Variants, deal_from_seed};
 use serde_json::Value;
-use server::game::{Legal, Overlay, TableGame};
+use table::game::{Legal, Overlay, TableGame};
 
 fn set_of(codes: &[String]) -> Cards {
     codes.iter().map(|c| c.parse::<dabaifen::Card>().unwrap()).collect()

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use server::Limits;
 use server::listen::Caps;
 use server::store::TableStatus;
-use server::table::Timing;
+use table::settings::Timing;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::Instant;

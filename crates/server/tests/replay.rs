@@ -270,7 +270,7 @@ async fn a_finished_tables_replay_is_served_hand_by_hand() {
     let outline = a.json();
     assert_eq!(outline["id"], id);
     assert_eq!(outline["game"], "madiao");
-    assert_eq!(outline["players"][0], format!("bot:{}", server::table::default_bot_of(rec.game)));
+    assert_eq!(outline["players"][0], format!("bot:{}", table::bots::default_bot_of(rec.game)));
     assert_eq!(outline["seed"], json!(rec.seed.unwrap()));
     assert_eq!(outline["variants"]["game_length"], "hands:3");
     let listed = outline["hands"].as_array().unwrap();

@@ -7,10 +7,10 @@ mod common;
 
 use std::time::Duration;
 
+use client::{ClientError, random_action};
 use common::{TestServer, fast, play_randomly};
 use serde_json::{Value, json};
-use server::client::{ClientError, random_action};
-use server::table::Timing;
+use table::settings::Timing;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -41,7 +41,7 @@ async fn a_wrong_token_is_refused_and_nothing_works_before_hello() {
 }
 
 /// Reads until the seat has a decision to make; returns that message.
-async fn until_my_turn(s: &mut server::client::Socket) -> Value {
+async fn until_my_turn(s: &mut client::Socket) -> Value {
     s.until(WAIT, "my turn", |m| {
         matches!(m["type"].as_str(), Some("update" | "sync"))
             && matches!(m["legal"]["kind"].as_str(), Some("actions" | "cards" | "lead"))

@@ -11,7 +11,7 @@ fn committed_path() -> PathBuf {
 
 #[test]
 fn the_committed_declarations_are_generated_from_the_rust_types() {
-    let generated = server::wire::typescript();
+    let generated = server::typescript::typescript();
     let path = committed_path();
     if std::env::var_os("YEZI_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
@@ -35,16 +35,16 @@ fn the_committed_declarations_are_generated_from_the_rust_types() {
 
 #[test]
 fn every_type_named_is_declared() {
-    let ts = server::wire::typescript();
-    assert_eq!(server::wire::undeclared(&ts), Vec::<String>::new(), "{ts}");
+    let ts = server::typescript::typescript();
+    assert_eq!(server::typescript::undeclared(&ts), Vec::<String>::new(), "{ts}");
     // The checker itself notices a type that is named but not declared.
     let broken = format!("{ts}\nexport type Broken = {{ x: NotDeclaredAnywhere }};\n");
-    assert_eq!(server::wire::undeclared(&broken), vec!["NotDeclaredAnywhere".to_string()]);
+    assert_eq!(server::typescript::undeclared(&broken), vec!["NotDeclaredAnywhere".to_string()]);
 }
 
 #[test]
 fn the_declarations_cover_both_games_and_every_message() {
-    let ts = server::wire::typescript();
+    let ts = server::typescript::typescript();
     for name in [
         "MadiaoView",
         "DabaifenView",

@@ -1,7 +1,7 @@
 //! The local table: a match against bots on this machine, with no server. It runs the engines
 //! and the bots as the server's tables do — the same views, legal descriptions, requests for the
 //! hidden polls, the Da Bai Fen draw at a steady pace — through the server's own per-game code
-//! ([`server::game::TableGame`]), and delivers the protocol's messages for the person's seat.
+//! ([`table::game::TableGame`]), and delivers the protocol's messages for the person's seat.
 //!
 //! Differences from a server table, all about time (offline there is nobody to wait for but the
 //! person): no turn clock; a decision window (Madiao's redeal, Da Bai Fen's annulment) opens only
@@ -21,8 +21,8 @@ use cards::Seat;
 use cards::record::{self, GameKind};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use server::game::{Begin, Overlay, TableGame, Viewer, decision_seed};
-use server::table::bot_choice;
+use table::bots::bot_choice;
+use table::game::{Begin, Overlay, TableGame, Viewer, decision_seed};
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 
@@ -603,9 +603,9 @@ where
                             self.submit(job, Purpose::Window, now);
                         }
                     }
-                    Err(server::game::RequestError::TooLate(m)) => self.error("too_late", m),
-                    Err(server::game::RequestError::Illegal(m)) => self.error("illegal", m),
-                    Err(server::game::RequestError::Refused(e)) => self.error("illegal", e.to_string()),
+                    Err(table::game::RequestError::TooLate(m)) => self.error("too_late", m),
+                    Err(table::game::RequestError::Illegal(m)) => self.error("illegal", m),
+                    Err(table::game::RequestError::Refused(e)) => self.error("illegal", e.to_string()),
                 }
             }
             Stage::Turn { seat, .. } if seat == me => {

@@ -9,7 +9,7 @@ use cards::record::{DabaifenResult, GameKind, MadiaoResult};
 use cards::{Halves, Seat};
 use serde::Deserialize;
 use serde_json::Value;
-pub use server::game::{LeadGroup, Legal};
+pub use table::game::{LeadGroup, Legal};
 
 /// A seat of a table as the server describes it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

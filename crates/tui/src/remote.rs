@@ -18,9 +18,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cards::record::GameKind;
+use client::{Client, ClientError, GuestToken};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use server::client::{Client, ClientError, GuestToken};
 use tokio::sync::mpsc;
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
@@ -393,7 +393,7 @@ impl Connection {
         loop {
             // One page of the lobby, as large as the server gives: the tables with open seats
             // come first.
-            match self.client().get(&format!("/api/tables?limit={}", server::http::LOBBY_PAGE_MAX)).await {
+            match self.client().get(&format!("/api/tables?limit={}", table::protocol::LOBBY_PAGE_MAX)).await {
                 Ok((200, v)) => {
                     let tables = v["tables"].as_array().cloned().unwrap_or_default();
                     let total = v["total"].as_u64().unwrap_or(tables.len() as u64);

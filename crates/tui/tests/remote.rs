@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use cards::record::{self, AnyRecord, GameKind};
 use serde_json::json;
 use server::store::sqlite::SqliteStore;
-use server::table::Timing;
 use server::{Config, Limits};
+use table::settings::Timing;
 use tui::model::{Connection, GameView, Legal};
 use tui::remote::{RemoteDriver, RemoteOptions};
 use tui::testing::Harness;
@@ -210,7 +210,7 @@ fn dabaifen_joined_from_the_lobby() {
     // Another guest opens a table with one open seat.
     let host = srv.proxy.to_string();
     let table = srv.rt.block_on(async {
-        let c = server::client::Client::new(&host);
+        let c = client::Client::new(&host);
         let g = c.guest("Host").await.unwrap();
         let body = json!({ "game": "dabaifen", "name": "open table",
             "seats": [{"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}] });

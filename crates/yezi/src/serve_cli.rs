@@ -7,8 +7,8 @@ use anyhow::Context as _;
 use cards::record::GameKind;
 use clap::Args;
 use server::loadtest::{LoadOptions, ReplayLoadOptions, run, run_replay};
-use server::table::Timing;
 use server::{App, Config, Limits};
+use table::settings::Timing;
 
 use crate::GameArg;
 

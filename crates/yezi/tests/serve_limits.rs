@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use server::client::Client;
+use client::Client;
 
 struct Served {
     child: Child,

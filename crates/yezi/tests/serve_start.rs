@@ -157,7 +157,7 @@ fn the_web_dir_serves_nothing_outside_it() {
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let client = server::client::Client::new(&addr);
+    let client = client::Client::new(&addr);
     rt.block_on(async {
         assert_eq!(client.get_text("/").await.unwrap(), (200, "<!doctype html><p>here</p>".into()));
         assert_eq!(client.get_text("/js/inside.js").await.unwrap(), (200, "export {}".into()));

@@ -7,8 +7,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use client::{Client, GuestToken, Socket, random_action};
 use serde_json::{Value, json};
-use server::client::{Client, GuestToken, Socket, random_action};
 
 struct Served {
     child: Child,

@@ -51,54 +51,7 @@ pub struct GuestRow {
     pub created_ms: i64,
 }
 
-/// Where a table is in its life.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TableStatus {
-    /// Seats are open and the match has not begun.
-    Waiting,
-    /// The match is being played.
-    Playing,
-    /// The match has begun, but no person has been connected to the table for a while
-    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
-    Parked,
-    /// The match is over; the record is stored.
-    Finished,
-}
-
-impl TableStatus {
-    /// The stored name.
-    pub fn name(self) -> &'static str {
-        match self {
-            TableStatus::Waiting => "waiting",
-            TableStatus::Playing => "playing",
-            TableStatus::Parked => "parked",
-            TableStatus::Finished => "finished",
-        }
-    }
-
-    /// Reads a stored name.
-    pub fn parse(s: &str) -> Result<TableStatus, StoreError> {
-        match s {
-            "waiting" => Ok(TableStatus::Waiting),
-            "playing" => Ok(TableStatus::Playing),
-            "parked" => Ok(TableStatus::Parked),
-            "finished" => Ok(TableStatus::Finished),
-            other => Err(StoreError::Corrupt(format!("table status {other:?}"))),
-        }
-    }
-}
-
-/// Who a seat belongs to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatRow {
-    /// Free for a person to take (a bot plays it while a match runs).
-    Open,
-    /// A bot, by its registry name.
-    Bot(String),
-    /// A person: the guest who took it, and the name shown.
-    Person { guest: String, name: String },
-}
+pub use table::log::{ChatRow, LoggedAction, SeatRow, TableStatus};
 
 /// A table as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,36 +72,6 @@ pub struct TableRow {
     pub created_ms: i64,
     /// The four seats.
     pub seats: [SeatRow; 4],
-}
-
-/// One action of a table's log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoggedAction {
-    /// Position in the table's log, from 0, without gaps.
-    pub seq: u64,
-    /// The hand of the match it belongs to, from 0.
-    pub hand: u32,
-    /// The seat that acted.
-    pub seat: u8,
-    /// The engine action as JSON, e.g. `{"play":"M9"}`.
-    pub action: String,
-}
-
-/// One chat message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatRow {
-    /// Position in the table's chat, from 0.
-    pub seq: u64,
-    /// When it was said, milliseconds since the Unix epoch.
-    pub at_ms: i64,
-    /// The guest who said it.
-    pub guest: Option<String>,
-    /// The name shown.
-    pub name: String,
-    /// The speaker's seat, if seated.
-    pub seat: Option<u8>,
-    /// The text.
-    pub text: String,
 }
 
 /// The storage every backend provides. Every write is durable when its future completes: the

@@ -146,7 +146,10 @@ async fn table_from(c: &Client, r: &Row) -> Result<TableRow, StoreError> {
         settings: r.get(2),
         seed: r.get::<_, i64>(3) as u64,
         host: r.get(4),
-        status: TableStatus::parse(r.get::<_, &str>(5))?,
+        status: {
+            let s: &str = r.get(5);
+            TableStatus::parse(s).ok_or_else(|| StoreError::Corrupt(format!("table status {s:?}")))?
+        },
         created_ms: r.get(6),
         seats,
         id,

@@ -216,7 +216,8 @@ fn table_from(c: &Connection, cols: TableCols) -> Result<TableRow, StoreError> {
         settings,
         seed: seed as u64,
         host,
-        status: TableStatus::parse(&status)?,
+        status: TableStatus::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("table status {status:?}")))?,
         created_ms,
         seats,
     })

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use client::{Client, GuestToken, Socket, random_action};
 use serde_json::{Value, json};
-use server::client::{Client, GuestToken, Socket, random_action};
 use server::store::sqlite::SqliteStore;
-use server::table::Timing;
 use server::{App, Config, Limits};
+use table::settings::Timing;
 
 /// Timing fast enough for whole matches in a test.
 pub fn fast() -> Timing {

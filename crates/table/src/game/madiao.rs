@@ -90,7 +90,7 @@ impl TableGame for Madiao {
             }
         }
         let progress = m.inner.progress();
-        let summary = crate::wire::MadiaoMatch {
+        let summary = crate::protocol::MadiaoMatch {
             hands: results.len(),
             totals,
             banked: progress.banked.0,

@@ -126,7 +126,7 @@ impl TableGame for Dabaifen {
                 wins[w as usize] += 1;
             }
         }
-        let summary = crate::wire::DabaifenMatch {
+        let summary = crate::protocol::DabaifenMatch {
             hands: results.len(),
             ranks: m.ranks().map(|r| r.to_string()),
             next_starter: m.starter(),

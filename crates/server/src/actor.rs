@@ -18,60 +18,28 @@ use std::time::Duration;
 use ai::Budget;
 use axum::extract::ws::Utf8Bytes;
 use cards::Seat;
-use cards::record::{self, GameKind};
-use serde::{Deserialize, Serialize};
+use cards::record::GameKind;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::App;
-use crate::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
-use crate::protocol::{self, ErrorCode};
-use crate::store::{ChatRow, LoggedAction, SeatRow, TableRow, TableStatus};
-use crate::wire::{
-    AckMsg, AckWhat, ChatMessage, ChatMsg, SeatsMsg, ServerMsg, SyncMsg, TableEvent, Timer, UpdateMsg, You,
+use table::bots::{bot_choice, default_bot};
+use table::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
+use table::log::{ChatRow, LoggedAction, SeatRow, TableStatus, record_of, replay};
+use table::protocol::{
+    self, AckMsg, AckWhat, ChatMessage, ChatMsg, ErrorCode, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg,
+    TableEvent, TableSummary, Timer, UpdateMsg, You,
 };
+use table::settings::{Guest, TableSettings};
+
+use crate::App;
+use crate::store::TableRow;
 
 /// A connection's identity within the server.
 pub type ConnId = u64;
 /// Where a connection's outgoing messages go.
 pub type Out = mpsc::Sender<Utf8Bytes>;
-
-/// The settings a table is created with (stored as JSON with the table).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableSettings {
-    /// A name shown in the lobby.
-    pub name: String,
-    /// The game.
-    pub game: GameKind,
-    /// The rules preset.
-    pub rules: String,
-    /// Variants overriding the preset.
-    #[serde(default)]
-    pub variants: record::Variants,
-    /// Madiao: chips per stake.
-    #[serde(default = "default_stake")]
-    pub stake: u32,
-    /// The turn clock of a person, in seconds.
-    pub turn_seconds: u32,
-    /// A private table is not listed in the lobby (joined by its invite link).
-    #[serde(default)]
-    pub private: bool,
-}
-
-fn default_stake() -> u32 {
-    2
-}
-
-/// A guest as the table knows him.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Guest {
-    /// The guest's id.
-    pub id: String,
-    /// The guest's name.
-    pub name: String,
-}
 
 /// A request to a table's task.
 pub enum Cmd {
@@ -105,66 +73,6 @@ pub enum Cmd {
     AutoStart,
 }
 
-/// A seat as the lobby and the clients see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
-pub struct SeatInfo {
-    /// 0–3.
-    pub seat: u8,
-    /// `person`, `bot` or `open`.
-    #[ts(type = "\"person\" | \"bot\" | \"open\"")]
-    pub kind: &'static str,
-    /// The name shown (`bot:NAME` for a bot).
-    pub name: Option<String>,
-    /// The bot's name, for a bot seat.
-    pub bot: Option<String>,
-    /// The guest holding a person's seat.
-    pub guest: Option<String>,
-    /// A person's seat has a live connection.
-    pub present: bool,
-    /// A bot is playing for the person after his clock ran out (until he is back).
-    pub away: bool,
-    /// A bot plays this seat now (a bot seat, an open seat, or an absent or away person).
-    pub bot_plays: bool,
-}
-
-/// A table as the lobby and `GET /api/tables/{id}` show it.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct TableSummary {
-    /// The table's id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// The game.
-    pub game: GameKind,
-    /// The preset.
-    pub rules: String,
-    /// Every variant in force.
-    #[ts(type = "Record<string, string>")]
-    pub variants: serde_json::Map<String, Value>,
-    /// Madiao: chips per stake.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub stake: Option<u32>,
-    /// The turn clock, in seconds.
-    pub turn_seconds: u32,
-    /// Not listed in the lobby.
-    pub private: bool,
-    /// Waiting, playing or finished.
-    pub status: TableStatus,
-    /// The guest who created it.
-    pub host: Option<String>,
-    /// The four seats.
-    pub seats: Vec<SeatInfo>,
-    /// How many seats are open.
-    pub open_seats: usize,
-    /// How many connections watch.
-    pub spectators: usize,
-    /// Hands finished.
-    pub hands: usize,
-    /// Creation time, milliseconds since the Unix epoch.
-    pub created_ms: i64,
-}
-
 /// A running table as the server holds it.
 #[derive(Clone)]
 pub struct TableHandle {
@@ -174,52 +82,8 @@ pub struct TableHandle {
     pub summary: Arc<RwLock<TableSummary>>,
 }
 
-/// Timing of the tables (server-wide).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Timing {
-    /// Da Bai Fen: one card of the draw per this many milliseconds.
-    pub draw_ms: u64,
-    /// The length of a decision window (Madiao redeal, Da Bai Fen annulment).
-    pub window_ms: u64,
-    /// How long a bot waits before it moves (so that people can follow).
-    pub bot_delay_ms: u64,
-    /// The pause between hands (shorter when every present person says `next`).
-    pub pause_ms: u64,
-    /// How long a finished table stays loaded without connections.
-    pub retire_ms: u64,
-    /// A match with no person connected (seated or watching) for this long is parked: its bots
-    /// and clocks stop, its status is `parked`, until a person connects again.
-    pub park_ms: u64,
-    /// The answers to hidden polls (a draw tick, a closing window) are published this long after
-    /// they are computed from, whatever the computing took, so that the time a bot spends
-    /// deciding does not show whether anyone was asked. Less than `draw_ms`.
-    pub poll_hold_ms: u64,
-}
-
-impl Default for Timing {
-    fn default() -> Self {
-        Timing {
-            draw_ms: 250,
-            window_ms: 4000,
-            bot_delay_ms: 700,
-            pause_ms: 8000,
-            retire_ms: 600_000,
-            park_ms: 600_000,
-            poll_hold_ms: 100,
-        }
-    }
-}
-
 /// The budget of a bot answering a hidden poll: small and fixed, so that answering is quick.
 const POLL_BUDGET: Budget = Budget { think_ms: 20 };
-
-/// The bot that plays empty and absent seats: `heuristic` when the registry has it, else `random`.
-pub fn default_bot<G: TableGame>() -> &'static str
-where
-    G::Action: serde::de::DeserializeOwned,
-{
-    if G::bot_names().contains(&"heuristic") { "heuristic" } else { "random" }
-}
 
 struct SeatState {
     owner: SeatRow,
@@ -260,114 +124,6 @@ enum Event<A> {
     Action { seat: Seat, action: A, by_bot: bool },
     WindowOpen,
     WindowClosed(Value),
-}
-
-/// The whole match replayed from a log.
-struct Replayed<G: TableGame>
-where
-    G::Action: serde::de::DeserializeOwned,
-{
-    m: G::Match,
-    /// Every hand, the current (last) one included.
-    states: Vec<G::State>,
-    /// The results of every hand but the last.
-    results: Vec<Value>,
-    /// How many of the actions were moves everyone saw.
-    moves: u64,
-}
-
-/// Replays a table's log from its first hand: each action must belong to the hand it names and
-/// to the seat to move, and be legal.
-fn replay<G: TableGame>(
-    settings: &G::Settings,
-    seed: u64,
-    log: &[LoggedAction],
-) -> Result<Replayed<G>, String>
-where
-    G::Action: serde::de::DeserializeOwned,
-{
-    let mut m = G::new_match(settings, seed);
-    let mut st = G::start_hand(settings, &m, seed, 0).ok_or("the first hand cannot be dealt")?;
-    let mut states = Vec::new();
-    let mut results = Vec::new();
-    let mut moves = 0;
-    for a in log {
-        while G::to_move(&st).is_none() {
-            results.push(G::finish_hand(&mut m, &st));
-            let next = states.len() as u32 + 1;
-            let new = G::start_hand(settings, &m, seed, next)
-                .ok_or_else(|| format!("log entry {}: the match is already over", a.seq))?;
-            states.push(std::mem::replace(&mut st, new));
-        }
-        let hand = states.len() as u32;
-        if a.hand != hand {
-            return Err(format!(
-                "log entry {}: it names hand {} but hand {hand} is being played",
-                a.seq, a.hand
-            ));
-        }
-        let seat = Seat::new(a.seat).ok_or_else(|| format!("log entry {}: seat {}", a.seq, a.seat))?;
-        if G::to_move(&st) != Some(seat) {
-            return Err(format!("log entry {}: {seat} is not to move", a.seq));
-        }
-        let action: G::Action =
-            serde_json::from_str(&a.action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
-        moves += u64::from(G::is_move(&st, &action));
-        G::apply(&mut st, action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
-    }
-    // Hands settled as soon as they are dealt (a Madiao meld, a Da Bai Fen open deal where nobody
-    // can show) leave nothing in the log, and so does the pause after a hand: deal on to the first
-    // hand that waits for someone, or to the end of the match.
-    while G::to_move(&st).is_none() {
-        let mut after = m.clone();
-        let result = G::finish_hand(&mut after, &st);
-        if G::match_over(&after) {
-            break;
-        }
-        let next = states.len() as u32 + 1;
-        let Some(new) = G::start_hand(settings, &after, seed, next) else { break };
-        m = after;
-        results.push(result);
-        states.push(std::mem::replace(&mut st, new));
-    }
-    states.push(st);
-    Ok(Replayed { m, states, results, moves })
-}
-
-/// The `yezi/1` record of a table from its log.
-pub fn record_of<G: TableGame>(
-    settings: &G::Settings,
-    seed: u64,
-    players: [String; 4],
-    log: &[LoggedAction],
-) -> Result<String, String>
-where
-    G::Action: serde::de::DeserializeOwned,
-{
-    let r = replay::<G>(settings, seed, log)?;
-    G::record(settings, seed, players, &r.states)
-}
-
-/// A bot's choice for the seat to move: the bot `name` (the `random` bot if there is none of that
-/// name), seeded with `seed`; an action the bot returns that is not legal is replaced by the
-/// first legal action. Also used by the terminal client's local tables.
-pub fn bot_choice<G: TableGame>(
-    name: &str,
-    state: &G::State,
-    seat: Seat,
-    seed: u64,
-    budget: Budget,
-) -> Result<G::Action, String>
-where
-    G::Action: serde::de::DeserializeOwned,
-{
-    let legal = G::legal_actions(state);
-    let Some(&first) = legal.first() else { return Err(format!("{seat} has nothing to do")) };
-    let mut bot =
-        G::bot(name, seed, budget).or_else(|_| G::bot("random", seed, budget)).map_err(|e| e.to_string())?;
-    let view = <G as ai::Game>::view(state, seat);
-    let a = bot.choose(&view, &legal);
-    Ok(if legal.contains(&a) { a } else { first })
 }
 
 fn now_ms() -> i64 {
@@ -454,22 +210,6 @@ pub(crate) fn check_settings(doc: &TableSettings) -> Result<serde_json::Map<Stri
             .map(|s| <ai::Madiao as TableGame>::variant_map(&s)),
         GameKind::Dabaifen => <ai::Dabaifen as TableGame>::settings(&doc.rules, &doc.variants, doc.stake)
             .map(|s| <ai::Dabaifen as TableGame>::variant_map(&s)),
-    }
-}
-
-/// The names of the bots of a game.
-pub fn bot_names(game: GameKind) -> &'static [&'static str] {
-    match game {
-        GameKind::Madiao => <ai::Madiao as ai::Registry>::bot_names(),
-        GameKind::Dabaifen => <ai::Dabaifen as ai::Registry>::bot_names(),
-    }
-}
-
-/// The default bot of a game.
-pub fn default_bot_of(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Madiao => default_bot::<ai::Madiao>(),
-        GameKind::Dabaifen => default_bot::<ai::Dabaifen>(),
     }
 }
 
@@ -715,7 +455,7 @@ where
         match &seat.owner {
             SeatRow::Open => SeatInfo {
                 seat: s.number(),
-                kind: "open",
+                kind: SeatKind::Open,
                 name: None,
                 bot: None,
                 guest: None,
@@ -725,7 +465,7 @@ where
             },
             SeatRow::Bot(b) => SeatInfo {
                 seat: s.number(),
-                kind: "bot",
+                kind: SeatKind::Bot,
                 name: Some(format!("bot:{b}")),
                 bot: Some(b.clone()),
                 guest: None,
@@ -735,7 +475,7 @@ where
             },
             SeatRow::Person { guest, name } => SeatInfo {
                 seat: s.number(),
-                kind: "person",
+                kind: SeatKind::Person,
                 name: Some(name.clone()),
                 bot: None,
                 guest: Some(guest.clone()),
@@ -829,17 +569,19 @@ where
 
     fn update_msg(&self, e: &Event<G::Action>, viewer: Viewer) -> Utf8Bytes {
         let (view, legal) = self.view_and_legal(viewer);
-        ServerMsg::Update(UpdateMsg {
-            v: self.v,
-            event: self.table_event(e, viewer),
-            hand: self.hand,
-            move_no: self.moves,
-            view,
-            legal,
-            timer: self.timer_now(),
-            match_: self.match_json(),
-        })
-        .text()
+        Utf8Bytes::from(
+            ServerMsg::Update(UpdateMsg {
+                v: self.v,
+                event: self.table_event(e, viewer),
+                hand: self.hand,
+                move_no: self.moves,
+                view,
+                legal,
+                timer: self.timer_now(),
+                match_: self.match_json(),
+            })
+            .text(),
+        )
     }
 
     fn table_json(&self) -> Value {
@@ -849,7 +591,7 @@ where
         }
     }
 
-    fn sync_msg(&self, m: &Member) -> Utf8Bytes {
+    fn sync_msg(&self, m: &Member) -> String {
         let viewer = m.seat.map_or(Viewer::Spectator, Viewer::Seat);
         let (view, legal) = self.view_and_legal(viewer);
         let is_host = self.host.as_deref() == Some(m.guest.id.as_str());
@@ -869,12 +611,12 @@ where
         .text()
     }
 
-    fn send(&self, m: &Member, msg: Utf8Bytes) {
+    fn send(&self, m: &Member, msg: impl Into<Utf8Bytes>) {
         // A full queue drops the message: the client sees a gap in `v` and asks for a resync.
-        let _ = m.out.try_send(msg);
+        let _ = m.out.try_send(msg.into());
     }
 
-    fn reply(&self, conn: ConnId, msg: Utf8Bytes) {
+    fn reply(&self, conn: ConnId, msg: impl Into<Utf8Bytes>) {
         if let Some(m) = self.members.iter().find(|m| m.conn == conn) {
             self.send(m, msg);
         }
@@ -929,6 +671,7 @@ where
             timer: self.timer_now(),
         })
         .text();
+        let msg = Utf8Bytes::from(msg);
         for m in &self.members {
             if Some(m.conn) != except {
                 self.send(m, msg.clone());
@@ -1222,7 +965,7 @@ where
 
     async fn say(&mut self, conn: ConnId, text: String) {
         let Some(m) = self.member(conn) else { return };
-        let text = match crate::text::check_text(crate::text::TextKind::Chat, &text, 500) {
+        let text = match table::text::check_text(table::text::TextKind::Chat, &text, 500) {
             Ok(t) => t,
             Err(e) => return self.err(conn, ErrorCode::BadChat, e.to_string()),
         };
@@ -1240,7 +983,7 @@ where
         }
         self.chat_seq += 1;
         self.v += 1;
-        let msg = ServerMsg::Chat(ChatMsg { v: self.v, message: chat_msg(&row) }).text();
+        let msg = Utf8Bytes::from(ServerMsg::Chat(ChatMsg { v: self.v, message: chat_msg(&row) }).text());
         for m in &self.members {
             self.send(m, msg.clone());
         }
@@ -1680,77 +1423,5 @@ where
                 self.settle().await;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ai::Madiao;
-
-    fn madiao_settings(hands: u32) -> <Madiao as TableGame>::Settings {
-        let mut v = record::Variants::default();
-        v.0.insert("game_length".into(), format!("hands:{hands}"));
-        <Madiao as TableGame>::settings("standard", &v, 2).unwrap()
-    }
-
-    /// Plays the first hand of a match with the first legal action each time; returns its log.
-    fn first_hand_log(settings: &<Madiao as TableGame>::Settings, seed: u64) -> Vec<LoggedAction> {
-        let m = <Madiao as TableGame>::new_match(settings, seed);
-        let mut st = <Madiao as TableGame>::start_hand(settings, &m, seed, 0).unwrap();
-        let mut log = Vec::new();
-        while let Some(seat) = st.to_move() {
-            let a = st.legal_actions()[0];
-            log.push(LoggedAction {
-                seq: log.len() as u64,
-                hand: 0,
-                seat: seat.number(),
-                action: serde_json::to_string(&a).unwrap(),
-            });
-            st.apply(a).unwrap();
-        }
-        log
-    }
-
-    #[test]
-    fn hands_settled_when_dealt_are_replayed_though_the_log_has_nothing_of_them() {
-        let settings = madiao_settings(2);
-        // A seed whose second hand is settled as soon as it is dealt (a meld or the four lowest).
-        let (seed, log) = (0..20_000u64)
-            .find_map(|seed| {
-                let log = first_hand_log(&settings, seed);
-                let mut m = <Madiao as TableGame>::new_match(&settings, seed);
-                let mut first = <Madiao as TableGame>::start_hand(&settings, &m, seed, 0)?;
-                for a in &log {
-                    first.apply(serde_json::from_str(&a.action).ok()?).ok()?;
-                }
-                <Madiao as TableGame>::finish_hand(&mut m, &first);
-                let second = <Madiao as TableGame>::start_hand(&settings, &m, seed, 1)?;
-                second.is_over().then_some((seed, log))
-            })
-            .expect("a seed whose second hand is settled at once");
-        let r = replay::<Madiao>(&settings, seed, &log).unwrap();
-        assert_eq!(r.states.len(), 2, "the replay deals the second hand");
-        let players = std::array::from_fn(|i| format!("p{i}"));
-        let text = record_of::<Madiao>(&settings, seed, players, &log).unwrap();
-        let cards::record::AnyRecord::Madiao(rec) = record::parse(&text).unwrap() else { panic!() };
-        assert_eq!(rec.hands.len(), 2, "{text}");
-        assert!(rec.hands[1].actions.is_empty());
-        assert!(rec.hands[1].result.as_ref().unwrap().game_over);
-        assert!(::madiao::record::replay(&rec).is_clean());
-    }
-
-    #[test]
-    fn a_log_that_breaks_the_rules_is_refused_with_its_position() {
-        let settings = madiao_settings(4);
-        let mut log = first_hand_log(&settings, 7);
-        let last = log.len() - 1;
-        log[last].seat = (log[last].seat + 1) % 4;
-        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
-        assert!(e.starts_with(&format!("log entry {last}: seat")), "{e}");
-        let mut log = first_hand_log(&settings, 7);
-        log[0].hand = 3;
-        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
-        assert!(e.contains("names hand 3 but hand 0 is being played"), "{e}");
     }
 }

@@ -1,0 +1,16 @@
+//! The table core of yezi: what a table is between the engines and the people, with no I/O.
+//!
+//! - [`game`]: each game as a table runs it (settings and matches, the stages of a hand, hidden
+//!   polls answered for persons, views and legal actions for any viewer, the record).
+//! - [`protocol`]: the one protocol between clients and the server, typed.
+//! - [`log`]: what a table persists, and the match rebuilt from its log.
+//! - [`settings`]: a table's settings and the timing of tables.
+//! - [`bots`]: the bots that play for seats.
+//! - [`text`]: the checks of names and chat lines.
+
+pub mod bots;
+pub mod game;
+pub mod log;
+pub mod protocol;
+pub mod settings;
+pub mod text;

@@ -1,0 +1,246 @@
+//! What a table persists (its seats, its status, its action log, its chat) and the match
+//! rebuilt from its log.
+
+use cards::Seat;
+use serde_json::Value;
+
+use crate::game::TableGame;
+
+/// Where a table is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Seats are open and the match has not begun.
+    Waiting,
+    /// The match is being played.
+    Playing,
+    /// The match has begun, but no person has been connected to the table for a while
+    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
+    Parked,
+    /// The match is over; the record is stored.
+    Finished,
+}
+
+impl TableStatus {
+    /// The stored name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableStatus::Waiting => "waiting",
+            TableStatus::Playing => "playing",
+            TableStatus::Parked => "parked",
+            TableStatus::Finished => "finished",
+        }
+    }
+
+    /// Reads a stored name (`None` for a name that is not a status).
+    pub fn parse(s: &str) -> Option<TableStatus> {
+        match s {
+            "waiting" => Some(TableStatus::Waiting),
+            "playing" => Some(TableStatus::Playing),
+            "parked" => Some(TableStatus::Parked),
+            "finished" => Some(TableStatus::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// Who a seat belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatRow {
+    /// Free for a person to take (a bot plays it while a match runs).
+    Open,
+    /// A bot, by its registry name.
+    Bot(String),
+    /// A person: the guest who took it, and the name shown.
+    Person { guest: String, name: String },
+}
+
+/// One action of a table's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedAction {
+    /// Position in the table's log, from 0, without gaps.
+    pub seq: u64,
+    /// The hand of the match it belongs to, from 0.
+    pub hand: u32,
+    /// The seat that acted.
+    pub seat: u8,
+    /// The engine action as JSON, e.g. `{"play":"M9"}`.
+    pub action: String,
+}
+
+/// One chat message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Position in the table's chat, from 0.
+    pub seq: u64,
+    /// When it was said, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The guest who said it.
+    pub guest: Option<String>,
+    /// The name shown.
+    pub name: String,
+    /// The speaker's seat, if seated.
+    pub seat: Option<u8>,
+    /// The text.
+    pub text: String,
+}
+
+/// The whole match replayed from a log.
+pub struct Replayed<G: TableGame>
+where
+    G::Action: serde::de::DeserializeOwned,
+{
+    pub m: G::Match,
+    /// Every hand, the current (last) one included.
+    pub states: Vec<G::State>,
+    /// The results of every hand but the last.
+    pub results: Vec<Value>,
+    /// How many of the actions were moves everyone saw.
+    pub moves: u64,
+}
+
+/// Replays a table's log from its first hand: each action must belong to the hand it names and
+/// to the seat to move, and be legal.
+pub fn replay<G: TableGame>(
+    settings: &G::Settings,
+    seed: u64,
+    log: &[LoggedAction],
+) -> Result<Replayed<G>, String>
+where
+    G::Action: serde::de::DeserializeOwned,
+{
+    let mut m = G::new_match(settings, seed);
+    let mut st = G::start_hand(settings, &m, seed, 0).ok_or("the first hand cannot be dealt")?;
+    let mut states = Vec::new();
+    let mut results = Vec::new();
+    let mut moves = 0;
+    for a in log {
+        while G::to_move(&st).is_none() {
+            results.push(G::finish_hand(&mut m, &st));
+            let next = states.len() as u32 + 1;
+            let new = G::start_hand(settings, &m, seed, next)
+                .ok_or_else(|| format!("log entry {}: the match is already over", a.seq))?;
+            states.push(std::mem::replace(&mut st, new));
+        }
+        let hand = states.len() as u32;
+        if a.hand != hand {
+            return Err(format!(
+                "log entry {}: it names hand {} but hand {hand} is being played",
+                a.seq, a.hand
+            ));
+        }
+        let seat = Seat::new(a.seat).ok_or_else(|| format!("log entry {}: seat {}", a.seq, a.seat))?;
+        if G::to_move(&st) != Some(seat) {
+            return Err(format!("log entry {}: {seat} is not to move", a.seq));
+        }
+        let action: G::Action =
+            serde_json::from_str(&a.action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
+        moves += u64::from(G::is_move(&st, &action));
+        G::apply(&mut st, action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
+    }
+    // Hands settled as soon as they are dealt (a Madiao meld, a Da Bai Fen open deal where nobody
+    // can show) leave nothing in the log, and so does the pause after a hand: deal on to the first
+    // hand that waits for someone, or to the end of the match.
+    while G::to_move(&st).is_none() {
+        let mut after = m.clone();
+        let result = G::finish_hand(&mut after, &st);
+        if G::match_over(&after) {
+            break;
+        }
+        let next = states.len() as u32 + 1;
+        let Some(new) = G::start_hand(settings, &after, seed, next) else { break };
+        m = after;
+        results.push(result);
+        states.push(std::mem::replace(&mut st, new));
+    }
+    states.push(st);
+    Ok(Replayed { m, states, results, moves })
+}
+
+/// The `yezi/1` record of a table from its log.
+pub fn record_of<G: TableGame>(
+    settings: &G::Settings,
+    seed: u64,
+    players: [String; 4],
+    log: &[LoggedAction],
+) -> Result<String, String>
+where
+    G::Action: serde::de::DeserializeOwned,
+{
+    let r = replay::<G>(settings, seed, log)?;
+    G::record(settings, seed, players, &r.states)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::TableGame;
+    use ai::Madiao;
+    use cards::record;
+
+    fn madiao_settings(hands: u32) -> <Madiao as TableGame>::Settings {
+        let mut v = record::Variants::default();
+        v.0.insert("game_length".into(), format!("hands:{hands}"));
+        <Madiao as TableGame>::settings("standard", &v, 2).unwrap()
+    }
+
+    /// Plays the first hand of a match with the first legal action each time; returns its log.
+    fn first_hand_log(settings: &<Madiao as TableGame>::Settings, seed: u64) -> Vec<LoggedAction> {
+        let m = <Madiao as TableGame>::new_match(settings, seed);
+        let mut st = <Madiao as TableGame>::start_hand(settings, &m, seed, 0).unwrap();
+        let mut log = Vec::new();
+        while let Some(seat) = st.to_move() {
+            let a = st.legal_actions()[0];
+            log.push(LoggedAction {
+                seq: log.len() as u64,
+                hand: 0,
+                seat: seat.number(),
+                action: serde_json::to_string(&a).unwrap(),
+            });
+            st.apply(a).unwrap();
+        }
+        log
+    }
+
+    #[test]
+    fn hands_settled_when_dealt_are_replayed_though_the_log_has_nothing_of_them() {
+        let settings = madiao_settings(2);
+        // A seed whose second hand is settled as soon as it is dealt (a meld or the four lowest).
+        let (seed, log) = (0..20_000u64)
+            .find_map(|seed| {
+                let log = first_hand_log(&settings, seed);
+                let mut m = <Madiao as TableGame>::new_match(&settings, seed);
+                let mut first = <Madiao as TableGame>::start_hand(&settings, &m, seed, 0)?;
+                for a in &log {
+                    first.apply(serde_json::from_str(&a.action).ok()?).ok()?;
+                }
+                <Madiao as TableGame>::finish_hand(&mut m, &first);
+                let second = <Madiao as TableGame>::start_hand(&settings, &m, seed, 1)?;
+                second.is_over().then_some((seed, log))
+            })
+            .expect("a seed whose second hand is settled at once");
+        let r = replay::<Madiao>(&settings, seed, &log).unwrap();
+        assert_eq!(r.states.len(), 2, "the replay deals the second hand");
+        let players = std::array::from_fn(|i| format!("p{i}"));
+        let text = record_of::<Madiao>(&settings, seed, players, &log).unwrap();
+        let cards::record::AnyRecord::Madiao(rec) = record::parse(&text).unwrap() else { panic!() };
+        assert_eq!(rec.hands.len(), 2, "{text}");
+        assert!(rec.hands[1].actions.is_empty());
+        assert!(rec.hands[1].result.as_ref().unwrap().game_over);
+        assert!(::madiao::record::replay(&rec).is_clean());
+    }
+
+    #[test]
+    fn a_log_that_breaks_the_rules_is_refused_with_its_position() {
+        let settings = madiao_settings(4);
+        let mut log = first_hand_log(&settings, 7);
+        let last = log.len() - 1;
+        log[last].seat = (log[last].seat + 1) % 4;
+        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
+        assert!(e.starts_with(&format!("log entry {last}: seat")), "{e}");
+        let mut log = first_hand_log(&settings, 7);
+        log[0].hand = 3;
+        let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
+        assert!(e.contains("names hand 3 but hand 0 is being played"), "{e}");
+    }
+}

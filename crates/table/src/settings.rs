@@ -1,0 +1,75 @@
+//! A table's settings and the server-wide timing of tables.
+
+use cards::record::{self, GameKind};
+use serde::{Deserialize, Serialize};
+
+/// The settings a table is created with (stored as JSON with the table).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSettings {
+    /// A name shown in the lobby.
+    pub name: String,
+    /// The game.
+    pub game: GameKind,
+    /// The rules preset.
+    pub rules: String,
+    /// Variants overriding the preset.
+    #[serde(default)]
+    pub variants: record::Variants,
+    /// Madiao: chips per stake.
+    #[serde(default = "default_stake")]
+    pub stake: u32,
+    /// The turn clock of a person, in seconds.
+    pub turn_seconds: u32,
+    /// A private table is not listed in the lobby (joined by its invite link).
+    #[serde(default)]
+    pub private: bool,
+}
+
+fn default_stake() -> u32 {
+    2
+}
+
+/// A guest as the table knows him.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guest {
+    /// The guest's id.
+    pub id: String,
+    /// The guest's name.
+    pub name: String,
+}
+
+/// Timing of the tables (server-wide).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Da Bai Fen: one card of the draw per this many milliseconds.
+    pub draw_ms: u64,
+    /// The length of a decision window (Madiao redeal, Da Bai Fen annulment).
+    pub window_ms: u64,
+    /// How long a bot waits before it moves (so that people can follow).
+    pub bot_delay_ms: u64,
+    /// The pause between hands (shorter when every present person says `next`).
+    pub pause_ms: u64,
+    /// How long a finished table stays loaded without connections.
+    pub retire_ms: u64,
+    /// A match with no person connected (seated or watching) for this long is parked: its bots
+    /// and clocks stop, its status is `parked`, until a person connects again.
+    pub park_ms: u64,
+    /// The answers to hidden polls (a draw tick, a closing window) are published this long after
+    /// they are computed from, whatever the computing took, so that the time a bot spends
+    /// deciding does not show whether anyone was asked. Less than `draw_ms`.
+    pub poll_hold_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            draw_ms: 250,
+            window_ms: 4000,
+            bot_delay_ms: 700,
+            pause_ms: 8000,
+            retire_ms: 600_000,
+            park_ms: 600_000,
+            poll_hold_ms: 100,
+        }
+    }
+}
