@@ -720,7 +720,7 @@ text: string, };
 
 export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, };
 
-export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: MadiaoAction | DabaifenAction | { "slough": null } | { "bury": null }, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: { "redeal_forced_by": Seat | null } | { "annulled_by": Seat | null }, };
+export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
 
 export type You = { 
 /**
@@ -788,9 +788,31 @@ over: boolean,
  */
 winner: number | null, };
 
-export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MadiaoMatch | DabaifenMatch | null, results: Array<MadiaoResult | DabaifenResult>, chat: Array<ChatMessage>, };
+export type MatchSummary = MadiaoMatch | DabaifenMatch;
 
-export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MadiaoMatch | DabaifenMatch | null, };
+export type HandResult = MadiaoResult | DabaifenResult;
+
+export type HiddenAction = { "slough": null } | { "bury": null };
+
+export type PublicAction = MadiaoAction | DabaifenAction | HiddenAction;
+
+export type RedealOutcome = { 
+/**
+ * The seat that forced a redeal, if one did.
+ */
+redeal_forced_by: Seat | null, };
+
+export type AnnulOutcome = { 
+/**
+ * The seat that annulled, if one did.
+ */
+annulled_by: Seat | null, };
+
+export type WindowOutcome = RedealOutcome | AnnulOutcome;
+
+export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, };
+
+export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, };
 
 export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, status: TableStatus, timer: Timer | null, };
 
@@ -899,10 +921,11 @@ export type ApiErrorBody = { error: ApiErrorDetail, };
 
 export type ApiErrorDetail = { 
 /**
- * `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
- * `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
+ * What kind of error.
  */
-code: string, message: string, };
+code: ApiCode, message: string, };
+
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal";
 
 export type ReplayOutline = { 
 /**

@@ -25,11 +25,11 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use table::bots::{bot_choice, default_bot};
-use table::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
+use table::game::{Begin, Legal, Overlay, SettingsError, TableGame, Viewer, decision_seed};
 use table::log::{ChatRow, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use table::protocol::{
-    self, AckMsg, AckWhat, ChatMessage, ChatMsg, ErrorCode, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg,
-    TableEvent, TableSummary, Timer, UpdateMsg, You,
+    self, AckMsg, AckWhat, ActAction, ChatMessage, ChatMsg, ErrorCode, MatchSummary, Refusal, SeatInfo,
+    SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
 };
 use table::settings::{Guest, TableSettings};
 
@@ -54,7 +54,7 @@ pub enum Cmd {
     /// Watches the table; the table sends the connection a `sync`.
     Watch { conn: ConnId, guest: Guest, out: Out, reply: oneshot::Sender<Result<(), (ErrorCode, String)>> },
     /// An action of the connection's seat (`seat`: the seat the client says it is).
-    Act { conn: ConnId, action: Value, move_no: Option<u64>, seat: Option<u8> },
+    Act { conn: ConnId, action: ActAction, move_no: Option<u64>, seat: Option<u8> },
     /// A chat line.
     Chat { conn: ConnId, text: String },
     /// Sends the connection a `sync`.
@@ -123,7 +123,7 @@ enum Event<A> {
     DrawEnd,
     Action { seat: Seat, action: A, by_bot: bool },
     WindowOpen,
-    WindowClosed(Value),
+    WindowClosed(WindowOutcome),
 }
 
 fn now_ms() -> i64 {
@@ -160,7 +160,7 @@ where
     m: Option<G::Match>,
     hand: u32,
     state: Option<G::State>,
-    results: Vec<Value>,
+    results: Vec<G::HandResult>,
     hand_finished: bool,
     /// The next position in the log.
     seq: u64,
@@ -204,7 +204,7 @@ pub(crate) fn spawn(
 }
 
 /// Checks settings as a table would (for creating one).
-pub(crate) fn check_settings(doc: &TableSettings) -> Result<serde_json::Map<String, Value>, String> {
+pub(crate) fn check_settings(doc: &TableSettings) -> Result<serde_json::Map<String, Value>, SettingsError> {
     match doc.game {
         GameKind::Madiao => <ai::Madiao as TableGame>::settings(&doc.rules, &doc.variants, doc.stake)
             .map(|s| <ai::Madiao as TableGame>::variant_map(&s)),
@@ -286,7 +286,7 @@ where
         log: Vec<LoggedAction>,
         chat: Vec<ChatRow>,
     ) -> Result<TableHandle, String> {
-        let settings = G::settings(&doc.rules, &doc.variants, doc.stake)?;
+        let settings = G::settings(&doc.rules, &doc.variants, doc.stake).map_err(|e| e.to_string())?;
         let (tx, rx) = mpsc::channel(256);
         let seats = row.seats.clone().map(|owner| SeatState { owner, conns: 0, away: false });
         let chat_seq = chat.last().map_or(0, |c| c.seq + 1);
@@ -531,11 +531,8 @@ where
         })
     }
 
-    fn match_json(&self) -> Value {
-        match &self.m {
-            Some(m) => G::match_summary(m, &self.results),
-            None => Value::Null,
-        }
+    fn match_json(&self) -> Option<MatchSummary> {
+        self.m.as_ref().map(|m| G::match_summary(m, &self.results))
     }
 
     fn table_event(&self, e: &Event<G::Action>, viewer: Viewer) -> TableEvent {
@@ -584,11 +581,8 @@ where
         )
     }
 
-    fn table_json(&self) -> Value {
-        match self.summary.read() {
-            Ok(s) => serde_json::to_value(&*s).unwrap_or(Value::Null),
-            Err(_) => Value::Null,
-        }
+    fn table_json(&self) -> TableSummary {
+        self.summary.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn sync_msg(&self, m: &Member) -> String {
@@ -605,7 +599,7 @@ where
             legal,
             timer: self.timer_now(),
             match_: self.match_json(),
-            results: self.results.clone(),
+            results: self.results.iter().cloned().map(Into::into).collect(),
             chat: self.chat.iter().map(chat_msg).collect(),
         })
         .text()
@@ -626,6 +620,11 @@ where
         self.reply(conn, protocol::error(code, message, Some(self.v)));
     }
 
+    /// Refuses a message of `conn` with the protocol error a typed error became at the edge.
+    fn refuse(&self, conn: ConnId, r: Refusal) {
+        self.reply(conn, r.message(Some(self.v)).text());
+    }
+
     /// Records the hand in the match once it is over (and shown over: not during the draw).
     fn close_hand(&mut self) {
         let Some(st) = &self.state else { return };
@@ -638,7 +637,7 @@ where
         }
         self.hand_finished = true;
         if let Some(m) = &mut self.m {
-            self.results.push(G::finish_hand(m, st));
+            self.results.extend(G::finish_hand(m, st));
         }
     }
 
@@ -993,7 +992,7 @@ where
         }
     }
 
-    async fn act(&mut self, conn: ConnId, raw: Value, move_no: Option<u64>, named: Option<u8>) {
+    async fn act(&mut self, conn: ConnId, raw: ActAction, move_no: Option<u64>, named: Option<u8>) {
         let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
             self.err(conn, ErrorCode::NotSeated, "only a seated player can act; join a seat first");
             return;
@@ -1015,10 +1014,11 @@ where
             }
             TableStatus::Parked | TableStatus::Playing => {}
         }
-        let action: G::Action = match serde_json::from_value(raw) {
-            Ok(a) => a,
-            Err(e) => {
-                self.err(conn, ErrorCode::Illegal, format!("not an action of this game: {e}"));
+        let action: G::Action = match G::from_wire(raw) {
+            Some(a) => a,
+            None => {
+                let game = G::KIND.name();
+                self.err(conn, ErrorCode::Illegal, format!("not an action of this game ({game})"));
                 return;
             }
         };
@@ -1050,9 +1050,7 @@ where
                             .text(),
                     );
                 }
-                Err(RequestError::Illegal(why)) => self.err(conn, ErrorCode::Illegal, why),
-                Err(RequestError::TooLate(why)) => self.err(conn, ErrorCode::TooLate, why),
-                Err(RequestError::Refused(why)) => self.err(conn, ErrorCode::Illegal, why.to_string()),
+                Err(e) => self.refuse(conn, e.into()),
             }
             return;
         }
@@ -1074,7 +1072,7 @@ where
         }
         let mut next = st.clone();
         if let Err(why) = G::apply(&mut next, action) {
-            self.err(conn, ErrorCode::Illegal, why.to_string());
+            self.refuse(conn, table::game::illegal(&why));
             return;
         }
         if let Err(e) = self.write(&[(seat, action)]).await {

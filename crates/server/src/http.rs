@@ -23,8 +23,8 @@ use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
-    ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply, NewTableReply,
-    TableStub,
+    ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply,
+    NewTableReply, Refusal, TableStub,
 };
 use table::settings::TableSettings;
 use table::text::{TextKind, check_text};
@@ -33,28 +33,34 @@ use table::text::{TextKind, check_text};
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    code: &'static str,
+    code: ApiCode,
     message: String,
 }
 
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let status = StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST);
+        ApiError { status, code: r.api_code(), message: r.message }
+    }
+}
+
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
         ApiError { status, code, message: message.into() }
     }
 
     fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadRequest, message)
     }
 
     fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ApiCode::Internal, message)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body =
-            ApiErrorBody { error: ApiErrorDetail { code: self.code.to_string(), message: self.message } };
+        let body = ApiErrorBody { error: ApiErrorDetail { code: self.code, message: self.message } };
         (self.status, axum::Json(body)).into_response()
     }
 }
@@ -104,12 +110,13 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
 
 /// Checks a name a person chose (see [`crate::text`] for the rules), with the `bad_name` error.
 pub fn check_name(kind: TextKind, name: &str, max: usize) -> Result<String, ApiError> {
-    check_text(kind, name, max).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", e.to_string()))
+    check_text(kind, name, max)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadName, e.to_string()))
 }
 
 /// The guest a request's `Authorization: Bearer TOKEN` header names.
 async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
-    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, "bad_token", m);
+    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, ApiCode::BadToken, m);
     let value = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).ok_or_else(|| {
         unauthorized("this needs an `Authorization: Bearer TOKEN` header (POST /api/guests gives a token)")
     })?;
@@ -145,7 +152,7 @@ fn guest_allowance(app: &App, ip: std::net::IpAddr) -> Result<(), ApiError> {
     }
     Err(ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        ApiCode::RateLimited,
         format!(
             "too many guests created from this address (at most {} at once, then one every {} s): try again in {:.0} s",
             l.guests_burst,
@@ -342,7 +349,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         turn_seconds: req.turn_seconds,
         private: req.private,
     };
-    let variants = actor::check_settings(&settings).map_err(ApiError::bad)?;
+    let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
     let choices = req.seats.unwrap_or_else(|| {
         vec![
@@ -396,7 +403,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if hosted >= app.limits.tables_per_guest {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "too_many_tables",
+            ApiCode::TooManyTables,
             format!("you host {hosted} unfinished tables; the limit is {}", app.limits.tables_per_guest),
         ));
     }
@@ -444,7 +451,7 @@ async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
             StatusCode::OK,
             TableStub { id: row.id, game: row.game, status: row.status, created_ms: row.created_ms },
         ),
-        None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {id:?}"))),
     }
 }
 
@@ -455,10 +462,10 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
     match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
         Some(_) => Err(ApiError::new(
             StatusCode::CONFLICT,
-            "not_finished",
+            ApiCode::NotFinished,
             "the game at this table is not over: its record (which holds the decks) is served once it is",
         )),
-        None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {id:?}"))),
     }
 }
 
@@ -477,18 +484,18 @@ async fn prepared_replay(app: &App, id: &str) -> Result<Arc<replay::Prepared>, A
         return match app.store.table(id).await.map_err(|e| ApiError::internal(e.to_string()))? {
             Some(_) => Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "not_finished",
+                ApiCode::NotFinished,
                 "the game at this table is not over: it can be replayed once it is",
             )),
             None if id.starts_with(POSTED_PREFIX) => Err(ApiError::new(
                 StatusCode::NOT_FOUND,
-                "no_replay",
+                ApiCode::NoReplay,
                 format!(
                     "no replay {id:?}: a posted record is kept {} minutes after its last use; post it again",
                     app.replays.limits().ttl_seconds / 60
                 ),
             )),
-            None => Err(ApiError::new(StatusCode::NOT_FOUND, "no_table", format!("no table {id:?}"))),
+            None => Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {id:?}"))),
         };
     };
     let prepared = prepare(app, id.to_string(), text).await.map_err(|e| match e {
@@ -513,7 +520,7 @@ enum Prepare {
 fn busy() -> ApiError {
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
-        "busy",
+        ApiCode::Busy,
         "the server is replaying as many records as it replays at once: try again in a few seconds",
     )
 }
@@ -560,7 +567,7 @@ async fn replay_of(
         Ok(Ok(bytes)) => Ok(json_text(bytes)),
         Ok(Err(e)) => Err(ApiError::internal(e.to_string())),
         Err(e @ replay::HandError::NoHand { .. }) => {
-            Err(ApiError::new(StatusCode::NOT_FOUND, "no_hand", e.to_string()))
+            Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoHand, e.to_string()))
         }
         Err(e) => Err(ApiError::internal(e.to_string())),
     }
@@ -580,7 +587,7 @@ async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Bo
         let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "not_json",
+            ApiCode::NotJson,
             format!("a record is posted as `Content-Type: application/json`, not {given:?}"),
         ));
     }
@@ -590,7 +597,7 @@ async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Bo
         let secs = secs.ceil().clamp(1.0, 86_400.0) as u64;
         let mut res = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "too_many_posts",
+            ApiCode::TooManyPosts,
             format!(
                 "a guest may post {} records a minute ({} at once): try again in {secs} s",
                 limits.posts_per_minute, limits.post_burst
@@ -603,7 +610,7 @@ async fn replay_posted(State(app): State<Arc<App>>, headers: HeaderMap, body: Bo
     let bytes = axum::body::to_bytes(body, replay::MAX_RECORD_BYTES).await.map_err(|_| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "record_too_large",
+            ApiCode::RecordTooLarge,
             format!("a record is at most {} MiB", replay::MAX_RECORD_BYTES / (1024 * 1024)),
         )
     })?;

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
+use table::protocol::{ApiCode, ApiErrorBody, ApiErrorDetail};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -145,14 +146,15 @@ async fn refuse(mut stream: TcpStream, why: Refusal) {
     let (status, code, message) = match why {
         Refusal::Address(n) => (
             "429 Too Many Requests",
-            "too_many_connections",
+            ApiCode::TooManyConnections,
             format!("this address has {n} connections open, the most the server allows"),
         ),
         Refusal::Server => {
-            ("503 Service Unavailable", "unavailable", "the server is at its connection cap".into())
+            ("503 Service Unavailable", ApiCode::Unavailable, "the server is at its connection cap".into())
         }
     };
-    let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
+    let body =
+        serde_json::to_string(&ApiErrorBody { error: ApiErrorDetail { code, message } }).unwrap_or_default();
     let text = format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()

@@ -21,9 +21,10 @@ use std::fmt::Debug;
 use ai::Registry;
 use cards::Seat;
 use cards::record;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use crate::protocol::{ActAction, ErrorCode, HandResult, MatchSummary, PublicAction, Refusal, WindowOutcome};
 
 pub mod dabaifen;
 pub mod madiao;
@@ -52,101 +53,118 @@ pub enum Begin {
     Play,
 }
 
-/// One lead group of Da Bai Fen: the cards of one suit (the trumps count as one suit) from which
-/// two or more may be led together.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
-pub struct LeadGroup {
-    /// `trumps`, or a suit letter `S`, `H`, `D`, `C`.
-    #[ts(type = "\"trumps\" | \"S\" | \"H\" | \"D\" | \"C\"")]
-    pub suit: String,
-    /// The seat's cards of that suit, strongest first.
-    #[ts(type = "Array<DabaifenCard>")]
-    pub cards: Vec<String>,
-    /// Under `revoke: refuse` only: the top cards among them (a multi-card lead must use only
-    /// these). Under `penalize` this is absent: any two or more may be led, and a lead with a card
-    /// that is not a top card is a revoke, which ends the deal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Array<DabaifenCard>")]
-    pub tops: Option<Vec<String>>,
-}
-
-/// The legal actions of a seat, in a form a client can use without rules code.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ts_rs::TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Legal {
-    /// Send one of these actions as it is.
-    Actions {
-        /// The actions, in the engine's JSON shape.
-        #[ts(type = "Array<MadiaoAction>")]
-        actions: Vec<Value>,
-        /// Madiao: the cards of the `play` actions that would lead or capture (§5); any other
-        /// `play` is a face-up discard.
-        #[serde(default)]
-        #[ts(type = "Array<MadiaoCard>")]
-        captures: Vec<String>,
-    },
-    /// Choose exactly `count` cards: every card of `must`, the rest from `from`; send
-    /// `{ACTION: [cards]}`.
-    Cards {
-        /// `bury` or `play`.
-        #[ts(type = "\"bury\" | \"play\"")]
-        action: String,
-        /// How many cards.
-        count: u8,
-        /// Cards that must be among them.
-        #[ts(type = "Array<DabaifenCard>")]
-        must: Vec<String>,
-        /// Cards to choose the others from.
-        #[ts(type = "Array<DabaifenCard>")]
-        from: Vec<String>,
-    },
-    /// A Da Bai Fen lead: one card of `singles`, or two or more cards of one group; send
-    /// `{"play": [cards]}`.
-    Lead {
-        /// Every card of the hand.
-        #[ts(type = "Array<DabaifenCard>")]
-        singles: Vec<String>,
-        /// The suits with two or more cards.
-        groups: Vec<LeadGroup>,
-        /// The `revoke` variant (`penalize` or `refuse`).
-        #[ts(type = "\"penalize\" | \"refuse\"")]
-        revoke: String,
-    },
-    /// Da Bai Fen, during the draw: you may ask at any moment to show one of these cards; the
-    /// request is applied when you are next asked (right after the next card is drawn, unless
-    /// someone asked before you shows first). `{"pass": true}` withdraws it.
-    Declare {
-        /// Your cards drawn so far that you may show.
-        #[ts(type = "Array<DabaifenCard>")]
-        cards: Vec<String>,
-        /// The card you asked to show, if any.
-        #[ts(type = "DabaifenCard | null")]
-        requested: Option<String>,
-    },
-    /// Da Bai Fen, during the annulment window: your hand has no trump and you may annul the
-    /// deal with `{"annul": true}` (`{"annul": false}` withdraws it). Applied when the window closes.
-    Annul {
-        /// True when you have asked to annul.
-        requested: bool,
-    },
-    /// Madiao, during the redeal window: you hold a long suit and may force a redeal with
-    /// `{"redeal": true}` (`{"redeal": false}` withdraws it). Applied when the window closes.
-    Redeal {
-        /// True when you have asked for a redeal.
-        requested: bool,
-    },
-}
+pub use crate::protocol::{LeadGroup, Legal};
 
 /// Why a request cannot be made. `E` is the engine's illegal-action error, kept typed until the
-/// edge turns it into a protocol error.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// edge turns it into a protocol error ([`Refusal`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError<E> {
     /// It was meant for a stage that is over (a declaration once the draw has ended).
-    TooLate(String),
-    /// It is not allowed, and why.
-    Illegal(String),
+    #[error("{0}")]
+    TooLate(TooLate),
+    /// It is not allowed now.
+    #[error("{0}")]
+    Illegal(NotAllowed),
     /// The engine itself refuses it, and says why.
+    #[error("{0}")]
     Refused(E),
+}
+
+/// A request for a stage that is over.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TooLate {
+    /// Madiao: the redeal window has closed.
+    #[error("the redeal window has closed")]
+    RedealWindowClosed,
+    /// Da Bai Fen: a declaration after the draw.
+    #[error("the draw is over: trumps are fixed")]
+    DrawOver,
+    /// Nothing is open to ask in.
+    #[error("there is no draw or window open now")]
+    NothingOpen,
+}
+
+/// A request that is not allowed now, and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotAllowed {
+    /// Madiao: the seat has answered the redeal question of this hand.
+    #[error("you have already answered the redeal question in this hand")]
+    AlreadyAnswered,
+    /// Madiao: the seat holds no long suit.
+    #[error("you cannot force a redeal: you hold no long suit (5 or more cards of one suit)")]
+    NoLongSuit,
+    /// Madiao: a move during the redeal window.
+    #[error("the redeal window is open: cards are played once it closes")]
+    RedealWindowOpen,
+    /// Da Bai Fen: a card to show that the seat has not drawn yet.
+    #[error("you cannot show {card}: you have not drawn it")]
+    NotDrawn {
+        /// The card.
+        card: ::dabaifen::Card,
+    },
+    /// Da Bai Fen: annulling during the draw.
+    #[error("you cannot annul now: trumps are not fixed yet")]
+    TrumpsNotFixed,
+    /// Da Bai Fen: a move during the draw.
+    #[error("during the draw you may only ask to show a card of the trump rank (or withdraw with pass)")]
+    DrawOpen,
+    /// Da Bai Fen: the starter may not annul under `annul: non_starters_only`.
+    #[error("you cannot annul: under annul non_starters_only the starter may not")]
+    StarterMayNotAnnul,
+    /// Da Bai Fen: annulling a hand with trumps.
+    #[error("you cannot annul: your hand holds trumps")]
+    HoldsTrumps,
+    /// Da Bai Fen: a move during the annulment window.
+    #[error("the annulment window is open: the kitty is taken once it closes")]
+    AnnulmentWindowOpen,
+}
+
+impl<E: std::fmt::Display> From<RequestError<E>> for Refusal {
+    fn from(e: RequestError<E>) -> Refusal {
+        let code = match e {
+            RequestError::TooLate(_) => ErrorCode::TooLate,
+            RequestError::Illegal(_) | RequestError::Refused(_) => ErrorCode::Illegal,
+        };
+        Refusal::new(code, e.to_string())
+    }
+}
+
+/// Why a table's rules are not valid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// Madiao's preset or variants.
+    #[error(transparent)]
+    Madiao(#[from] ::madiao::VariantError),
+    /// Da Bai Fen's preset or variants.
+    #[error(transparent)]
+    Dabaifen(#[from] ::dabaifen::VariantError),
+    /// A Madiao stake out of range.
+    #[error("stake must be an even number of chips from 2 to {max}, not {stake}")]
+    Stake {
+        /// The stake asked for.
+        stake: u32,
+        /// The largest stake allowed.
+        max: u32,
+    },
+}
+
+impl From<SettingsError> for Refusal {
+    fn from(e: SettingsError) -> Refusal {
+        Refusal::new(ErrorCode::BadMessage, e.to_string())
+    }
+}
+
+/// Why a table's record cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Madiao's preset is not known.
+    #[error(transparent)]
+    Madiao(#[from] ::madiao::VariantError),
+}
+
+/// An engine's illegal action at the edge: the `illegal` protocol error with the engine's reason.
+pub fn illegal<E: std::fmt::Display>(e: &E) -> Refusal {
+    Refusal::new(ErrorCode::Illegal, e.to_string())
 }
 
 /// A game as the server runs it, on top of its engine and its bots.
@@ -160,21 +178,27 @@ where
     type Match: Clone + Debug + Send + Sync + 'static;
     /// What a person asked for in advance of a poll the server answers for him.
     type Request: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
+    /// The result of a finished hand (the record's `result`).
+    type HandResult: Clone + Debug + PartialEq + Send + Sync + Into<HandResult> + 'static;
 
     /// Checks a table's rules: the preset, the variant overrides and (Madiao) the stake.
-    fn settings(rules: &str, variants: &record::Variants, stake: u32) -> Result<Self::Settings, String>;
+    fn settings(
+        rules: &str,
+        variants: &record::Variants,
+        stake: u32,
+    ) -> Result<Self::Settings, SettingsError>;
     /// Every variant in force, by name.
     fn variant_map(settings: &Self::Settings) -> serde_json::Map<String, Value>;
     /// A new match; the first banker or starter is drawn from the table's seed.
     fn new_match(settings: &Self::Settings, seed: u64) -> Self::Match;
     /// Hand `hand` (from 0) of the match, dealt from the table's seed; `None` once the match is over.
     fn start_hand(settings: &Self::Settings, m: &Self::Match, seed: u64, hand: u32) -> Option<Self::State>;
-    /// Records a finished hand in the match; returns its result object (the record's `result`).
-    fn finish_hand(m: &mut Self::Match, state: &Self::State) -> Value;
+    /// Records a finished hand in the match; returns its result (`None` when the hand is not over).
+    fn finish_hand(m: &mut Self::Match, state: &Self::State) -> Option<Self::HandResult>;
     /// True once the match is over.
     fn match_over(m: &Self::Match) -> bool;
-    /// The running score: `results` are the result objects of the finished hands.
-    fn match_summary(m: &Self::Match, results: &[Value]) -> Value;
+    /// The running score: `results` are the results of the finished hands.
+    fn match_summary(m: &Self::Match, results: &[Self::HandResult]) -> MatchSummary;
 
     /// How a hand begins (`resumed`: after a restart, from the state its log left it in).
     fn begin(state: &Self::State, resumed: bool) -> Begin;
@@ -204,7 +228,7 @@ where
     /// annulment, a redeal, or withdrawing one), never as a turn's move.
     fn is_request(action: &Self::Action) -> bool;
     /// A short description of how a window closed (who forced a redeal or annulled), public.
-    fn window_outcome(state: &Self::State) -> Value;
+    fn window_outcome(state: &Self::State) -> WindowOutcome;
 
     /// What `viewer` may see now.
     fn view_json(state: &Self::State, viewer: Viewer, overlay: Overlay) -> Value;
@@ -212,7 +236,9 @@ where
     fn legal_for(state: &Self::State, seat: Seat, overlay: Overlay, request: Self::Request) -> Option<Legal>;
     /// An action as `viewer` may see it in an event (a face-down card or a burial is hidden from
     /// everyone but its owner).
-    fn public_action(action: &Self::Action, actor: Seat, viewer: Viewer) -> Value;
+    fn public_action(action: &Self::Action, actor: Seat, viewer: Viewer) -> PublicAction;
+    /// The action a client sent, if it is an action of this game.
+    fn from_wire(action: ActAction) -> Option<Self::Action>;
 
     /// The `yezi/1` record of the hands in `states`.
     fn record(
@@ -220,12 +246,7 @@ where
         seed: u64,
         players: [String; 4],
         states: &[Self::State],
-    ) -> Result<String, String>;
-}
-
-/// The game-independent part of an engine action in JSON.
-pub fn action_json<A: Serialize>(a: &A) -> Value {
-    serde_json::to_value(a).unwrap_or(Value::Null)
+    ) -> Result<String, RecordError>;
 }
 
 /// A seeded bot for one decision: the seed mixes the table's secret seed, the seat and the

@@ -2,47 +2,11 @@
 //! rebuilt from its log.
 
 use cards::Seat;
-use serde_json::Value;
 
 use crate::game::TableGame;
+use crate::protocol::ChatMessage;
 
-/// Where a table is in its life.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TableStatus {
-    /// Seats are open and the match has not begun.
-    Waiting,
-    /// The match is being played.
-    Playing,
-    /// The match has begun, but no person has been connected to the table for a while
-    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
-    Parked,
-    /// The match is over; the record is stored.
-    Finished,
-}
-
-impl TableStatus {
-    /// The stored name.
-    pub fn name(self) -> &'static str {
-        match self {
-            TableStatus::Waiting => "waiting",
-            TableStatus::Playing => "playing",
-            TableStatus::Parked => "parked",
-            TableStatus::Finished => "finished",
-        }
-    }
-
-    /// Reads a stored name (`None` for a name that is not a status).
-    pub fn parse(s: &str) -> Option<TableStatus> {
-        match s {
-            "waiting" => Some(TableStatus::Waiting),
-            "playing" => Some(TableStatus::Playing),
-            "parked" => Some(TableStatus::Parked),
-            "finished" => Some(TableStatus::Finished),
-            _ => None,
-        }
-    }
-}
+pub use crate::protocol::TableStatus;
 
 /// Who a seat belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +49,19 @@ pub struct ChatRow {
     pub text: String,
 }
 
+impl From<&ChatRow> for ChatMessage {
+    fn from(c: &ChatRow) -> Self {
+        ChatMessage {
+            seq: c.seq,
+            at_ms: c.at_ms,
+            name: c.name.clone(),
+            seat: c.seat,
+            guest: c.guest.clone(),
+            text: c.text.clone(),
+        }
+    }
+}
+
 /// The whole match replayed from a log.
 pub struct Replayed<G: TableGame>
 where
@@ -94,7 +71,7 @@ where
     /// Every hand, the current (last) one included.
     pub states: Vec<G::State>,
     /// The results of every hand but the last.
-    pub results: Vec<Value>,
+    pub results: Vec<G::HandResult>,
     /// How many of the actions were moves everyone saw.
     pub moves: u64,
 }
@@ -116,7 +93,7 @@ where
     let mut moves = 0;
     for a in log {
         while G::to_move(&st).is_none() {
-            results.push(G::finish_hand(&mut m, &st));
+            results.extend(G::finish_hand(&mut m, &st));
             let next = states.len() as u32 + 1;
             let new = G::start_hand(settings, &m, seed, next)
                 .ok_or_else(|| format!("log entry {}: the match is already over", a.seq))?;
@@ -150,7 +127,7 @@ where
         let next = states.len() as u32 + 1;
         let Some(new) = G::start_hand(settings, &after, seed, next) else { break };
         m = after;
-        results.push(result);
+        results.extend(result);
         states.push(std::mem::replace(&mut st, new));
     }
     states.push(st);
@@ -168,7 +145,7 @@ where
     G::Action: serde::de::DeserializeOwned,
 {
     let r = replay::<G>(settings, seed, log)?;
-    G::record(settings, seed, players, &r.states)
+    G::record(settings, seed, players, &r.states).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -7,23 +7,261 @@
 //! messages are [`ClientMsg`]; the server's are [`ServerMsg`], each at a table carrying the
 //! table's version `v`.
 //!
-//! Fields that hold a game's own JSON (a view, an action, a result) are `Value`s here, since the
-//! table code is generic over the game; their TypeScript type names both games' types.
+//! Fields that hold a game's own values (an action, a result, a match score, a legal action) are
+//! enums over both games' types, serialized as the game's own JSON (untagged), since a message is
+//! read before one knows the game of its table. A view is still the engine's JSON (`Value`).
+//!
+//! This module depends on no other module of the crate (the games and the log depend on it).
 
 use cards::Seat;
-use cards::record::GameKind;
+use cards::record::{DabaifenResult, GameKind, MadiaoResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::game::Legal;
-use crate::log::{ChatRow, TableStatus};
-
 /// The largest page size of the lobby.
 pub const LOBBY_PAGE_MAX: u32 = 200;
 
+/// A field that is present, even as `null` (`Some(None)`), or absent (`None`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Where a table is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Seats are open and the match has not begun.
+    Waiting,
+    /// The match is being played.
+    Playing,
+    /// The match has begun, but no person has been connected to the table for a while
+    /// (`Timing::park_ms`): its bots and clocks are stopped until a person connects again.
+    Parked,
+    /// The match is over; the record is stored.
+    Finished,
+}
+
+impl TableStatus {
+    /// The stored name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableStatus::Waiting => "waiting",
+            TableStatus::Playing => "playing",
+            TableStatus::Parked => "parked",
+            TableStatus::Finished => "finished",
+        }
+    }
+
+    /// Reads a stored name (`None` for a name that is not a status).
+    pub fn parse(s: &str) -> Option<TableStatus> {
+        match s {
+            "waiting" => Some(TableStatus::Waiting),
+            "playing" => Some(TableStatus::Playing),
+            "parked" => Some(TableStatus::Parked),
+            "finished" => Some(TableStatus::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// One lead group of Da Bai Fen: the cards of one suit (the trumps count as one suit) from which
+/// two or more may be led together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LeadGroup {
+    /// `trumps`, or a suit letter `S`, `H`, `D`, `C`.
+    #[ts(type = "\"trumps\" | \"S\" | \"H\" | \"D\" | \"C\"")]
+    pub suit: String,
+    /// The seat's cards of that suit, strongest first.
+    #[ts(type = "Array<DabaifenCard>")]
+    pub cards: Vec<String>,
+    /// Under `revoke: refuse` only: the top cards among them (a multi-card lead must use only
+    /// these). Under `penalize` this is absent: any two or more may be led, and a lead with a card
+    /// that is not a top card is a revoke, which ends the deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Array<DabaifenCard>")]
+    pub tops: Option<Vec<String>>,
+}
+
+/// The legal actions of a seat, in a form a client can use without rules code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Legal {
+    /// Send one of these actions as it is.
+    Actions {
+        /// The actions, in the engine's JSON shape.
+        #[ts(type = "Array<MadiaoAction>")]
+        actions: Vec<Value>,
+        /// Madiao: the cards of the `play` actions that would lead or capture (§5); any other
+        /// `play` is a face-up discard.
+        #[serde(default)]
+        #[ts(type = "Array<MadiaoCard>")]
+        captures: Vec<String>,
+    },
+    /// Choose exactly `count` cards: every card of `must`, the rest from `from`; send
+    /// `{ACTION: [cards]}`.
+    Cards {
+        /// `bury` or `play`.
+        #[ts(type = "\"bury\" | \"play\"")]
+        action: String,
+        /// How many cards.
+        count: u8,
+        /// Cards that must be among them.
+        #[ts(type = "Array<DabaifenCard>")]
+        must: Vec<String>,
+        /// Cards to choose the others from.
+        #[ts(type = "Array<DabaifenCard>")]
+        from: Vec<String>,
+    },
+    /// A Da Bai Fen lead: one card of `singles`, or two or more cards of one group; send
+    /// `{"play": [cards]}`.
+    Lead {
+        /// Every card of the hand.
+        #[ts(type = "Array<DabaifenCard>")]
+        singles: Vec<String>,
+        /// The suits with two or more cards.
+        groups: Vec<LeadGroup>,
+        /// The `revoke` variant (`penalize` or `refuse`).
+        #[ts(type = "\"penalize\" | \"refuse\"")]
+        revoke: String,
+    },
+    /// Da Bai Fen, during the draw: you may ask at any moment to show one of these cards; the
+    /// request is applied when you are next asked (right after the next card is drawn, unless
+    /// someone asked before you shows first). `{"pass": true}` withdraws it.
+    Declare {
+        /// Your cards drawn so far that you may show.
+        #[ts(type = "Array<DabaifenCard>")]
+        cards: Vec<String>,
+        /// The card you asked to show, if any.
+        #[ts(type = "DabaifenCard | null")]
+        requested: Option<String>,
+    },
+    /// Da Bai Fen, during the annulment window: your hand has no trump and you may annul the
+    /// deal with `{"annul": true}` (`{"annul": false}` withdraws it). Applied when the window closes.
+    Annul {
+        /// True when you have asked to annul.
+        requested: bool,
+    },
+    /// Madiao, during the redeal window: you hold a long suit and may force a redeal with
+    /// `{"redeal": true}` (`{"redeal": false}` withdraws it). Applied when the window closes.
+    Redeal {
+        /// True when you have asked for a redeal.
+        requested: bool,
+    },
+}
+
+/// An engine action of either game, as a client sends it (`{"play": "M9"}`, `{"play": ["AS"]}`,
+/// `{"declare": "2H"}`, …). A message is read before the game of its table is known: an action
+/// of neither game is kept as it came, and refused by the table as not an action of its game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ActAction {
+    /// A Madiao action.
+    Madiao(madiao::Action),
+    /// A Da Bai Fen action.
+    Dabaifen(dabaifen::Action),
+    /// JSON that is an action of neither game.
+    Other(Value),
+}
+
+impl From<madiao::Action> for ActAction {
+    fn from(a: madiao::Action) -> ActAction {
+        ActAction::Madiao(a)
+    }
+}
+
+impl From<dabaifen::Action> for ActAction {
+    fn from(a: dabaifen::Action) -> ActAction {
+        ActAction::Dabaifen(a)
+    }
+}
+
+/// A card of a face-down play that the recipient may not see.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum HiddenAction {
+    /// A Madiao slough (a face-down card): `{"slough": null}`.
+    Slough(()),
+    /// A Da Bai Fen burial: `{"bury": null}`.
+    Bury(()),
+}
+
+/// A move as the recipient of an event may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum PublicAction {
+    /// A Madiao action, as it was taken.
+    Madiao(madiao::Action),
+    /// A Da Bai Fen action, as it was taken.
+    Dabaifen(dabaifen::Action),
+    /// An action whose cards are hidden from the recipient.
+    Hidden(HiddenAction),
+}
+
+/// Who forced a Madiao redeal when the window closed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct RedealOutcome {
+    /// The seat that forced a redeal, if one did.
+    pub redeal_forced_by: Option<Seat>,
+}
+
+/// Who annulled a Da Bai Fen deal when the window closed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AnnulOutcome {
+    /// The seat that annulled, if one did.
+    pub annulled_by: Option<Seat>,
+}
+
+/// How a decision window closed (public).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum WindowOutcome {
+    /// Madiao's redeal window.
+    Redeal(RedealOutcome),
+    /// Da Bai Fen's annulment window.
+    Annul(AnnulOutcome),
+}
+
+/// The result of a finished hand (the record's `result`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum HandResult {
+    /// A Madiao hand.
+    Madiao(MadiaoResult),
+    /// A Da Bai Fen deal.
+    Dabaifen(DabaifenResult),
+}
+
+impl From<MadiaoResult> for HandResult {
+    fn from(r: MadiaoResult) -> HandResult {
+        HandResult::Madiao(r)
+    }
+}
+
+impl From<DabaifenResult> for HandResult {
+    fn from(r: DabaifenResult) -> HandResult {
+        HandResult::Dabaifen(r)
+    }
+}
+
+/// The running match score of either game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum MatchSummary {
+    /// Madiao's.
+    Madiao(MadiaoMatch),
+    /// Da Bai Fen's.
+    Dabaifen(DabaifenMatch),
+}
+
 /// A chat line.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ChatMessage {
     /// Position in the table's chat, from 0.
     pub seq: u64,
@@ -39,21 +277,8 @@ pub struct ChatMessage {
     pub text: String,
 }
 
-impl From<&ChatRow> for ChatMessage {
-    fn from(c: &ChatRow) -> Self {
-        ChatMessage {
-            seq: c.seq,
-            at_ms: c.at_ms,
-            name: c.name.clone(),
-            seat: c.seat,
-            guest: c.guest.clone(),
-            text: c.text.clone(),
-        }
-    }
-}
-
 /// What the table waits for.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Timer {
     /// A person's turn clock.
@@ -69,7 +294,7 @@ pub enum Timer {
 }
 
 /// What happened at the table (an `update`'s event).
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TableEvent {
     /// The match begins (hand 0 is dealt).
@@ -81,23 +306,15 @@ pub enum TableEvent {
     /// Da Bai Fen: the draw ended without a showing.
     DrawEnd,
     /// A move, as the recipient may see it.
-    Action {
-        seat: Seat,
-        #[ts(type = "MadiaoAction | DabaifenAction | { \"slough\": null } | { \"bury\": null }")]
-        action: Value,
-        by_bot: bool,
-    },
+    Action { seat: Seat, action: PublicAction, by_bot: bool },
     /// A decision window opens.
     Window { closes_in_ms: u64 },
     /// It closed: who forced a redeal or annulled, if anyone.
-    WindowClosed {
-        #[ts(type = "{ \"redeal_forced_by\": Seat | null } | { \"annulled_by\": Seat | null }")]
-        outcome: Value,
-    },
+    WindowClosed { outcome: WindowOutcome },
 }
 
 /// The recipient of a `sync`.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct You {
     /// The seat, `null` for a spectator.
     pub seat: Option<Seat>,
@@ -110,7 +327,7 @@ pub struct You {
 }
 
 /// Madiao's running match score.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct MadiaoMatch {
     /// Hands finished.
     pub hands: usize,
@@ -125,13 +342,12 @@ pub struct MadiaoMatch {
 }
 
 /// Da Bai Fen's running match score.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct DabaifenMatch {
     /// Deals finished.
     pub hands: usize,
     /// The team ranks (team 0: seats 0 and 2).
-    #[ts(type = "[DabaifenRank, DabaifenRank]")]
-    pub ranks: [String; 2],
+    pub ranks: [dabaifen::Rank; 2],
     /// The next starter.
     pub next_starter: Seat,
     /// Deals won by each team.
@@ -143,11 +359,10 @@ pub struct DabaifenMatch {
 }
 
 /// The whole state of a table for one connection.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SyncMsg {
     pub v: u64,
-    #[ts(type = "TableSummary")]
-    pub table: Value,
+    pub table: TableSummary,
     pub you: You,
     pub hand: u32,
     #[serde(rename = "move")]
@@ -157,15 +372,13 @@ pub struct SyncMsg {
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
-    #[ts(type = "MadiaoMatch | DabaifenMatch | null")]
-    pub match_: Value,
-    #[ts(type = "Array<MadiaoResult | DabaifenResult>")]
-    pub results: Vec<Value>,
+    pub match_: Option<MatchSummary>,
+    pub results: Vec<HandResult>,
     pub chat: Vec<ChatMessage>,
 }
 
 /// Something happened at the table.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct UpdateMsg {
     pub v: u64,
     pub event: TableEvent,
@@ -177,12 +390,11 @@ pub struct UpdateMsg {
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
-    #[ts(type = "MadiaoMatch | DabaifenMatch | null")]
-    pub match_: Value,
+    pub match_: Option<MatchSummary>,
 }
 
 /// The seats changed.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SeatsMsg {
     pub v: u64,
     pub seats: Vec<SeatInfo>,
@@ -192,14 +404,14 @@ pub struct SeatsMsg {
 }
 
 /// A chat line was said.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ChatMsg {
     pub v: u64,
     pub message: ChatMessage,
 }
 
 /// What an `ack` answers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum AckWhat {
     /// A request during the draw or a window (with the seat's `legal` as it now stands).
@@ -211,22 +423,22 @@ pub enum AckWhat {
 }
 
 /// A request was taken.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct AckMsg {
     pub v: u64,
     pub what: AckWhat,
     /// For a request: the seat's legal actions as they now stand.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     #[ts(optional = nullable, as = "Option<Legal>")]
     pub legal: Option<Option<Legal>>,
 }
 
 /// A message was refused.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ErrorMsg {
     pub code: ErrorCode,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub v: Option<u64>,
 }
@@ -239,13 +451,13 @@ pub struct GuestInfo {
 }
 
 /// The connection is identified.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct WelcomeMsg {
     pub guest: GuestInfo,
 }
 
 /// A message from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     Welcome(WelcomeMsg),
@@ -269,7 +481,7 @@ impl ServerMsg {
 // HTTP
 
 /// `POST /api/guests`'s answer.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewGuestReply {
     pub id: String,
     pub name: String,
@@ -278,7 +490,7 @@ pub struct NewGuestReply {
 }
 
 /// One game of `GET /api/games`.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GameInfo {
     pub game: GameKind,
     /// Each preset's variants, by name.
@@ -289,13 +501,13 @@ pub struct GameInfo {
 }
 
 /// `GET /api/games`.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GamesReply {
     pub games: Vec<GameInfo>,
 }
 
 /// `GET /api/tables?offset=K&limit=N`: one page of the lobby.
-#[derive(Clone, Debug, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct LobbyReply {
     /// The tables of this page, in the lobby's order (most open seats first, then oldest).
     pub tables: Vec<TableSummary>,
@@ -310,7 +522,7 @@ pub struct LobbyReply {
 }
 
 /// `POST /api/tables`'s answer.
-#[derive(Clone, Debug, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewTableReply {
     pub table: TableSummary,
     /// The invite link.
@@ -318,7 +530,7 @@ pub struct NewTableReply {
 }
 
 /// `GET /api/tables/{id}` for a finished table no longer loaded.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TableStub {
     pub id: String,
     #[ts(type = "GameKind")]
@@ -328,17 +540,16 @@ pub struct TableStub {
 }
 
 /// An HTTP error's body.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ApiErrorBody {
     pub error: ApiErrorDetail,
 }
 
 /// What went wrong.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ApiErrorDetail {
-    /// `bad_request`, `bad_name`, `bad_token`, `no_table`, `not_finished`, `too_many_tables`, `no_replay`,
-    /// `no_hand`, `not_json`, `record_too_large`, `too_many_posts`, `busy`, `internal`.
-    pub code: String,
+    /// What kind of error.
+    pub code: ApiCode,
     pub message: String,
 }
 
@@ -390,7 +601,7 @@ pub struct TableSummary {
     #[ts(type = "Record<string, string>")]
     pub variants: serde_json::Map<String, Value>,
     /// Madiao: chips per stake.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stake: Option<u32>,
     /// The turn clock, in seconds.
@@ -441,7 +652,7 @@ pub enum ClientMsg {
     Act {
         /// The action.
         #[ts(type = "MadiaoAction | DabaifenAction")]
-        action: Value,
+        action: ActAction,
         /// The move number the action answers (the `move` of the last update); when given and no
         /// longer current, the action is refused as stale.
         #[serde(default, rename = "move")]
@@ -544,6 +755,116 @@ pub fn error(code: ErrorCode, message: impl Into<String>, v: Option<u64>) -> Str
     ServerMsg::Error(ErrorMsg { code, message: message.into(), v }).text()
 }
 
+/// Why the server refused something, at its edge: the one error that the typed errors inside
+/// (an engine's illegal action, a request, settings) become, and that becomes a WebSocket
+/// `error` message ([`Refusal::message`]) or an HTTP error ([`Refusal::status`],
+/// [`Refusal::api_code`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct Refusal {
+    /// The WebSocket code.
+    pub code: ErrorCode,
+    /// Why, for a person.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+
+    /// The `error` message of the refusal at table version `v`.
+    pub fn message(&self, v: Option<u64>) -> ServerMsg {
+        ServerMsg::Error(ErrorMsg { code: self.code, message: self.message.clone(), v })
+    }
+
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> u16 {
+        match self.code {
+            ErrorCode::NotAuthenticated | ErrorCode::BadToken | ErrorCode::HelloTimeout => 401,
+            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat => 403,
+            ErrorCode::NoTable => 404,
+            ErrorCode::AlreadyAuthenticated
+            | ErrorCode::AlreadyAtTable
+            | ErrorCode::NoSeat
+            | ErrorCode::SeatTaken
+            | ErrorCode::NotStarted
+            | ErrorCode::AlreadyStarted
+            | ErrorCode::NotYourTurn
+            | ErrorCode::Stale
+            | ErrorCode::TooLate
+            | ErrorCode::NothingToDecide
+            | ErrorCode::Finished => 409,
+            ErrorCode::TooLarge => 413,
+            ErrorCode::Illegal => 422,
+            ErrorCode::RateLimited | ErrorCode::TooManyConnections => 429,
+            ErrorCode::Storage => 500,
+            ErrorCode::Unavailable => 503,
+            ErrorCode::BadJson
+            | ErrorCode::BadMessage
+            | ErrorCode::UnknownType
+            | ErrorCode::Binary
+            | ErrorCode::NotAtTable
+            | ErrorCode::BadChat => 400,
+        }
+    }
+
+    /// The code of the HTTP error body.
+    pub fn api_code(&self) -> ApiCode {
+        match self.code {
+            ErrorCode::BadJson => ApiCode::NotJson,
+            ErrorCode::TooLarge => ApiCode::RecordTooLarge,
+            ErrorCode::BadToken | ErrorCode::NotAuthenticated | ErrorCode::HelloTimeout => ApiCode::BadToken,
+            ErrorCode::NoTable => ApiCode::NoTable,
+            ErrorCode::RateLimited => ApiCode::RateLimited,
+            ErrorCode::TooManyConnections => ApiCode::TooManyConnections,
+            ErrorCode::Storage => ApiCode::Internal,
+            ErrorCode::Unavailable => ApiCode::Busy,
+            ErrorCode::BadChat => ApiCode::BadName,
+            _ => ApiCode::BadRequest,
+        }
+    }
+}
+
+/// The code of an HTTP error.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApiCode {
+    /// The request is not what the API takes.
+    BadRequest,
+    /// A name that is empty, too long or has characters not allowed.
+    BadName,
+    /// No token, or one that is unknown.
+    BadToken,
+    /// No such table.
+    NoTable,
+    /// The table's match is not over (its record is not ready).
+    NotFinished,
+    /// The guest has as many open tables as allowed.
+    TooManyTables,
+    /// The table has no replay.
+    NoReplay,
+    /// No such hand.
+    NoHand,
+    /// The body is not JSON.
+    NotJson,
+    /// The record is over the size limit.
+    RecordTooLarge,
+    /// Too many records posted from one address.
+    TooManyPosts,
+    /// Too many guests created from one address.
+    RateLimited,
+    /// The server is busy.
+    Busy,
+    /// The address holds as many connections as the server allows.
+    TooManyConnections,
+    /// The server is at its connection cap.
+    Unavailable,
+    /// Something went wrong in the server.
+    Internal,
+}
+
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of
 /// an unknown type.
 pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
@@ -581,7 +902,11 @@ mod tests {
         assert_eq!(parse(r#"{"type":"hello","token":"x"}"#).unwrap(), ClientMsg::Hello { token: "x".into() });
         assert_eq!(
             parse(r#"{"type":"act","action":{"play":"M9"},"move":7}"#).unwrap(),
-            ClientMsg::Act { action: json!({"play":"M9"}), move_no: Some(7), seat: None }
+            ClientMsg::Act {
+                action: ActAction::Madiao(madiao::Action::Play("M9".parse().unwrap())),
+                move_no: Some(7),
+                seat: None
+            }
         );
         assert_eq!(
             parse(r#"{"type":"join","table":"t1"}"#).unwrap(),
@@ -599,6 +924,216 @@ mod tests {
         assert!(msg.contains("missing field `table`"), "{msg}");
         let (code, _) = parse(r#"{"type":"join","table":"t","seat":9999}"#).unwrap_err();
         assert_eq!(code, ErrorCode::BadMessage);
+    }
+
+    /// Serializes, deserializes and compares a message, and checks its JSON is unchanged.
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(m: &T) {
+        let text = serde_json::to_string(m).unwrap();
+        let back: T = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(&back, m, "{text}");
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    }
+
+    fn seat(n: u8) -> Seat {
+        Seat::new(n).unwrap()
+    }
+
+    #[test]
+    fn every_client_message_round_trips() {
+        let md = ActAction::Madiao(madiao::Action::Play("M9".parse().unwrap()));
+        let cards: dabaifen::Cards =
+            ["AS", "KS"].iter().map(|c| c.parse::<dabaifen::Card>().unwrap()).collect();
+        let dbf = ActAction::Dabaifen(dabaifen::Action::Play(cards));
+        let msgs = [
+            ClientMsg::Hello { token: "t".into() },
+            ClientMsg::Join { table: "t1".into(), seat: Some(2) },
+            ClientMsg::Join { table: "t1".into(), seat: None },
+            ClientMsg::Watch { table: "t1".into() },
+            ClientMsg::Act { action: md, move_no: Some(3), seat: Some(1) },
+            ClientMsg::Act { action: dbf, move_no: None, seat: None },
+            ClientMsg::Act { action: ActAction::Other(json!({"fly": 1})), move_no: None, seat: None },
+            ClientMsg::Chat { text: "hi".into() },
+            ClientMsg::Resync,
+            ClientMsg::Leave,
+            ClientMsg::Back,
+            ClientMsg::Start,
+            ClientMsg::Next,
+            ClientMsg::Ping,
+        ];
+        for m in &msgs {
+            round_trip(m);
+        }
+        // Each game's actions are read as that game's, whatever the table.
+        assert!(matches!(
+            parse(r#"{"type":"act","action":{"declare":"2H"}}"#).unwrap(),
+            ClientMsg::Act { action: ActAction::Dabaifen(dabaifen::Action::Declare(_)), .. }
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"act","action":{"redeal":true}}"#).unwrap(),
+            ClientMsg::Act { action: ActAction::Madiao(madiao::Action::Redeal(true)), .. }
+        ));
+    }
+
+    #[test]
+    fn every_server_message_round_trips() {
+        let seat_info = SeatInfo {
+            seat: 0,
+            kind: SeatKind::Bot,
+            name: Some("bot:x".into()),
+            bot: Some("x".into()),
+            guest: None,
+            present: false,
+            away: false,
+            bot_plays: true,
+        };
+        let table = TableSummary {
+            id: "t1".into(),
+            name: "n".into(),
+            game: GameKind::Madiao,
+            rules: "standard".into(),
+            variants: serde_json::Map::new(),
+            stake: Some(2),
+            turn_seconds: 30,
+            private: false,
+            status: TableStatus::Playing,
+            host: Some("g1".into()),
+            seats: vec![seat_info.clone()],
+            open_seats: 0,
+            spectators: 1,
+            hands: 0,
+            created_ms: 5,
+        };
+        let madiao_match = MatchSummary::Madiao(MadiaoMatch {
+            hands: 1,
+            totals: [1.5, -0.5, -0.5, -0.5],
+            banked: [true, false, false, false],
+            next_banker: Some(seat(1)),
+            over: false,
+        });
+        let dabaifen_match = MatchSummary::Dabaifen(DabaifenMatch {
+            hands: 2,
+            ranks: [serde_json::from_str("\"3\"").unwrap(), serde_json::from_str("\"5\"").unwrap()],
+            next_starter: seat(2),
+            deals_won: [1, 1],
+            over: false,
+            winner: None,
+        });
+        let chat = ChatMessage {
+            seq: 0,
+            at_ms: 1,
+            name: "a".into(),
+            seat: Some(1),
+            guest: Some("g".into()),
+            text: "hi".into(),
+        };
+        let legal = Legal::Redeal { requested: true };
+        let sync = SyncMsg {
+            v: 3,
+            table,
+            you: You { seat: Some(seat(0)), guest: "g1".into(), name: "a".into(), host: true },
+            hand: 0,
+            move_no: 4,
+            view: json!({"seat": null}),
+            legal: Some(legal.clone()),
+            timer: Some(Timer::Turn { seat: seat(0), remaining_ms: 100 }),
+            match_: Some(madiao_match),
+            results: Vec::new(),
+            chat: vec![chat.clone()],
+        };
+        let events = [
+            TableEvent::Start,
+            TableEvent::HandStart { hand: 1 },
+            TableEvent::Draw { drawn: 7 },
+            TableEvent::DrawEnd,
+            TableEvent::Action {
+                seat: seat(1),
+                action: PublicAction::Madiao(madiao::Action::Slough("S1".parse().unwrap())),
+                by_bot: true,
+            },
+            TableEvent::Action {
+                seat: seat(1),
+                action: PublicAction::Hidden(HiddenAction::Slough(())),
+                by_bot: false,
+            },
+            TableEvent::Action {
+                seat: seat(2),
+                action: PublicAction::Hidden(HiddenAction::Bury(())),
+                by_bot: false,
+            },
+            TableEvent::Action {
+                seat: seat(3),
+                action: PublicAction::Dabaifen(dabaifen::Action::Declare("2H".parse().unwrap())),
+                by_bot: false,
+            },
+            TableEvent::Window { closes_in_ms: 4000 },
+            TableEvent::WindowClosed {
+                outcome: WindowOutcome::Redeal(RedealOutcome { redeal_forced_by: Some(seat(2)) }),
+            },
+            TableEvent::WindowClosed { outcome: WindowOutcome::Annul(AnnulOutcome { annulled_by: None }) },
+            TableEvent::WindowClosed {
+                outcome: WindowOutcome::Redeal(RedealOutcome { redeal_forced_by: None }),
+            },
+        ];
+        let mut msgs = vec![
+            ServerMsg::Welcome(WelcomeMsg { guest: GuestInfo { id: "g1".into(), name: "a".into() } }),
+            ServerMsg::Sync(sync),
+            ServerMsg::Seats(SeatsMsg {
+                v: 4,
+                seats: vec![seat_info],
+                spectators: 0,
+                status: TableStatus::Parked,
+                timer: Some(Timer::NextHand { remaining_ms: 5 }),
+            }),
+            ServerMsg::Chat(ChatMsg { v: 5, message: chat }),
+            ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(Some(legal)) }),
+            ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(None) }),
+            ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Next, legal: None }),
+            ServerMsg::Error(ErrorMsg { code: ErrorCode::Illegal, message: "no".into(), v: Some(2) }),
+            ServerMsg::Error(ErrorMsg { code: ErrorCode::BadJson, message: "no".into(), v: None }),
+            ServerMsg::Pong,
+        ];
+        for (i, event) in events.into_iter().enumerate() {
+            msgs.push(ServerMsg::Update(UpdateMsg {
+                v: 10 + i as u64,
+                event,
+                hand: 0,
+                move_no: 1,
+                view: Value::Null,
+                legal: None,
+                timer: Some(Timer::Draw { every_ms: 250 }),
+                match_: Some(dabaifen_match.clone()),
+            }));
+        }
+        for m in &msgs {
+            round_trip(m);
+        }
+    }
+
+    /// An engine's refusal reaches the edge typed: the request error keeps the engine's error,
+    /// and the one edge error gives the WebSocket code and the HTTP status.
+    #[test]
+    fn typed_errors_reach_the_edge_with_their_codes() {
+        use crate::game::{NotAllowed, RequestError, TooLate};
+        let engine = madiao::IllegalAction::HandOver;
+        let r: Refusal = RequestError::<madiao::IllegalAction>::Refused(engine.clone()).into();
+        assert_eq!((r.code, r.status(), r.api_code()), (ErrorCode::Illegal, 422, ApiCode::BadRequest));
+        assert_eq!(r.message, engine.to_string());
+        let r: Refusal = RequestError::<madiao::IllegalAction>::TooLate(TooLate::DrawOver).into();
+        assert_eq!((r.code, r.status()), (ErrorCode::TooLate, 409));
+        assert_eq!(r.message, "the draw is over: trumps are fixed");
+        let r: Refusal = RequestError::<madiao::IllegalAction>::Illegal(NotAllowed::HoldsTrumps).into();
+        assert_eq!(r.code, ErrorCode::Illegal);
+        let sent: Value = serde_json::from_str(&r.message(Some(9)).text()).unwrap();
+        assert_eq!(
+            sent,
+            json!({"type": "error", "code": "illegal", "message": "you cannot annul: your hand holds trumps", "v": 9})
+        );
+        let bad =
+            <ai::Madiao as crate::game::TableGame>::settings("standard", &Default::default(), 3).unwrap_err();
+        let r = Refusal::from(bad);
+        assert_eq!((r.status(), r.api_code()), (400, ApiCode::BadRequest));
+        assert!(r.message.contains("not 3"), "{}", r.message);
+        assert_eq!(Refusal::new(ErrorCode::NoTable, "x").status(), 404);
     }
 
     #[test]

@@ -83,8 +83,8 @@ impl LocalConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LocalError {
     /// Rules, variants or stake refused.
-    #[error("{0}")]
-    Settings(String),
+    #[error(transparent)]
+    Settings(#[from] table::game::SettingsError),
     /// A bot name the game does not know.
     #[error("{0}")]
     Bot(String),
@@ -238,7 +238,7 @@ where
     hand: u32,
     st: G::State,
     done_hands: Vec<G::State>,
-    results: Vec<Value>,
+    results: Vec<G::HandResult>,
     stage: Stage,
     request: G::Request,
     v: u64,
@@ -349,7 +349,7 @@ where
         }
     }
 
-    fn match_json(&self) -> Value {
+    fn match_json(&self) -> table::protocol::MatchSummary {
         G::match_summary(&self.m, &self.results)
     }
 
@@ -384,7 +384,7 @@ where
             "you": { "seat": self.human(), "name": self.cfg.name, "host": true },
             "hand": self.hand, "move": self.moves,
             "view": self.view_json(), "legal": self.legal_json(), "timer": self.timer_json(),
-            "match": self.match_json(), "results": self.results, "chat": [],
+            "match": self.match_json(), "results": self.results.iter().cloned().map(Into::<table::protocol::HandResult>::into).collect::<Vec<_>>(), "chat": [],
         })
     }
 
@@ -476,7 +476,7 @@ where
             }
             None => {
                 let r = G::finish_hand(&mut self.m, &self.st);
-                self.results.push(r);
+                self.results.extend(r);
                 self.stage = if G::match_over(&self.m) { Stage::Over } else { Stage::Pause };
                 self.save();
             }
@@ -603,8 +603,8 @@ where
                             self.submit(job, Purpose::Window, now);
                         }
                     }
-                    Err(table::game::RequestError::TooLate(m)) => self.error("too_late", m),
-                    Err(table::game::RequestError::Illegal(m)) => self.error("illegal", m),
+                    Err(e @ table::game::RequestError::TooLate(_)) => self.error("too_late", e.to_string()),
+                    Err(e @ table::game::RequestError::Illegal(_)) => self.error("illegal", e.to_string()),
                     Err(table::game::RequestError::Refused(e)) => self.error("illegal", e.to_string()),
                 }
             }
@@ -646,7 +646,7 @@ where
     pub fn record(&self) -> Result<String, String> {
         let mut states: Vec<G::State> = self.done_hands.clone();
         states.push(self.st.clone());
-        G::record(&self.settings, self.cfg.seed, self.players(), &states)
+        G::record(&self.settings, self.cfg.seed, self.players(), &states).map_err(|e| e.to_string())
     }
 
     /// Writes the record to the configured file (atomically: a temporary file renamed).

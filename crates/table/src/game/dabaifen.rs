@@ -22,10 +22,14 @@ use ::dabaifen::{
 };
 use ai::Dabaifen;
 use cards::record;
+use cards::record::DabaifenResult;
 use cards::{Rng, Seat};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Begin, LeadGroup, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
+use super::{
+    Begin, LeadGroup, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, Viewer,
+};
+use crate::protocol::{ActAction, AnnulOutcome, HiddenAction, MatchSummary, PublicAction, WindowOutcome};
 
 /// The rules of a Da Bai Fen table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,10 +86,14 @@ impl TableGame for Dabaifen {
     type Settings = DabaifenSettings;
     type Match = Match;
     type Request = DabaifenRequest;
+    type HandResult = DabaifenResult;
 
-    fn settings(rules: &str, variants: &record::Variants, _stake: u32) -> Result<DabaifenSettings, String> {
-        let base = Variants::preset(rules).map_err(|e| e.to_string())?;
-        let variants = base.with_overrides(variants).map_err(|e| e.to_string())?;
+    fn settings(
+        rules: &str,
+        variants: &record::Variants,
+        _stake: u32,
+    ) -> Result<DabaifenSettings, SettingsError> {
+        let variants = Variants::preset(rules)?.with_overrides(variants)?;
         Ok(DabaifenSettings { variants })
     }
 
@@ -105,36 +113,32 @@ impl TableGame for Dabaifen {
         State::new(&m.setup(deck_from_seed(seed, u64::from(hand)))).ok()
     }
 
-    fn finish_hand(m: &mut Match, state: &State) -> Value {
-        match state.result() {
-            Some(r) => {
-                m.record(r);
-                serde_json::to_value(r.to_record()).unwrap_or(Value::Null)
-            }
-            None => Value::Null,
-        }
+    fn finish_hand(m: &mut Match, state: &State) -> Option<DabaifenResult> {
+        let r = state.result()?;
+        m.record(r);
+        Some(r.to_record())
     }
 
     fn match_over(m: &Match) -> bool {
         m.is_over()
     }
 
-    fn match_summary(m: &Match, results: &[Value]) -> Value {
+    fn match_summary(m: &Match, results: &[DabaifenResult]) -> MatchSummary {
         let mut wins = [0u32; 2];
         for r in results {
-            if let Some(w) = r["winner"].as_u64().filter(|&w| w < 2) {
-                wins[w as usize] += 1;
+            if let Some(w) = r.winner.filter(|&w| w < 2) {
+                wins[usize::from(w)] += 1;
             }
         }
         let summary = crate::protocol::DabaifenMatch {
             hands: results.len(),
-            ranks: m.ranks().map(|r| r.to_string()),
+            ranks: m.ranks(),
             next_starter: m.starter(),
             deals_won: wins,
             over: m.is_over(),
             winner: m.winner(),
         };
-        serde_json::to_value(summary).unwrap_or(Value::Null)
+        MatchSummary::Dabaifen(summary)
     }
 
     fn begin(state: &State, resumed: bool) -> Begin {
@@ -183,15 +187,13 @@ impl TableGame for Dabaifen {
                         return Err(Refused(e));
                     }
                     if !state.drawn_cards(seat, drawn).contains(*c) {
-                        return Err(Illegal(format!("you cannot show {c}: you have not drawn it")));
+                        return Err(Illegal(NotAllowed::NotDrawn { card: *c }));
                     }
                     Ok(DabaifenRequest { declare: Some(*c), ..current })
                 }
                 Action::Pass => Ok(DabaifenRequest { declare: None, ..current }),
-                Action::Annul => Err(Illegal("you cannot annul now: trumps are not fixed yet".into())),
-                _ => Err(Illegal(
-                    "during the draw you may only ask to show a card of the trump rank (or withdraw with pass)".into(),
-                )),
+                Action::Annul => Err(Illegal(NotAllowed::TrumpsNotFixed)),
+                _ => Err(Illegal(NotAllowed::DrawOpen)),
             };
         }
         if overlay.window {
@@ -200,19 +202,17 @@ impl TableGame for Dabaifen {
                     if state.may_annul(seat) {
                         Ok(DabaifenRequest { annul: true, ..current })
                     } else if state.variants().annul == Annul::NonStartersOnly && seat == state.starter() {
-                        Err(Illegal(
-                            "you cannot annul: under annul non_starters_only the starter may not".into(),
-                        ))
+                        Err(Illegal(NotAllowed::StarterMayNotAnnul))
                     } else {
-                        Err(Illegal("you cannot annul: your hand holds trumps".into()))
+                        Err(Illegal(NotAllowed::HoldsTrumps))
                     }
                 }
                 Action::Pass => Ok(DabaifenRequest { annul: false, ..current }),
-                Action::Declare(_) => Err(TooLate("the draw is over: trumps are fixed".into())),
-                _ => Err(Illegal("the annulment window is open: the kitty is taken once it closes".into())),
+                Action::Declare(_) => Err(TooLate(super::TooLate::DrawOver)),
+                _ => Err(Illegal(NotAllowed::AnnulmentWindowOpen)),
             };
         }
-        Err(TooLate("there is no draw or window open now".into()))
+        Err(TooLate(super::TooLate::NothingOpen))
     }
 
     fn answer(state: &State, request: DabaifenRequest) -> Action {
@@ -234,8 +234,8 @@ impl TableGame for Dabaifen {
         matches!(action, Action::Pass | Action::Declare(_) | Action::Annul)
     }
 
-    fn window_outcome(state: &State) -> Value {
-        json!({ "annulled_by": state.annulled_by() })
+    fn window_outcome(state: &State) -> WindowOutcome {
+        WindowOutcome::Annul(AnnulOutcome { annulled_by: state.annulled_by() })
     }
 
     fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
@@ -278,10 +278,17 @@ impl TableGame for Dabaifen {
         state.legal_summary(seat).map(legal_json)
     }
 
-    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
+    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> PublicAction {
         match action {
-            Action::Bury(_) if viewer != Viewer::Seat(actor) => json!({ "bury": null }),
-            a => action_json(a),
+            Action::Bury(_) if viewer != Viewer::Seat(actor) => PublicAction::Hidden(HiddenAction::Bury(())),
+            a => PublicAction::Dabaifen(*a),
+        }
+    }
+
+    fn from_wire(action: ActAction) -> Option<Action> {
+        match action {
+            ActAction::Dabaifen(a) => Some(a),
+            _ => None,
         }
     }
 
@@ -290,7 +297,7 @@ impl TableGame for Dabaifen {
         seed: u64,
         players: [String; 4],
         states: &[State],
-    ) -> Result<String, String> {
+    ) -> Result<String, RecordError> {
         let hands = states.iter().map(::dabaifen::record::hand_record).collect();
         let mut rec = ::dabaifen::record::match_record(&s.variants, Some(seed), hands);
         rec.players = Some(cards::BySeat(players));

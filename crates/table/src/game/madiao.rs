@@ -11,9 +11,13 @@ use ::madiao::{Action, BankerDraw, IllegalAction, Match, Phase, PlayKind, State,
 use ai::Madiao;
 use cards::Seat;
 use cards::record;
-use serde_json::{Value, json};
+use cards::record::MadiaoResult;
+use serde_json::Value;
 
-use super::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, action_json};
+use super::{
+    Begin, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, TooLate, Viewer,
+};
+use crate::protocol::{ActAction, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome};
 
 /// The rules of a Madiao table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,12 +45,16 @@ impl TableGame for Madiao {
     type Match = MadiaoMatch;
     /// True when the person asked to force a redeal.
     type Request = bool;
+    type HandResult = MadiaoResult;
 
-    fn settings(rules: &str, variants: &record::Variants, stake: u32) -> Result<MadiaoSettings, String> {
-        let base = Variants::preset(rules).map_err(|e| e.to_string())?;
-        let variants = base.with_overrides(variants).map_err(|e| e.to_string())?;
+    fn settings(
+        rules: &str,
+        variants: &record::Variants,
+        stake: u32,
+    ) -> Result<MadiaoSettings, SettingsError> {
+        let variants = Variants::preset(rules)?.with_overrides(variants)?;
         if stake == 0 || !stake.is_multiple_of(2) || stake > MAX_STAKE {
-            return Err(format!("stake must be an even number of chips from 2 to {MAX_STAKE}, not {stake}"));
+            return Err(SettingsError::Stake { stake, max: MAX_STAKE });
         }
         Ok(MadiaoSettings { rules: rules.to_string(), variants, stake })
     }
@@ -69,24 +77,19 @@ impl TableGame for Madiao {
         State::new(setup).ok()
     }
 
-    fn finish_hand(m: &mut MadiaoMatch, state: &State) -> Value {
-        match m.inner.finish(state) {
-            Ok(r) => serde_json::to_value(r).unwrap_or(Value::Null),
-            Err(_) => Value::Null,
-        }
+    fn finish_hand(m: &mut MadiaoMatch, state: &State) -> Option<MadiaoResult> {
+        m.inner.finish(state).ok()
     }
 
     fn match_over(m: &MadiaoMatch) -> bool {
         m.inner.is_over()
     }
 
-    fn match_summary(m: &MadiaoMatch, results: &[Value]) -> Value {
+    fn match_summary(m: &MadiaoMatch, results: &[MadiaoResult]) -> MatchSummary {
         let mut totals = [0f64; 4];
         for r in results {
-            if let Some(p) = r["payoffs"].as_array() {
-                for (t, x) in totals.iter_mut().zip(p) {
-                    *t += x.as_f64().unwrap_or(0.0);
-                }
+            for (t, x) in totals.iter_mut().zip(r.payoffs.0) {
+                *t += x.to_f64();
             }
         }
         let progress = m.inner.progress();
@@ -97,7 +100,7 @@ impl TableGame for Madiao {
             next_banker: m.inner.next_banker(),
             over: m.inner.is_over(),
         };
-        serde_json::to_value(summary).unwrap_or(Value::Null)
+        MatchSummary::Madiao(summary)
     }
 
     fn begin(state: &State, resumed: bool) -> Begin {
@@ -134,27 +137,20 @@ impl TableGame for Madiao {
         action: &Action,
     ) -> Result<bool, RequestError<IllegalAction>> {
         if !overlay.window {
-            return Err(RequestError::TooLate("the redeal window has closed".into()));
+            return Err(RequestError::TooLate(TooLate::RedealWindowClosed));
         }
         match action {
             Action::Redeal(true) => {
                 if state.may_force_redeal(seat) {
                     Ok(true)
                 } else if state.phase() == Phase::Redeal && state.long_suit_holders().any(|s| s == seat) {
-                    Err(RequestError::Illegal(
-                        "you have already answered the redeal question in this hand".into(),
-                    ))
+                    Err(RequestError::Illegal(NotAllowed::AlreadyAnswered))
                 } else {
-                    Err(RequestError::Illegal(
-                        "you cannot force a redeal: you hold no long suit (5 or more cards of one suit)"
-                            .into(),
-                    ))
+                    Err(RequestError::Illegal(NotAllowed::NoLongSuit))
                 }
             }
             Action::Redeal(false) => Ok(false),
-            _ => Err(RequestError::Illegal(
-                "the redeal window is open: cards are played once it closes".into(),
-            )),
+            _ => Err(RequestError::Illegal(NotAllowed::RedealWindowOpen)),
         }
     }
 
@@ -170,8 +166,8 @@ impl TableGame for Madiao {
         matches!(action, Action::Redeal(_))
     }
 
-    fn window_outcome(state: &State) -> Value {
-        json!({ "redeal_forced_by": state.redeal_forced_by() })
+    fn window_outcome(state: &State) -> WindowOutcome {
+        WindowOutcome::Redeal(RedealOutcome { redeal_forced_by: state.redeal_forced_by() })
     }
 
     fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
@@ -209,13 +205,23 @@ impl TableGame for Madiao {
                 _ => None,
             })
             .collect();
-        Some(Legal::Actions { actions: actions.iter().map(action_json).collect(), captures })
+        let actions = actions.iter().map(|a| serde_json::to_value(a).unwrap_or(Value::Null)).collect();
+        Some(Legal::Actions { actions, captures })
     }
 
-    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> Value {
+    fn public_action(action: &Action, actor: Seat, viewer: Viewer) -> PublicAction {
         match action {
-            Action::Slough(_) if viewer != Viewer::Seat(actor) => json!({ "slough": null }),
-            a => action_json(a),
+            Action::Slough(_) if viewer != Viewer::Seat(actor) => {
+                PublicAction::Hidden(HiddenAction::Slough(()))
+            }
+            a => PublicAction::Madiao(*a),
+        }
+    }
+
+    fn from_wire(action: ActAction) -> Option<Action> {
+        match action {
+            ActAction::Madiao(a) => Some(a),
+            _ => None,
         }
     }
 
@@ -224,9 +230,8 @@ impl TableGame for Madiao {
         seed: u64,
         players: [String; 4],
         states: &[State],
-    ) -> Result<String, String> {
-        let mut rec = ::madiao::record::to_record(&s.rules, &s.variants, Some(seed), states.iter())
-            .map_err(|e| e.to_string())?;
+    ) -> Result<String, RecordError> {
+        let mut rec = ::madiao::record::to_record(&s.rules, &s.variants, Some(seed), states.iter())?;
         rec.players = Some(cards::BySeat(players));
         Ok(record::to_pretty_json(&rec))
     }
