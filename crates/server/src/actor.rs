@@ -547,7 +547,7 @@ where
                 by_bot: *by_bot,
             },
             Event::WindowOpen => TableEvent::Window { closes_in_ms: self.app.timing.window_ms },
-            Event::WindowClosed(outcome) => TableEvent::WindowClosed { outcome: outcome.clone() },
+            Event::WindowClosed(outcome) => TableEvent::WindowClosed { outcome: *outcome },
         }
     }
 
@@ -589,7 +589,7 @@ where
         let viewer = m.seat.map_or(Viewer::Spectator, Viewer::Seat);
         let (view, legal) = self.view_and_legal(viewer);
         let is_host = self.host.as_deref() == Some(m.guest.id.as_str());
-        ServerMsg::Sync(SyncMsg {
+        ServerMsg::Sync(Box::new(SyncMsg {
             v: self.v,
             table: self.table_json(),
             you: You { seat: m.seat, guest: m.guest.id.clone(), name: m.guest.name.clone(), host: is_host },
@@ -601,7 +601,7 @@ where
             match_: self.match_json(),
             results: self.results.iter().cloned().map(Into::into).collect(),
             chat: self.chat.iter().map(chat_msg).collect(),
-        })
+        }))
         .text()
     }
 

@@ -461,7 +461,7 @@ pub struct WelcomeMsg {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     Welcome(WelcomeMsg),
-    Sync(SyncMsg),
+    Sync(Box<SyncMsg>),
     Update(UpdateMsg),
     Seats(SeatsMsg),
     Chat(ChatMsg),
@@ -1076,7 +1076,7 @@ mod tests {
         ];
         let mut msgs = vec![
             ServerMsg::Welcome(WelcomeMsg { guest: GuestInfo { id: "g1".into(), name: "a".into() } }),
-            ServerMsg::Sync(sync),
+            ServerMsg::Sync(Box::new(sync)),
             ServerMsg::Seats(SeatsMsg {
                 v: 4,
                 seats: vec![seat_info],
