@@ -619,11 +619,13 @@ hands: number,
  */
 created_ms: number, };
 
+export type LeadSuit = "trumps" | "S" | "H" | "D" | "C";
+
 export type LeadGroup = { 
 /**
- * `trumps`, or a suit letter `S`, `H`, `D`, `C`.
+ * The trumps, or a plain suit.
  */
-suit: "trumps" | "S" | "H" | "D" | "C", 
+suit: LeadSuit, 
 /**
  * The seat's cards of that suit, strongest first.
  */
@@ -635,20 +637,24 @@ cards: Array<DabaifenCard>,
  */
 tops?: Array<DabaifenCard>, };
 
+export type CardsAction = "bury" | "play";
+
+export type RevokeRule = "penalize" | "refuse";
+
 export type Legal = { "kind": "actions", 
 /**
- * The actions, in the engine's JSON shape.
+ * The actions.
  */
 actions: Array<MadiaoAction>, 
 /**
- * Madiao: the cards of the `play` actions that would lead or capture (§5); any other
- * `play` is a face-up discard.
+ * The cards of the `play` actions that would lead or capture (§5); any other `play` is a
+ * face-up discard.
  */
 captures: Array<MadiaoCard>, } | { "kind": "cards", 
 /**
- * `bury` or `play`.
+ * Burying or following.
  */
-action: "bury" | "play", 
+action: CardsAction, 
 /**
  * How many cards.
  */
@@ -670,9 +676,9 @@ singles: Array<DabaifenCard>,
  */
 groups: Array<LeadGroup>, 
 /**
- * The `revoke` variant (`penalize` or `refuse`).
+ * The `revoke` variant.
  */
-revoke: "penalize" | "refuse", } | { "kind": "declare", 
+revoke: RevokeRule, } | { "kind": "declare", 
 /**
  * Your cards drawn so far that you may show.
  */

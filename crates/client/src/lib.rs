@@ -11,6 +11,7 @@ use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
+use table::protocol::{ActAction, CardsAction, Legal};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -282,46 +283,44 @@ impl Socket {
     }
 }
 
-/// A uniformly random legal action from a `legal` description (see `game::Legal`), for bot clients
-/// that have no rules code: `None` when the description is not a decision of the seat to move
-/// (nothing, or a request during the draw or a window).
+/// A uniformly random legal action from a `legal` description (see `table::protocol::Legal`), in
+/// JSON, for bot clients that have no rules code: `None` when the description is not a decision of
+/// the seat to move (nothing, a request during the draw or a window, or not a `legal` at all).
 pub fn random_action(legal: &Value, rng: &mut cards::Rng) -> Option<Value> {
-    let strings = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .map(|a| a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect())
-            .unwrap_or_default()
-    };
-    match legal["kind"].as_str()? {
-        "actions" => {
-            let a = legal["actions"].as_array()?;
-            (!a.is_empty()).then(|| a[rng.index(a.len())].clone())
+    let legal: Legal = serde_json::from_value(legal.clone()).ok()?;
+    serde_json::to_value(random_act(&legal, rng)?).ok()
+}
+
+/// A uniformly random legal action from `legal` (see [`random_action`]).
+pub fn random_act(legal: &Legal, rng: &mut cards::Rng) -> Option<ActAction> {
+    match legal {
+        Legal::Actions { actions, .. } => {
+            (!actions.is_empty()).then(|| ActAction::Madiao(actions[rng.index(actions.len())]))
         }
-        "cards" => {
-            let action = legal["action"].as_str()?;
-            let count = legal["count"].as_u64()? as usize;
-            let mut chosen = strings(&legal["must"]);
-            let mut from = strings(&legal["from"]);
+        Legal::Cards { action, count, must, from } => {
+            let count = usize::from(*count);
+            let mut chosen = must.clone();
+            let mut from = from.clone();
             rng.shuffle(&mut from);
             let need = count.checked_sub(chosen.len())?;
             chosen.extend(from.into_iter().take(need));
-            (chosen.len() == count).then(|| json!({ action: chosen }))
+            (chosen.len() == count).then(|| ActAction::Dabaifen(action.action(chosen)))
         }
-        "lead" => {
-            let singles = strings(&legal["singles"]);
-            let groups = legal["groups"].as_array().cloned().unwrap_or_default();
+        Legal::Lead { singles, groups, .. } => {
             // Mostly single cards; sometimes two or more top cards of one suit (only where the
             // tops are known, under `refuse`: elsewhere a guess might be a revoke).
-            let multi: Vec<Vec<String>> =
-                groups.iter().map(|g| strings(&g["tops"])).filter(|t| t.len() >= 2).collect();
+            let multi: Vec<&Vec<dabaifen::Card>> =
+                groups.iter().filter_map(|g| g.tops.as_ref()).filter(|t| t.len() >= 2).collect();
+            let play = |cards: Vec<dabaifen::Card>| ActAction::Dabaifen(CardsAction::Play.action(cards));
             if !multi.is_empty() && rng.chance(0.2) {
                 let mut tops = multi[rng.index(multi.len())].clone();
                 rng.shuffle(&mut tops);
                 let n = 2 + rng.index(tops.len() - 1);
                 tops.truncate(n);
-                return Some(json!({ "play": tops }));
+                return Some(play(tops));
             }
-            (!singles.is_empty()).then(|| json!({ "play": [singles[rng.index(singles.len())].clone()] }))
+            (!singles.is_empty()).then(|| play(vec![singles[rng.index(singles.len())]]))
         }
-        _ => None,
+        Legal::Declare { .. } | Legal::Annul { .. } | Legal::Redeal { .. } => None,
     }
 }

@@ -9,11 +9,11 @@ use ai::{Dabaifen, Madiao};
 use cards::{Rng, Seat};
 use dabaifen::random::RandomPolicy;
 use dabaifen::{Action, Cards, Match, Phase, Variants, deal_from_seed};
-use serde_json::Value;
 use table::game::{Legal, Overlay, TableGame};
+use table::protocol::{CardsAction, RevokeRule};
 
-fn set_of(codes: &[String]) -> Cards {
-    codes.iter().map(|c| c.parse::<dabaifen::Card>().unwrap()).collect()
+fn set_of(cards: &[dabaifen::Card]) -> Cards {
+    cards.iter().copied().collect()
 }
 
 /// How a client reads a description: is this set of cards a legal play or burial?
@@ -28,9 +28,9 @@ fn allows(legal: &Legal, chosen: Cards) -> bool {
                 return set_of(singles).contains(chosen.first().unwrap());
             }
             groups.iter().any(|g| {
-                let pool = match (&g.tops, revoke.as_str()) {
-                    (Some(t), "refuse") => set_of(t),
-                    (None, "penalize") => set_of(&g.cards),
+                let pool = match (&g.tops, revoke) {
+                    (Some(t), RevokeRule::Refuse) => set_of(t),
+                    (None, RevokeRule::Penalize) => set_of(&g.cards),
                     _ => panic!("tops are sent exactly under refuse: {g:?}"),
                 };
                 chosen.len() >= 2 && chosen.is_subset(pool)
@@ -72,7 +72,7 @@ fn check_position(st: &dabaifen::State, checked: &mut [usize; 3]) {
             assert!(engine.iter().all(|&c| allows(&legal, c)));
             assert_eq!(engine.len(), 18_564);
             let Legal::Cards { from, must, count, action } = &legal else { panic!("{legal:?}") };
-            assert_eq!((action.as_str(), *count, must.len(), from.len()), ("bury", 6, 0, 18));
+            assert_eq!((*action, *count, must.len(), from.len()), (CardsAction::Bury, 6, 0, 18));
             checked[0] += 1;
         }
         Phase::Playing => {
@@ -136,8 +136,7 @@ fn madiao_lists_are_the_engine_legal_actions() {
             if st.phase() == madiao::Phase::Play {
                 let d = <Madiao as TableGame>::legal_for(&st, seat, Overlay::default(), false).unwrap();
                 let Legal::Actions { actions, .. } = d else { panic!("{d:?}") };
-                let engine: Vec<Value> = legal.iter().map(|a| serde_json::to_value(a).unwrap()).collect();
-                assert_eq!(actions, engine);
+                assert_eq!(actions, legal);
                 for other in Seat::ALL.into_iter().filter(|&s| s != seat) {
                     assert!(
                         <Madiao as TableGame>::legal_for(&st, other, Overlay::default(), false).is_none()

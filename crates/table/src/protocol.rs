@@ -73,72 +73,120 @@ impl TableStatus {
 /// two or more may be led together.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LeadGroup {
-    /// `trumps`, or a suit letter `S`, `H`, `D`, `C`.
-    #[ts(type = "\"trumps\" | \"S\" | \"H\" | \"D\" | \"C\"")]
-    pub suit: String,
+    /// The trumps, or a plain suit.
+    pub suit: LeadSuit,
     /// The seat's cards of that suit, strongest first.
-    #[ts(type = "Array<DabaifenCard>")]
-    pub cards: Vec<String>,
+    pub cards: Vec<dabaifen::Card>,
     /// Under `revoke: refuse` only: the top cards among them (a multi-card lead must use only
     /// these). Under `penalize` this is absent: any two or more may be led, and a lead with a card
     /// that is not a top card is a revoke, which ends the deal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Array<DabaifenCard>")]
-    pub tops: Option<Vec<String>>,
+    #[ts(optional)]
+    pub tops: Option<Vec<dabaifen::Card>>,
+}
+
+/// The suit of a Da Bai Fen lead group: the trumps count as one suit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub enum LeadSuit {
+    /// The trumps.
+    #[serde(rename = "trumps")]
+    Trumps,
+    /// Spades (plain).
+    S,
+    /// Hearts (plain).
+    H,
+    /// Diamonds (plain).
+    D,
+    /// Clubs (plain).
+    C,
+}
+
+impl From<Option<dabaifen::Suit>> for LeadSuit {
+    fn from(s: Option<dabaifen::Suit>) -> LeadSuit {
+        match s {
+            None => LeadSuit::Trumps,
+            Some(dabaifen::Suit::Spades) => LeadSuit::S,
+            Some(dabaifen::Suit::Hearts) => LeadSuit::H,
+            Some(dabaifen::Suit::Diamonds) => LeadSuit::D,
+            Some(dabaifen::Suit::Clubs) => LeadSuit::C,
+        }
+    }
+}
+
+/// What a Da Bai Fen choice of cards is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CardsAction {
+    /// Burying six cards under the kitty.
+    Bury,
+    /// Following a lead.
+    Play,
+}
+
+impl CardsAction {
+    /// The action that sends `cards` for this choice.
+    pub fn action(self, cards: Vec<dabaifen::Card>) -> dabaifen::Action {
+        let set = cards.into_iter().collect();
+        match self {
+            CardsAction::Bury => dabaifen::Action::Bury(set),
+            CardsAction::Play => dabaifen::Action::Play(set),
+        }
+    }
+}
+
+/// The Da Bai Fen `revoke` variant in force (§8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RevokeRule {
+    /// A revoking lead is allowed and ends the deal.
+    Penalize,
+    /// A revoking lead is refused.
+    Refuse,
 }
 
 /// The legal actions of a seat, in a form a client can use without rules code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Legal {
-    /// Send one of these actions as it is.
+    /// Madiao: send one of these actions as it is.
     Actions {
-        /// The actions, in the engine's JSON shape.
-        #[ts(type = "Array<MadiaoAction>")]
-        actions: Vec<Value>,
-        /// Madiao: the cards of the `play` actions that would lead or capture (§5); any other
-        /// `play` is a face-up discard.
+        /// The actions.
+        actions: Vec<madiao::Action>,
+        /// The cards of the `play` actions that would lead or capture (§5); any other `play` is a
+        /// face-up discard.
         #[serde(default)]
-        #[ts(type = "Array<MadiaoCard>")]
-        captures: Vec<String>,
+        captures: Vec<madiao::Card>,
     },
     /// Choose exactly `count` cards: every card of `must`, the rest from `from`; send
     /// `{ACTION: [cards]}`.
     Cards {
-        /// `bury` or `play`.
-        #[ts(type = "\"bury\" | \"play\"")]
-        action: String,
+        /// Burying or following.
+        action: CardsAction,
         /// How many cards.
         count: u8,
         /// Cards that must be among them.
-        #[ts(type = "Array<DabaifenCard>")]
-        must: Vec<String>,
+        must: Vec<dabaifen::Card>,
         /// Cards to choose the others from.
-        #[ts(type = "Array<DabaifenCard>")]
-        from: Vec<String>,
+        from: Vec<dabaifen::Card>,
     },
     /// A Da Bai Fen lead: one card of `singles`, or two or more cards of one group; send
     /// `{"play": [cards]}`.
     Lead {
         /// Every card of the hand.
-        #[ts(type = "Array<DabaifenCard>")]
-        singles: Vec<String>,
+        singles: Vec<dabaifen::Card>,
         /// The suits with two or more cards.
         groups: Vec<LeadGroup>,
-        /// The `revoke` variant (`penalize` or `refuse`).
-        #[ts(type = "\"penalize\" | \"refuse\"")]
-        revoke: String,
+        /// The `revoke` variant.
+        revoke: RevokeRule,
     },
     /// Da Bai Fen, during the draw: you may ask at any moment to show one of these cards; the
     /// request is applied when you are next asked (right after the next card is drawn, unless
     /// someone asked before you shows first). `{"pass": true}` withdraws it.
     Declare {
         /// Your cards drawn so far that you may show.
-        #[ts(type = "Array<DabaifenCard>")]
-        cards: Vec<String>,
+        cards: Vec<dabaifen::Card>,
         /// The card you asked to show, if any.
-        #[ts(type = "DabaifenCard | null")]
-        requested: Option<String>,
+        requested: Option<dabaifen::Card>,
     },
     /// Da Bai Fen, during the annulment window: your hand has no trump and you may annul the
     /// deal with `{"annul": true}` (`{"annul": false}` withdraws it). Applied when the window closes.

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 use crate::model::{Connection, GameView, Legal, MadiaoView, Model, TableInfo};
 use crate::names;
+use table::protocol::{CardsAction, RevokeRule};
 
 /// The interface's own state (what the model does not hold).
 #[derive(Clone, Debug, Default)]
@@ -84,6 +85,16 @@ pub struct HandMarks {
 
 fn strings(v: &[String]) -> impl Iterator<Item = &str> {
     v.iter().map(String::as_str)
+}
+
+/// Card codes, as the terminal shows and selects cards.
+fn codes<C: ToString>(cards: &[C]) -> Vec<String> {
+    cards.iter().map(ToString::to_string).collect()
+}
+
+/// True when the action `a` (JSON) is one of `actions`.
+fn offers(actions: &[madiao::Action], a: &Value) -> bool {
+    serde_json::from_value::<madiao::Action>(a.clone()).is_ok_and(|a| actions.contains(&a))
 }
 
 /// The led suit and the best card so far of Madiao's current trick, with who played it (`None`
@@ -167,7 +178,7 @@ impl App {
             if let Some(Legal::Cards { must, count, .. }) = &self.model.legal
                 && must.len() <= usize::from(*count)
             {
-                self.ui.selected = must.clone();
+                self.ui.selected = codes(must);
             }
             // The cursor goes to a card that may be used: in Madiao the lowest that captures.
             let marks = self.marks();
@@ -200,27 +211,25 @@ impl App {
         match &self.model.legal {
             Some(Legal::Actions { actions, captures }) => {
                 for a in actions {
-                    for k in ["play", "slough"] {
-                        if let Some(c) = a.get(k).and_then(Value::as_str)
-                            && !m.legal.iter().any(|x| x == c)
-                        {
-                            m.legal.push(c.to_string());
-                        }
+                    if let madiao::Action::Play(c) | madiao::Action::Slough(c) = a
+                        && !m.legal.iter().any(|x| *x == c.to_string())
+                    {
+                        m.legal.push(c.to_string());
                     }
                 }
                 // Face up, a card captures (or leads) unless it is a discard: the server says which.
-                m.capture = captures.clone();
+                m.capture = codes(captures);
             }
             Some(Legal::Cards { must, from, action, .. }) => {
-                m.legal = must.iter().chain(from).cloned().collect();
-                if action == "bury"
+                m.legal = codes(must).into_iter().chain(codes(from)).collect();
+                if *action == CardsAction::Bury
                     && let Some(GameView::Dabaifen(v)) = &self.model.view
                 {
                     m.kitty = v.kitty.iter().flatten().map(ToString::to_string).collect();
                 }
             }
-            Some(Legal::Lead { singles, .. }) => m.legal = singles.clone(),
-            Some(Legal::Declare { cards, .. }) => m.legal = cards.clone(),
+            Some(Legal::Lead { singles, .. }) => m.legal = codes(singles),
+            Some(Legal::Declare { cards, .. }) => m.legal = codes(cards),
             _ => {}
         }
         m
@@ -377,7 +386,7 @@ impl App {
             return;
         }
         if let Some(Legal::Cards { must, from, count, .. }) = &self.model.legal
-            && must.iter().any(|c| c == code)
+            && must.iter().any(|c| c.to_string() == code)
             && must.len() <= usize::from(*count)
             && !from.is_empty()
         {
@@ -407,7 +416,7 @@ impl App {
                 } else if self.ui.confirm.is_some() {
                     self.ui.confirm = None;
                 } else if !self.ui.selected.is_empty()
-                    && !matches!(&self.model.legal, Some(Legal::Cards { must, .. }) if *must == self.ui.selected)
+                    && !matches!(&self.model.legal, Some(Legal::Cards { must, .. }) if codes(must) == self.ui.selected)
                 {
                     self.ui.selected.clear();
                 } else {
@@ -494,7 +503,7 @@ impl App {
             (GameKind::Madiao, 'd', Some(Legal::Actions { actions, .. })) => {
                 let Some(c) = card else { return };
                 let a = json!({ "slough": c });
-                if actions.contains(&a) {
+                if offers(actions, &a) {
                     self.act(a, now);
                 } else if madiao_leading(&self.model) {
                     self.ui.message = Some("you lead: the leader plays face up (Enter)".into());
@@ -504,6 +513,7 @@ impl App {
             }
             (GameKind::Madiao, 'r', Some(Legal::Redeal { .. })) => self.act(json!({ "redeal": true }), now),
             (GameKind::Dabaifen, 'd', Some(Legal::Declare { cards, requested })) => {
+                let (cards, requested) = (codes(cards), requested.map(|c| c.to_string()));
                 if cards.is_empty() {
                     self.ui.message = Some("you have drawn no card you may show".into());
                     return;
@@ -554,7 +564,7 @@ impl App {
                 {
                     return self.act(play, now);
                 }
-                if !actions.contains(&play) {
+                if !offers(&actions, &play) {
                     let why = match self.model.view.as_ref() {
                         Some(GameView::Madiao(v)) => match madiao_best(v) {
                             Some((led, best, _))
@@ -581,6 +591,11 @@ impl App {
                 }
             }
             Legal::Cards { action, count, must, from } => {
+                let (must, from) = (codes(&must), codes(&from));
+                let action = match action {
+                    CardsAction::Bury => "bury",
+                    CardsAction::Play => "play",
+                };
                 let count = usize::from(count);
                 let chosen: Vec<String> = if self.ui.selected.is_empty() && count == 1 {
                     card.into_iter().collect()
@@ -610,6 +625,7 @@ impl App {
                 self.act(json!({ action: chosen }), now);
             }
             Legal::Lead { singles, groups, revoke } => {
+                let singles = codes(&singles);
                 let chosen: Vec<String> = if self.ui.selected.is_empty() {
                     card.into_iter().collect()
                 } else {
@@ -622,14 +638,15 @@ impl App {
                     self.ui.message = Some(format!("{} cannot be led", chosen[0]));
                     return;
                 }
-                let Some(g) = groups.iter().find(|g| chosen.iter().all(|c| g.cards.contains(c))) else {
+                let Some(g) = groups.iter().find(|g| chosen.iter().all(|c| codes(&g.cards).contains(c)))
+                else {
                     self.ui.message = Some(
                         "a multi-card lead is two or more top cards of one suit (the trumps count as one suit)".into(),
                     );
                     return;
                 };
-                if revoke == "refuse"
-                    && let Some(tops) = &g.tops
+                if revoke == RevokeRule::Refuse
+                    && let Some(tops) = g.tops.as_deref().map(codes)
                     && let Some(bad) = chosen.iter().find(|c| !tops.contains(c))
                 {
                     self.ui.message =
@@ -638,8 +655,10 @@ impl App {
                 }
                 self.act(json!({ "play": chosen }), now);
             }
-            Legal::Declare { cards, requested } => match card.filter(|c| cards.contains(c)) {
-                Some(c) if requested.as_deref() != Some(c.as_str()) => self.act(json!({ "declare": c }), now),
+            Legal::Declare { cards, requested } => match card.filter(|c| codes(&cards).contains(c)) {
+                Some(c) if requested.map(|r| r.to_string()) != Some(c.clone()) => {
+                    self.act(json!({ "declare": c }), now)
+                }
                 Some(_) => {
                     self.ui.message =
                         Some("already asked: shown at your next turn to be asked; p withdraws".into())
@@ -647,7 +666,7 @@ impl App {
                 None if cards.is_empty() => self.ui.message = Some("the cards are being drawn…".into()),
                 None => {
                     self.ui.message =
-                        Some(format!("you may show {}: press d (or Enter on it)", cards.join(" or ")))
+                        Some(format!("you may show {}: press d (or Enter on it)", codes(&cards).join(" or ")))
                 }
             },
             Legal::Annul { .. } => self.act(json!({ "annul": false }), now),

@@ -872,6 +872,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
             (countdown(&t), your)
         }
         Some(Legal::Declare { cards, requested }) => {
+            let cards: Vec<String> = cards.iter().map(ToString::to_string).collect();
             let drawn = match &m.view {
                 Some(GameView::Dabaifen(v)) => v.drawn,
                 _ => 0,
@@ -899,8 +900,9 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
             (t, your)
         }
         Some(Legal::Cards { action, count, must, .. }) => {
+            let must: Vec<String> = must.iter().map(ToString::to_string).collect();
             let n = app.ui.selected.len();
-            let t = if action == "bury" {
+            let t = if *action == table::protocol::CardsAction::Bury {
                 format!("Bury 6 cards (k: from the kitty): Space selects ({n}/6 chosen), Enter buries")
             } else if *count == 1 {
                 if must.is_empty() {
@@ -921,7 +923,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
         Some(Legal::Lead { revoke, .. }) => {
             let n = app.ui.selected.len();
             let t = if n >= 2 {
-                let warn = if revoke == "refuse" {
+                let warn = if *revoke == table::protocol::RevokeRule::Refuse {
                     "only top cards"
                 } else {
                     "a card that is not a top card is a revoke"

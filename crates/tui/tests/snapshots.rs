@@ -4,6 +4,7 @@
 
 use cards::record::GameKind;
 use ratatui::crossterm::event::KeyCode;
+use table::protocol::{CardsAction, LeadSuit};
 use tui::app::madiao_best;
 use tui::model::{GameView, Legal};
 use tui::testing::Harness;
@@ -155,7 +156,7 @@ fn dabaifen_burial() {
     assert!(h.play_until(
         5000,
         true,
-        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if action == "bury")
+        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if *action == CardsAction::Bury)
     ));
     assert_eq!(h.app.hand().len(), 18);
     // Three cards chosen with Space.
@@ -180,12 +181,12 @@ fn ace_king_lead() -> (Harness, String, String) {
         Some(Legal::Lead { groups, .. }) => groups
             .iter()
             .find(|g| {
-                g.suit != "trumps"
+                g.suit != LeadSuit::Trumps
                     && g.cards.len() >= 2
-                    && g.cards[0].starts_with('A')
-                    && g.cards[1].starts_with('K')
+                    && g.cards[0].to_string().starts_with('A')
+                    && g.cards[1].to_string().starts_with('K')
             })
-            .map(|g| (g.cards[0].clone(), g.cards[1].clone())),
+            .map(|g| (g.cards[0].to_string(), g.cards[1].to_string())),
         _ => None,
     };
     assert!(h.play_until(5000, true, |a| ak(a).is_some()));
@@ -225,7 +226,7 @@ fn dabaifen_follow() {
     assert!(h.play_until(
         5000,
         true,
-        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if action == "play")
+        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if *action == CardsAction::Play)
     ));
     insta::assert_snapshot!(h.screen());
 }
@@ -258,7 +259,7 @@ fn eighteen_cards_fit_the_smallest_size() {
     assert!(h.play_until(
         5000,
         true,
-        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if action == "bury")
+        |a| matches!(&a.model.legal, Some(Legal::Cards { action, .. }) if *action == CardsAction::Bury)
     ));
     let hand = h.app.hand();
     assert_eq!(hand.len(), 18);

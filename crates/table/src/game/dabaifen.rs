@@ -17,8 +17,8 @@
 //! bot's choice). Only then does the starter take the kitty.
 
 use ::dabaifen::{
-    Action, Annul, Card, IllegalAction, LegalSummary, Match, Phase, Revoke, State, Suit, Variants,
-    deck_from_seed, first_draw,
+    Action, Annul, Card, IllegalAction, LegalSummary, Match, Phase, Revoke, State, Variants, deck_from_seed,
+    first_draw,
 };
 use ai::Dabaifen;
 use cards::record;
@@ -29,7 +29,9 @@ use serde_json::Value;
 use super::{
     Begin, LeadGroup, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, Viewer,
 };
-use crate::protocol::{ActAction, AnnulOutcome, HiddenAction, MatchSummary, PublicAction, WindowOutcome};
+use crate::protocol::{
+    ActAction, AnnulOutcome, CardsAction, HiddenAction, MatchSummary, PublicAction, RevokeRule, WindowOutcome,
+};
 
 /// The rules of a Da Bai Fen table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,37 +49,26 @@ pub struct DabaifenRequest {
     pub annul: bool,
 }
 
-fn codes(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
-    cards.into_iter().map(|c| c.to_string()).collect()
-}
-
-fn suit_name(s: Option<Suit>) -> String {
-    match s {
-        Some(p) => p.letter().to_string(),
-        None => "trumps".into(),
-    }
+fn codes(cards: impl IntoIterator<Item = Card>) -> Vec<Card> {
+    cards.into_iter().collect()
 }
 
 /// The wire form of the engine's legal summary.
 fn legal_json(summary: LegalSummary) -> Legal {
     match summary {
         LegalSummary::Bury { from } => {
-            Legal::Cards { action: "bury".into(), count: 6, must: Vec::new(), from: codes(from) }
+            Legal::Cards { action: CardsAction::Bury, count: 6, must: Vec::new(), from: codes(from) }
         }
         LegalSummary::Lead { singles, groups, revoke } => Legal::Lead {
             singles: codes(singles),
             groups: groups
                 .into_iter()
-                .map(|g| LeadGroup {
-                    suit: suit_name(g.suit),
-                    cards: codes(g.cards),
-                    tops: g.tops.map(codes),
-                })
+                .map(|g| LeadGroup { suit: g.suit.into(), cards: codes(g.cards), tops: g.tops.map(codes) })
                 .collect(),
-            revoke: if revoke == Revoke::Refuse { "refuse" } else { "penalize" }.into(),
+            revoke: if revoke == Revoke::Refuse { RevokeRule::Refuse } else { RevokeRule::Penalize },
         },
         LegalSummary::Follow { count, must, from } => {
-            Legal::Cards { action: "play".into(), count, must: codes(must), from: codes(from) }
+            Legal::Cards { action: CardsAction::Play, count, must: codes(must), from: codes(from) }
         }
     }
 }
@@ -269,7 +260,7 @@ impl TableGame for Dabaifen {
         if let Some(d) = overlay.drawn {
             return Some(Legal::Declare {
                 cards: codes(::dabaifen::trump::sorted_plain(state.declarable_among(seat, d))),
-                requested: request.declare.map(|c| c.to_string()),
+                requested: request.declare,
             });
         }
         if overlay.window {

@@ -201,11 +201,10 @@ impl TableGame for Madiao {
         let captures = actions
             .iter()
             .filter_map(|a| match *a {
-                Action::Play(c) if state.face_up_kind(c) != Some(PlayKind::Discard) => Some(c.to_string()),
+                Action::Play(c) if state.face_up_kind(c) != Some(PlayKind::Discard) => Some(c),
                 _ => None,
             })
             .collect();
-        let actions = actions.iter().map(|a| serde_json::to_value(a).unwrap_or(Value::Null)).collect();
         Some(Legal::Actions { actions, captures })
     }
 
