@@ -11,7 +11,7 @@ use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
-use table::protocol::{ActAction, CardsAction, Legal};
+use table::protocol::{ActAction, CardsAction, ClientMsg, Legal, NewGuestReply, ServerMsg};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -150,9 +150,9 @@ impl Client {
         if status != 201 {
             return Err(ClientError::Status { status, body: v.to_string() });
         }
-        let field =
-            |k: &str| v[k].as_str().map(str::to_string).ok_or_else(|| ClientError::Unexpected(v.to_string()));
-        Ok(GuestToken { id: field("id")?, name: field("name")?, token: field("token")? })
+        let r: NewGuestReply =
+            serde_json::from_value(v.clone()).map_err(|e| ClientError::Unexpected(format!("{e}: {v}")))?;
+        Ok(GuestToken { id: r.id, name: r.name, token: r.token })
     }
 
     /// A new table (`body` as `POST /api/tables` takes it); returns the response (`table`, `invite`).
@@ -175,12 +175,11 @@ impl Client {
     /// A connection that has said hello with `token` (the `welcome` is consumed).
     pub async fn connect_as(&self, token: &str) -> Result<Socket, ClientError> {
         let mut s = self.connect().await?;
-        s.send(&json!({ "type": "hello", "token": token })).await?;
-        let w = s.recv().await?;
-        if w["type"] != "welcome" {
-            return Err(ClientError::Unexpected(w.to_string()));
+        s.send_msg(&ClientMsg::Hello { token: token.to_string() }).await?;
+        match s.recv_msg().await? {
+            ServerMsg::Welcome(_) => Ok(s),
+            other => Err(ClientError::Unexpected(other.text())),
         }
-        Ok(s)
     }
 }
 
@@ -193,15 +192,30 @@ pub struct Socket {
     pub gaps: u64,
 }
 
-/// The message types whose `v` is the next version.
-fn is_versioned_event(ty: &str) -> bool {
-    matches!(ty, "update" | "seats" | "chat")
+/// A message's table version, and whether it is an event whose `v` must be the next one (a
+/// `sync` sets the version).
+fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
+    match msg {
+        ServerMsg::Update(m) => (Some(m.v), true),
+        ServerMsg::Seats(m) => (Some(m.v), true),
+        ServerMsg::Chat(m) => (Some(m.v), true),
+        ServerMsg::Sync(m) => (Some(m.v), false),
+        ServerMsg::Ack(m) => (Some(m.v), false),
+        ServerMsg::Error(m) => (m.v, false),
+        ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),
+    }
 }
 
 impl Socket {
-    /// Sends a message.
+    /// Sends a message given as JSON (for tests that send what the protocol does not have).
     pub async fn send(&mut self, msg: &Value) -> Result<(), ClientError> {
         self.send_text(msg.to_string()).await
+    }
+
+    /// Sends a message.
+    pub async fn send_msg(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        let text = serde_json::to_string(msg).map_err(|e| ClientError::Unexpected(e.to_string()))?;
+        self.send_text(text).await
     }
 
     /// Sends a text frame as it is (for testing hostile input).
@@ -214,9 +228,15 @@ impl Socket {
         self.ws.send(Message::Binary(data.into())).await.map_err(|e| ClientError::Ws(e.to_string()))
     }
 
+    /// The next message as JSON (see [`Socket::recv_msg`]).
+    pub async fn recv(&mut self) -> Result<Value, ClientError> {
+        let m = self.recv_msg().await?;
+        serde_json::to_value(&m).map_err(|e| ClientError::Unexpected(e.to_string()))
+    }
+
     /// The next message. Checks the version: a `sync` sets it; an `update`, `seats` or `chat`
     /// must be the next one, else a resync is asked for (and counted in `gaps`).
-    pub async fn recv(&mut self) -> Result<Value, ClientError> {
+    pub async fn recv_msg(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
             let m = match self.ws.next().await {
                 Some(Ok(m)) => m,
@@ -228,13 +248,12 @@ impl Socket {
                 Message::Close(_) => return Err(ClientError::Closed),
                 _ => continue,
             };
-            let v: Value = serde_json::from_str(text.as_str())
+            let msg: ServerMsg = serde_json::from_str(text.as_str())
                 .map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))?;
-            let ty = v["type"].as_str().unwrap_or("");
-            let ver = v["v"].as_u64();
-            if ty == "sync" {
+            let (ver, event) = version(&msg);
+            if matches!(msg, ServerMsg::Sync(_)) {
                 self.v = ver;
-            } else if is_versioned_event(ty) {
+            } else if event {
                 match (self.v, ver) {
                     (Some(old), Some(new)) if new == old + 1 => self.v = Some(new),
                     (Some(old), Some(new)) if new <= old => {}
@@ -242,11 +261,11 @@ impl Socket {
                     _ => {
                         self.gaps += 1;
                         self.v = None;
-                        self.send(&json!({ "type": "resync" })).await?;
+                        self.send_msg(&ClientMsg::Resync).await?;
                     }
                 }
             }
-            return Ok(v);
+            return Ok(msg);
         }
     }
 

@@ -21,6 +21,7 @@ use cards::record::GameKind;
 use client::{Client, ClientError, GuestToken};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use table::protocol::{ActAction, ClientMsg, ErrorCode, ServerMsg, TableStatus};
 use tokio::sync::mpsc;
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
@@ -432,17 +433,17 @@ impl Connection {
             Ok(s) => s,
             Err(e) => return Ended::Dropped(e.to_string()),
         };
-        if let Err(e) = sock.send(&json!({ "type": "hello", "token": g.token })).await {
+        if let Err(e) = sock.send_msg(&ClientMsg::Hello { token: g.token.clone() }).await {
             return Ended::Dropped(e.to_string());
         }
-        match sock.recv_timeout(Duration::from_secs(10)).await {
-            Ok(Some(w)) if w["type"] == "welcome" => {}
-            Ok(Some(e)) if e["code"] == "bad_token" => return Ended::BadToken,
-            Ok(Some(other)) => return Ended::Dropped(format!("unexpected answer to hello: {other}")),
-            Ok(None) => return Ended::Dropped("no answer to hello".into()),
-            Err(e) => return Ended::Dropped(e.to_string()),
+        match tokio::time::timeout(Duration::from_secs(10), sock.recv_msg()).await {
+            Ok(Ok(ServerMsg::Welcome(_))) => {}
+            Ok(Ok(ServerMsg::Error(e))) if e.code == ErrorCode::BadToken => return Ended::BadToken,
+            Ok(Ok(other)) => return Ended::Dropped(format!("unexpected answer to hello: {}", other.text())),
+            Err(_) => return Ended::Dropped("no answer to hello".into()),
+            Ok(Err(e)) => return Ended::Dropped(e.to_string()),
         }
-        if let Err(e) = sock.send(&json!({ "type": "join", "table": table })).await {
+        if let Err(e) = sock.send_msg(&ClientMsg::Join { table: table.to_string(), seat: None }).await {
             return Ended::Dropped(e.to_string());
         }
         let mut connected = false;
@@ -451,28 +452,36 @@ impl Connection {
         let mut fetched = false;
         loop {
             tokio::select! {
-                m = sock.recv() => {
+                m = sock.recv_msg() => {
                     let m = match m {
                         Ok(m) => m,
                         Err(e) => return Ended::Dropped(e.to_string()),
                     };
-                    let ty = m["type"].as_str().unwrap_or("");
-                    if ty == "error" && !connected {
-                        let code = m["code"].as_str().unwrap_or("");
-                        let text = m["message"].as_str().unwrap_or("").to_string();
-                        if matches!(code, "no_table" | "no_seat" | "seat_taken" | "finished") {
-                            if code == "finished" {
-                                self.fetch_record(table).await;
-                            }
-                            return Ended::Refused(format!("table {table}: {text}"));
+                    if let ServerMsg::Error(e) = &m
+                        && !connected
+                        && matches!(
+                            e.code,
+                            ErrorCode::NoTable | ErrorCode::NoSeat | ErrorCode::SeatTaken | ErrorCode::Finished
+                        )
+                    {
+                        if e.code == ErrorCode::Finished {
+                            self.fetch_record(table).await;
                         }
+                        return Ended::Refused(format!("table {table}: {}", e.message));
                     }
-                    if ty == "sync" && !connected {
+                    if matches!(m, ServerMsg::Sync(_)) && !connected {
                         connected = true;
                         self.notice(Notice::Connected);
                     }
-                    let finished = (ty == "sync" && m["table"]["status"] == "finished")
-                        || (ty == "seats" && m["status"] == "finished");
+                    let finished = match &m {
+                        ServerMsg::Sync(s) => s.table.status == TableStatus::Finished,
+                        ServerMsg::Seats(s) => s.status == TableStatus::Finished,
+                        _ => false,
+                    };
+                    let m = match serde_json::to_value(&m) {
+                        Ok(m) => m,
+                        Err(e) => return Ended::Dropped(e.to_string()),
+                    };
                     if self.out.send(Incoming::Msg(m)).is_err() {
                         sock.close().await;
                         return Ended::Quit;
@@ -489,21 +498,18 @@ impl Connection {
                             return Ended::Quit;
                         }
                         Some(Outgoing::Act { action, move_no }) => {
-                            let mut j = json!({ "type": "act", "action": action });
-                            if let Some(n) = move_no {
-                                j["move"] = json!(n);
-                            }
-                            j
+                            let Ok(action) = serde_json::from_value::<ActAction>(action) else { continue };
+                            ClientMsg::Act { action, move_no, seat: None }
                         }
-                        Some(Outgoing::Next) => json!({ "type": "next" }),
+                        Some(Outgoing::Next) => ClientMsg::Next,
                         Some(_) => continue,
                     };
-                    if let Err(e) = sock.send(&msg).await {
+                    if let Err(e) = sock.send_msg(&msg).await {
                         return Ended::Dropped(e.to_string());
                     }
                 }
                 _ = ping.tick() => {
-                    if let Err(e) = sock.send(&json!({ "type": "ping" })).await {
+                    if let Err(e) = sock.send_msg(&ClientMsg::Ping).await {
                         return Ended::Dropped(e.to_string());
                     }
                 }
