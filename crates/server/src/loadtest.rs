@@ -25,7 +25,8 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use client::{Client, ClientError, Socket, random_action};
+use client::{Client, ClientError, Socket, random_act};
+use table::protocol::{ActAction, ClientMsg, Legal, NewTableReply, ServerMsg, TableEvent};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -200,14 +201,13 @@ async fn seat_table(client: &Client, i: usize, game: GameKind) -> Result<Vec<Soc
         "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
     });
     let created = client.create_table(&guests[0].token, &body).await?;
-    let id = created["table"]["id"]
-        .as_str()
-        .ok_or_else(|| ClientError::Unexpected(created.to_string()))?
-        .to_string();
+    let created: NewTableReply = serde_json::from_value(created.clone())
+        .map_err(|e| ClientError::Unexpected(format!("{e}: {created}")))?;
+    let id = created.table.id;
     let mut sockets = Vec::with_capacity(4);
     for (s, g) in guests.iter().enumerate() {
         let mut sock = client.connect_as(&g.token).await?;
-        sock.send(&json!({ "type": "join", "table": id, "seat": s })).await?;
+        sock.send_msg(&ClientMsg::Join { table: id.clone(), seat: Some(s as u8) }).await?;
         sockets.push(sock);
     }
     Ok(sockets)
@@ -221,12 +221,12 @@ async fn play(
     mut rng: Rng,
     think: (u64, u64),
 ) {
-    let mut pending: Option<(Instant, Value, u64)> = None;
+    let mut pending: Option<(Instant, ActAction, u64)> = None;
     let mut requested_hand: Option<u64> = None;
     loop {
         let at = pending.as_ref().map(|p| p.0);
         tokio::select! {
-            m = sock.recv() => {
+            m = sock.recv_msg() => {
                 let m = match m {
                     Ok(m) => m,
                     Err(e) => {
@@ -237,12 +237,19 @@ async fn play(
                     }
                 };
                 let measuring = *totals.measuring.borrow();
-                match m["type"].as_str() {
-                    Some("error") => totals.error(m.to_string()),
-                    Some("update") | Some("sync") => {
-                        let ev = &m["event"];
-                        if ev["kind"] == "action" && ev["by_bot"] == false
-                            && let Some(n) = m["move"].as_u64().and_then(|n| n.checked_sub(1))
+                let now = match m {
+                    ServerMsg::Error(_) => {
+                        totals.error(m.text());
+                        None
+                    }
+                    ServerMsg::Update(u) => Some((Some(u.event), u.move_no, u.legal, u.hand, u.view)),
+                    ServerMsg::Sync(s) => Some((None, s.move_no, s.legal, s.hand, s.view)),
+                    _ => None,
+                };
+                if let Some((event, mv, legal, hand, view)) = now {
+                    {
+                        if let Some(TableEvent::Action { by_bot: false, .. }) = event
+                            && let Some(n) = mv.checked_sub(1)
                         {
                             let mut p = probe.lock().unwrap_or_else(|e| e.into_inner());
                             if let Some(entry) = p.sent.get_mut(&n) {
@@ -259,41 +266,46 @@ async fn play(
                                 }
                             }
                         }
-                        if ev["kind"] == "hand_start" && measuring && m["view"]["seat"] == 0 {
+                        if let Some(TableEvent::HandStart { .. }) = event
+                            && measuring
+                            && view.get("seat") == Some(&Value::from(0))
+                        {
                             totals.hands.fetch_add(1, Ordering::Relaxed);
                         }
-                        let mv = m["move"].as_u64().unwrap_or(0);
-                        let legal = &m["legal"];
-                        let hand = m["hand"].as_u64();
-                        if let Some(a) = random_action(legal, &mut rng) {
+                        let hand = Some(u64::from(hand));
+                        if let Some(a) = legal.as_ref().and_then(|l| random_act(l, &mut rng)) {
                             let wait = think.0 + rng.below((think.1 - think.0 + 1) as u32) as u64;
                             pending = Some((Instant::now() + Duration::from_millis(wait), a, mv));
                         } else if requested_hand != hand {
                             // Requests during the draw and the windows, now and then.
-                            let req = match legal["kind"].as_str() {
-                                Some("declare") => legal["cards"].as_array().and_then(|c| {
-                                    (!c.is_empty() && rng.chance(0.3)).then(|| json!({ "declare": c[rng.index(c.len())] }))
-                                }),
-                                Some("annul") => rng.chance(0.2).then(|| json!({ "annul": true })),
-                                Some("redeal") => rng.chance(0.2).then(|| json!({ "redeal": true })),
+                            let req = match &legal {
+                                Some(Legal::Declare { cards, .. }) => (!cards.is_empty() && rng.chance(0.3))
+                                    .then(|| ActAction::Dabaifen(dabaifen::Action::Declare(cards[rng.index(cards.len())]))),
+                                Some(Legal::Annul { .. }) => {
+                                    rng.chance(0.2).then_some(ActAction::Dabaifen(dabaifen::Action::Annul))
+                                }
+                                Some(Legal::Redeal { .. }) => {
+                                    rng.chance(0.2).then_some(ActAction::Madiao(madiao::Action::Redeal(true)))
+                                }
                                 _ => None,
                             };
-                            if let Some(r) = req {
+                            if let Some(action) = req {
                                 requested_hand = hand;
-                                if sock.send(&json!({ "type": "act", "action": r })).await.is_err() {
+                                let msg = ClientMsg::Act { action, move_no: None, seat: None };
+                                if sock.send_msg(&msg).await.is_err() {
                                     return;
                                 }
                             }
                         }
                     }
-                    _ => {}
                 }
                 totals.gaps.fetch_add(std::mem::take(&mut sock.gaps), Ordering::Relaxed);
             }
             _ = async { if let Some(t) = at { tokio::time::sleep_until(t).await } }, if at.is_some() => {
                 if let Some((_, action, mv)) = pending.take() {
                     probe.lock().unwrap_or_else(|e| e.into_inner()).sent.insert(mv, (Instant::now(), 0));
-                    if let Err(e) = sock.send(&json!({ "type": "act", "action": action, "move": mv })).await {
+                    let msg = ClientMsg::Act { action, move_no: Some(mv), seat: None };
+                    if let Err(e) = sock.send_msg(&msg).await {
                         totals.error(format!("send: {e}"));
                         return;
                     }
