@@ -76,18 +76,77 @@ where
     pub moves: u64,
 }
 
+/// Why a table's log cannot be replayed, or its record written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// The match's first hand cannot be dealt.
+    #[error("the first hand cannot be dealt")]
+    FirstHand,
+    /// An action after the end of the match.
+    #[error("log entry {seq}: the match is already over")]
+    MatchOver {
+        /// The entry's position.
+        seq: u64,
+    },
+    /// An action that names another hand than the one being played.
+    #[error("log entry {seq}: it names hand {named} but hand {playing} is being played")]
+    WrongHand {
+        /// The entry's position.
+        seq: u64,
+        /// The hand it names.
+        named: u32,
+        /// The hand being played.
+        playing: u32,
+    },
+    /// A seat number that is not a seat.
+    #[error("log entry {seq}: seat {seat}")]
+    BadSeat {
+        /// The entry's position.
+        seq: u64,
+        /// The number.
+        seat: u8,
+    },
+    /// An action of a seat that is not to move.
+    #[error("log entry {seq}: {seat} is not to move")]
+    NotToMove {
+        /// The entry's position.
+        seq: u64,
+        /// The seat.
+        seat: Seat,
+    },
+    /// An action that is not one of the game (the reader's reason).
+    #[error("log entry {seq}: {reason}")]
+    NotAnAction {
+        /// The entry's position.
+        seq: u64,
+        /// Why it cannot be read.
+        reason: String,
+    },
+    /// An action the engine refuses (the engine's reason).
+    #[error("log entry {seq}: {reason}")]
+    Illegal {
+        /// The entry's position.
+        seq: u64,
+        /// The engine's reason.
+        reason: String,
+    },
+    /// The record cannot be written.
+    #[error(transparent)]
+    Record(#[from] crate::game::RecordError),
+}
+
 /// Replays a table's log from its first hand: each action must belong to the hand it names and
 /// to the seat to move, and be legal.
 pub fn replay<G: TableGame>(
     settings: &G::Settings,
     seed: u64,
     log: &[LoggedAction],
-) -> Result<Replayed<G>, String>
+) -> Result<Replayed<G>, LogError>
 where
     G::Action: serde::de::DeserializeOwned,
 {
     let mut m = G::new_match(settings, seed);
-    let mut st = G::start_hand(settings, &m, seed, 0).ok_or("the first hand cannot be dealt")?;
+    let mut st = G::start_hand(settings, &m, seed, 0).ok_or(LogError::FirstHand)?;
     let mut states = Vec::new();
     let mut results = Vec::new();
     let mut moves = 0;
@@ -95,25 +154,21 @@ where
         while G::to_move(&st).is_none() {
             results.extend(G::finish_hand(&mut m, &st));
             let next = states.len() as u32 + 1;
-            let new = G::start_hand(settings, &m, seed, next)
-                .ok_or_else(|| format!("log entry {}: the match is already over", a.seq))?;
+            let new = G::start_hand(settings, &m, seed, next).ok_or(LogError::MatchOver { seq: a.seq })?;
             states.push(std::mem::replace(&mut st, new));
         }
         let hand = states.len() as u32;
         if a.hand != hand {
-            return Err(format!(
-                "log entry {}: it names hand {} but hand {hand} is being played",
-                a.seq, a.hand
-            ));
+            return Err(LogError::WrongHand { seq: a.seq, named: a.hand, playing: hand });
         }
-        let seat = Seat::new(a.seat).ok_or_else(|| format!("log entry {}: seat {}", a.seq, a.seat))?;
+        let seat = Seat::new(a.seat).ok_or(LogError::BadSeat { seq: a.seq, seat: a.seat })?;
         if G::to_move(&st) != Some(seat) {
-            return Err(format!("log entry {}: {seat} is not to move", a.seq));
+            return Err(LogError::NotToMove { seq: a.seq, seat });
         }
-        let action: G::Action =
-            serde_json::from_str(&a.action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
+        let action: G::Action = serde_json::from_str(&a.action)
+            .map_err(|e| LogError::NotAnAction { seq: a.seq, reason: e.to_string() })?;
         moves += u64::from(G::is_move(&st, &action));
-        G::apply(&mut st, action).map_err(|e| format!("log entry {}: {e}", a.seq))?;
+        G::apply(&mut st, action).map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
     }
     // Hands settled as soon as they are dealt (a Madiao meld, a Da Bai Fen open deal where nobody
     // can show) leave nothing in the log, and so does the pause after a hand: deal on to the first
@@ -140,12 +195,12 @@ pub fn record_of<G: TableGame>(
     seed: u64,
     players: [String; 4],
     log: &[LoggedAction],
-) -> Result<String, String>
+) -> Result<String, LogError>
 where
     G::Action: serde::de::DeserializeOwned,
 {
     let r = replay::<G>(settings, seed, log)?;
-    G::record(settings, seed, players, &r.states).map_err(|e| e.to_string())
+    Ok(G::record(settings, seed, players, &r.states)?)
 }
 
 #[cfg(test)]
@@ -214,10 +269,13 @@ mod tests {
         let last = log.len() - 1;
         log[last].seat = (log[last].seat + 1) % 4;
         let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
+        assert!(matches!(e, LogError::NotToMove { seq, .. } if seq == last as u64), "{e}");
+        let e = e.to_string();
         assert!(e.starts_with(&format!("log entry {last}: seat")), "{e}");
         let mut log = first_hand_log(&settings, 7);
         log[0].hand = 3;
         let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
-        assert!(e.contains("names hand 3 but hand 0 is being played"), "{e}");
+        assert_eq!(e, LogError::WrongHand { seq: 0, named: 3, playing: 0 });
+        assert!(e.to_string().contains("names hand 3 but hand 0 is being played"), "{e}");
     }
 }
