@@ -408,6 +408,7 @@ mod tests {
     fn red_cards_tops_and_lowest() {
         let reds: Vec<&str> = Card::all().filter(|c| c.is_red()).map(|c| c.code()).collect();
         assert_eq!(reds, ["W9", "W0", "S1", "S9", "M1", "M9", "T2", "TB", "TQ", "TW"]);
+        assert!(Card::all().all(|c| c.is_red() == RED.contains(c)));
         assert_eq!(mask_codes(TOPS), "TW M9 S9 W0");
         assert_eq!(mask_codes(LOWEST), "T2 M1 S1 W9");
     }

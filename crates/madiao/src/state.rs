@@ -895,6 +895,32 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn hands_dealt_and_stock_are_card_sets() {
+        let deck = deck_for(
+            0,
+            [
+                "M5 M2 S4 W1 T3 T4 T5 T6",
+                "M9 M1 S5 S6 W2 T7 T8 T9",
+                "M3 M4 S7 S8 W4 W5 W6 W7",
+                "M6 M7 M8 S1 S2 S3 W8 W9",
+            ],
+            "TW TQ TB T2 S9 W0 WH W3",
+        );
+        let mut st = State::new(HandSetup::new(Seat::ALL[0], deck)).unwrap();
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        // The same generic set type as Da Bai Fen's hands, of Madiao's cards.
+        let hand: cards::CardSet<Card> = st.hand(Seat::ALL[0]);
+        assert_eq!(crate::card::mask_codes(hand), "T6 T5 T4 T3 M5 M2 S4 W1");
+        assert_eq!(crate::card::mask_codes(st.stock()), "TW TQ TB T2 S9 W0 WH W3");
+        assert!(Seat::ALL.iter().all(|&s| st.hand(s) == st.dealt(s) && st.hand(s).len() == 8));
+        st.apply(Action::Play(c("M5"))).unwrap();
+        assert_eq!(st.hand(Seat::ALL[0]), st.dealt(Seat::ALL[0]) - Cards::single(c("M5")));
+        assert!(!st.hand(Seat::ALL[0]).contains(c("M5")));
+        // §6 W3 is not a top card: the reward cards are the four tops.
+        assert_eq!(st.reward_cards(), TOPS);
+    }
+
+    #[test]
     fn forbidden_discard_message() {
         let deck = deck_for(
             0,
