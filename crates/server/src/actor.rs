@@ -298,6 +298,8 @@ where
             variants: G::variant_map(&settings),
             stake: (doc.game == GameKind::Madiao).then_some(doc.stake),
             turn_seconds: doc.turn_seconds,
+            pace: doc.pace,
+            grace_seconds: doc.grace_seconds,
             private: doc.private,
             status: row.status,
             host: row.host.clone(),
@@ -462,6 +464,7 @@ where
                 present: false,
                 away: false,
                 bot_plays,
+                grace_ms: None,
             },
             SeatRow::Bot(b) => SeatInfo {
                 seat: s.number(),
@@ -472,6 +475,7 @@ where
                 present: true,
                 away: false,
                 bot_plays,
+                grace_ms: None,
             },
             SeatRow::Person { guest, name } => SeatInfo {
                 seat: s.number(),
@@ -482,6 +486,7 @@ where
                 present: seat.conns > 0,
                 away: seat.away,
                 bot_plays,
+                grace_ms: None,
             },
         }
     }
@@ -527,7 +532,7 @@ where
                 }
                 Controller::Bot(_) => Timer::Bot { seat: s },
             },
-            None => Timer::NextHand { remaining_ms: Self::remaining(self.deadline) },
+            None => Timer::NextHand { remaining_ms: Self::remaining(self.deadline), ready: Vec::new() },
         })
     }
 
