@@ -445,12 +445,12 @@ where
     hand: u32,
     state: Option<G::State>,
     results: std::sync::Arc<Vec<Value>>,
-    /// The persisted log (moved, never copied, from step to step).
-    log: Log,
+    /// The persisted log, compact (moved, never copied, from step to step).
+    log: Log<G>,
     /// How many actions the log holds, with this step's.
     log_len: u64,
     /// The actions this step adds to the log.
-    fresh: Vec<LoggedAction>,
+    fresh: Vec<Entry<G>>,
     /// For a step that stores the record: the record of the log, worked out before the step.
     record: Option<Result<String, String>>,
     moves: u64,
@@ -477,10 +477,17 @@ type Held<G> = (Vec<(Seat, <G as ai::Game>::Action)>, <G as ai::Game>::State, Mi
 
 /// A table's log; a copy of the table (a step being worked out) starts without it, and the
 /// step's new actions join it when the step is committed.
-#[derive(Default)]
-struct Log(Vec<LoggedAction>);
+struct Log<G: TableGame>(Vec<Entry<G>>)
+where
+    G::Action: DeserializeOwned;
 
-impl Clone for Log {
+/// One action of the log: its hand, its seat, the action.
+type Entry<G> = (u32, Seat, <G as ai::Game>::Action);
+
+impl<G: TableGame> Clone for Log<G>
+where
+    G::Action: DeserializeOwned,
+{
     fn clone(&self) -> Self {
         Log(Vec::new())
     }
@@ -583,7 +590,16 @@ where
             t.results = std::sync::Arc::new(r.results);
             t.m = Some(r.m);
             t.moves = r.moves;
-            t.log = Log(log.to_vec());
+            let mut entries = Vec::with_capacity(log.len());
+            for a in log {
+                // The replay has checked every entry.
+                let why =
+                    |e: String| LoadError::Log { id: t.id.clone(), why: format!("log entry {}: {e}", a.seq) };
+                let seat = Seat::new(a.seat).ok_or_else(|| why("no such seat".into()))?;
+                let action: G::Action = serde_json::from_str(&a.action).map_err(|e| why(e.to_string()))?;
+                entries.push((a.hand, seat, action));
+            }
+            t.log = Log(entries);
             t.log_len = log.len() as u64;
             t.state = Some(st);
             if t.status == TableStatus::Finished {
@@ -612,7 +628,7 @@ where
     pub fn step(&self, input: Input<G>, now: Millis) -> Step<G> {
         let mut next: Box<Table<G>> = Box::new(self.clone());
         if matches!(input, Input::Tick) && matches!(self.stage, Stage::MatchOver { record_due: true, .. }) {
-            next.record = Some(record_of::<G>(&self.settings, self.seed, self.players(), &self.log.0));
+            next.record = Some(record_of::<G>(&self.settings, self.seed, self.players(), &self.log()));
         }
         let (writes, on_fail) = next.handle(input, now);
         next.watch_presence(now);
@@ -704,8 +720,18 @@ where
     }
 
     /// Every action persisted (the table's log).
-    pub fn log(&self) -> &[LoggedAction] {
-        &self.log.0
+    pub fn log(&self) -> Vec<LoggedAction> {
+        self.log
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, (hand, seat, a))| LoggedAction {
+                seq: i as u64,
+                hand: *hand,
+                seat: seat.number(),
+                action: serde_json::to_string(a).unwrap_or_default(),
+            })
+            .collect()
     }
 
     /// The table's version (each message at the table raises it).
@@ -1099,7 +1125,8 @@ where
         }
         let rows = self.rows(&all);
         self.log_len += rows.len() as u64;
-        self.fresh.extend(rows.iter().cloned());
+        let hand = self.hand;
+        self.fresh.extend(all.iter().map(|&(s, a)| (hand, s, a)));
         Some(Write::Actions(rows))
     }
 
