@@ -314,6 +314,15 @@ where
         }
     }
 
+    /// The same job with a bot's move given `budget` to think (the terminal's `--think-ms`);
+    /// hidden polls keep their small fixed budget.
+    pub fn with_budget(mut self, budget: Budget) -> Job<G> {
+        if let Work::Bot { budget: b, .. } = &mut self.work {
+            *b = budget;
+        }
+        self
+    }
+
     /// Runs it (a bot thinks: this may take its budget).
     pub fn run(self) -> Done<G> {
         let result = match self.work {
