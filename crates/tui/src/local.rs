@@ -355,11 +355,6 @@ where
     pub fn hands_finished(&self) -> usize {
         self.table.results().len()
     }
-
-    /// The table's stage (what it waits for).
-    pub fn stage(&self) -> &Stage {
-        self.table.stage()
-    }
 }
 
 impl<G: TableRules> Driver for LocalTable<G>
