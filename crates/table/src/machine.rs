@@ -453,8 +453,15 @@ where
     m: Option<G::Match>,
     hand: u32,
     state: Option<G::State>,
-    results: Vec<Value>,
-    log: Vec<LoggedAction>,
+    results: std::sync::Arc<Vec<Value>>,
+    /// The persisted log (moved, never copied, from step to step).
+    log: Log,
+    /// How many actions the log holds, with this step's.
+    log_len: u64,
+    /// The actions this step adds to the log.
+    fresh: Vec<LoggedAction>,
+    /// For a step that stores the record: the record of the log, worked out before the step.
+    record: Option<Result<String, String>>,
     moves: u64,
     draw_answers: Vec<(Seat, G::Action)>,
     requests: [G::Request; 4],
@@ -471,6 +478,17 @@ where
     chat_seq: u64,
     /// Set while a step is computed: the step's effects.
     fx: Pending<G>,
+}
+
+/// A table's log; a copy of the table (a step being worked out) starts without it, and the
+/// step's new actions join it when the step is committed.
+#[derive(Default)]
+struct Log(Vec<LoggedAction>);
+
+impl Clone for Log {
+    fn clone(&self) -> Self {
+        Log(Vec::new())
+    }
 }
 
 /// The effects of the step being worked out (a copy of the table starts with none).
@@ -541,8 +559,11 @@ where
             m: None,
             hand: 0,
             state: None,
-            results: Vec::new(),
-            log: Vec::new(),
+            results: Default::default(),
+            log: Log(Vec::new()),
+            log_len: 0,
+            fresh: Vec::new(),
+            record: None,
             moves: 0,
             draw_answers: Vec::new(),
             requests: [G::Request::default(); 4],
@@ -564,10 +585,11 @@ where
                 return Err(LoadError::Log { id: t.id.clone(), why: "no hand".into() });
             };
             t.hand = states.len() as u32;
-            t.results = r.results;
+            t.results = std::sync::Arc::new(r.results);
             t.m = Some(r.m);
             t.moves = r.moves;
-            t.log = log.to_vec();
+            t.log = Log(log.to_vec());
+            t.log_len = log.len() as u64;
             t.state = Some(st);
             if t.status == TableStatus::Finished {
                 t.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + t.timing.retire_ms) };
@@ -593,8 +615,10 @@ where
     /// Works out what `input` at `now` does, without changing the table: persist the step's
     /// writes, then [`Table::commit`] it (or [`Table::refuse`] it if they failed).
     pub fn step(&self, input: Input<G>, now: Millis) -> Step<G> {
-        let mut next = Box::new(self.clone());
-        next.fx = Pending(Effects::default());
+        let mut next: Box<Table<G>> = Box::new(self.clone());
+        if matches!(input, Input::Tick) && matches!(self.stage, Stage::MatchOver { record_due: true, .. }) {
+            next.record = Some(record_of::<G>(&self.settings, self.seed, self.players(), &self.log.0));
+        }
         let (writes, on_fail) = next.handle(input, now);
         next.watch_presence(now);
         next.drive(now);
@@ -605,8 +629,11 @@ where
     /// The step's writes are persisted: the table becomes what the step said, and here is what
     /// to carry out.
     pub fn commit(&mut self, mut step: Step<G>) -> Effects<G> {
-        if let Some(next) = step.next.take() {
+        if let Some(mut next) = step.next.take() {
+            let mut log = std::mem::take(&mut self.log.0);
+            log.append(&mut next.fresh);
             *self = *next;
+            self.log.0 = log;
         }
         step.effects
     }
@@ -683,7 +710,7 @@ where
 
     /// Every action persisted (the table's log).
     pub fn log(&self) -> &[LoggedAction] {
-        &self.log
+        &self.log.0
     }
 
     /// The table's version (each message at the table raises it).
@@ -962,7 +989,7 @@ where
             legal,
             timer: self.timer_now(now),
             match_: self.match_json(),
-            results: self.results.clone(),
+            results: self.results.to_vec(),
             chat: self.chat.iter().map(ChatMessage::from).collect(),
         })
     }
@@ -1055,7 +1082,7 @@ where
     }
 
     fn rows(&self, actions: &[(Seat, G::Action)]) -> Vec<LoggedAction> {
-        let start = self.log.len() as u64;
+        let start = self.log_len;
         actions
             .iter()
             .enumerate()
@@ -1076,7 +1103,8 @@ where
             return None;
         }
         let rows = self.rows(&all);
-        self.log.extend(rows.iter().cloned());
+        self.log_len += rows.len() as u64;
+        self.fresh.extend(rows.iter().cloned());
         Some(Write::Actions(rows))
     }
 
@@ -1472,7 +1500,7 @@ where
             }
             None => {
                 if let Some(m) = &mut self.m {
-                    self.results.push(G::finish_hand(m, st));
+                    std::sync::Arc::make_mut(&mut self.results).push(G::finish_hand(m, st));
                 }
                 if self.m.as_ref().is_some_and(|m| G::match_over(m)) {
                     let record_due = self.status != TableStatus::Finished;
@@ -1587,7 +1615,9 @@ where
                 return none;
             }
             Stage::MatchOver { record_due: true, .. } => {
-                let record = match record_of::<G>(&self.settings, self.seed, self.players(), &self.log) {
+                let worked =
+                    self.record.take().unwrap_or_else(|| Err("the record was not worked out".into()));
+                let record = match worked {
                     Ok(r) => r,
                     Err(e) => {
                         // The log replays by construction; a failure here is a bug, reported.
@@ -1731,13 +1761,13 @@ where
             match self.stage.clone() {
                 Stage::Draw { shown, due } => {
                     if self.job.is_none() && self.held.is_none() && due <= now {
-                        let position = (self.log.len() + self.draw_answers.len()) as u64;
+                        let position = ((self.log_len as usize) + self.draw_answers.len()) as u64;
                         self.poll_job(Polls::Draw { drawn: shown + 1, position }, now);
                     }
                 }
                 Stage::Window { until } => {
                     if self.job.is_none() && self.held.is_none() && until <= now {
-                        self.poll_job(Polls::Window { position: self.log.len() as u64 }, now);
+                        self.poll_job(Polls::Window { position: (self.log_len as usize) as u64 }, now);
                     }
                 }
                 Stage::Trick { until } => {
@@ -1793,7 +1823,7 @@ where
                             }
                             Some(at) if at <= now => {
                                 let Some(st) = self.state.clone() else { break };
-                                let seed = decision_seed(self.seed, seat, self.log.len() as u64);
+                                let seed = decision_seed(self.seed, seat, (self.log_len as usize) as u64);
                                 self.new_job(Work::Bot {
                                     state: st,
                                     seat,
