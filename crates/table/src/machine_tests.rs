@@ -238,32 +238,3 @@ fn a_table_of_bots_plays_its_match_to_the_end_and_stores_its_record() {
     sim.run_until(sim.now + timing().retire_ms + 1);
     assert!(sim.retired);
 }
-
-#[test]
-fn a_bot_move_thinks_with_the_budget_the_driver_gives() {
-    let mut t =
-        Table::<Madiao>::new(config(settings(GameKind::Madiao, &[]), bots()), &[], Vec::new(), 0).unwrap();
-    let (_, mut fx) = t.apply(Input::AutoStart, 0);
-    let mut now = 0;
-    // Run the redeal window's polls until the first bot move is asked for.
-    let job = loop {
-        if let Some(i) = fx.jobs.iter().position(|j| j.bot().is_some()) {
-            break fx.jobs.swap_remove(i);
-        }
-        let jobs = std::mem::take(&mut fx.jobs);
-        fx = match jobs.into_iter().next() {
-            Some(j) => t.apply(Input::Done(j.run()), now).1,
-            None => {
-                now = fx.wake.expect("the table waits for its clock");
-                t.apply(Input::Tick, now).1
-            }
-        };
-        assert!(now < 60_000, "no bot move was asked for");
-    };
-    let job = job.with_budget(Budget { think_ms: 7 });
-    assert!(matches!(job.work, Work::Bot { budget: Budget { think_ms: 7 }, .. }));
-    // The move it thinks of is the table's next move.
-    let moves = t.moves();
-    t.apply(Input::Done(job.run()), now);
-    assert_eq!(t.moves(), moves + 1);
-}
