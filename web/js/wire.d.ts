@@ -519,6 +519,8 @@ suit: string,
  */
 rank: string, };
 
+export type Pace = "relaxed" | "normal" | "fast";
+
 export type TableStatus = "waiting" | "playing" | "parked" | "finished";
 
 export type SeatKind = "person" | "bot" | "open";
@@ -555,7 +557,11 @@ away: boolean,
 /**
  * A bot plays this seat now (a bot seat, an open seat, or an absent or away person).
  */
-bot_plays: boolean, };
+bot_plays: boolean, 
+/**
+ * For a seated person with no connection: the time left before a bot stands in.
+ */
+grace_ms: number | null, };
 
 export type TableSummary = { 
 /**
@@ -586,6 +592,14 @@ stake?: number,
  * The turn clock, in seconds.
  */
 turn_seconds: number, 
+/**
+ * The pace.
+ */
+pace: Pace, 
+/**
+ * The grace, in seconds.
+ */
+grace_seconds: number, 
 /**
  * Not listed in the lobby.
  */
@@ -718,7 +732,7 @@ guest: string | null,
  */
 text: string, };
 
-export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, };
+export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "trick", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, ready: Array<Seat>, } | { "what": "grace", seat: Seat, remaining_ms: number, };
 
 export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: MadiaoAction | DabaifenAction | { "slough": null } | { "bury": null }, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: { "redeal_forced_by": Seat | null } | { "annulled_by": Seat | null }, };
 
@@ -885,7 +899,7 @@ next: number | null, };
 
 export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
 
-export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, };
+export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, pace?: Pace, grace_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, };
 
 export type NewTableReply = { table: TableSummary, 
 /**
