@@ -96,7 +96,7 @@ export function Board(p) {
               ? html`<span class="thinking">${t('seat.thinking')}</span>`
               : timer && timer.what === 'grace'
                 ? graceClock(timer.remaining_ms, p.timerAt ?? Date.now())
-                : info && info.kind === 'person' && !info.present && info.grace_ms !== null
+                : info && info.kind === 'person' && !info.present && typeof info.grace_ms === 'number'
                   ? graceClock(info.grace_ms, p.seatsAt ?? Date.now())
                   : null}
         </div>

@@ -79,7 +79,8 @@ export function Scoring(p) {
 export function HandEnd(p) {
   const over = !!p.match && p.match.over;
   const timer = p.timer && p.timer.what === 'next_hand' ? p.timer : null;
-  const readySeats = timer ? timer.ready : [];
+  // `?? []`: a server without the ready list (before pacing) still shows the button.
+  const readySeats = (timer ? timer.ready : null) ?? [];
   const pressed = p.ready || (p.me !== null && readySeats.includes(p.me));
   return html`<div class="hand-end" role="dialog" aria-label=${t('end.title')}>
     <div class="hand-end-card">

@@ -1,5 +1,6 @@
 // The lobby: your name, a new table (game, preset, variants with their explanations, stake and
-// clock, who sits where), the open tables to join or watch, an invite link, your recent tables.
+// clock, pace and grace period, who sits where), the open tables to join or watch, an invite link,
+// your recent tables.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';

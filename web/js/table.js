@@ -279,9 +279,9 @@ function Table(p) {
     <div class="table-head">
       <div class="title">
         <h2>${st.table.name}</h2>
-        <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}
-          · <span class="pace" data-pace=${st.table.pace} title=${t('lobby.pace_hint')}>${t('table.pace', { pace: t(`pace.${st.table.pace}`) })}</span>
-          · <span class="grace" title=${t('lobby.grace_hint')}>${t('table.grace', { n: st.table.grace_seconds })}</span>
+        <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}${' · '}
+          <span class="pace" data-pace=${st.table.pace} title=${t('lobby.pace_hint')}>${t('table.pace', { pace: t(`pace.${st.table.pace}`) })}</span>${' · '}
+          <span class="grace" title=${t('lobby.grace_hint')}>${t('table.grace', { n: st.table.grace_seconds })}</span>
           ${st.table.spectators ? ` · ${t('table.spectators', { n: st.table.spectators })}` : ''}</span>
       </div>
       <div class="head-buttons">
