@@ -51,7 +51,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function startServer(dir, addr = '127.0.0.1:0') {
   const args = [
     'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
-    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
+    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000', '--trick-ms', '200',
     // Every page of the run is a guest from this one address.
     '--guests-per-ip', '1000',
   ];
