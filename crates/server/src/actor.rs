@@ -109,7 +109,7 @@ where
     /// The outgoing queue of each connection at the table.
     outs: HashMap<ConnId, Out>,
     /// Joins and watches waiting for the table's answer.
-    waiting: HashMap<ConnId, oneshot::Sender<Result<(), (ErrorCode, String)>>>,
+    waiting: HashMap<ConnId, oneshot::Sender<machine::Reply>>,
     /// The bots' computations report here.
     done_tx: mpsc::UnboundedSender<machine::Done<G>>,
     done_rx: mpsc::UnboundedReceiver<machine::Done<G>>,

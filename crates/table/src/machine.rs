@@ -461,7 +461,7 @@ where
     job: Option<u64>,
     next_job: u64,
     /// A poll outcome computed, waiting for its publication time.
-    held: Option<(Vec<(Seat, G::Action)>, G::State, Millis)>,
+    held: Option<Held<G>>,
     /// After a failed write: nothing is tried before this.
     retry_at: Option<Millis>,
     park_at: Option<Millis>,
@@ -470,6 +470,10 @@ where
     /// Set while a step is computed: the step's effects.
     fx: Pending<G>,
 }
+
+/// A poll outcome computed and waiting to be published: the answers, the state after them, and
+/// when it is published.
+type Held<G> = (Vec<(Seat, <G as ai::Game>::Action)>, <G as ai::Game>::State, Millis);
 
 /// A table's log; a copy of the table (a step being worked out) starts without it, and the
 /// step's new actions join it when the step is committed.
@@ -1752,23 +1756,23 @@ where
             match self.stage.clone() {
                 Stage::Draw { shown, due } => {
                     if self.job.is_none() && self.held.is_none() && due <= now {
-                        let position = ((self.log_len as usize) + self.draw_answers.len()) as u64;
+                        let position = (self.log_len as usize + self.draw_answers.len()) as u64;
                         self.poll_job(Polls::Draw { drawn: shown + 1, position }, now);
                     }
                 }
                 Stage::Window { until } => {
                     if self.job.is_none() && self.held.is_none() && until <= now {
-                        self.poll_job(Polls::Window { position: (self.log_len as usize) as u64 }, now);
+                        self.poll_job(Polls::Window { position: self.log_len }, now);
                     }
                 }
                 Stage::Trick { until } => {
-                    if until <= now {
-                        if let Some(s) = self.state.as_ref().and_then(|st| G::to_move(st)) {
-                            // The trick on show was the bot's delay.
-                            self.start_turn(s, now, 0);
-                            seats_changed = true;
-                            continue;
-                        }
+                    if until <= now
+                        && let Some(s) = self.state.as_ref().and_then(|st| G::to_move(st))
+                    {
+                        // The trick on show was the bot's delay; everyone learns the turn began.
+                        self.start_turn(s, now, 0);
+                        seats_changed = true;
+                        continue;
                     }
                 }
                 Stage::HandOver { until, ready } => {
@@ -1777,13 +1781,13 @@ where
                     });
                     let any_person =
                         self.seats.iter().any(|s| matches!(s.owner, SeatRow::Person { .. }) && s.conns > 0);
-                    if until <= now || (any_person && all_ready) {
-                        if self.m.as_ref().is_some_and(|m| !G::match_over(m)) {
-                            self.hand += 1;
-                            self.deal(now);
-                            self.broadcast(Event::HandStart, now);
-                            continue;
-                        }
+                    if (until <= now || (any_person && all_ready))
+                        && self.m.as_ref().is_some_and(|m| !G::match_over(m))
+                    {
+                        self.hand += 1;
+                        self.deal(now);
+                        self.broadcast(Event::HandStart, now);
+                        continue;
                     }
                 }
                 Stage::Turn { seat, deadline, bot_at } => {
@@ -1814,7 +1818,7 @@ where
                             }
                             Some(at) if at <= now => {
                                 let Some(st) = self.state.clone() else { break };
-                                let seed = decision_seed(self.seed, seat, (self.log_len as usize) as u64);
+                                let seed = decision_seed(self.seed, seat, self.log_len);
                                 self.new_job(Work::Bot {
                                     state: st,
                                     seat,

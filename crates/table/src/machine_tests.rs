@@ -191,20 +191,14 @@ where
     }
 
     /// The persisted log is the table's, and replays to the table's hand.
-    fn check_log(&self) {
-        let log = self.stored_log();
-        assert_eq!(log, self.t.log(), "what was persisted is the table's log");
-        for (i, a) in log.iter().enumerate() {
+    fn check_log(&self)
+    where
+        G::State: std::fmt::Debug,
+    {
+        for (i, a) in self.t.log().iter().enumerate() {
             assert_eq!(a.seq, i as u64);
         }
-        if self.t.status() == TableStatus::Waiting {
-            return;
-        }
-        let r = replay::<G>(&self.t.settings, self.t.seed, &log).unwrap();
-        let (hand, _) = self.t.hand().unwrap();
-        // The replay deals on past a finished hand; the table may still be in its pause.
-        assert!(r.states.len() as u32 >= hand + 1 || r.states.len() as u32 == hand + 1);
-        assert_eq!(r.moves, self.t.moves(), "moves");
+        random_events::check_replay(self);
     }
 
     /// The legal action of `seat` now (the first engine action).
@@ -629,4 +623,133 @@ fn a_table_resumed_from_its_log_is_where_it_was() {
     assert_eq!(t.hand().map(|h| h.0), sim.t.hand().map(|h| h.0));
     assert_eq!(format!("{:?}", t.hand().unwrap().1), format!("{:?}", sim.t.hand().unwrap().1));
     assert!(matches!(t.stage(), Stage::Turn { seat, .. } if seat.number() == 0));
+}
+
+mod random_events {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plays a random sequence of events at a table of two person seats and two bots; after
+    /// every step: the table's log is what was persisted and replays to the table's hand, and a
+    /// person's move came from his own seat.
+    fn play<G: TableRules>(game: GameKind, events: &[(u8, u16, u16)])
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        let variants: &[(&str, &str)] =
+            if game == GameKind::Madiao { &[("game_length", "hands:2")] } else { &[] };
+        let mut doc = settings(game, variants);
+        doc.grace_seconds = 3;
+        doc.turn_seconds = 5;
+        let mut sim = Sim::<G>::new(config(
+            doc,
+            [SeatRow::Open, SeatRow::Open, SeatRow::Bot("random".into()), SeatRow::Bot("random".into())],
+        ));
+        // The host sits down, and most often starts with a bot in the open seat.
+        sim.join(0, guest(0), Some(0));
+        if !events.len().is_multiple_of(4) {
+            sim.feed(Input::Start { conn: 0 });
+        }
+        for &(op, a, b) in events {
+            let conn = u64::from(a % 6);
+            let seat_of = |sim: &Sim<G>, c: ConnId| match sim.t.sync_for(c, sim.now) {
+                Some(ServerMsg::Sync(s)) => s.you.seat,
+                _ => None,
+            };
+            let input = match op % 14 {
+                0 => Input::Join {
+                    conn,
+                    guest: guest(u64::from(b % 3)),
+                    seat: (b % 5 < 4).then_some((b % 5) as u8),
+                },
+                1 => Input::Watch { conn, guest: guest(u64::from(b % 4)) },
+                2 => Input::Gone { conn },
+                3..=5 => {
+                    // The engine's legal action of the seat to move, sent by some connection.
+                    let action = match sim.t.hand() {
+                        Some((_, st)) if G::to_move(st).is_some() => {
+                            let legal = G::legal_actions(st);
+                            serde_json::to_value(legal[usize::from(b) % legal.len()]).unwrap()
+                        }
+                        _ => serde_json::json!({"play": "nothing"}),
+                    };
+                    Input::Act { conn, action, move_no: (b % 3 == 0).then_some(sim.t.moves()), seat: None }
+                }
+                6 => Input::Next { conn },
+                7 => Input::Back { conn },
+                8 => Input::Leave { conn },
+                9 => Input::Resync { conn },
+                10 => Input::Chat { conn, text: format!("hi {b}"), at_ms: 1 },
+                11 => Input::Start { conn },
+                12 => {
+                    sim.fail = b % 2 == 0;
+                    Input::AutoStart
+                }
+                _ => {
+                    // Time passes, and computations finish.
+                    sim.run_until(sim.now + u64::from(b) * 20);
+                    continue;
+                }
+            };
+            let actor = match &input {
+                Input::Act { conn, .. } => Some(seat_of(&sim, *conn)),
+                _ => None,
+            };
+            let stored = sim.stored_log().len();
+            let got = sim.got.len();
+            sim.feed(input);
+            if let Some(actor) = actor {
+                // Only the actor's own seat acted, or nothing did.
+                for row in &sim.stored_log()[stored..] {
+                    assert_eq!(Some(row.seat), actor.map(|s| s.number()), "a seat acted for another");
+                }
+                for (_, m) in &sim.got[got..] {
+                    if let ServerMsg::Update(u) = m
+                        && let TableEvent::Action { seat, by_bot: false, .. } = &u.event
+                    {
+                        assert_eq!(Some(*seat), actor);
+                    }
+                }
+            }
+            check_replay(&sim);
+        }
+        sim.fail = false;
+        sim.run_until(sim.now + 2_000_000);
+        check_replay(&sim);
+    }
+
+    pub(super) fn check_replay<G: TableRules>(sim: &Sim<G>)
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        let log = sim.stored_log();
+        assert_eq!(log, sim.t.log());
+        let Some((hand, st)) = sim.t.hand() else { return };
+        if matches!(sim.t.stage(), Stage::Draw { .. })
+            || matches!(sim.t.stage(), Stage::Parked { was } if matches!(**was, Stage::Draw { .. }))
+        {
+            // The draw's answers are persisted when the draw ends.
+            return;
+        }
+        let r = replay::<G>(&sim.t.settings, sim.t.seed, &log).unwrap();
+        let replayed = r.states.get(hand as usize).expect("the replay reaches the table's hand");
+        assert_eq!(format!("{replayed:?}"), format!("{st:?}"), "the log replays to the table's hand");
+        assert_eq!(r.moves, sim.t.moves());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+        #[test]
+        fn madiao_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+            play::<Madiao>(GameKind::Madiao, &events);
+        }
+
+        #[test]
+        fn dabaifen_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+            play::<Dabaifen>(GameKind::Dabaifen, &events);
+        }
+    }
 }
