@@ -303,7 +303,7 @@ where
     /// The `yezi/1` record of the match so far: every hand dealt, the current one as far as its
     /// log goes.
     pub fn record(&self) -> Result<String, String> {
-        let r = replay::<G>(&self.settings, self.cfg.seed, self.table.log())?;
+        let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log())?;
         let dealt = self.table.hand().map_or(0, |(h, _)| h as usize + 1);
         let states = &r.states[..dealt.min(r.states.len())];
         G::record(&self.settings, self.cfg.seed, self.players(), states)
