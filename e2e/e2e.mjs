@@ -7,7 +7,10 @@
 // a reload in mid-hand; a Da Bai Fen table with three bots, one complete deal played by clicking
 // (the draw, the annulment window, burying, multi-card follows); a finished game's replay and a
 // local record file's; the server killed and started again while a page is at a table (it
-// reconnects by itself); switching the language; a phone-sized viewport without horizontal overflow.
+// reconnects by itself); switching the language; a phone-sized viewport without horizontal overflow;
+// pacing: a relaxed table's pace and grace period shown, Ready between hands (the next hand begins
+// once every connected person is ready), a reload in mid-turn that does not restart the turn clock
+// and the grace countdown a spectator sees while the player is away.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +51,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function startServer(dir, addr = '127.0.0.1:0') {
   const args = [
     'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
-    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000',
+    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000', '--trick-ms', '200',
     // Every page of the run is a guest from this one address.
     '--guests-per-ip', '1000',
   ];
@@ -67,15 +70,21 @@ async function startServer(dir, addr = '127.0.0.1:0') {
   return { proc, base: `http://${m[1]}` };
 }
 
+/** Records a problem of a page (and says so at once: a page error can leave a scenario waiting). @param {string} text */
+function problem(text) {
+  problems.push(text);
+  log(`console: ${text}`);
+}
+
 /** A page that fails the run on any console error or warning, or page error. */
 async function watchedPage(context, name) {
   const page = await context.newPage();
   page.on('console', (msg) => {
     if (expectHttpError && /Failed to load resource: the server responded with a status of 400/.test(msg.text())) return;
     if (expectServerDown && /WebSocket connection to .* failed|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE/.test(msg.text())) return;
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${name} console ${msg.type()}: ${msg.text()}`);
+    if (msg.type() === 'error' || msg.type() === 'warning') problem(`${name} console ${msg.type()}: ${msg.text()}`);
   });
-  page.on('pageerror', (err) => problems.push(`${name} page error: ${err.message}`));
+  page.on('pageerror', (err) => problem(`${name} page error: ${err.message}`));
   return page;
 }
 
@@ -321,7 +330,9 @@ async function playDabaifenDeal(page, hooks) {
 
 async function createTable(page, game, opts = {}) {
   await page.locator(`.game-pick button[data-game="${game}"]`).click();
-  await page.locator('select[name="clock"]').selectOption('120');
+  await page.locator('select[name="clock"]').selectOption(opts.clock ?? '120');
+  if (opts.pace) await page.locator('select[name="pace"]').selectOption(opts.pace);
+  if (opts.grace !== undefined) await page.locator('input[name="grace"]').fill(String(opts.grace));
   if (opts.seat0) await page.locator('select[name="seat0"]').selectOption(opts.seat0);
   if (opts.seat3) await page.locator('select[name="seat3"]').selectOption(opts.seat3);
   if (opts.variants) {
@@ -377,6 +388,37 @@ async function main() {
       await enterName(page, 'Ann');
       await page.locator('.new-table').waitFor();
       await snap(page, 'lobby');
+    });
+
+    await scenario('a table created with a relaxed pace and a grace period shows them (table, lobby, API)', async () => {
+      const ctx = await browser.newContext(desktop);
+      const p = await watchedPage(ctx, 'pace');
+      await p.goto('/');
+      await enterName(p, 'Pia');
+      await p.locator('.new-table').waitFor();
+      // The form offers the three paces, normal first chosen, and the default grace.
+      const form = await p.evaluate(() => ({
+        paces: [...document.querySelectorAll('select[name="pace"] option')].map((o) => o.getAttribute('value')),
+        pace: /** @type {HTMLSelectElement} */ (document.querySelector('select[name="pace"]')).value,
+        grace: /** @type {HTMLInputElement} */ (document.querySelector('input[name="grace"]')).value,
+      }));
+      assert(form.paces.join(' ') === 'relaxed normal fast' && form.pace === 'normal' && form.grace === '15', `the form: ${JSON.stringify(form)}`);
+      const id = await createTable(p, 'madiao', { pace: 'relaxed', grace: 40, name: 'Pia takes her time' });
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      const head = await p.evaluate(() => {
+        const tp = document.querySelector('.table-page');
+        return { pace: tp?.getAttribute('data-pace'), grace: tp?.getAttribute('data-grace'), text: document.querySelector('.table-head .sub')?.textContent ?? '' };
+      });
+      await snap(p, 'pace-relaxed-table');
+      assert(head.pace === 'relaxed' && head.grace === '40', `the table page's settings: ${JSON.stringify(head)}`);
+      assert(/pace: relaxed/.test(head.text) && /grace 40 s/.test(head.text), `the header shows them: ${head.text}`);
+      const summary = await (await p.request.get(`/api/tables/${id}`)).json();
+      assert(summary.pace === 'relaxed' && summary.grace_seconds === 40, `the server keeps them: ${summary.pace} ${summary.grace_seconds}`);
+      await p.goto('/');
+      await p.locator(`.open-tables li[data-table="${id}"] .tb-pace[data-pace="relaxed"]`).waitFor({ timeout: 15000 });
+      assert(/pace: relaxed/.test(await p.locator(`.open-tables li[data-table="${id}"] .tb-pace`).textContent()), 'the lobby shows the pace');
+      await snap(p, 'pace-lobby');
+      await ctx.close();
     });
 
     await scenario('Madiao: a complete hand by clicking, a spectator who sees nothing hidden, a reload in mid-hand', async () => {
@@ -737,6 +779,121 @@ async function main() {
       }
       await page.locator('button[data-action="lang"]').click();
       await page.waitForFunction(() => document.documentElement.lang === 'en');
+    });
+
+    await scenario('between hands, pressing Ready shows it; the next hand begins once every connected person is ready', async () => {
+      const hostCtx = await browser.newContext(desktop);
+      const guestCtx = await browser.newContext(desktop);
+      const h = await watchedPage(hostCtx, 'ready-host');
+      const g = await watchedPage(guestCtx, 'ready-guest');
+      await h.goto('/');
+      await enterName(h, 'Hal');
+      await h.locator('.new-table').waitFor();
+      const id = await createTable(h, 'madiao', { seat3: 'open', name: 'Hal and Ivy' });
+      await g.goto('/');
+      await enterName(g, 'Ivy');
+      await g.goto(`/t/${id}`);
+      await g.locator('.felt').waitFor({ timeout: 20000 });
+      await h.waitForFunction(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'playing', null, { timeout: 20000 });
+      // Both play the hand out (a hand settled before play ends it too: either way a pause follows).
+      await Promise.all([playMadiaoHand(h, {}), playMadiaoHand(g, {})]);
+      await g.locator('.hand-end').waitFor({ timeout: 20000 });
+      const hand0 = (await tableState(h)).hand_no;
+      // This run's pause between hands is a minute: what ends it sooner is the people's Ready.
+      await h.locator('.hand-end button[data-action="next"]').click();
+      await h.locator('.hand-end button[data-action="next"][aria-pressed="true"]').waitFor({ timeout: 5000 });
+      await g.locator('.ready-list [data-seat="0"][data-ready="1"]').waitFor({ timeout: 5000 });
+      await h.locator('.ready-list [data-seat="3"][data-ready="0"]').waitFor({ timeout: 5000 });
+      assert((await g.locator('.hand-end button[data-action="next"][aria-pressed="false"]').count()) === 1, 'Ivy has not pressed hers');
+      await snap(h, 'ready-host-pressed');
+      await snap(g, 'ready-guest-sees-host');
+      await sleep(2500);
+      const waiting = await tableState(h);
+      assert(waiting.handEnd && waiting.hand_no === hand0, 'the next hand waits for Ivy');
+      const t0 = Date.now();
+      await g.locator('.hand-end button[data-action="next"]').click();
+      await h.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 });
+      const took = Date.now() - t0;
+      const next = await tableState(h);
+      log(`the next hand began ${took} ms after the last Ready`);
+      assert(next.hand_no === hand0 + 1, `the next hand (${hand0} → ${next.hand_no})`);
+      assert(took < 15000, `it began at once, not after the pause: ${took} ms`);
+      await snap(g, 'ready-next-hand');
+      await hostCtx.close();
+      await guestCtx.close();
+    });
+
+    await scenario('a reload in mid-turn: the turn clock goes on (it does not restart); while away, the seat shows the grace countdown', async () => {
+      const ctx = await browser.newContext(desktop);
+      const watchCtx = await browser.newContext(desktop);
+      const p = await watchedPage(ctx, 'clock');
+      const w = await watchedPage(watchCtx, 'clock-watcher');
+      await p.goto('/');
+      await enterName(p, 'Jo');
+      await p.locator('.new-table').waitFor();
+      const id = await createTable(p, 'madiao', { grace: 30, name: 'Jo reloads' });
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      await w.goto('/');
+      await enterName(w, 'Kim');
+      await w.goto(`/t/${id}?watch`);
+      await w.locator('.felt').waitFor({ timeout: 20000 });
+      /** The seconds left on Jo's own turn clock (seat 0), or null when it is not shown. */
+      const clock = (pg) => pg.evaluate(() => {
+        const c = document.querySelector('.felt > .seat[data-seat="0"] .countdown .secs');
+        return c ? Number(/(\d+)/.exec(c.textContent ?? '')?.[1]) : null;
+      });
+      // Jo's turn to play a card (the redeal window kept, a hand that ends early readied past).
+      const deadline = Date.now() + 120000;
+      let s = await tableState(p);
+      while (Date.now() < deadline) {
+        s = await tableState(p);
+        if (s.legal === 'actions' && s.legalCards.length && (await clock(p)) !== null) break;
+        if (s.handEnd) await p.locator('.hand-end button[data-action="next"]').click({ timeout: 2000 }).catch(() => {});
+        else if (s.legal === 'redeal') await clickAction(p, 'keep');
+        await sleep(200);
+      }
+      assert(s.legal === 'actions', 'it is Jo\'s turn');
+      const first = /** @type {number} */ (await clock(p));
+      await sleep(4000);
+      const before = /** @type {number} */ (await clock(p));
+      assert(before <= first - 3, `the clock runs (${first} → ${before})`);
+      await p.reload();
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      await p.waitForFunction(() => !!document.querySelector('.felt > .seat[data-seat="0"] .countdown .secs'), null, { timeout: 10000 });
+      const after = /** @type {number} */ (await clock(p));
+      const again = await tableState(p);
+      log(`turn clock ${first} s, ${before} s before the reload, ${after} s after it (of 120)`);
+      await snap(p, 'clock-after-reload');
+      assert(after <= before + 1 && after < 120 - 3, `the clock did not restart: ${before} s before the reload, ${after} s after`);
+      assert(again.legal === 'actions' && again.hand.join() === s.hand.join(), 'still Jo\'s turn, with the same cards');
+      // Away for a moment: the watcher sees Jo's seat disconnected, its grace running out, and
+      // nothing played for him meanwhile.
+      await p.goto('about:blank');
+      await w.locator('.felt > .seat[data-seat="0"] .grace-clock .secs').waitFor({ timeout: 10000 });
+      const grace = await w.evaluate(() => ({
+        secs: Number(/(\d+)/.exec(document.querySelector('.felt > .seat[data-seat="0"] .grace-clock .secs')?.textContent ?? '')?.[1]),
+        timer: document.querySelector('.felt')?.getAttribute('data-timer'),
+        cards: document.querySelector('.felt > .seat[data-seat="0"] .backs-n')?.textContent,
+        dot: document.querySelector('.felt > .seat[data-seat="0"] .dot')?.className,
+      }));
+      log(`while Jo is away the watcher sees ${JSON.stringify(grace)}`);
+      await snap(w, 'grace-countdown');
+      assert(grace.secs > 0 && grace.secs <= 30, `the grace counts down from 30 s: ${grace.secs}`);
+      assert(grace.timer === 'grace', `the timer is Jo's grace (his turn): ${grace.timer}`);
+      assert(/gone/.test(grace.dot ?? ''), `the seat is shown disconnected: ${grace.dot}`);
+      await sleep(2000);
+      const still = await w.evaluate(() => document.querySelector('.felt > .seat[data-seat="0"] .backs-n')?.textContent);
+      assert(still === grace.cards, `nothing is played for Jo during his grace (${grace.cards} → ${still} cards)`);
+      await p.goto(`/t/${id}`);
+      await p.locator('.felt').waitFor({ timeout: 20000 });
+      await p.waitForFunction(() => !!document.querySelector('.felt > .seat[data-seat="0"] .countdown .secs'), null, { timeout: 10000 });
+      const back = /** @type {number} */ (await clock(p));
+      const mine = await tableState(p);
+      assert(back < after, `back within the grace, the clock went on: ${after} s → ${back} s`);
+      assert(mine.legal === 'actions' && mine.hand.join() === s.hand.join(), 'back within the grace, Jo just continues');
+      await w.locator('.felt > .seat[data-seat="0"] .grace-clock').waitFor({ state: 'detached', timeout: 10000 });
+      await ctx.close();
+      await watchCtx.close();
     });
 
     await scenario('1366 px: the match score headers break between words only', async () => {

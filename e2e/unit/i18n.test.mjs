@@ -46,6 +46,7 @@ test('every key the client uses exists', () => {
     ...['lead', 'capture', 'slough', 'discard'].map((s) => `kind.${s}`),
     ...['chat', 'log', 'score'].map((s) => `side.${s}`),
     ...['meld', 'four_lowest', 'long_suit', 'hm_exemption'].map((s) => `declared.${s}`),
+    ...['relaxed', 'normal', 'fast'].map((s) => `pace.${s}`),
   ];
   for (const k of expand) assert.ok(k in STRINGS.en, `missing key ${k}`);
 });

@@ -35,6 +35,7 @@ export function position(seat, bottom) {
  * @property {SeatInfo[] | null} [seats] live seats (presence, bots); null in a replay
  * @property {Timer | null} [timer]
  * @property {number} [timerAt] when the timer was received (Date.now())
+ * @property {number} [seatsAt] when the seats were received (their `grace_ms` counts from then)
  * @property {number} [turnMs] the turn clock's length
  * @property {(string[] | null)[] | null} [hands] every hand face up (a replay), by seat
  * @property {boolean} [showLast] show the last complete trick instead of the current one
@@ -68,7 +69,7 @@ export function Board(p) {
   const trick = shownTrick(tricks, !!p.showLast);
   const trump = madiao ? null : /** @type {DabaifenView} */ (view).trump;
   const toMove = view.to_move;
-  return html`<div class=${`felt ${game}`} data-phase=${view.phase}>
+  return html`<div class=${`felt ${game}`} data-phase=${view.phase} data-timer=${p.timer ? p.timer.what : ''}>
     ${[0, 1, 2, 3].map((s) => {
       const pos = position(s, bottom);
       const info = p.seats ? p.seats[s] : null;
@@ -93,7 +94,11 @@ export function Board(p) {
             ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt ?? Date.now()} total=${p.turnMs} />`
             : turn && timer && timer.what === 'bot'
               ? html`<span class="thinking">${t('seat.thinking')}</span>`
-              : null}
+              : timer && timer.what === 'grace'
+                ? graceClock(timer.remaining_ms, p.timerAt ?? Date.now())
+                : info && info.kind === 'person' && !info.present && typeof info.grace_ms === 'number'
+                  ? graceClock(info.grace_ms, p.seatsAt ?? Date.now())
+                  : null}
         </div>
       </div>`;
     })}
@@ -106,6 +111,16 @@ export function Board(p) {
       ${p.centerExtra ?? null}
     </div>
   </div>`;
+}
+
+/**
+ * A disconnected person's grace: a bot stands in for him when it runs out.
+ * @param {number} remaining @param {number} at
+ */
+function graceClock(remaining, at) {
+  return html`<span class="grace-clock" title=${t('seat.grace_title')}>
+    <span class="badge away">${t('seat.disconnected')}</span> <${Countdown} remaining=${remaining} at=${at} />
+  </span>`;
 }
 
 /** @param {MadiaoView | DabaifenView} view @param {number} s */

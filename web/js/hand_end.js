@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { isMadiao } from './board.js';
 import { rankText } from './cards.js';
 import { lang, t } from './i18n.js';
+import { readiness } from './pace.js';
 import { accountText, dabaifenResultText, handResultLine, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
 import { Card, Countdown } from './ui.js';
 
@@ -14,6 +15,7 @@ import { Card, Countdown } from './ui.js';
 /** @typedef {import('./wire').MadiaoMatch} MadiaoMatch */
 /** @typedef {import('./wire').DabaifenMatch} DabaifenMatch */
 /** @typedef {import('./wire').Timer} Timer */
+/** @typedef {import('./wire').SeatInfo} SeatInfo */
 
 /**
  * The itemized scoring of a finished hand, in words (shared by the table and replays).
@@ -68,21 +70,26 @@ export function Scoring(p) {
 }
 
 /**
+ * The end of a hand: its scoring, the match score, and between hands the Ready button (pressed
+ * once you said you are ready) with who is ready so far.
  * @param {{game: 'madiao' | 'dabaifen', view: MadiaoView | DabaifenView, names: string[], match: MadiaoMatch | DabaifenMatch | null,
  *   stake: number, timer: Timer | null, timerAt: number, ready: boolean, seated: boolean, finished: boolean, tableId: string,
- *   onNext: () => void, onHide: () => void, navigate: (p: string) => void}} p
+ *   seats: SeatInfo[], me: number | null, onNext: () => void, onHide: () => void, navigate: (p: string) => void}} p
  */
 export function HandEnd(p) {
   const over = !!p.match && p.match.over;
   const timer = p.timer && p.timer.what === 'next_hand' ? p.timer : null;
+  // `?? []`: a server without the ready list (before pacing) still shows the button.
+  const readySeats = (timer ? timer.ready : null) ?? [];
+  const pressed = p.ready || (p.me !== null && readySeats.includes(p.me));
   return html`<div class="hand-end" role="dialog" aria-label=${t('end.title')}>
     <div class="hand-end-card">
       <div class="hand-end-top">
         <h3>${over ? t('end.match_over') : t('end.title')}</h3>
         <div class="buttons">
           ${!over && p.seated
-            ? html`<button class="primary" data-action="next" disabled=${p.ready} onClick=${p.onNext}>
-                ${p.ready ? t('end.waiting_others') : t('end.next')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
+            ? html`<button class=${pressed ? 'primary on' : 'primary'} data-action="next" aria-pressed=${pressed ? 'true' : 'false'} disabled=${pressed} onClick=${p.onNext}>
+                ${pressed ? t('end.ready_pressed') : t('end.ready')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
             : null}
           ${over && p.finished
             ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>
@@ -92,10 +99,28 @@ export function HandEnd(p) {
           <button onClick=${p.onHide}>${t('end.hide')}</button>
         </div>
       </div>
+      ${!over && timer ? html`<${ReadyList} seats=${p.seats} names=${p.names} ready=${readySeats} pressed=${pressed} seated=${p.seated} />` : null}
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
       <h4>${t('side.score')}</h4>
       <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />
     </div>
+  </div>`;
+}
+
+/**
+ * Who is ready for the next hand: every seated person (connected or not) and whoever the server
+ * counts as ready.
+ * @param {{seats: SeatInfo[], names: string[], ready: number[], pressed: boolean, seated: boolean}} p
+ */
+export function ReadyList(p) {
+  const { people, waiting } = readiness(p.seats, p.ready);
+  return html`<div class="ready-list" title=${t('end.ready_hint')}>
+    <span class="ready-who">${t('end.ready_who')}</span>
+    ${people.map(
+      (x) => html`<span key=${x.seat} class=${`chip ${x.ready ? 'ready' : x.present ? 'not-ready' : 'gone'}`} data-seat=${x.seat} data-ready=${x.ready ? '1' : '0'}>
+        ${p.names[x.seat]} ${x.ready ? `✓ ${t('seat.ready')}` : x.present ? '…' : `· ${t('seat.disconnected')}`}</span>`,
+    )}
+    ${p.pressed && p.seated && waiting ? html`<span class="hint">${t('end.waiting_others')}</span>` : null}
   </div>`;
 }
 

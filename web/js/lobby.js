@@ -1,9 +1,11 @@
 // The lobby: your name, a new table (game, preset, variants with their explanations, stake and
-// clock, who sits where), the open tables to join or watch, an invite link, your recent tables.
+// clock, pace and grace period, who sits where), the open tables to join or watch, an invite link,
+// your recent tables.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
 import { lang, t } from './i18n.js';
+import { GRACE, PACES, graceSeconds } from './pace.js';
 import { seenTables } from './state.js';
 import { VARIANTS, overrides } from './variants.js';
 import { BotIcon, errorText, notify } from './ui.js';
@@ -12,6 +14,7 @@ import { BotIcon, errorText, notify } from './ui.js';
 /** @typedef {import('./wire').GameInfo} GameInfo */
 /** @typedef {import('./wire').TableSummary} TableSummary */
 /** @typedef {import('./wire').SeatChoice} SeatChoice */
+/** @typedef {import('./pace.js').Pace} Pace */
 /** @typedef {import('./state.js').Identity} Identity */
 /** @typedef {'me' | 'open' | string} SeatPick a seat: me, open, or `bot:NAME` */
 
@@ -106,6 +109,8 @@ function NewTable(p) {
   const [chosen, setChosen] = useState(/** @type {Record<string, string>} */ ({}));
   const [stake, setStake] = useState(2);
   const [clock, setClock] = useState(30);
+  const [pace, setPace] = useState(/** @type {Pace} */ ('normal'));
+  const [grace, setGrace] = useState(String(GRACE.default));
   const [name, setName] = useState('');
   const [priv, setPriv] = useState(false);
   const bot = `bot:${info.default_bot}`;
@@ -128,6 +133,11 @@ function NewTable(p) {
   /** @param {Event} e */
   const submit = async (e) => {
     e.preventDefault();
+    const graceSecs = graceSeconds(grace);
+    if (graceSecs === null) {
+      notify('error', t('lobby.grace_hint'));
+      return;
+    }
     setBusy(true);
     /** @type {SeatChoice[]} */
     const seatChoices = seats.map((s) => (s === 'me' ? { kind: 'me' } : s === 'open' ? { kind: 'open' } : { kind: 'bot', bot: s.slice(4) }));
@@ -138,6 +148,8 @@ function NewTable(p) {
         variants: overrides(presetValues, values),
         stake: game === 'madiao' ? stake : undefined,
         turn_seconds: clock,
+        pace,
+        grace_seconds: graceSecs,
         name: name.trim() || undefined,
         private: priv,
         seats: seatChoices,
@@ -191,6 +203,16 @@ function NewTable(p) {
             ${[15, 30, 60, 120, 600].map((s) => html`<option key=${s} value=${String(s)}>${t('lobby.seconds', { n: s })}</option>`)}
           </select></label>
       </div>
+      <div class="row">
+        <label title=${t('lobby.pace_hint')}>${t('lobby.pace')}
+          <select name="pace" value=${pace} onChange=${(/** @type {Event} */ e) => setPace(/** @type {Pace} */ (/** @type {HTMLSelectElement} */ (e.target).value))}>
+            ${PACES.map((x) => html`<option key=${x} value=${x}>${t(`pace.${x}`)}</option>`)}
+          </select></label>
+        <label title=${t('lobby.grace_hint')}>${t('lobby.grace')}
+          <span class="with-unit"><input type="number" name="grace" min=${GRACE.min} max=${GRACE.max} step="1" value=${grace}
+            onInput=${(/** @type {Event} */ e) => setGrace(/** @type {HTMLInputElement} */ (e.target).value)} /> ${t('lobby.seconds_unit')}</span></label>
+      </div>
+      <p class="hint pace-hint">${t('lobby.pace_hint')}</p>
       <button type="button" class="link" aria-expanded=${more ? 'true' : 'false'} onClick=${() => setMore(!more)}>
         ${more ? '▾' : '▸'} ${t('lobby.variants')} ${Object.keys(overrides(presetValues, values)).length ? `(${t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })})` : ''}</button>
       ${more
@@ -232,7 +254,7 @@ function OpenTables(p) {
     <ul>
       ${(p.tables ?? []).map(
         (tb) => html`<li key=${tb.id} data-table=${tb.id}>
-          <div class="tb-name"><b>${tb.name}</b> <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)}</span></div>
+          <div class="tb-name"><b>${tb.name}</b> <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)} · <span class="tb-pace" data-pace=${tb.pace}>${t('table.pace', { pace: t(`pace.${tb.pace}`) })}</span></span></div>
           <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.name}</span>`)}</div>
           <div class="tb-buttons">
             ${tb.open_seats > 0 ? html`<button class="primary" data-action="join" onClick=${() => p.navigate(`/t/${tb.id}`)}>${t('lobby.join')}</button>` : null}

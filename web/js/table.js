@@ -39,7 +39,8 @@ import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
  * @property {MadiaoView | DabaifenView | null} view
  * @property {Legal | null} legal
  * @property {Timer | null} timer
- * @property {number} timerAt
+ * @property {number} timerAt when the timer was received (Date.now())
+ * @property {number} seatsAt when the seats were received (their `grace_ms` counts from then)
  * @property {SyncMsg['match']} match
  * @property {Array<MadiaoResult | DabaifenResult>} results
  * @property {ChatMessage[]} chat
@@ -94,6 +95,7 @@ export function reduce(st, msg) {
         legal: msg.legal,
         timer: msg.timer,
         timerAt: now,
+        seatsAt: now,
         match: msg.match,
         results: msg.results,
         chat: msg.chat,
@@ -135,6 +137,7 @@ export function reduce(st, msg) {
         table: { ...st.table, seats: msg.seats, spectators: msg.spectators, status: msg.status },
         timer: msg.timer,
         timerAt: now,
+        seatsAt: now,
       };
     case 'chat':
       if (!st) return st;
@@ -271,11 +274,14 @@ function Table(p) {
   });
 
   const invite = `${location.origin}/t/${st.table.id}`;
-  return html`<div class=${`table-page game-${game}`} data-table=${st.table.id} data-status=${st.table.status} data-hand=${st.hand}>
+  return html`<div class=${`table-page game-${game}`} data-table=${st.table.id} data-status=${st.table.status} data-hand=${st.hand}
+    data-pace=${st.table.pace} data-grace=${st.table.grace_seconds}>
     <div class="table-head">
       <div class="title">
         <h2>${st.table.name}</h2>
-        <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}
+        <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}${' · '}
+          <span class="pace" data-pace=${st.table.pace} title=${t('lobby.pace_hint')}>${t('table.pace', { pace: t(`pace.${st.table.pace}`) })}</span>${' · '}
+          <span class="grace" title=${t('lobby.grace_hint')}>${t('table.grace', { n: st.table.grace_seconds })}</span>
           ${st.table.spectators ? ` · ${t('table.spectators', { n: st.table.spectators })}` : ''}</span>
       </div>
       <div class="head-buttons">
@@ -304,7 +310,7 @@ function Table(p) {
     <div class="table-main">
       <div class="play-area">
         ${view
-          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} timer=${st.timer} timerAt=${st.timerAt}
+          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} timer=${st.timer} timerAt=${st.timerAt} seatsAt=${st.seatsAt}
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
               centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
@@ -313,6 +319,7 @@ function Table(p) {
         ${view && over && endHidden !== st.hand
           ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${st.table.stake ?? 2}
               timer=${st.timer} timerAt=${st.timerAt} ready=${st.ready} seated=${me !== null} finished=${finished} tableId=${st.table.id}
+              seats=${seats} me=${me}
               onNext=${() => send({ type: 'next' })} onHide=${() => setEndHidden(st.hand)} navigate=${p.navigate} />`
           : null}
         ${view && over && endHidden === st.hand
@@ -486,6 +493,9 @@ function MyHand(p) {
           <${Countdown} remaining=${st.timer.remaining_ms} at=${st.timerAt} />`;
       }
       if (!isMadiao(view) && view.phase === 'drawing') return html`<span class="wait">${t('dbf.drawing', { n: view.drawn })}</span>`;
+      if (st.timer && st.timer.what === 'trick') {
+        return html`<span class="wait">${t('trick.on_show')}</span> <${Countdown} remaining=${st.timer.remaining_ms} at=${st.timerAt} />`;
+      }
       if (view.to_move !== null) return html`<span class="wait">${t('prompt.waiting_for', { name: p.names[view.to_move] })}</span>`;
       return null;
     }

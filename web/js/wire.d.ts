@@ -523,6 +523,8 @@ export type TableStatus = "waiting" | "playing" | "parked" | "finished";
 
 export type SeatKind = "person" | "bot" | "open";
 
+export type Pace = "relaxed" | "normal" | "fast";
+
 export type SeatInfo = { 
 /**
  * 0–3.
@@ -553,9 +555,15 @@ present: boolean,
  */
 away: boolean, 
 /**
- * A bot plays this seat now (a bot seat, an open seat, or an absent or away person).
+ * A bot plays this seat now (a bot seat, an open seat, or an absent or away person); false
+ * during a disconnected person's grace period.
  */
-bot_plays: boolean, };
+bot_plays: boolean, 
+/**
+ * For a seated person with no connection: the time left before a bot stands in for him
+ * (`null` otherwise).
+ */
+grace_ms: number | null, };
 
 export type TableSummary = { 
 /**
@@ -586,6 +594,14 @@ stake?: number,
  * The turn clock, in seconds.
  */
 turn_seconds: number, 
+/**
+ * How fast the table's fixed clocks run.
+ */
+pace: Pace, 
+/**
+ * How long after a seated person's connection drops a bot stands in for him, in seconds.
+ */
+grace_seconds: number, 
 /**
  * Not listed in the lobby.
  */
@@ -724,7 +740,7 @@ guest: string | null,
  */
 text: string, };
 
-export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, };
+export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, };
 
 export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
 
@@ -913,7 +929,16 @@ next: number | null, };
 
 export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
 
-export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, };
+export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, 
+/**
+ * How fast the table's fixed clocks run (default `normal`).
+ */
+pace?: Pace, 
+/**
+ * Seconds before a bot stands in for a seated person whose connection dropped (0–120,
+ * default 15).
+ */
+grace_seconds?: number, };
 
 export type NewTableReply = { table: TableSummary, 
 /**

@@ -153,7 +153,7 @@ fn the_heuristic_never_discards_face_up_and_captures_a_led_hm() {
             if can_win
                 && st.cards_in_trick() > 0
                 && st.best_so_far().map(|b| b.1) == Some(madiao::Card::TB)
-                && st.hand(s) & (madiao::Card::TW.bit() | madiao::Card::TQ.bit()) != 0
+                && (st.hand(s).contains(madiao::Card::TW) || st.hand(s).contains(madiao::Card::TQ))
             {
                 seen_hm_lead += 1;
                 assert!(

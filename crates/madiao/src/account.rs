@@ -8,7 +8,7 @@ use cards::{BySeat, Halves, Seat};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-use crate::card::{Card, TOPS};
+use crate::card::{Card, Cards, TOPS};
 use crate::declare::MeldKind;
 use crate::state::State;
 use crate::variants::{
@@ -294,7 +294,7 @@ impl State {
         let b = self.banker;
         // 1. Stock check: the card under the upcard, if it is a suit's actual top card (§9.7).
         let exposed = self.deck[38];
-        if TOPS & exposed.bit() != 0 {
+        if TOPS.contains(exposed) {
             let second = exposed.suit().second();
             if self.stock & second.bit() == 0 {
                 let holder = self.holder_of(second);
@@ -349,7 +349,7 @@ impl State {
             let mut bonus: [(Item, i32); 8] = [(Item::Slam, 0); 8];
             let mut n = 0;
             if t >= 2 {
-                for card in Card::in_mask(won & self.reward) {
+                for card in Cards::from_bits(won & self.reward) {
                     bonus[n] = (Item::RewardTrick { card }, ONE);
                     n += 1;
                 }
@@ -487,7 +487,7 @@ impl fmt::Display for Item {
                 "3 or more tricks ({tricks}), tied with another seat for the most: ½ (most_tricks_tie: each_plus_half)"
             ),
             Item::Slam => f.write_str("all 8 tricks (slam)"),
-            Item::RewardTrick { card } if TOPS & card.bit() == 0 => write!(
+            Item::RewardTrick { card } if !TOPS.contains(card) => write!(
                 f,
                 "won a trick with the reward card {card} (promoted: the upcard is {}, the top {} card, so the second card {card} takes its place)",
                 card.suit().top(),
@@ -578,7 +578,7 @@ impl LineDetail {
         match item {
             Item::RewardTrick { card } => {
                 d.card = Some(card);
-                d.promoted = Some(TOPS & card.bit() == 0);
+                d.promoted = Some(!TOPS.contains(card));
             }
             Item::FaceUpDiscard { card, trick } => {
                 d.card = Some(card);

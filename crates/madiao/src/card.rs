@@ -11,8 +11,8 @@
 //! | 20–28 | myriads `M` | `M1 … M9` |
 //! | 29–39 | tens `T` | `T2 … T9 TB TQ TW` |
 //!
-//! So "the cards of the led suit above the best card so far" is `SUIT_MASK[suit] & !(2 << best - 1)`,
-//! one mask operation, and the numeric order of cards is exactly the order of the first-banker draw
+//! So "the cards of the led suit above the best card so far" is one mask operation
+//! ([`Card::higher_in_suit`]), and the numeric order of cards is exactly the order of the first-banker draw
 //! (§2: `T` > `M` > `S` > `W`, then rank).
 
 use std::fmt;
@@ -60,7 +60,7 @@ impl Suit {
 
     /// All cards of the suit.
     #[inline]
-    pub const fn mask(self) -> u64 {
+    pub const fn mask(self) -> Cards {
         SUIT_MASK[self as usize]
     }
 
@@ -103,11 +103,18 @@ impl fmt::Display for Suit {
 pub(crate) const SUIT_BASE: [u8; 4] = [0, 11, 20, 29];
 /// Number of cards of each suit.
 pub(crate) const SUIT_LEN: [u8; 4] = [11, 9, 9, 11];
-/// All cards of each suit, as masks.
-pub const SUIT_MASK: [u64; 4] =
+/// All cards of each suit as bits, for the engine's own mask arithmetic.
+pub(crate) const SUIT_BITS: [u64; 4] =
     [(1 << 11) - 1, ((1 << 9) - 1) << 11, ((1 << 9) - 1) << 20, ((1 << 11) - 1) << 29];
+/// All cards of each suit, by suit number (cash, strings, myriads, tens).
+pub const SUIT_MASK: [Cards; 4] = [
+    Cards::from_bits(SUIT_BITS[0]),
+    Cards::from_bits(SUIT_BITS[1]),
+    Cards::from_bits(SUIT_BITS[2]),
+    Cards::from_bits(SUIT_BITS[3]),
+];
 /// All 40 cards.
-pub const ALL_CARDS: u64 = (1 << 40) - 1;
+pub const ALL_CARDS: Cards = Cards::from_bits((1 << 40) - 1);
 
 /// The suit of each card number.
 pub(crate) const SUIT_OF: [u8; 40] = {
@@ -233,9 +240,9 @@ impl Card {
         self.0
     }
 
-    /// The card as a one-bit mask.
+    /// The card's bit in the engine's masks (a [`Cards`] set of this card alone has these bits).
     #[inline]
-    pub const fn bit(self) -> u64 {
+    pub(crate) const fn bit(self) -> u64 {
         1 << self.0
     }
 
@@ -247,8 +254,8 @@ impl Card {
 
     /// The cards of the same suit that are higher than this one.
     #[inline]
-    pub const fn higher_in_suit(self) -> u64 {
-        SUIT_MASK[SUIT_OF[self.0 as usize] as usize] & !((2u64 << self.0) - 1)
+    pub const fn higher_in_suit(self) -> Cards {
+        Cards::from_bits(SUIT_BITS[SUIT_OF[self.0 as usize] as usize] & !((2u64 << self.0) - 1))
     }
 
     /// The record code: `TW`, `TQ`, `TB`, `T9`…`T2`, `M9`…`M1`, `S9`…`S1`, `W0`, `WH`, `W1`…`W9`.
@@ -265,50 +272,32 @@ impl Card {
     /// True for the ten red cards `TW TQ TB T2 M9 M1 S9 S1 W0 W9` (§1).
     #[inline]
     pub const fn is_red(self) -> bool {
-        RED & self.bit() != 0
+        RED.bits() & self.bit() != 0
     }
 
     /// Every card, lowest number first.
     pub fn all() -> impl Iterator<Item = Card> {
         (0..40).map(Card)
     }
-
-    /// The cards of a mask, lowest number first.
-    pub fn in_mask(mask: u64) -> impl Iterator<Item = Card> {
-        MaskIter(mask & ALL_CARDS)
-    }
 }
 
 /// The ten red cards (§1).
-pub const RED: u64 = Card::TW.bit()
-    | Card::TQ.bit()
-    | Card::TB.bit()
-    | Card::T2.bit()
-    | Card::M9.bit()
-    | Card::M1.bit()
-    | Card::S9.bit()
-    | Card::S1.bit()
-    | Card::W0.bit()
-    | Card::W9.bit();
+pub const RED: Cards = Cards::from_bits(
+    Card::TW.bit()
+        | Card::TQ.bit()
+        | Card::TB.bit()
+        | Card::T2.bit()
+        | Card::M9.bit()
+        | Card::M1.bit()
+        | Card::S9.bit()
+        | Card::S1.bit()
+        | Card::W0.bit()
+        | Card::W9.bit(),
+);
 /// The four top cards `TW M9 S9 W0`.
-pub const TOPS: u64 = Card::TW.bit() | Card::M9.bit() | Card::S9.bit() | Card::W0.bit();
+pub const TOPS: Cards = Cards::from_bits(Card::TW.bit() | Card::M9.bit() | Card::S9.bit() | Card::W0.bit());
 /// The four lowest cards `T2 M1 S1 W9`.
-pub const LOWEST: u64 = Card::T2.bit() | Card::M1.bit() | Card::S1.bit() | Card::W9.bit();
-
-struct MaskIter(u64);
-
-impl Iterator for MaskIter {
-    type Item = Card;
-    #[inline]
-    fn next(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Card(i))
-    }
-}
+pub const LOWEST: Cards = Cards::from_bits(Card::T2.bit() | Card::M1.bit() | Card::S1.bit() | Card::W9.bit());
 
 impl cards::Card for Card {
     const COUNT: u8 = 40;
@@ -322,8 +311,8 @@ impl cards::Card for Card {
     }
 }
 
-/// A set of Madiao cards.
-pub type CardSet = cards::CardSet<Card>;
+/// A set of Madiao cards (one `u64`: bit `n` is the card numbered `n`).
+pub type Cards = cards::CardSet<Card>;
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -362,11 +351,9 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// Writes the cards of a mask as codes, highest first, separated by spaces.
-pub fn mask_codes(mask: u64) -> String {
-    let mut v: Vec<Card> = Card::in_mask(mask).collect();
-    v.reverse();
-    v.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ")
+/// Writes the cards of a set as codes, highest first, separated by spaces.
+pub fn mask_codes(set: Cards) -> String {
+    set.iter().rev().map(|c| c.code()).collect::<Vec<_>>().join(" ")
 }
 
 /// The canonical pack order: every card by number, `W9` first and `TW` last. Decks from a seed are
@@ -384,10 +371,16 @@ mod tests {
         for c in Card::all() {
             assert_eq!(c.code().parse::<Card>().unwrap(), c);
             assert_eq!(c.code().chars().next().unwrap(), c.suit().letter());
-            assert!(c.suit().mask() & c.bit() != 0);
+            assert!(c.suit().mask().contains(c));
+            assert_eq!(Cards::single(c).bits(), c.bit());
         }
-        assert_eq!(SUIT_MASK.iter().fold(0, |a, m| a | m), ALL_CARDS);
-        assert_eq!(SUIT_MASK.iter().map(|m| m.count_ones()).sum::<u32>(), 40);
+        assert_eq!(SUIT_MASK.iter().fold(Cards::EMPTY, |a, &m| a | m), ALL_CARDS);
+        assert_eq!(ALL_CARDS, Cards::full());
+        assert_eq!(SUIT_MASK.iter().map(|m| m.len()).sum::<u32>(), 40);
+        for s in Suit::ALL {
+            assert_eq!(s.mask().bits(), SUIT_BITS[s as usize]);
+            assert!(s.mask().iter().all(|c| c.suit() == s));
+        }
         assert!("X9".parse::<Card>().is_err());
         assert!("t2".parse::<Card>().is_err());
     }
@@ -415,6 +408,7 @@ mod tests {
     fn red_cards_tops_and_lowest() {
         let reds: Vec<&str> = Card::all().filter(|c| c.is_red()).map(|c| c.code()).collect();
         assert_eq!(reds, ["W9", "W0", "S1", "S9", "M1", "M9", "T2", "TB", "TQ", "TW"]);
+        assert!(Card::all().all(|c| c.is_red() == RED.contains(c)));
         assert_eq!(mask_codes(TOPS), "TW M9 S9 W0");
         assert_eq!(mask_codes(LOWEST), "T2 M1 S1 W9");
     }
@@ -423,8 +417,8 @@ mod tests {
     fn higher_in_suit_is_a_mask() {
         assert_eq!(mask_codes(Card::M5.higher_in_suit()), "M9 M8 M7 M6");
         assert_eq!(mask_codes(Card::WH.higher_in_suit()), "W0");
-        assert_eq!(Card::TW.higher_in_suit(), 0);
-        assert_eq!(Card::W9.higher_in_suit().count_ones(), 10);
+        assert_eq!(Card::TW.higher_in_suit(), Cards::EMPTY);
+        assert_eq!(Card::W9.higher_in_suit().len(), 10);
     }
 
     impl Card {

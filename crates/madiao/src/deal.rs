@@ -15,7 +15,7 @@
 
 use cards::{BySeat, Rng, Seat};
 
-use crate::card::{Card, canonical_deck};
+use crate::card::{Card, Cards, canonical_deck};
 
 /// §3 The first recipient's distance from the banker, by the cut card: 4/8 → the dealer (b+1),
 /// 3/7 → the banker, 2/6 → the shuffler (b+3), 1/5/9 and `W0 WH TB TQ TW` → the banker's opposite
@@ -70,8 +70,8 @@ pub const DEAL_OFFSET: [u8; 32] = {
 /// §3 The four hands dealt from `deck` (top first) starting with `first`, as masks by seat.
 /// `deck[32..40]` is the stock.
 #[inline]
-pub fn deal_hands(deck: &[Card; 40], first: Seat) -> [u64; 4] {
-    deal_hands_counted(deck, first).0
+pub fn deal_hands(deck: &[Card; 40], first: Seat) -> [Cards; 4] {
+    deal_hands_counted(deck, first).0.map(Cards::from_bits)
 }
 
 /// Per card: one in the byte of its suit (bytes 0–3) and, for a red card, one in byte 4.
@@ -80,7 +80,7 @@ const COUNT_INC: [u64; 40] = {
     let mut i = 0;
     while i < 40 {
         let suit = crate::card::SUIT_OF[i] as u64;
-        let red = (crate::card::RED >> i) & 1;
+        let red = (crate::card::RED.bits() >> i) & 1;
         t[i] = (1 << (8 * suit)) | (red << 32);
         i += 1;
     }
@@ -240,12 +240,12 @@ mod tests {
         let first = seat(2);
         let hands = deal_hands(&deck, first);
         // Seat 2 gets deck[0..4] and deck[16], [20], [24], [28].
-        let want = |idx: &[usize]| idx.iter().fold(0u64, |m, &i| m | deck[i].bit());
+        let want = |idx: &[usize]| idx.iter().map(|&i| deck[i]).collect::<Cards>();
         assert_eq!(hands[2], want(&[0, 1, 2, 3, 16, 20, 24, 28]));
         assert_eq!(hands[3], want(&[4, 5, 6, 7, 17, 21, 25, 29]));
         assert_eq!(hands[0], want(&[8, 9, 10, 11, 18, 22, 26, 30]));
         assert_eq!(hands[1], want(&[12, 13, 14, 15, 19, 23, 27, 31]));
-        assert_eq!(hands.iter().fold(0, |a, h| a | h).count_ones(), 32);
+        assert_eq!(hands.iter().fold(Cards::EMPTY, |a, &h| a | h).len(), 32);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::card::{Card, LOWEST, RED, Suit, TOPS};
+use crate::card::{Card, Cards, LOWEST, RED, Suit, TOPS};
 use crate::variants::{MeldStacking, Variants};
 
 /// One line of the meld table (§4.1).
@@ -62,10 +62,10 @@ impl MeldKind {
     }
 
     /// The cards that make the meld within `hand` (the whole hand for a flush or eight reds).
-    pub fn cards(self, hand: u64) -> u64 {
+    pub fn cards(self, hand: Cards) -> Cards {
         match self {
             MeldKind::FourTops => TOPS,
-            MeldKind::FourTopsWithHm => TOPS | Card::TB.bit(),
+            MeldKind::FourTopsWithHm => TOPS | Cards::single(Card::TB),
             MeldKind::TopsAndLowest => TOPS | LOWEST,
             MeldKind::Flush(_)
             | MeldKind::FlushOfTensWithHm
@@ -122,14 +122,14 @@ pub struct Melds(pub [Option<MeldKind>; 4]);
 impl Melds {
     /// §4.1 The melds of `hand`.
     #[inline]
-    pub fn of(hand: u64) -> Melds {
-        let hm = hand & Card::TB.bit() != 0;
+    pub fn of(hand: Cards) -> Melds {
+        let hm = hand.contains(Card::TB);
         let mut m = [None; 4];
-        if hand & TOPS == TOPS {
+        if TOPS.is_subset(hand) {
             m[0] = Some(if hm { MeldKind::FourTopsWithHm } else { MeldKind::FourTops });
         }
         for s in Suit::ALL {
-            if (hand & s.mask()).count_ones() >= 8 {
+            if (hand & s.mask()).len() >= 8 {
                 m[1] = Some(if s == Suit::Tens && hm {
                     MeldKind::FlushOfTensWithHm
                 } else {
@@ -137,10 +137,10 @@ impl Melds {
                 });
             }
         }
-        if (hand & RED).count_ones() >= 8 {
+        if (hand & RED).len() >= 8 {
             m[2] = Some(if hm { MeldKind::EightRedsWithHm } else { MeldKind::EightReds });
         }
-        if hand & (TOPS | LOWEST) == TOPS | LOWEST {
+        if (TOPS | LOWEST).is_subset(hand) {
             m[3] = Some(MeldKind::TopsAndLowest);
         }
         Melds(m)
@@ -170,19 +170,19 @@ impl Melds {
 
 /// §4.2 True when `hand` holds the four lowest `T2 M1 S1 W9`.
 #[inline]
-pub fn has_four_lowest(hand: u64) -> bool {
-    hand & LOWEST == LOWEST
+pub fn has_four_lowest(hand: Cards) -> bool {
+    LOWEST.is_subset(hand)
 }
 
 /// §4.3 True when `hand` has 5 or more cards of one suit.
 #[inline]
-pub fn has_long_suit(hand: u64) -> bool {
-    Suit::ALL.iter().any(|s| (hand & s.mask()).count_ones() >= 5)
+pub fn has_long_suit(hand: Cards) -> bool {
+    Suit::ALL.iter().any(|s| (hand & s.mask()).len() >= 5)
 }
 
 /// §4.3 The suits in which `hand` has 5 or more cards.
-pub fn long_suits(hand: u64) -> impl Iterator<Item = Suit> {
-    Suit::ALL.into_iter().filter(move |s| (hand & s.mask()).count_ones() >= 5)
+pub fn long_suits(hand: Cards) -> impl Iterator<Item = Suit> {
+    Suit::ALL.into_iter().filter(move |s| (hand & s.mask()).len() >= 5)
 }
 
 #[cfg(test)]
@@ -190,9 +190,9 @@ mod tests {
     use super::*;
     use crate::card::ALL_CARDS;
 
-    fn hand(codes: &str) -> u64 {
-        let h = codes.split_whitespace().fold(0, |m, c| m | c.parse::<Card>().unwrap().bit());
-        assert_eq!(h.count_ones(), 8, "{codes}");
+    fn hand(codes: &str) -> Cards {
+        let h: Cards = codes.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect();
+        assert_eq!(h.len(), 8, "{codes}");
         h
     }
 
@@ -252,6 +252,6 @@ mod tests {
         assert!(!has_long_suit(hand("M1 M2 M3 M4 S4 S5 W5 T5")));
         assert_eq!(long_suits(hand("M1 M2 M3 M4 M5 S5 W5 T5")).collect::<Vec<_>>(), vec![Suit::Myriads]);
         // The eight lowest cash W9…W2 are a flush of cash.
-        assert_eq!(Melds::of(ALL_CARDS & 0xff).0[1], Some(MeldKind::Flush(Suit::Cash)));
+        assert_eq!(Melds::of(ALL_CARDS & Cards::from_bits(0xff)).0[1], Some(MeldKind::Flush(Suit::Cash)));
     }
 }

@@ -59,7 +59,7 @@ pub mod variants;
 pub mod view;
 
 pub use account::{Item, Line, Settlement};
-pub use card::{Card, CardSet, Suit, canonical_deck};
+pub use card::{Card, Cards, Suit, canonical_deck};
 pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
 pub use game::{Match, MatchError};
@@ -95,13 +95,7 @@ impl cards::GameState for State {
 mod ts {
     use cards::{ts_named, ts_union};
 
-    ts_named!(
-        crate::Card,
-        "MadiaoCard",
-        ts_union(
-            crate::Card::in_mask(crate::card::ALL_CARDS).collect::<Vec<_>>().iter().rev().map(|c| c.code())
-        )
-    );
+    ts_named!(crate::Card, "MadiaoCard", ts_union(crate::card::ALL_CARDS.iter().rev().map(|c| c.code())));
     ts_named!(
         crate::Action,
         "MadiaoAction",

@@ -7,7 +7,7 @@ use cards::record::MadiaoOutcome;
 use cards::{BySeat, Seat};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::card::{Card, SUIT_MASK, SUIT_OF, Suit, TOPS};
+use crate::card::{Card, Cards, SUIT_BITS, SUIT_OF, Suit, TOPS};
 use crate::deal::{counts_eight_reds, counts_flush, counts_long_suit, deal_hands_counted, first_recipient};
 use crate::declare::{Melds, has_four_lowest};
 use crate::variants::{FaceupDiscard, Variants};
@@ -313,10 +313,11 @@ impl State {
         let stock = deck[32..].iter().fold(0u64, |m, c| m | c.bit());
         let hm_holder = Seat::ALL.into_iter().find(|s| dealt[s.index()] & Card::TB.bit() != 0);
         // §6 Reward cards: each suit's top; if the upcard is a top card, its suit's second card.
-        let reward = if TOPS & upcard.bit() != 0 {
-            (TOPS & !upcard.bit()) | upcard.suit().second().bit()
+        let tops = TOPS.bits();
+        let reward = if tops & upcard.bit() != 0 {
+            (tops & !upcard.bit()) | upcard.suit().second().bit()
         } else {
-            TOPS
+            tops
         };
         let mut st = State {
             deck,
@@ -357,7 +358,7 @@ impl State {
         // (From the packed suit and red counts: a meld needs the four tops, a flush or 8 reds.)
         for s in 0..4 {
             let c = counts[s];
-            if dealt[s] & TOPS == TOPS || counts_flush(c) || counts_eight_reds(c) {
+            if dealt[s] & tops == tops || counts_flush(c) || counts_eight_reds(c) {
                 st.meld_holders |= 1 << s;
             }
         }
@@ -366,7 +367,7 @@ impl State {
             return st;
         }
         // §4.2 The four lowest.
-        if let Some(s) = Seat::ALL.into_iter().find(|s| has_four_lowest(dealt[s.index()])) {
+        if let Some(s) = Seat::ALL.into_iter().find(|s| has_four_lowest(Cards::from_bits(dealt[s.index()]))) {
             st.four_lowest = Some(s);
             st.end(MadiaoOutcome::FourLowest);
             return st;
@@ -465,9 +466,9 @@ impl State {
         self.deck[39]
     }
 
-    /// The eight stock cards `deck[32..40]` as a mask.
-    pub fn stock(&self) -> u64 {
-        self.stock
+    /// The eight stock cards `deck[32..40]`.
+    pub fn stock(&self) -> Cards {
+        Cards::from_bits(self.stock)
     }
 
     /// The seat dealt `TB` (the HM holder), or `None` when `TB` is in the stock.
@@ -475,20 +476,20 @@ impl State {
         self.hm_holder
     }
 
-    /// §6 The reward cards (賞) of this hand, as a mask.
-    pub fn reward_cards(&self) -> u64 {
-        self.reward
+    /// §6 The reward cards (賞) of this hand.
+    pub fn reward_cards(&self) -> Cards {
+        Cards::from_bits(self.reward)
     }
 
-    /// The cards `seat` was dealt, as a mask.
-    pub fn dealt(&self, seat: Seat) -> u64 {
-        self.dealt[seat.index()]
+    /// The cards `seat` was dealt.
+    pub fn dealt(&self, seat: Seat) -> Cards {
+        Cards::from_bits(self.dealt[seat.index()])
     }
 
-    /// The cards `seat` still holds, as a mask.
+    /// The cards `seat` still holds.
     #[inline]
-    pub fn hand(&self, seat: Seat) -> u64 {
-        self.hands[seat.index()]
+    pub fn hand(&self, seat: Seat) -> Cards {
+        Cards::from_bits(self.hands[seat.index()])
     }
 
     /// Tricks won so far by each seat.
@@ -503,7 +504,7 @@ impl State {
 
     /// The melds `seat` was dealt.
     pub fn melds(&self, seat: Seat) -> Melds {
-        Melds::of(self.dealt[seat.index()])
+        Melds::of(self.dealt(seat))
     }
 
     /// The seat that held the four lowest, when the hand ended that way.
@@ -658,7 +659,7 @@ impl State {
             Phase::Play => {
                 let hand = self.hands[self.to_move.index()];
                 if self.pos == 0 {
-                    for c in Card::in_mask(hand) {
+                    for c in Cards::from_bits(hand) {
                         out.push(Action::Play(c));
                     }
                     return;
@@ -666,10 +667,10 @@ impl State {
                 let captures = hand & self.led & !((2u64 << self.best) - 1);
                 let face_up =
                     if self.variants.faceup_discard == FaceupDiscard::Penalty { hand } else { captures };
-                for c in Card::in_mask(face_up) {
+                for c in Cards::from_bits(face_up) {
                     out.push(Action::Play(c));
                 }
-                for c in Card::in_mask(hand) {
+                for c in Cards::from_bits(hand) {
                     out.push(Action::Slough(c));
                 }
             }
@@ -755,7 +756,7 @@ impl State {
             self.face_up |= 1 << idx;
             self.faceup_cards |= bit;
             if self.pos == 0 {
-                self.led = SUIT_MASK[SUIT_OF[c.number() as usize] as usize];
+                self.led = SUIT_BITS[SUIT_OF[c.number() as usize] as usize];
                 self.best = c.number();
                 self.best_seat = s;
             } else if self.is_capture(c) {
@@ -891,6 +892,32 @@ pub(crate) mod tests {
         assert_eq!(st.to_move(), Some(Seat::ALL[3]));
         let plays: Vec<PlayKind> = st.plays().map(|p| p.kind).collect();
         assert_eq!(plays, [PlayKind::Lead, PlayKind::Discard, PlayKind::Slough, PlayKind::Capture]);
+    }
+
+    #[test]
+    fn hands_dealt_and_stock_are_card_sets() {
+        let deck = deck_for(
+            0,
+            [
+                "M5 M2 S4 W1 T3 T4 T5 T6",
+                "M9 M1 S5 S6 W2 T7 T8 T9",
+                "M3 M4 S7 S8 W4 W5 W6 W7",
+                "M6 M7 M8 S1 S2 S3 W8 W9",
+            ],
+            "TW TQ TB T2 S9 W0 WH W3",
+        );
+        let mut st = State::new(HandSetup::new(Seat::ALL[0], deck)).unwrap();
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        // The same generic set type as Da Bai Fen's hands, of Madiao's cards.
+        let hand: cards::CardSet<Card> = st.hand(Seat::ALL[0]);
+        assert_eq!(crate::card::mask_codes(hand), "T6 T5 T4 T3 M5 M2 S4 W1");
+        assert_eq!(crate::card::mask_codes(st.stock()), "TW TQ TB T2 S9 W0 WH W3");
+        assert!(Seat::ALL.iter().all(|&s| st.hand(s) == st.dealt(s) && st.hand(s).len() == 8));
+        st.apply(Action::Play(c("M5"))).unwrap();
+        assert_eq!(st.hand(Seat::ALL[0]), st.dealt(Seat::ALL[0]) - Cards::single(c("M5")));
+        assert!(!st.hand(Seat::ALL[0]).contains(c("M5")));
+        // §6 W3 is not a top card: the reward cards are the four tops.
+        assert_eq!(st.reward_cards(), TOPS);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use cards::{BySeat, Seat, Viewer};
 use serde::Serialize;
 
 use crate::account::Settlement;
-use crate::card::{Card, Suit};
+use crate::card::{Card, Cards, Suit};
 use crate::declare::long_suits;
 use crate::state::{Action, Phase, PlayKind, State};
 use crate::variants::Variants;
@@ -125,10 +125,8 @@ pub struct Declared {
     pub cards: Vec<Card>,
 }
 
-fn cards_desc(mask: u64) -> Vec<Card> {
-    let mut v: Vec<Card> = Card::in_mask(mask).collect();
-    v.reverse();
-    v
+fn cards_desc(set: Cards) -> Vec<Card> {
+    set.iter().rev().collect()
 }
 
 impl State {
@@ -166,7 +164,8 @@ impl State {
                 Some(MadiaoOutcome::Meld) => {
                     for h in self.meld_holders() {
                         let dealt = self.dealt(h);
-                        let cards = self.melds(h).0.iter().flatten().fold(0, |m, k| m | k.cards(dealt));
+                        let cards =
+                            self.melds(h).0.iter().flatten().fold(Cards::EMPTY, |m, k| m | k.cards(dealt));
                         declared.push(Declared { seat: h, what: "meld", cards: cards_desc(cards) });
                     }
                     // The HM holder shows TB to be exempt from paying for the melds.
@@ -188,7 +187,7 @@ impl State {
                 Some(MadiaoOutcome::Redeal) => {
                     if let Some(h) = self.redeal_forced_by() {
                         let dealt = self.dealt(h);
-                        let mask = long_suits(dealt).fold(0, |m, s: Suit| m | (dealt & s.mask()));
+                        let mask = long_suits(dealt).fold(Cards::EMPTY, |m, s: Suit| m | (dealt & s.mask()));
                         declared.push(Declared { seat: h, what: "long_suit", cards: cards_desc(mask) });
                     }
                 }
@@ -225,7 +224,7 @@ impl State {
             phase: self.phase(),
             to_move: self.to_move(),
             hand: cards_desc(self.hand(seat)),
-            hand_sizes: BySeat::from_fn(|s| self.hand(s).count_ones() as u8),
+            hand_sizes: BySeat::from_fn(|s| self.hand(s).len() as u8),
             redeal_choices: self
                 .redeal_choices()
                 .into_iter()

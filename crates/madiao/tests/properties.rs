@@ -6,7 +6,7 @@ mod common;
 
 use cards::record::MadiaoOutcome;
 use cards::{Rng, Seat};
-use madiao::{Action, Card, HandSetup, PlayKind, State, VariantError, Variants, deck_from_seed};
+use madiao::{Action, Card, Cards, HandSetup, PlayKind, State, VariantError, Variants, deck_from_seed};
 use proptest::prelude::*;
 
 /// Every variant combination is reachable: a preset, then each variant set at random.
@@ -48,17 +48,18 @@ fn mentions(text: &str, code: &str) -> bool {
 }
 
 /// The cards `seat` may not see in `st`.
-fn hidden_from(st: &State, seat: Seat) -> u64 {
-    let mut hidden = st.stock() & !st.upcard().bit();
+fn hidden_from(st: &State, seat: Seat) -> Cards {
+    let mut hidden = st.stock();
+    hidden.remove(st.upcard());
     if st.is_over() && st.outcome() == Some(MadiaoOutcome::Played) {
-        hidden &= !st.deck()[38].bit();
+        hidden.remove(st.deck()[38]);
     }
     for s in Seat::ALL {
         if s != seat {
             hidden |= st.hand(s);
             if !st.is_over() {
                 for p in st.plays().filter(|p| p.seat == s && p.kind == PlayKind::Slough) {
-                    hidden |= p.card.bit();
+                    hidden.insert(p.card);
                 }
             }
         }
@@ -69,7 +70,7 @@ fn hidden_from(st: &State, seat: Seat) -> u64 {
             let v = st.view(s);
             for d in v.declared {
                 for c in d.cards {
-                    hidden &= !c.bit();
+                    hidden.remove(c);
                 }
             }
         }
@@ -80,15 +81,15 @@ fn hidden_from(st: &State, seat: Seat) -> u64 {
 fn check_invariants(st: &State, all: &[Action]) -> Result<(), TestCaseError> {
     // 40 cards conserved: hands, played cards and stock are disjoint and make the deck.
     let mut seen = st.stock();
-    prop_assert_eq!(seen.count_ones(), 8);
+    prop_assert_eq!(seen.len(), 8);
     for s in Seat::ALL {
-        prop_assert_eq!(seen & st.hand(s), 0);
+        prop_assert!(!seen.intersects(st.hand(s)));
+        prop_assert!(st.hand(s).is_subset(st.dealt(s)));
         seen |= st.hand(s);
     }
     for p in st.plays() {
-        prop_assert_eq!(seen & p.card.bit(), 0, "card {} twice", p.card);
-        seen |= p.card.bit();
-        prop_assert!(st.dealt(p.seat) & p.card.bit() != 0, "{} played {} it was not dealt", p.seat, p.card);
+        prop_assert!(seen.insert(p.card), "card {} twice", p.card);
+        prop_assert!(st.dealt(p.seat).contains(p.card), "{} played {} it was not dealt", p.seat, p.card);
     }
     prop_assert_eq!(seen, madiao::card::ALL_CARDS);
     // legal_actions ⇔ check/apply accepts.
@@ -127,10 +128,11 @@ fn check_invariants(st: &State, all: &[Action]) -> Result<(), TestCaseError> {
     for s in Seat::ALL {
         let v = st.view(s);
         let json = serde_json::to_string(&v).unwrap();
-        for c in Card::in_mask(hidden_from(st, s)) {
+        for c in hidden_from(st, s) {
             prop_assert!(!mentions(&json, c.code()), "{} sees {} in {}", s, c, json);
         }
-        prop_assert_eq!(v.hand.iter().fold(0u64, |m, c| m | c.bit()), st.hand(s));
+        prop_assert_eq!(v.hand.iter().copied().collect::<Cards>(), st.hand(s));
+        prop_assert!(v.hand.windows(2).all(|w| w[0] > w[1]), "the view's hand is highest first");
     }
     // Payoffs sum to zero; the itemized lines add up to them.
     if st.is_over() {

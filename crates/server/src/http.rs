@@ -26,7 +26,7 @@ use table::protocol::{
     ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply,
     NewTableReply, Refusal, TableStub,
 };
-use table::settings::TableSettings;
+use table::settings::{GRACE_MAX, Pace, TableSettings};
 use table::text::{TextKind, check_text};
 
 /// An API error: a status, a code and a message.
@@ -299,6 +299,19 @@ pub struct NewTable {
     #[serde(default)]
     #[ts(optional)]
     seats: Option<Vec<SeatChoice>>,
+    /// How fast the table's fixed clocks run (default `normal`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<Pace>")]
+    pace: Pace,
+    /// Seconds before a bot stands in for a seated person whose connection dropped (0–120,
+    /// default 15).
+    #[serde(default = "fifteen")]
+    #[ts(optional, as = "Option<u32>")]
+    grace_seconds: u32,
+}
+
+fn fifteen() -> u32 {
+    15
 }
 
 fn standard() -> String {
@@ -340,6 +353,12 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if !(5..=3600).contains(&req.turn_seconds) {
         return Err(ApiError::bad(format!("turn_seconds must be 5 to 3600, not {}", req.turn_seconds)));
     }
+    if req.grace_seconds > GRACE_MAX {
+        return Err(ApiError::bad(format!(
+            "grace_seconds must be 0 to {GRACE_MAX}, not {}",
+            req.grace_seconds
+        )));
+    }
     let settings = TableSettings {
         name,
         game: req.game,
@@ -348,6 +367,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         stake: req.stake,
         turn_seconds: req.turn_seconds,
         private: req.private,
+        pace: req.pace,
+        grace_seconds: req.grace_seconds,
     };
     let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;

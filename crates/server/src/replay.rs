@@ -332,10 +332,8 @@ fn meta<H>(rec: &Record<H>) -> Meta {
 // ---------------------------------------------------------------------------------------------
 // Madiao
 
-fn madiao_codes(mask: u64) -> Vec<String> {
-    let mut v: Vec<String> = ::madiao::Card::in_mask(mask).map(|c| c.to_string()).collect();
-    v.reverse();
-    v
+fn madiao_codes(set: ::madiao::Cards) -> Vec<String> {
+    set.iter().rev().map(|c| c.to_string()).collect()
 }
 
 fn madiao_step(state: &::madiao::State, event: ReplayEvent) -> ReplayStep {

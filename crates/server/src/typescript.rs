@@ -64,6 +64,7 @@ pub fn typescript() -> String {
         // The server.
         TableStatus,
         SeatKind,
+        table::settings::Pace,
         SeatInfo,
         TableSummary,
         LeadSuit,

@@ -157,7 +157,7 @@ fn madiao_knowable(
         ..madiao::HandSetup::new(hand.banker, deck)
     };
     let st = madiao::State::new(setup).unwrap();
-    let dealt = |s: Seat| madiao::Card::in_mask(st.dealt(s)).map(|c| c.to_string()).collect::<Vec<_>>();
+    let dealt = |s: Seat| st.dealt(s).iter().map(|c| c.to_string()).collect::<Vec<_>>();
     let mut k: HashSet<String> = HashSet::new();
     k.insert(deck[39].to_string());
     if let Some(s) = who {

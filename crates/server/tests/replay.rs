@@ -198,8 +198,7 @@ fn check_madiao(rec: &Record<MadiaoHand>, hands: &[Value]) {
             assert!(engine.error.is_none(), "{:?}", engine.error);
             let state = &engine.hands[k].state;
             for seat in cards::Seat::ALL {
-                let mut want: Vec<String> =
-                    madiao::Card::in_mask(state.hand(seat)).map(|c| c.to_string()).collect();
+                let mut want: Vec<String> = state.hand(seat).iter().map(|c| c.to_string()).collect();
                 want.sort();
                 assert_eq!(sorted(&step["hands"][seat.index()]), want, "hand {k}, step {j}, seat {seat}");
             }
@@ -511,8 +510,7 @@ fn check_madiao_tail(rec: &Record<MadiaoHand>, hands: &[Value], from: usize) {
         let state = &replayed.state;
         let last = hand["steps"].as_array().unwrap().last().unwrap();
         for seat in cards::Seat::ALL {
-            let mut want: Vec<String> =
-                madiao::Card::in_mask(state.hand(seat)).map(|c| c.to_string()).collect();
+            let mut want: Vec<String> = state.hand(seat).iter().map(|c| c.to_string()).collect();
             want.sort();
             assert_eq!(sorted(&last["hands"][seat.index()]), want, "hand {k}, seat {seat}");
         }

@@ -170,7 +170,7 @@ async fn a_person_who_disconnects_or_leaves_is_played_for_and_the_seat_reopens()
     let ann = srv.guest("Ann").await;
     let bo = srv.guest("Bo").await;
     let id = srv
-        .table(&ann, json!({ "game": "madiao", "turn_seconds": 60, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .table(&ann, json!({ "game": "madiao", "turn_seconds": 60, "grace_seconds": 0, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }))
         .await;
     let (mut sa, _) = srv.join(&ann, &id, None).await;
     // The lobby lists the table with one open seat; it waits.

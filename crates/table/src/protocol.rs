@@ -337,8 +337,12 @@ pub enum Timer {
     Draw { every_ms: u64 },
     /// A decision window closes.
     Window { remaining_ms: u64 },
-    /// The pause before the next hand.
-    NextHand { remaining_ms: u64 },
+    /// The pause before the next hand; `ready`: the seats that pressed ready so far.
+    NextHand { remaining_ms: u64, ready: Vec<Seat> },
+    /// A finished trick is on show; the next lead after it.
+    Trick { remaining_ms: u64 },
+    /// It is a disconnected person's turn: a bot stands in when this runs out.
+    Grace { seat: Seat, remaining_ms: u64 },
 }
 
 /// What happened at the table (an `update`'s event).
@@ -630,8 +634,13 @@ pub struct SeatInfo {
     pub present: bool,
     /// A bot is playing for the person after his clock ran out (until he is back).
     pub away: bool,
-    /// A bot plays this seat now (a bot seat, an open seat, or an absent or away person).
+    /// A bot plays this seat now (a bot seat, an open seat, or an absent or away person); false
+    /// during a disconnected person's grace period.
     pub bot_plays: bool,
+    /// For a seated person with no connection: the time left before a bot stands in for him
+    /// (`null` otherwise).
+    #[serde(default)]
+    pub grace_ms: Option<u64>,
 }
 
 /// A table as the lobby and `GET /api/tables/{id}` show it.
@@ -654,6 +663,12 @@ pub struct TableSummary {
     pub stake: Option<u32>,
     /// The turn clock, in seconds.
     pub turn_seconds: u32,
+    /// How fast the table's fixed clocks run.
+    #[serde(default)]
+    pub pace: crate::settings::Pace,
+    /// How long after a seated person's connection drops a bot stands in for him, in seconds.
+    #[serde(default)]
+    pub grace_seconds: u32,
     /// Not listed in the lobby.
     pub private: bool,
     /// Waiting, playing or finished.
@@ -1033,6 +1048,7 @@ mod tests {
             present: false,
             away: false,
             bot_plays: true,
+            grace_ms: Some(1500),
         };
         let table = TableSummary {
             id: "t1".into(),
@@ -1050,6 +1066,8 @@ mod tests {
             spectators: 1,
             hands: 0,
             created_ms: 5,
+            pace: crate::settings::Pace::Relaxed,
+            grace_seconds: 15,
         };
         let madiao_match = MatchSummary::Madiao(MadiaoMatch {
             hands: 1,
@@ -1130,7 +1148,7 @@ mod tests {
                 seats: vec![seat_info],
                 spectators: 0,
                 status: TableStatus::Parked,
-                timer: Some(Timer::NextHand { remaining_ms: 5 }),
+                timer: Some(Timer::NextHand { remaining_ms: 5, ready: vec![seat(2)] }),
             }),
             ServerMsg::Chat(ChatMsg { v: 5, message: chat }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(Some(legal)) }),

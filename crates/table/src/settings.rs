@@ -23,6 +23,54 @@ pub struct TableSettings {
     /// A private table is not listed in the lobby (joined by its invite link).
     #[serde(default)]
     pub private: bool,
+    /// How fast the table's fixed clocks run (windows, the draw, a finished trick on show).
+    #[serde(default)]
+    pub pace: Pace,
+    /// How long after a seated person's last connection drops a bot stands in for him.
+    #[serde(default = "default_grace")]
+    pub grace_seconds: u32,
+}
+
+/// The longest grace period a table may have, in seconds.
+pub const GRACE_MAX: u32 = 120;
+
+fn default_grace() -> u32 {
+    15
+}
+
+/// How fast a table's fixed clocks run: the decision windows, the Da Bai Fen draw, and the time
+/// a finished trick stays on show. A table whose four seats are all bots plays `fast`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Pace {
+    /// Twice the server's base timing.
+    Relaxed,
+    /// The server's base timing.
+    #[default]
+    Normal,
+    /// A quarter of the server's base timing.
+    Fast,
+}
+
+impl Pace {
+    /// `base` milliseconds at this pace.
+    pub fn scale(self, base: u64) -> u64 {
+        match self {
+            Pace::Relaxed => base.saturating_mul(2),
+            Pace::Normal => base,
+            Pace::Fast => base / 4,
+        }
+    }
+
+    /// Reads a pace's name.
+    pub fn parse(s: &str) -> Option<Pace> {
+        match s {
+            "relaxed" => Some(Pace::Relaxed),
+            "normal" => Some(Pace::Normal),
+            "fast" => Some(Pace::Fast),
+            _ => None,
+        }
+    }
 }
 
 fn default_stake() -> u32 {
@@ -47,7 +95,10 @@ pub struct Timing {
     pub window_ms: u64,
     /// How long a bot waits before it moves (so that people can follow).
     pub bot_delay_ms: u64,
-    /// The pause between hands (shorter when every present person says `next`).
+    /// How long a finished trick stays on show before the next lead (scaled by the pace).
+    pub trick_ms: u64,
+    /// The longest pause between hands: the next hand begins when every connected seated person
+    /// is ready, or after the table's turn clock capped by this.
     pub pause_ms: u64,
     /// How long a finished table stays loaded without connections.
     pub retire_ms: u64,
@@ -64,8 +115,9 @@ impl Default for Timing {
     fn default() -> Self {
         Timing {
             draw_ms: 250,
-            window_ms: 4000,
+            window_ms: 8000,
             bot_delay_ms: 700,
+            trick_ms: 2000,
             pause_ms: 8000,
             retire_ms: 600_000,
             park_ms: 600_000,

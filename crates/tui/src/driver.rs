@@ -1,5 +1,5 @@
-//! The table driver: what stands behind the interface. The local driver plays the engines with
-//! bots on this machine; the remote driver talks to a `yezi serve` server. Both deliver the
+//! The table driver: what stands behind the interface. The local driver runs a table of the
+//! table core with bots on this machine; the remote driver talks to a `yezi serve` server. Both deliver the
 //! protocol's messages (`docs/protocol.md`) and take the same commands, so the interface has one
 //! way of showing and one way of acting for both.
 

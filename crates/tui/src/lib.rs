@@ -2,8 +2,8 @@
 //! `yezi serve` server, with one interface for both.
 //!
 //! The parts:
-//! - [`driver`]: what stands behind the interface — [`local::LocalTable`] (the engines and bots
-//!   here) or [`remote::RemoteDriver`] (a server, over the WebSocket protocol). Both deliver the
+//! - [`driver`]: what stands behind the interface — [`local::LocalTable`] (a table of the table
+//!   core, with bots, here) or [`remote::RemoteDriver`] (a server, over the WebSocket protocol). Both deliver the
 //!   protocol's messages for the person's seat and take the same commands.
 //! - [`model`]: the model those messages build (views, legal decisions, scores).
 //! - [`app`]: the interface's state and what each key does.

@@ -1,13 +1,15 @@
-//! The local table: a match against bots on this machine, with no server. It runs the engines
-//! and the bots as the server's tables do — the same views, legal descriptions, requests for the
-//! hidden polls, the Da Bai Fen draw at a steady pace — through the server's own per-game code
-//! ([`table::game::TableGame`]), and delivers the protocol's messages for the person's seat.
+//! The local table: a match against bots on this machine, with no server. The table is the
+//! table core's stage machine ([`table::machine::Table`]), the very one a server runs; this
+//! driver is a shell that carries its effects out. It feeds the table the person's commands, the
+//! clock (`now` on every poll) and the bots' thinking (run on a worker thread, or inline for
+//! tests), delivers the table's messages for the person's seat, and writes the match's record.
+//! It has no rules and no stages of its own.
 //!
-//! Differences from a server table, all about time (offline there is nobody to wait for but the
-//! person): no turn clock; a decision window (Madiao's redeal, Da Bai Fen's annulment) opens only
-//! when the person may answer, and closes as soon as he does; the pause after a hand lasts until
-//! he asks for the next one. Bots think on a worker thread (or inline, for tests) and their moves
-//! are shown no sooner than `bot_delay` after the turn began.
+//! Offline the table is a server table with one person, who is always connected, and bots in
+//! the other seats. It plays at the table's pace (the decision windows, the Da Bai Fen draw, a
+//! finished trick on show), with two differences of configuration, both about waiting for the
+//! person: he has no turn clock, and the pause after a hand lasts until he is ready for the
+//! next one.
 //!
 //! The record of the match is written after every hand and when the match is left, so a match
 //! quit midway is saved as far as it went.
@@ -18,11 +20,14 @@ use std::time::{Duration, Instant};
 
 use ai::Budget;
 use cards::Seat;
-use cards::record::{self, GameKind};
+use cards::record;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
-use table::bots::bot_choice;
-use table::game::{Begin, Overlay, TableGame, Viewer, decision_seed};
+use serde_json::Value;
+use table::game::TableGame;
+use table::log::{SeatRow, TableStatus, replay};
+use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Stage, Table, TableRules};
+use table::protocol::{ErrorCode, ErrorMsg, ServerMsg};
+use table::settings::{Guest, Pace, TableSettings, Timing};
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 
@@ -45,11 +50,12 @@ pub struct LocalConfig {
     pub bots: [String; 4],
     /// Nominal thinking per bot decision.
     pub think_ms: u32,
-    /// Thinking for the bots' answers to hidden polls (draw, windows).
-    pub poll_think_ms: u32,
-    /// A bot's move is shown no sooner than this after its turn began.
+    /// How fast the table's fixed clocks run (the decision windows, the draw, a finished trick
+    /// on show).
+    pub pace: Pace,
+    /// A bot moves this long after its turn began.
     pub bot_delay: Duration,
-    /// Da Bai Fen: one card of the draw per this long.
+    /// Da Bai Fen: one card of the draw per this long (before the pace scales it).
     pub draw_every: Duration,
     /// Where the record goes (`None`: not written).
     pub out: Option<PathBuf>,
@@ -58,8 +64,9 @@ pub struct LocalConfig {
 }
 
 impl LocalConfig {
-    /// Defaults for a match of `seed`: the person in seat 0, `pimc` bots at 100 ms, moves shown
-    /// 0.7 s apart, the draw at 250 ms a card, nothing written, bots inline.
+    /// Defaults for a match of `seed`: the person in seat 0, `pimc` bots at 100 ms, the normal
+    /// pace, a bot's move 0.7 s after its turn began, the draw at 250 ms a card, nothing written,
+    /// bots inline.
     pub fn new(seed: u64) -> LocalConfig {
         LocalConfig {
             seed,
@@ -70,7 +77,7 @@ impl LocalConfig {
             name: "You".into(),
             bots: std::array::from_fn(|_| "pimc".to_string()),
             think_ms: 100,
-            poll_think_ms: 20,
+            pace: Pace::Normal,
             bot_delay: Duration::from_millis(700),
             draw_every: Duration::from_millis(250),
             out: None,
@@ -83,8 +90,8 @@ impl LocalConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LocalError {
     /// Rules, variants or stake refused.
-    #[error(transparent)]
-    Settings(#[from] table::game::SettingsError),
+    #[error("{0}")]
+    Settings(String),
     /// A bot name the game does not know.
     #[error("{0}")]
     Bot(String),
@@ -93,132 +100,33 @@ pub enum LocalError {
     Deal,
 }
 
-/// What the table is doing.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Stage {
-    /// Da Bai Fen's draw: `shown` cards are on view; the next comes at `next`.
-    Draw { shown: u8, next: Instant },
-    /// A decision window; `person`: the person may answer (and the table waits for him).
-    Window { person: bool },
-    /// A seat's turn; a bot's move is shown no sooner than `due`.
-    Turn { seat: Seat, due: Instant },
-    /// The hand is over; waiting for the person's `next`.
-    Pause,
-    /// The match is over.
-    Over,
-}
+/// The person's connection to the table.
+const ME: ConnId = 1;
 
-/// Work for the bots.
-enum Job<G: TableGame>
-where
-    G::Action: DeserializeOwned,
-{
-    Turn {
-        st: G::State,
-        seat: Seat,
-        bot: String,
-        seed: u64,
-        budget: Budget,
-    },
-    Polls {
-        st: G::State,
-        drawn: Option<u8>,
-        bots: [Option<String>; 4],
-        request: G::Request,
-        seed: u64,
-        position: u64,
-        budget: Budget,
-    },
-}
-
-/// The bots' work done.
-enum Done<G: TableGame>
-where
-    G::Action: DeserializeOwned,
-{
-    Turn(G::Action),
-    Polls { st: G::State, answered: Vec<(Seat, G::Action)> },
-    Failed(String),
-}
-
-fn compute<G: TableGame>(job: Job<G>) -> Done<G>
-where
-    G::Action: DeserializeOwned,
-{
-    match job {
-        Job::Turn { st, seat, bot, seed, budget } => match bot_choice::<G>(&bot, &st, seat, seed, budget) {
-            Ok(a) => Done::Turn(a),
-            Err(e) => Done::Failed(e),
-        },
-        Job::Polls { mut st, drawn, bots, request, seed, position, budget } => {
-            let mut answered = Vec::new();
-            loop {
-                let asked = match drawn {
-                    Some(d) => G::draw_poll(&st).filter(|&(k, _)| k == d).map(|(_, s)| s),
-                    None => G::window_poll(&st),
-                };
-                let Some(s) = asked else { break };
-                let a = match &bots[s.index()] {
-                    None => G::answer(&st, request),
-                    Some(name) => {
-                        let seed = decision_seed(seed, s, position + answered.len() as u64);
-                        match bot_choice::<G>(name, &st, s, seed, budget) {
-                            Ok(a) => a,
-                            Err(e) => return Done::Failed(e),
-                        }
-                    }
-                };
-                if let Err(e) = G::apply(&mut st, a) {
-                    return Done::Failed(e.to_string());
-                }
-                answered.push((s, a));
-            }
-            Done::Polls { st, answered }
-        }
-    }
-}
-
-/// What a pending computation is for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Purpose {
-    Turn(Seat),
-    Tick(u8),
-    Window,
-}
-
-struct Pending<G: TableGame>
-where
-    G::Action: DeserializeOwned,
-{
-    id: u64,
-    purpose: Purpose,
-    due: Instant,
-    done: Option<Done<G>>,
-}
-
-type JobMsg<G> = (u64, Job<G>);
-type DoneMsg<G> = (u64, Done<G>);
+/// How long "untimed" is: the person's turn clock and the longest pause between hands. Offline
+/// nothing waits for anyone but the person, so his clocks are set far beyond any sitting.
+const UNTIMED_MS: Millis = 30 * 24 * 3600 * 1000;
 
 /// The thread the bots think on.
 struct Worker<G: TableGame>
 where
     G::Action: DeserializeOwned,
 {
-    tx: mpsc::Sender<JobMsg<G>>,
-    rx: mpsc::Receiver<DoneMsg<G>>,
+    tx: mpsc::Sender<Job<G>>,
+    rx: mpsc::Receiver<Done<G>>,
 }
 
-impl<G: TableGame> Worker<G>
+impl<G: TableRules> Worker<G>
 where
     G::Action: DeserializeOwned,
 {
     fn spawn() -> Worker<G> {
-        let (tx, jobs) = mpsc::channel::<JobMsg<G>>();
-        let (done_tx, rx) = mpsc::channel::<DoneMsg<G>>();
+        let (tx, jobs) = mpsc::channel::<Job<G>>();
+        let (done_tx, rx) = mpsc::channel::<Done<G>>();
         // The thread ends when the table (and so `tx`) is dropped.
         let _ = std::thread::Builder::new().name("yezi-bots".into()).spawn(move || {
-            while let Ok((id, job)) = jobs.recv() {
-                if done_tx.send((id, compute::<G>(job))).is_err() {
+            while let Ok(job) = jobs.recv() {
+                if done_tx.send(job.run()).is_err() {
                     break;
                 }
             }
@@ -228,81 +136,178 @@ where
 }
 
 /// A local match of game `G` for one person against bots.
-pub struct LocalTable<G: TableGame>
+pub struct LocalTable<G: TableRules>
 where
     G::Action: DeserializeOwned,
 {
     cfg: LocalConfig,
     settings: G::Settings,
-    m: G::Match,
-    hand: u32,
-    st: G::State,
-    done_hands: Vec<G::State>,
-    results: Vec<G::HandResult>,
-    stage: Stage,
-    request: G::Request,
-    v: u64,
-    moves: u64,
-    /// Engine actions applied in the match (the bots' seeds mix it in).
-    seq: u64,
+    table: Table<G>,
+    /// The driver's clock starts here (the table counts milliseconds from it).
+    origin: Instant,
+    /// When the table wants the clock next.
+    wake: Option<Millis>,
+    /// The last `now` the driver saw.
+    last: Millis,
+    /// Computations sent to the worker and not yet back.
+    thinking: usize,
     out: Vec<Incoming>,
     worker: Option<Worker<G>>,
-    pending: Option<Pending<G>>,
-    next_id: u64,
+    /// The hands finished when the record was last written.
+    saved_hands: usize,
     saved: Option<PathBuf>,
     save_error: Option<String>,
 }
 
-fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Madiao => "madiao",
-        GameKind::Dabaifen => "dabaifen",
-    }
-}
-
-impl<G: TableGame> LocalTable<G>
+impl<G: TableRules> LocalTable<G>
 where
     G::Action: DeserializeOwned,
 {
     /// A new match; its first hand is dealt at `now`. Fails for rules or bots the game does not
     /// know.
     pub fn new(cfg: LocalConfig, now: Instant) -> Result<LocalTable<G>, LocalError> {
-        let settings = G::settings(&cfg.rules, &cfg.variants, cfg.stake).map_err(LocalError::Settings)?;
+        let settings = G::settings(&cfg.rules, &cfg.variants, cfg.stake)
+            .map_err(|e| LocalError::Settings(e.to_string()))?;
         for (i, b) in cfg.bots.iter().enumerate() {
             if i != cfg.seat.index() {
                 G::bot(b, 0, Budget { think_ms: 1 }).map_err(|e| LocalError::Bot(e.to_string()))?;
             }
         }
-        let m = G::new_match(&settings, cfg.seed);
-        let st = G::start_hand(&settings, &m, cfg.seed, 0).ok_or(LocalError::Deal)?;
+        let base = Timing::default();
+        let draw_ms = (cfg.draw_every.as_millis() as u64).max(1);
+        let timing = Timing {
+            draw_ms,
+            bot_delay_ms: cfg.bot_delay.as_millis() as u64,
+            pause_ms: UNTIMED_MS,
+            retire_ms: UNTIMED_MS,
+            park_ms: UNTIMED_MS,
+            // A poll's answers are shown within the draw's interval.
+            poll_hold_ms: base.poll_hold_ms.min(draw_ms / 2),
+            ..base
+        };
+        let doc = TableSettings {
+            name: "local match".into(),
+            game: G::KIND,
+            rules: cfg.rules.clone(),
+            variants: cfg.variants.clone(),
+            stake: cfg.stake,
+            turn_seconds: (UNTIMED_MS / 1000) as u32,
+            private: true,
+            pace: cfg.pace,
+            grace_seconds: 0,
+        };
+        let seats = std::array::from_fn(|i| {
+            if i == cfg.seat.index() {
+                SeatRow::Person { guest: "local".into(), name: cfg.name.clone() }
+            } else {
+                SeatRow::Bot(cfg.bots[i].clone())
+            }
+        });
+        let config = Config {
+            id: "local".into(),
+            settings: doc,
+            seed: cfg.seed,
+            host: Some("local".into()),
+            seats,
+            status: TableStatus::Waiting,
+            created_ms: 0,
+            timing,
+        };
+        let table =
+            Table::<G>::new(config, &[], Vec::new(), 0).map_err(|e| LocalError::Settings(e.to_string()))?;
         let worker = cfg.threaded.then(Worker::spawn);
+        let guest = Guest { id: "local".into(), name: cfg.name.clone() };
         let mut t = LocalTable {
             cfg,
             settings,
-            m,
-            hand: 0,
-            st,
-            done_hands: Vec::new(),
-            results: Vec::new(),
-            stage: Stage::Pause,
-            request: G::Request::default(),
-            v: 0,
-            moves: 0,
-            seq: 0,
+            table,
+            origin: now,
+            wake: None,
+            last: 0,
+            thinking: 0,
             out: Vec::new(),
             worker,
-            pending: None,
-            next_id: 1,
+            saved_hands: 0,
             saved: None,
             save_error: None,
         };
-        t.begin_hand(now);
-        t.out.push(Incoming::Msg(t.sync_msg()));
+        let fx = t.table.start(0);
+        t.carry_out(fx, 0);
+        // Every seat is taken: the match begins, and the person sits down to it.
+        t.input(Input::AutoStart, 0);
+        if t.table.hand().is_none() {
+            return Err(LocalError::Deal);
+        }
+        t.input(Input::Join { conn: ME, guest, seat: Some(t.cfg.seat.number()) }, 0);
         Ok(t)
     }
 
-    fn human(&self) -> Seat {
-        self.cfg.seat
+    fn millis(&self, now: Instant) -> Millis {
+        now.saturating_duration_since(self.origin).as_millis() as Millis
+    }
+
+    /// Feeds the table one input at `now` and carries out what it says.
+    fn input(&mut self, input: Input<G>, now: Millis) {
+        let (_, fx) = self.table.apply(input, now);
+        self.carry_out(fx, now);
+    }
+
+    /// Carries out a step's effects: the person's messages, the bots' thinking, the next wake-up,
+    /// the record after a hand.
+    fn carry_out(&mut self, fx: Effects<G>, now: Millis) {
+        for (conn, reply) in fx.replies {
+            if let (ME, Err((code, why))) = (conn, reply) {
+                self.out.push(Incoming::Notice(Notice::Fatal(format!(
+                    "the table refused the seat ({code:?}): {why}"
+                ))));
+            }
+        }
+        for s in fx.sends {
+            if s.to.contains(&ME) {
+                self.deliver(&s.msg);
+            }
+        }
+        for note in fx.notes {
+            self.out.push(Incoming::Notice(Notice::Info(note)));
+        }
+        self.wake = fx.wake;
+        if self.table.results().len() != self.saved_hands {
+            self.saved_hands = self.table.results().len();
+            self.save();
+        }
+        let think = Budget { think_ms: self.cfg.think_ms };
+        for job in fx.jobs {
+            let job = job.with_budget(think);
+            match &self.worker {
+                Some(w) if !job.is_quick() => match w.tx.send(job) {
+                    Ok(()) => self.thinking += 1,
+                    // The worker is gone: think here instead.
+                    Err(mpsc::SendError(job)) => self.input(Input::Done(job.run()), now),
+                },
+                _ => self.input(Input::Done(job.run()), now),
+            }
+        }
+    }
+
+    /// A message of the table for the person, as the interface reads it. The person's clocks
+    /// are untimed offline: their time left is not shown.
+    fn deliver(&mut self, msg: &ServerMsg) {
+        let mut v = serde_json::to_value(msg).unwrap_or(Value::Null);
+        if let Some(t) = v.get_mut("timer").and_then(Value::as_object_mut)
+            && matches!(t.get("what").and_then(Value::as_str), Some("turn" | "next_hand"))
+        {
+            t.remove("remaining_ms");
+        }
+        self.out.push(Incoming::Msg(v));
+    }
+
+    /// The `yezi/1` record of the match so far: every hand dealt, the current one as far as its
+    /// log goes.
+    pub fn record(&self) -> Result<String, String> {
+        let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log()).map_err(|e| e.to_string())?;
+        let dealt = self.table.hand().map_or(0, |(h, _)| h as usize + 1);
+        let states = &r.states[..dealt.min(r.states.len())];
+        G::record(&self.settings, self.cfg.seed, self.players(), states).map_err(|e| e.to_string())
     }
 
     fn players(&self) -> [String; 4] {
@@ -313,340 +318,6 @@ where
                 format!("bot:{}", self.cfg.bots[i])
             }
         })
-    }
-
-    fn overlay(&self) -> Overlay {
-        match self.stage {
-            Stage::Draw { shown, .. } => Overlay { drawn: Some(shown), window: false },
-            Stage::Window { .. } => Overlay { drawn: None, window: true },
-            _ => Overlay::default(),
-        }
-    }
-
-    fn view_json(&self) -> Value {
-        G::view_json(&self.st, Viewer::Seat(self.human()), self.overlay())
-    }
-
-    fn legal_json(&self) -> Value {
-        let legal = match self.stage {
-            Stage::Pause | Stage::Over | Stage::Window { person: false } => None,
-            Stage::Turn { seat, .. } if seat != self.human() => None,
-            _ => G::legal_for(&self.st, self.human(), self.overlay(), self.request),
-        };
-        serde_json::to_value(legal).unwrap_or(Value::Null)
-    }
-
-    fn timer_json(&self) -> Value {
-        match self.stage {
-            Stage::Draw { .. } => {
-                json!({ "what": "draw", "every_ms": self.cfg.draw_every.as_millis() as u64 })
-            }
-            Stage::Window { .. } => json!({ "what": "window" }),
-            Stage::Turn { seat, .. } if seat == self.human() => json!({ "what": "turn", "seat": seat }),
-            Stage::Turn { seat, .. } => json!({ "what": "bot", "seat": seat }),
-            Stage::Pause => json!({ "what": "next_hand" }),
-            Stage::Over => Value::Null,
-        }
-    }
-
-    fn match_json(&self) -> table::protocol::MatchSummary {
-        G::match_summary(&self.m, &self.results)
-    }
-
-    fn table_json(&self) -> Value {
-        let seats: Vec<Value> = Seat::ALL
-            .iter()
-            .map(|&s| {
-                let person = s == self.human();
-                json!({
-                    "seat": s, "kind": if person { "person" } else { "bot" },
-                    "name": self.players()[s.index()],
-                    "bot": if person { Value::Null } else { json!(self.cfg.bots[s.index()]) },
-                    "present": true, "away": false, "bot_plays": !person,
-                })
-            })
-            .collect();
-        let mut t = json!({
-            "id": "local", "name": "local match", "game": game_name(G::KIND), "rules": self.cfg.rules,
-            "variants": G::variant_map(&self.settings),
-            "status": if self.stage == Stage::Over { "finished" } else { "playing" },
-            "seats": seats, "open_seats": 0, "hands": self.results.len(),
-        });
-        if G::KIND == GameKind::Madiao {
-            t["stake"] = json!(self.cfg.stake);
-        }
-        t
-    }
-
-    fn sync_msg(&self) -> Value {
-        json!({
-            "type": "sync", "v": self.v, "table": self.table_json(),
-            "you": { "seat": self.human(), "name": self.cfg.name, "host": true },
-            "hand": self.hand, "move": self.moves,
-            "view": self.view_json(), "legal": self.legal_json(), "timer": self.timer_json(),
-            "match": self.match_json(), "results": self.results.iter().cloned().map(Into::<table::protocol::HandResult>::into).collect::<Vec<_>>(), "chat": [],
-        })
-    }
-
-    fn emit(&mut self, event: Value) {
-        self.v += 1;
-        let msg = json!({
-            "type": "update", "v": self.v, "event": event, "hand": self.hand, "move": self.moves,
-            "view": self.view_json(), "legal": self.legal_json(), "timer": self.timer_json(),
-            "match": self.match_json(),
-        });
-        self.out.push(Incoming::Msg(msg));
-    }
-
-    fn error(&mut self, code: &str, message: impl Into<String>) {
-        let msg = json!({ "type": "error", "code": code, "message": message.into(), "v": self.v });
-        self.out.push(Incoming::Msg(msg));
-    }
-
-    fn bots_by_seat(&self) -> [Option<String>; 4] {
-        std::array::from_fn(|i| (i != self.cfg.seat.index()).then(|| self.cfg.bots[i].clone()))
-    }
-
-    fn submit(&mut self, job: Job<G>, purpose: Purpose, due: Instant) {
-        let id = self.next_id;
-        self.next_id += 1;
-        let mut pending = Pending { id, purpose, due, done: None };
-        match &self.worker {
-            Some(w) => {
-                if let Err(mpsc::SendError((_, job))) = w.tx.send((id, job)) {
-                    // The worker is gone: think here instead.
-                    pending.done = Some(compute::<G>(job));
-                }
-            }
-            None => pending.done = Some(compute::<G>(job)),
-        }
-        self.pending = Some(pending);
-    }
-
-    fn poll_job(&self, drawn: Option<u8>) -> Job<G> {
-        Job::Polls {
-            st: self.st.clone(),
-            drawn,
-            bots: self.bots_by_seat(),
-            request: self.request,
-            seed: self.cfg.seed,
-            position: self.seq,
-            budget: Budget { think_ms: self.cfg.poll_think_ms },
-        }
-    }
-
-    /// Deals the current hand's first stage.
-    fn begin_hand(&mut self, now: Instant) {
-        self.request = G::Request::default();
-        self.pending = None;
-        let begin = G::begin(&self.st, false);
-        if G::to_move(&self.st).is_some() || begin == Begin::Draw {
-            match begin {
-                Begin::Draw => self.stage = Stage::Draw { shown: 0, next: now + self.cfg.draw_every },
-                Begin::Window => {
-                    self.open_window(now);
-                }
-                Begin::Play => self.after_change(now),
-            }
-        } else {
-            self.after_change(now);
-        }
-    }
-
-    /// Opens a decision window: the person answers if he may; otherwise the bots answer at once.
-    /// Returns true when the person may answer (the table then waits for him).
-    fn open_window(&mut self, now: Instant) -> bool {
-        let person =
-            G::legal_for(&self.st, self.human(), Overlay { drawn: None, window: true }, self.request)
-                .is_some();
-        self.stage = Stage::Window { person };
-        if !person {
-            let job = self.poll_job(None);
-            self.submit(job, Purpose::Window, now);
-        }
-        person
-    }
-
-    /// After a move: the next turn, or the end of the hand.
-    fn after_change(&mut self, now: Instant) {
-        match G::to_move(&self.st) {
-            Some(s) => {
-                let due = if s == self.human() { now } else { now + self.cfg.bot_delay };
-                self.stage = Stage::Turn { seat: s, due };
-            }
-            None => {
-                let r = G::finish_hand(&mut self.m, &self.st);
-                self.results.extend(r);
-                self.stage = if G::match_over(&self.m) { Stage::Over } else { Stage::Pause };
-                self.save();
-            }
-        }
-    }
-
-    fn apply(&mut self, seat: Seat, action: G::Action) -> Result<(), ai::Illegal<G>> {
-        let is_move = G::is_move(&self.st, &action);
-        G::apply(&mut self.st, action)?;
-        self.seq += 1;
-        self.moves += u64::from(is_move);
-        let _ = seat;
-        Ok(())
-    }
-
-    fn action_event(&self, seat: Seat, action: &G::Action, by_bot: bool) -> Value {
-        json!({ "kind": "action", "seat": seat,
-                "action": G::public_action(action, seat, Viewer::Seat(self.human())), "by_bot": by_bot })
-    }
-
-    fn complete(&mut self, p: Pending<G>, now: Instant) {
-        let Some(done) = p.done else { return };
-        let done = match done {
-            Done::Failed(e) => {
-                self.out.push(Incoming::Notice(Notice::Info(format!("a bot failed: {e}"))));
-                // Fall back to the first legal action for a turn; polls are passed.
-                match p.purpose {
-                    Purpose::Turn(_) => match G::legal_actions(&self.st).first() {
-                        Some(&a) => Done::Turn(a),
-                        None => return,
-                    },
-                    _ => return self.out.push(Incoming::Notice(Notice::Fatal(e))),
-                }
-            }
-            d => d,
-        };
-        match (p.purpose, done) {
-            (Purpose::Turn(seat), Done::Turn(a)) => {
-                if G::to_move(&self.st) != Some(seat) {
-                    return;
-                }
-                if let Err(e) = self.apply(seat, a) {
-                    return self
-                        .out
-                        .push(Incoming::Notice(Notice::Fatal(format!("a bot's move was refused: {e}"))));
-                }
-                self.after_change(now);
-                let ev = self.action_event(seat, &a, true);
-                self.emit(ev);
-            }
-            (Purpose::Tick(drawn), Done::Polls { st, answered }) => {
-                let Stage::Draw { next, .. } = self.stage else { return };
-                self.seq += answered.len() as u64;
-                let decided = G::draw_decided(&st);
-                self.st = st;
-                if decided || drawn >= 48 {
-                    let declaration = if decided { answered.last().copied() } else { None };
-                    if declaration.is_some() {
-                        self.moves += 1;
-                    }
-                    let window = G::window_after_draw(&self.st);
-                    let person = if window {
-                        self.open_window(now)
-                    } else {
-                        self.after_change(now);
-                        false
-                    };
-                    let ev = match declaration {
-                        Some((seat, a)) => self.action_event(seat, &a, seat != self.human()),
-                        None => json!({ "kind": "draw_end" }),
-                    };
-                    self.emit(ev);
-                    if person {
-                        self.emit(json!({ "kind": "window" }));
-                    }
-                } else {
-                    self.stage = Stage::Draw { shown: drawn, next: (next + self.cfg.draw_every).max(now) };
-                    self.emit(json!({ "kind": "draw", "drawn": drawn }));
-                }
-            }
-            (Purpose::Window, Done::Polls { st, answered }) => {
-                if !matches!(self.stage, Stage::Window { .. }) {
-                    return;
-                }
-                self.seq += answered.len() as u64;
-                self.st = st;
-                self.request = G::Request::default();
-                let outcome = G::window_outcome(&self.st);
-                self.after_change(now);
-                self.emit(json!({ "kind": "window_closed", "outcome": outcome }));
-            }
-            _ => {}
-        }
-    }
-
-    /// The person's action.
-    fn act(&mut self, raw: Value, now: Instant) {
-        let action: G::Action = match serde_json::from_value(raw.clone()) {
-            Ok(a) => a,
-            Err(e) => return self.error("illegal", format!("not an action of the game: {e}: {raw}")),
-        };
-        let me = self.human();
-        match self.stage {
-            Stage::Draw { .. } | Stage::Window { person: true } => {
-                if self.pending.as_ref().is_some_and(|p| p.purpose == Purpose::Window) {
-                    return self.error("too_late", "the window has just closed");
-                }
-                match G::request(&self.st, me, self.overlay(), self.request, &action) {
-                    Ok(r) => {
-                        self.request = r;
-                        if let Stage::Draw { shown, next } = self.stage {
-                            // A tick already thought about is thought about again with the request.
-                            if self.pending.as_ref().is_some_and(|p| matches!(p.purpose, Purpose::Tick(_))) {
-                                let job = self.poll_job(Some(shown + 1));
-                                self.submit(job, Purpose::Tick(shown + 1), next);
-                            }
-                            let legal = self.legal_json();
-                            let msg =
-                                json!({ "type": "ack", "v": self.v, "what": "request", "legal": legal });
-                            self.out.push(Incoming::Msg(msg));
-                        } else {
-                            // Offline the window closes as soon as the person has answered.
-                            let job = self.poll_job(None);
-                            self.submit(job, Purpose::Window, now);
-                        }
-                    }
-                    Err(e @ table::game::RequestError::TooLate(_)) => self.error("too_late", e.to_string()),
-                    Err(e @ table::game::RequestError::Illegal(_)) => self.error("illegal", e.to_string()),
-                    Err(table::game::RequestError::Refused(e)) => self.error("illegal", e.to_string()),
-                }
-            }
-            Stage::Turn { seat, .. } if seat == me => {
-                if G::is_request(&action) && !G::legal_actions(&self.st).contains(&action) {
-                    return self.error("illegal", format!("{action} is not a move now"));
-                }
-                if let Err(e) = self.apply(me, action) {
-                    return self.error("illegal", e.to_string());
-                }
-                self.after_change(now);
-                let ev = self.action_event(me, &action, false);
-                self.emit(ev);
-            }
-            Stage::Turn { seat, .. } => {
-                self.error("not_your_turn", format!("it is {seat}'s turn, not yours ({me})"))
-            }
-            Stage::Window { person: false } => self.error("nothing_to_decide", "the bots are answering"),
-            Stage::Pause | Stage::Over => self.error("nothing_to_decide", "the hand is over"),
-        }
-    }
-
-    fn next_hand(&mut self, now: Instant) {
-        if self.stage != Stage::Pause {
-            return self.error("nothing_to_decide", "there is no next hand to start now");
-        }
-        let Some(st) = G::start_hand(&self.settings, &self.m, self.cfg.seed, self.hand + 1) else {
-            self.stage = Stage::Over;
-            return self.emit(json!({ "kind": "match_over" }));
-        };
-        self.hand += 1;
-        let old = std::mem::replace(&mut self.st, st);
-        self.done_hands.push(old);
-        self.begin_hand(now);
-        self.emit(json!({ "kind": "hand_start", "hand": self.hand }));
-    }
-
-    /// The `yezi/1` record of the match so far (every hand dealt, the current one as far as it went).
-    pub fn record(&self) -> Result<String, String> {
-        let mut states: Vec<G::State> = self.done_hands.clone();
-        states.push(self.st.clone());
-        G::record(&self.settings, self.cfg.seed, self.players(), &states).map_err(|e| e.to_string())
     }
 
     /// Writes the record to the configured file (atomically: a temporary file renamed).
@@ -678,65 +349,58 @@ where
 
     /// True once the match is over.
     pub fn is_over(&self) -> bool {
-        self.stage == Stage::Over
+        matches!(self.table.stage(), Stage::MatchOver { .. })
     }
 
     /// The hands finished so far.
     pub fn hands_finished(&self) -> usize {
-        self.results.len()
+        self.table.results().len()
     }
 }
 
-impl<G: TableGame> Driver for LocalTable<G>
+impl<G: TableRules> Driver for LocalTable<G>
 where
     G::Action: DeserializeOwned,
 {
     fn send(&mut self, cmd: Outgoing, now: Instant) {
-        match cmd {
-            Outgoing::Act { action, .. } => self.act(action, now),
-            Outgoing::Next => self.next_hand(now),
-            Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
-                self.error("nothing_to_decide", "an offline match has no lobby")
+        let now = self.millis(now).max(self.last);
+        let input = match cmd {
+            Outgoing::Act { action, move_no } => {
+                let action =
+                    serde_json::from_value(action).unwrap_or(table::protocol::ActAction::Other(Value::Null));
+                Input::Act { conn: ME, action, move_no, seat: None }
             }
-        }
+            Outgoing::Next => Input::Next { conn: ME },
+            Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
+                let msg = ServerMsg::Error(ErrorMsg {
+                    code: ErrorCode::NothingToDecide,
+                    message: "an offline match has no lobby".into(),
+                    v: Some(self.table.version()),
+                });
+                return self.deliver(&msg);
+            }
+        };
+        self.input(input, now);
     }
 
     fn poll(&mut self, now: Instant) -> Vec<Incoming> {
-        // Bounded: each round applies a computation or submits one.
-        for _ in 0..1000 {
-            if let Some(p) = &mut self.pending {
-                if p.done.is_none()
-                    && let Some(w) = &self.worker
-                {
-                    while let Ok((id, d)) = w.rx.try_recv() {
-                        if id == p.id {
-                            p.done = Some(d);
-                        }
-                    }
-                }
-                if p.done.is_some() && now >= p.due {
-                    if let Some(p) = self.pending.take() {
-                        self.complete(p, now);
-                    }
-                    continue;
-                }
-                break;
+        let now = self.millis(now).max(self.last);
+        self.last = now;
+        // What the bots have thought of.
+        let mut done = Vec::new();
+        if let Some(w) = &self.worker {
+            while let Ok(d) = w.rx.try_recv() {
+                done.push(d);
             }
-            match self.stage {
-                Stage::Draw { shown, next } => {
-                    let job = self.poll_job(Some(shown + 1));
-                    self.submit(job, Purpose::Tick(shown + 1), next);
-                }
-                Stage::Turn { seat, due } if seat != self.human() => {
-                    let job = Job::Turn {
-                        st: self.st.clone(),
-                        seat,
-                        bot: self.cfg.bots[seat.index()].clone(),
-                        seed: decision_seed(self.cfg.seed, seat, self.seq),
-                        budget: Budget { think_ms: self.cfg.think_ms },
-                    };
-                    self.submit(job, Purpose::Turn(seat), due);
-                }
+        }
+        for d in done {
+            self.thinking = self.thinking.saturating_sub(1);
+            self.input(Input::Done(d), now);
+        }
+        // Bounded: each tick moves the table on by something due.
+        for _ in 0..1000 {
+            match self.wake {
+                Some(at) if at <= now => self.input(Input::Tick, now),
                 _ => break,
             }
         }
@@ -744,14 +408,16 @@ where
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        match &self.pending {
-            Some(p) => Some(p.due),
-            None => match self.stage {
-                Stage::Draw { next, .. } => Some(next),
-                Stage::Turn { seat, due } if seat != self.human() => Some(due),
-                _ => None,
-            },
+        let wake = self.wake.and_then(|w| self.origin.checked_add(Duration::from_millis(w)));
+        if self.thinking > 0 {
+            // A bot is thinking: look for its answer soon.
+            let soon = self.origin.checked_add(Duration::from_millis(self.last + 10));
+            return match (wake, soon) {
+                (Some(w), Some(s)) => Some(w.min(s)),
+                (w, s) => w.or(s),
+            };
         }
+        wake
     }
 
     fn finish(&mut self) -> Vec<String> {
@@ -760,7 +426,7 @@ where
         match (&self.saved, &self.save_error) {
             (_, Some(e)) => lines.push(format!("yezi play: {e}")),
             (Some(p), None) => {
-                let state = if self.stage == Stage::Over { "the match" } else { "the match so far" };
+                let state = if self.is_over() { "the match" } else { "the match so far" };
                 lines.push(format!("The record of {state} is in {}", p.display()));
                 lines.push(format!("Replay it with: yezi replay {}", p.display()));
             }

@@ -805,7 +805,8 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
     let your = accent();
     let countdown = |base: &str| -> String {
         match (&m.timer, m.timer_at) {
-            (Some(t), Some(at)) if t.remaining_ms.is_some() => {
+            // A finished trick's time on show is not the person's clock.
+            (Some(t), Some(at)) if t.remaining_ms.is_some() && t.what != "trick" => {
                 let left = t
                     .remaining_ms
                     .unwrap_or(0)
@@ -939,6 +940,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
             let t = match &m.timer {
                 Some(t) if t.what == "draw" => "The cards are being drawn…".to_string(),
                 Some(t) if t.what == "window" => "Waiting for the other players' answers…".to_string(),
+                Some(t) if t.what == "trick" => "The trick is complete; the next lead follows…".to_string(),
                 Some(t) => match t.seat {
                     Some(s) if Some(s) == m.me => countdown("Your turn"),
                     Some(s) => countdown(&format!("{} is thinking…", m.seat_label(s))),

@@ -114,8 +114,8 @@ impl Harness {
     }
 
     /// Makes the person's current decision with keys, as a simple player would: Madiao captures
-    /// with the lowest capturing card or sloughs the chosen card, declines redeals; Da Bai Fen
-    /// shows a card when it may (if `declare`), never annuls, buries the first six cards, leads and
+    /// with the lowest capturing card or sloughs the chosen card, lets the redeal window close
+    /// without forcing a redeal; Da Bai Fen shows a card when it may (if `declare`), never annuls, buries the first six cards, leads and
     /// follows with the first legal cards; after a hand, asks for the next. Returns false when there
     /// was nothing to decide.
     pub fn auto_decide(&mut self, declare: bool) -> bool {
@@ -135,7 +135,9 @@ impl Harness {
                     self.key(KeyCode::Enter);
                 }
             }
-            Legal::Redeal { .. } | Legal::Annul { .. } => self.key(KeyCode::Enter),
+            // Playing on is a window's default: nothing to send; the window closes in its time.
+            Legal::Redeal { requested: false } | Legal::Annul { requested: false } => return false,
+            Legal::Redeal { requested: true } | Legal::Annul { requested: true } => self.key(KeyCode::Enter),
             Legal::Declare { cards, requested } => {
                 if declare && requested.is_none() && !cards.is_empty() {
                     self.key(KeyCode::Char('d'));

@@ -39,6 +39,7 @@ impl TestServer {
                 draw_ms: 15,
                 window_ms: 300,
                 bot_delay_ms: 0,
+                trick_ms: 0,
                 pause_ms: 150,
                 retire_ms: 600_000,
                 park_ms: 600_000,

@@ -8,6 +8,7 @@ use anyhow::{Context as _, bail};
 use cards::Seat;
 use cards::record::GameKind;
 use clap::Args;
+use table::settings::Pace;
 
 use crate::{GameArg, parse_variant_args};
 
@@ -40,9 +41,13 @@ pub struct PlayArgs {
     /// Where the record goes [default: a new file in ~/.local/share/yezi/records].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// How long a bot's move stays before the next, in milliseconds.
+    /// How long a bot waits before it moves, in milliseconds.
     #[arg(long, default_value_t = 700)]
     pub delay_ms: u64,
+    /// The pace of the table's fixed clocks: the decision windows, the Da Bai Fen draw and a
+    /// finished trick on show (relaxed: twice as long, fast: a quarter).
+    #[arg(long, default_value = "normal", value_parser = ["relaxed", "normal", "fast"])]
+    pub pace: String,
     /// Da Bai Fen: milliseconds per card of the draw.
     #[arg(long, default_value_t = 250)]
     pub draw_ms: u64,
@@ -104,6 +109,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         cfg.bots = ai::table::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;
         cfg.think_ms = args.think_ms;
         cfg.bot_delay = Duration::from_millis(args.delay_ms);
+        cfg.pace = Pace::parse(&args.pace).with_context(|| format!("--pace {}", args.pace))?;
         cfg.draw_every = Duration::from_millis(args.draw_ms.max(1));
         cfg.out = Some(out);
         cfg.threaded = true;

@@ -21,18 +21,22 @@ pub struct ServeArgs {
     /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DB`).
     #[arg(long, default_value = "yezi.db")]
     pub db: String,
-    /// Da Bai Fen: milliseconds per card of the draw.
+    /// Da Bai Fen: milliseconds per card of the draw (at a table's normal pace).
     #[arg(long, default_value_t = Timing::default().draw_ms)]
     pub draw_ms: u64,
-    /// Milliseconds of a decision window (Madiao redeal, Da Bai Fen annulment).
+    /// Milliseconds of a decision window (Madiao redeal, Da Bai Fen annulment) at normal pace.
     #[arg(long, default_value_t = Timing::default().window_ms)]
     pub window_ms: u64,
     /// Milliseconds a bot waits before it moves.
     #[arg(long, default_value_t = Timing::default().bot_delay_ms)]
     pub bot_delay_ms: u64,
-    /// Milliseconds between hands.
+    /// The longest pause between hands, in milliseconds (the next hand begins sooner when every
+    /// connected player is ready; the table's turn clock caps it too).
     #[arg(long, default_value_t = Timing::default().pause_ms)]
     pub pause_ms: u64,
+    /// Milliseconds a finished trick stays on show before the next lead (at normal pace).
+    #[arg(long, default_value_t = Timing::default().trick_ms)]
+    pub trick_ms: u64,
     /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
     /// HTTP 429.
     #[arg(long, default_value_t = Limits::default().connections_per_ip)]
@@ -84,6 +88,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         window_ms: args.window_ms,
         bot_delay_ms: args.bot_delay_ms,
         pause_ms: args.pause_ms,
+        trick_ms: args.trick_ms,
         poll_hold_ms: Timing::default().poll_hold_ms.min(args.draw_ms / 2),
         park_ms: args.park_after.saturating_mul(1000),
         ..Timing::default()

@@ -18,7 +18,18 @@ struct Served {
 fn serve(db: &str) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yezi"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
-        .args(["--draw-ms", "3", "--window-ms", "10", "--bot-delay-ms", "2", "--pause-ms", "10"])
+        .args([
+            "--draw-ms",
+            "3",
+            "--window-ms",
+            "10",
+            "--bot-delay-ms",
+            "2",
+            "--pause-ms",
+            "10",
+            "--trick-ms",
+            "2",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

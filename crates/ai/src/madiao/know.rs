@@ -13,10 +13,16 @@
 //! above (rejection sampling).
 
 use cards::{Rng, Seat};
-use madiao::card::{ALL_CARDS, LOWEST, RED, SUIT_MASK, TOPS};
 use madiao::{Phase, PlayKind, View};
 
-use super::pos::{Ctx, Pos, discard_penalties, reward_cards, stock_check, suit_mask_of};
+use super::pos::{Ctx, Pos, SUIT_MASK, TOPS, discard_penalties, reward_cards, stock_check, suit_mask_of};
+
+/// All 40 cards, as bits.
+const ALL_CARDS: u64 = madiao::card::ALL_CARDS.bits();
+/// The four lowest cards, as bits.
+const LOWEST: u64 = madiao::card::LOWEST.bits();
+/// The ten red cards, as bits.
+const RED: u64 = madiao::card::RED.bits();
 
 /// Everything a seat knows, as bitsets.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,7 +75,7 @@ pub struct World {
 }
 
 fn mask_of(cards: &[madiao::Card]) -> u64 {
-    cards.iter().fold(0, |m, c| m | c.bit())
+    cards.iter().copied().collect::<madiao::Cards>().bits()
 }
 
 /// True when a dealt hand holds a meld or the four lowest (§4.1, §4.2).
@@ -117,7 +123,7 @@ impl Knowledge {
                 let s = p.seat.index() as u8;
                 match (p.face_up, p.card) {
                     (true, Some(c)) => {
-                        up[s as usize] |= c.bit();
+                        up[s as usize] |= 1u64 << c.number();
                         if p.kind == PlayKind::Discard {
                             discarders.push(s);
                         }
@@ -130,7 +136,7 @@ impl Knowledge {
                         if s == me
                             && let Some(c) = c
                         {
-                            my_down |= c.bit();
+                            my_down |= 1u64 << c.number();
                         }
                     }
                     (true, None) => {}
@@ -328,8 +334,8 @@ mod tests {
             .unwrap();
             while let Some(s) = st.to_move() {
                 let k = Knowledge::from_view(&st.view(s));
-                let dealt: [u64; 4] = std::array::from_fn(|x| st.dealt(Seat::wrapping(x)));
-                let hands: [u64; 4] = std::array::from_fn(|x| st.hand(Seat::wrapping(x)));
+                let dealt: [u64; 4] = std::array::from_fn(|x| st.dealt(Seat::wrapping(x)).bits());
+                let hands: [u64; 4] = std::array::from_fn(|x| st.hand(Seat::wrapping(x)).bits());
                 let truth = World { hands, dealt, exposed: st.deck()[38].number() };
                 assert!(k.consistent(&truth, true), "seed {seed}: the truth is inconsistent with {k:?}");
                 if st.phase() == Phase::Play {
@@ -337,7 +343,7 @@ mod tests {
                     assert_eq!(k.search(&truth), (ctx, pos), "seed {seed}");
                 }
                 let w = k.sample(&mut rng, 50);
-                assert_eq!(w.hands[s.index()], st.hand(s));
+                assert_eq!(w.hands[s.index()], st.hand(s).bits());
                 for (x, h) in hands.iter().enumerate() {
                     assert_eq!(w.hands[x].count_ones(), h.count_ones());
                     assert_eq!(w.dealt[x].count_ones(), 8);

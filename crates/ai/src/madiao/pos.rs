@@ -11,7 +11,6 @@
 //! a brute-force search over every legal action.
 
 use cards::Seat;
-use madiao::card::{SUIT_MASK, TOPS};
 use madiao::variants::{BankerShortfall, BonusStacking, HmBonusTricks, MostTricksTie, Slam, StockCheckPayer};
 use madiao::{Action, Card, Phase, PlayKind, State, Variants};
 
@@ -26,6 +25,13 @@ pub const TQ: u64 = 1 << 38;
 pub const TB: u64 = 1 << 37;
 /// `W0`.
 pub const W0: u64 = 1 << 10;
+/// The four top cards `TW M9 S9 W0`, as bits.
+pub const TOPS: u64 = madiao::card::TOPS.bits();
+/// The cards of each suit (cash, strings, myriads, tens), as bits.
+pub const SUIT_MASK: [u64; 4] = {
+    let m = madiao::card::SUIT_MASK;
+    [m[0].bits(), m[1].bits(), m[2].bits(), m[3].bits()]
+};
 
 /// The suit index (0 cash … 3 tens) of card number `c`.
 #[inline]
@@ -502,14 +508,14 @@ pub fn from_state(st: &State) -> Option<(Ctx, Pos)> {
         return None;
     }
     let banker = st.banker().index() as u8;
-    let dealt: [u64; 4] = std::array::from_fn(|s| st.dealt(Seat::wrapping(s)));
+    let dealt: [u64; 4] = std::array::from_fn(|s| st.dealt(Seat::wrapping(s)).bits());
     let check = stock_check(st.deck()[38].number(), &dealt);
     let plays: Vec<madiao::Play> = st.plays().collect();
     let discarders = plays.iter().filter(|p| p.kind == PlayKind::Discard).map(|p| p.seat.index() as u8);
     let ctx = Ctx {
         banker,
         hm_holder: st.hm_holder().map(|s| s.index() as u8),
-        reward: st.reward_cards(),
+        reward: st.reward_cards().bits(),
         variants: *st.variants(),
         check,
         base: discard_penalties(banker, discarders),
@@ -520,7 +526,7 @@ pub fn from_state(st: &State) -> Option<(Ctx, Pos)> {
 }
 
 fn pos_from_history(st: &State, plays: &[madiao::Play], check_up: bool) -> Pos {
-    let hands: [u64; 4] = std::array::from_fn(|s| st.hand(Seat::wrapping(s)));
+    let hands: [u64; 4] = std::array::from_fn(|s| st.hand(Seat::wrapping(s)).bits());
     let trick = st.trick_number();
     let to_move = st.to_move().map_or(0, |s| s.index() as u8);
     let mut tricks = [0u8; 4];

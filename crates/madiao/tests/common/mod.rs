@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use cards::{BySeat, Halves, Seat};
-use madiao::{Action, Card, HandSetup, Item, Line, Phase, State, Variants, deck_from_hands};
+use madiao::{Action, Card, Cards, HandSetup, Item, Line, Phase, State, Variants, deck_from_hands};
 
 pub fn seat(n: u8) -> Seat {
     Seat::new(n).unwrap()
@@ -53,19 +53,18 @@ pub fn plan(st: &mut State, tricks: &[&str]) {
             Some((a, b)) => (card(a), Some(card(b))),
             None => (card(entry), None),
         };
-        let reserved: u64 =
-            tricks[t + 1..].iter().flat_map(|e| e.split('>')).map(|c| card(c).bit()).fold(0, |a, b| a | b);
+        let reserved: Cards = tricks[t + 1..].iter().flat_map(|e| e.split('>')).map(card).collect();
         let leader = st.to_move().expect("hand goes on");
         st.apply(Action::Play(lead)).unwrap_or_else(|e| panic!("trick {t}: {e}"));
         for _ in 0..3 {
             let s = st.to_move().unwrap();
             let hand = st.hand(s);
             let a = match capture {
-                Some(c) if hand & c.bit() != 0 => Action::Play(c),
+                Some(c) if hand.contains(c) => Action::Play(c),
                 _ => {
-                    let free = hand & !reserved & !capture.map_or(0, |c| c.bit());
-                    let pick = if free != 0 { free } else { hand };
-                    Action::Slough(Card::in_mask(pick).next().unwrap())
+                    let free = hand - reserved - capture.map_or(Cards::EMPTY, Cards::single);
+                    let pick = if free.is_empty() { hand } else { free };
+                    Action::Slough(pick.first().unwrap())
                 }
             };
             st.apply(a).unwrap_or_else(|e| panic!("trick {t} ({leader} led): {e}"));

@@ -18,6 +18,7 @@ pub fn fast() -> Timing {
         draw_ms: 2,
         window_ms: 5,
         bot_delay_ms: 0,
+        trick_ms: 0,
         pause_ms: 5,
         retire_ms: 60_000,
         park_ms: 600_000,

@@ -1,0 +1,792 @@
+//! The stage machine with simulated time.
+
+use super::*;
+use ai::{Dabaifen, Madiao};
+use cards::record::{GameKind, Variants};
+
+/// A driver with simulated time and an in-memory store that can be told to fail.
+struct Sim<G: TableRules>
+where
+    G::Action: DeserializeOwned,
+{
+    t: Table<G>,
+    now: Millis,
+    /// Every message delivered, by connection, in order.
+    got: Vec<(ConnId, ServerMsg)>,
+    replies: Vec<(ConnId, Reply)>,
+    jobs: Vec<Job<G>>,
+    wake: Option<Millis>,
+    /// Everything persisted.
+    stored: Vec<Write>,
+    /// The next write fails.
+    fail: bool,
+    retired: bool,
+}
+
+fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
+    let mut v = Variants::default();
+    for (k, val) in variants {
+        v.0.insert((*k).into(), (*val).into());
+    }
+    TableSettings {
+        name: "t".into(),
+        game,
+        rules: "standard".into(),
+        variants: v,
+        stake: 2,
+        turn_seconds: 30,
+        private: false,
+        pace: Pace::Normal,
+        grace_seconds: 15,
+    }
+}
+
+fn timing() -> Timing {
+    Timing {
+        draw_ms: 100,
+        window_ms: 1000,
+        bot_delay_ms: 50,
+        trick_ms: 500,
+        pause_ms: 8000,
+        retire_ms: 60_000,
+        park_ms: 600_000,
+        poll_hold_ms: 10,
+    }
+}
+
+fn config(doc: TableSettings, seats: [SeatRow; 4]) -> Config {
+    Config {
+        id: "t1".into(),
+        settings: doc,
+        seed: 42,
+        host: Some("g0".into()),
+        seats,
+        status: TableStatus::Waiting,
+        created_ms: 0,
+        timing: timing(),
+    }
+}
+
+fn bots() -> [SeatRow; 4] {
+    std::array::from_fn(|_| SeatRow::Bot("random".into()))
+}
+
+fn guest(i: u64) -> Guest {
+    Guest { id: format!("g{i}"), name: format!("P{i}") }
+}
+
+impl<G: TableRules> Sim<G>
+where
+    G::Action: DeserializeOwned,
+{
+    fn new(config: Config) -> Self {
+        let mut t = Table::<G>::new(config, &[], Vec::new(), 0).unwrap();
+        let fx = t.start(0);
+        let mut s = Sim {
+            t,
+            now: 0,
+            got: Vec::new(),
+            replies: Vec::new(),
+            jobs: Vec::new(),
+            wake: None,
+            stored: Vec::new(),
+            fail: false,
+            retired: false,
+        };
+        s.absorb(fx);
+        s
+    }
+
+    fn absorb(&mut self, fx: Effects<G>) {
+        self.replies.extend(fx.replies);
+        for send in fx.sends {
+            for c in send.to {
+                self.got.push((c, send.msg.clone()));
+            }
+        }
+        self.jobs.extend(fx.jobs);
+        self.wake = fx.wake;
+        self.retired |= fx.retire;
+    }
+
+    fn feed(&mut self, input: Input<G>) {
+        let step = self.t.step(input, self.now);
+        let fx = if !step.writes.is_empty() && self.fail {
+            self.fail = false;
+            self.t.refuse(step, "disk full", self.now)
+        } else {
+            self.stored.extend(step.writes.iter().cloned());
+            self.t.commit(step)
+        };
+        self.absorb(fx);
+    }
+
+    /// Runs the computations asked for, then the clock, up to `until`.
+    fn run_until(&mut self, until: Millis) {
+        for _ in 0..100_000 {
+            if !self.jobs.is_empty() {
+                let job = self.jobs.remove(0);
+                let done = job.run();
+                self.feed(Input::Done(done));
+                continue;
+            }
+            match self.wake {
+                Some(w) if w <= until => {
+                    self.now = self.now.max(w);
+                    self.feed(Input::Tick);
+                }
+                _ => break,
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Runs until the stage matches, or `limit` ms pass.
+    fn run_to(&mut self, limit: Millis, mut f: impl FnMut(&Stage) -> bool) -> bool {
+        let end = self.now + limit;
+        while self.now < end {
+            if f(self.t.stage()) {
+                return true;
+            }
+            let next = self.wake.unwrap_or(end).min(end).max(self.now);
+            if self.jobs.is_empty() && next == self.now && self.wake.is_none() {
+                break;
+            }
+            self.run_until(next);
+            if self.jobs.is_empty() && self.wake.is_none() {
+                break;
+            }
+        }
+        f(self.t.stage())
+    }
+
+    fn join(&mut self, conn: ConnId, g: Guest, seat: Option<u8>) {
+        self.feed(Input::Join { conn, guest: g, seat });
+    }
+
+    fn act(&mut self, conn: ConnId, action: Value) {
+        self.feed(Input::Act { conn, action: wire(action), move_no: None, seat: None });
+    }
+
+    fn errors(&self, conn: ConnId) -> Vec<ErrorCode> {
+        self.got
+            .iter()
+            .filter(|(c, _)| *c == conn)
+            .filter_map(|(_, m)| match m {
+                ServerMsg::Error(e) => Some(e.code),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn stored_log(&self) -> Vec<LoggedAction> {
+        self.stored
+            .iter()
+            .filter_map(|w| match w {
+                Write::Actions(a) => Some(a.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// The persisted log is the table's, and replays to the table's hand.
+    fn check_log(&self)
+    where
+        G::State: std::fmt::Debug,
+    {
+        for (i, a) in self.t.log().iter().enumerate() {
+            assert_eq!(a.seq, i as u64);
+        }
+        random_events::check_replay(self);
+    }
+
+    /// The legal action of `seat` now (the first engine action).
+    fn first_legal(&self) -> (Seat, G::Action) {
+        let (_, st) = self.t.hand().unwrap();
+        let seat = G::to_move(st).unwrap();
+        (seat, G::legal_actions(st)[0])
+    }
+}
+
+#[test]
+fn a_table_of_bots_plays_its_match_to_the_end_and_stores_its_record() {
+    let mut sim =
+        Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:2")]), bots()));
+    sim.feed(Input::AutoStart);
+    assert_eq!(sim.t.status(), TableStatus::Playing);
+    assert_eq!(sim.stored.first(), Some(&Write::Status(TableStatus::Playing)));
+    assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+    assert_eq!(sim.t.status(), TableStatus::Finished);
+    assert!(matches!(sim.stored.last(), Some(Write::Finish { .. })));
+    assert!(sim.t.results().len() >= 2);
+    sim.check_log();
+    // Nobody connected: it retires once the retire time has passed.
+    sim.run_until(sim.now + timing().retire_ms + 1);
+    assert!(sim.retired);
+}
+
+fn person_and_bots(game: GameKind, variants: &[(&str, &str)]) -> Sim<Madiao> {
+    let _ = game;
+    let mut sim = Sim::<Madiao>::new(config(
+        settings(GameKind::Madiao, variants),
+        [
+            SeatRow::Open,
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+        ],
+    ));
+    sim.join(1, guest(0), Some(0));
+    assert_eq!(sim.replies.last(), Some(&(1, Ok(()))));
+    assert_eq!(
+        sim.stored[0],
+        Write::Seat { seat: 0, owner: SeatRow::Person { guest: "g0".into(), name: "P0".into() } }
+    );
+    sim
+}
+
+/// Runs until seat 0 (the person) is to move; `None` if the match ended first.
+fn to_persons_turn<G: TableRules>(sim: &mut Sim<G>) -> Option<Millis>
+where
+    G::Action: DeserializeOwned,
+{
+    let ok = sim.run_to(10_000_000, |s| {
+        matches!(s, Stage::Turn { seat, .. } if seat.number() == 0) || matches!(s, Stage::MatchOver { .. })
+    });
+    assert!(ok);
+    match sim.t.stage() {
+        Stage::Turn { deadline, .. } => *deadline,
+        _ => None,
+    }
+}
+
+fn timer_of(msg: &ServerMsg) -> Option<Timer> {
+    match msg {
+        ServerMsg::Sync(m) => m.timer.clone(),
+        ServerMsg::Update(m) => m.timer.clone(),
+        ServerMsg::Seats(m) => m.timer.clone(),
+        _ => None,
+    }
+}
+
+fn last_to<G: TableRules>(sim: &Sim<G>, conn: ConnId) -> ServerMsg
+where
+    G::Action: DeserializeOwned,
+{
+    sim.got.iter().rev().find(|(c, _)| *c == conn).unwrap().1.clone()
+}
+
+fn action_value<G: TableRules>(a: G::Action) -> Value
+where
+    G::Action: DeserializeOwned,
+{
+    serde_json::to_value(a).unwrap()
+}
+
+#[test]
+fn a_persons_turn_clock_runs_out_and_a_bot_plays_until_he_is_back() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
+    let began = sim.now;
+    assert_eq!(deadline, began + 30_000, "the table's turn clock");
+    // Nothing happens for him before his clock runs out.
+    let moves = sim.t.moves();
+    sim.run_until(deadline - 1);
+    assert_eq!(sim.t.moves(), moves);
+    assert!(matches!(timer_of(&last_to(&sim, 1)), Some(Timer::Turn { .. })));
+    sim.run_until(deadline + 5_000);
+    assert!(sim.t.moves() > moves, "a bot played for him");
+    let bot_move = sim.got.iter().find_map(|(c, m)| match m {
+        ServerMsg::Update(u) if *c == 1 => match &u.event {
+            TableEvent::Action { seat, by_bot, .. } if seat.number() == 0 => Some(*by_bot),
+            _ => None,
+        },
+        _ => None,
+    });
+    assert_eq!(bot_move, Some(true));
+    assert!(sim.t.summary(sim.now).seats[0].away);
+    sim.feed(Input::Back { conn: 1 });
+    assert!(!sim.t.summary(sim.now).seats[0].away);
+    assert!(matches!(last_to(&sim, 1), ServerMsg::Ack(AckMsg { what: AckWhat::Back, .. })));
+    sim.check_log();
+}
+
+#[test]
+fn the_remaining_time_survives_a_reconnect_and_a_resync() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
+    sim.run_until(sim.now + 10_000);
+    sim.feed(Input::Resync { conn: 1 });
+    assert_eq!(
+        timer_of(&last_to(&sim, 1)),
+        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now })
+    );
+    // A reload: the connection drops and another joins, 2 s later.
+    sim.feed(Input::Gone { conn: 1 });
+    assert!(matches!(timer_of(&sim.got.last().unwrap().1), None | Some(_)));
+    sim.run_until(sim.now + 2_000);
+    sim.join(2, guest(0), None);
+    let sync = last_to(&sim, 2);
+    let ServerMsg::Sync(s) = sync else { panic!("a sync") };
+    assert_eq!(s.you.seat, Some(Seat::ALL[0]));
+    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now }));
+    assert_eq!(deadline - sim.now, 18_000, "30 s less 12 s: not restarted");
+    // He plays within it.
+    let (_, a) = sim.first_legal();
+    let before = sim.t.moves();
+    sim.act(2, action_value::<Madiao>(a));
+    assert_eq!(sim.t.moves(), before + 1);
+    sim.check_log();
+}
+
+#[test]
+fn a_disconnected_person_has_a_grace_period_before_a_bot_stands_in() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    to_persons_turn(&mut sim).expect("a turn of the person");
+    // A spectator to see what the table shows.
+    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
+    let gone_at = sim.now;
+    sim.feed(Input::Gone { conn: 1 });
+    let ServerMsg::Seats(seats) = last_to(&sim, 9) else { panic!("seats") };
+    assert_eq!(seats.seats[0].grace_ms, Some(15_000));
+    assert!(!seats.seats[0].bot_plays && !seats.seats[0].present);
+    assert_eq!(seats.timer, Some(Timer::Grace { seat: Seat::ALL[0], remaining_ms: 15_000 }));
+    let moves = sim.t.moves();
+    sim.run_until(gone_at + 14_999);
+    assert_eq!(sim.t.moves(), moves, "nothing is played for him during the grace");
+    sim.run_until(gone_at + 15_000 + 2_000);
+    assert!(sim.t.moves() > moves, "a bot stood in");
+    let seats = sim.t.summary(sim.now).seats;
+    assert!(seats[0].bot_plays && seats[0].grace_ms.is_none());
+    // Back within his next turn: he plays again.
+    sim.join(3, guest(0), None);
+    assert!(!sim.t.summary(sim.now).seats[0].bot_plays);
+    sim.check_log();
+}
+
+#[test]
+fn back_within_the_grace_he_just_continues() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
+    sim.feed(Input::Gone { conn: 1 });
+    sim.run_until(sim.now + 5_000);
+    sim.join(2, guest(0), None);
+    let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
+    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now }));
+    let moves = sim.t.moves();
+    sim.run_until(deadline - 1);
+    assert_eq!(sim.t.moves(), moves);
+}
+
+#[test]
+fn a_grace_of_zero_lets_a_bot_stand_in_at_once() {
+    let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:1")]);
+    doc.grace_seconds = 0;
+    let mut sim = Sim::<Madiao>::new(config(
+        doc,
+        [
+            SeatRow::Open,
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+        ],
+    ));
+    sim.join(1, guest(0), Some(0));
+    to_persons_turn(&mut sim).expect("a turn");
+    let moves = sim.t.moves();
+    sim.feed(Input::Gone { conn: 1 });
+    assert!(sim.t.summary(sim.now).seats[0].bot_plays);
+    sim.run_until(sim.now + 100);
+    assert!(sim.t.moves() > moves);
+}
+
+#[test]
+fn a_finished_trick_stays_on_show_then_the_next_lead() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::Trick { .. } | Stage::MatchOver { .. }));
+    assert!(ok);
+    let Stage::Trick { until } = *sim.t.stage() else { panic!("no trick finished: {:?}", sim.t.stage()) };
+    assert_eq!(until, sim.now + 500, "trick_ms at normal pace");
+    let moves = sim.t.moves();
+    sim.feed(Input::Resync { conn: 1 });
+    assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Trick { remaining_ms: 500 }));
+    sim.run_until(until - 1);
+    assert_eq!(sim.t.moves(), moves, "nobody leads while the trick is on show");
+    sim.run_until(until);
+    assert!(matches!(sim.t.stage(), Stage::Turn { .. }), "{:?}", sim.t.stage());
+    // A person's clock starts only after the trick.
+    if let Stage::Turn { deadline: Some(d), .. } = sim.t.stage() {
+        assert_eq!(*d, until + 30_000);
+    }
+}
+
+#[test]
+fn the_pace_scales_the_trick_the_window_and_the_draw_and_bot_tables_play_fast() {
+    let mut relaxed = settings(GameKind::Dabaifen, &[]);
+    relaxed.pace = Pace::Relaxed;
+    let mut sim = Sim::<Dabaifen>::new(config(
+        relaxed.clone(),
+        [
+            SeatRow::Open,
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+        ],
+    ));
+    assert_eq!(sim.t.pace(), Pace::Fast, "no person is seated yet");
+    sim.join(1, guest(0), Some(0));
+    assert_eq!(sim.t.pace(), Pace::Relaxed);
+    sim.run_until(0);
+    let Stage::Draw { shown: 0, due } = *sim.t.stage() else { panic!("the draw: {:?}", sim.t.stage()) };
+    assert_eq!(due, 200, "relaxed: twice the base 100 ms");
+    assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Draw { every_ms: 200 }));
+    // The draw goes one card per interval, at a steady pace.
+    sim.run_until(200 + 10);
+    assert!(matches!(sim.t.stage(), Stage::Draw { shown: 1, due: 400 }), "{:?}", sim.t.stage());
+    let ok = sim.run_to(1_000_000, |s| !matches!(s, Stage::Draw { .. }));
+    assert!(ok);
+    if let Stage::Window { until } = *sim.t.stage() {
+        assert_eq!(until, sim.now + 2000, "relaxed window");
+    }
+    // All bots: fast whatever was asked.
+    let bot_table = Sim::<Dabaifen>::new(config(relaxed, bots()));
+    assert_eq!(bot_table.t.pace(), Pace::Fast);
+    let mut bt = bot_table;
+    bt.feed(Input::AutoStart);
+    let Stage::Draw { due, .. } = *bt.t.stage() else { panic!("the draw") };
+    assert_eq!(due, bt.now + 25);
+}
+
+#[test]
+fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:3")]);
+    let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. }));
+    assert!(ok, "{:?}", sim.t.stage());
+    let Stage::HandOver { until, .. } = *sim.t.stage() else { unreachable!() };
+    assert_eq!(until, sim.now + 8000, "min(turn clock 30 s, pause 8 s)");
+    let (hand, _) = sim.t.hand().unwrap();
+    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
+    sim.feed(Input::Next { conn: 9 });
+    assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
+    sim.run_until(sim.now + 1000);
+    assert!(matches!(sim.t.stage(), Stage::HandOver { .. }), "the pause waits");
+    sim.feed(Input::Next { conn: 1 });
+    assert!(
+        sim.got
+            .iter()
+            .any(|(c, m)| *c == 1 && matches!(m, ServerMsg::Ack(AckMsg { what: AckWhat::Next, .. })))
+    );
+    let seats_timer = sim.got.iter().rev().find_map(|(c, m)| match m {
+        ServerMsg::Seats(s) if *c == 9 => s.timer.clone(),
+        _ => None,
+    });
+    assert!(
+        matches!(seats_timer, Some(Timer::NextHand { ref ready, .. }) if ready == &vec![Seat::ALL[0]]),
+        "{seats_timer:?}"
+    );
+    assert_eq!(sim.t.hand().unwrap().0, hand + 1, "every connected person is ready: the next hand at once");
+    // The next pause: nobody presses ready, it runs its length.
+    let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. } | Stage::MatchOver { .. }));
+    assert!(ok);
+    if let Stage::HandOver { until, .. } = *sim.t.stage() {
+        let hand = sim.t.hand().unwrap().0;
+        sim.run_until(until - 1);
+        assert_eq!(sim.t.hand().unwrap().0, hand);
+        sim.run_until(until);
+        assert_eq!(sim.t.hand().unwrap().0, hand + 1);
+    }
+    // Next out of the pause: nothing to decide.
+    sim.feed(Input::Next { conn: 1 });
+}
+
+#[test]
+fn with_no_person_connected_the_pause_is_short() {
+    let mut sim =
+        Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:2")]), bots()));
+    sim.feed(Input::AutoStart);
+    let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. }));
+    assert!(ok);
+    let Stage::HandOver { until, .. } = *sim.t.stage() else { unreachable!() };
+    assert_eq!(until, sim.now + 125, "trick_ms at the fast pace");
+}
+
+#[test]
+fn a_storage_failure_refuses_a_persons_move_and_retries_a_bots() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    to_persons_turn(&mut sim).expect("a turn");
+    let (_, a) = sim.first_legal();
+    let (moves, v, log) = (sim.t.moves(), sim.t.version(), sim.t.log().len());
+    sim.fail = true;
+    let sent = sim.got.len();
+    sim.act(1, action_value::<Madiao>(a));
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Storage));
+    assert_eq!((sim.t.moves(), sim.t.version(), sim.t.log().len()), (moves, v, log), "nothing changed");
+    assert_eq!(sim.got.len(), sent + 1, "only the error");
+    sim.act(1, action_value::<Madiao>(a));
+    assert_eq!(sim.t.moves(), moves + 1);
+    // A bot's move that cannot be stored is tried again a second later.
+    let ok = sim.run_to(100_000, |s| matches!(s, Stage::Turn { seat, .. } if seat.number() != 0));
+    assert!(ok);
+    let Stage::Turn { bot_at: Some(at), .. } = *sim.t.stage() else { panic!() };
+    sim.run_until(at - 1);
+    sim.now = at;
+    sim.feed(Input::Tick);
+    assert_eq!(sim.jobs.len(), 1);
+    let moves = sim.t.moves();
+    sim.fail = true;
+    let done = sim.jobs.remove(0).run();
+    sim.feed(Input::Done(done));
+    assert_eq!(sim.t.moves(), moves);
+    assert_eq!(sim.wake, Some(sim.now + RETRY_MS));
+    sim.run_until(sim.now + RETRY_MS);
+    assert!(sim.t.moves() > moves);
+    sim.check_log();
+}
+
+#[test]
+fn refusals_name_their_reason() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+    sim.feed(Input::Act {
+        conn: 1,
+        action: wire(serde_json::json!({"play": "x"})),
+        move_no: None,
+        seat: None,
+    });
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotStarted));
+    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
+    sim.feed(Input::Act {
+        conn: 9,
+        action: wire(serde_json::json!({"play": "x"})),
+        move_no: None,
+        seat: None,
+    });
+    assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
+    sim.feed(Input::Start { conn: 9 });
+    assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotHost));
+    sim.feed(Input::Start { conn: 1 });
+    assert_eq!(sim.t.status(), TableStatus::Playing);
+    sim.feed(Input::Start { conn: 1 });
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::AlreadyStarted));
+    to_persons_turn(&mut sim).expect("a turn");
+    let (_, a) = sim.first_legal();
+    let m = sim.t.moves();
+    sim.feed(Input::Act {
+        conn: 1,
+        action: wire(action_value::<Madiao>(a)),
+        move_no: Some(m + 7),
+        seat: None,
+    });
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Stale));
+    sim.feed(Input::Act {
+        conn: 1,
+        action: wire(action_value::<Madiao>(a)),
+        move_no: Some(m),
+        seat: Some(2),
+    });
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotYourSeat));
+    sim.feed(Input::Act { conn: 1, action: wire(serde_json::json!({"fly": 1})), move_no: None, seat: None });
+    assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Illegal));
+    sim.join(5, guest(5), Some(0));
+    assert!(matches!(sim.replies.last(), Some((5, Err((ErrorCode::SeatTaken, _))))));
+    sim.feed(Input::Chat { conn: 9, text: "hello".into(), at_ms: 7 });
+    assert!(matches!(sim.stored.last(), Some(Write::Chat(ChatRow { at_ms: 7, .. }))));
+    sim.feed(Input::Chat { conn: 9, text: "".into(), at_ms: 7 });
+    assert_eq!(sim.errors(9).last(), Some(&ErrorCode::BadChat));
+    sim.feed(Input::Act {
+        conn: 1,
+        action: wire(action_value::<Madiao>(a)),
+        move_no: Some(m),
+        seat: Some(0),
+    });
+    assert_eq!(sim.t.moves(), m + 1);
+    sim.feed(Input::Leave { conn: 1 });
+    assert_eq!(sim.stored.last(), Some(&Write::Seat { seat: 0, owner: SeatRow::Open }));
+    assert!(
+        matches!(last_to(&sim, 1), ServerMsg::Sync(s) if matches!(*s, SyncMsg { you: You { seat: None, .. }, .. }))
+    );
+    sim.check_log();
+}
+
+#[test]
+fn a_table_with_nobody_connected_parks_and_goes_on_when_a_person_comes() {
+    let mut c = config(settings(GameKind::Madiao, &[("game_length", "hands:1")]), bots());
+    c.timing.park_ms = 1000;
+    c.timing.bot_delay_ms = 600;
+    let mut sim = Sim::<Madiao>::new(c);
+    sim.feed(Input::AutoStart);
+    sim.run_until(1000);
+    assert_eq!(sim.t.status(), TableStatus::Parked);
+    assert!(matches!(sim.t.stage(), Stage::Parked { .. }));
+    assert_eq!(sim.stored.last(), Some(&Write::Status(TableStatus::Parked)));
+    let moves = sim.t.moves();
+    sim.run_until(100_000);
+    assert_eq!(sim.t.moves(), moves, "nothing moves while parked");
+    sim.feed(Input::Watch { conn: 1, guest: guest(1) });
+    assert_eq!(sim.t.status(), TableStatus::Playing);
+    sim.run_until(200_000);
+    assert!(sim.t.moves() > moves);
+    sim.check_log();
+}
+
+#[test]
+fn a_table_resumed_from_its_log_is_where_it_was() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:2")]);
+    let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::Turn { seat, .. } if seat.number() == 0));
+    assert!(ok);
+    let log = sim.t.log().to_vec();
+    let mut c = config(
+        settings(GameKind::Madiao, &[("game_length", "hands:2")]),
+        [
+            SeatRow::Person { guest: "g0".into(), name: "P0".into() },
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+        ],
+    );
+    c.status = TableStatus::Playing;
+    let t = Table::<Madiao>::new(c, &log, Vec::new(), 0).unwrap();
+    assert_eq!(t.moves(), sim.t.moves());
+    assert_eq!(t.hand().map(|h| h.0), sim.t.hand().map(|h| h.0));
+    assert_eq!(format!("{:?}", t.hand().unwrap().1), format!("{:?}", sim.t.hand().unwrap().1));
+    assert!(matches!(t.stage(), Stage::Turn { seat, .. } if seat.number() == 0));
+}
+
+mod random_events {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plays a random sequence of events at a table of two person seats and two bots; after
+    /// every step: the table's log is what was persisted and replays to the table's hand, and a
+    /// person's move came from his own seat.
+    fn play<G: TableRules>(game: GameKind, events: &[(u8, u16, u16)])
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        let variants: &[(&str, &str)] =
+            if game == GameKind::Madiao { &[("game_length", "hands:2")] } else { &[] };
+        let mut doc = settings(game, variants);
+        doc.grace_seconds = 3;
+        doc.turn_seconds = 5;
+        let mut sim = Sim::<G>::new(config(
+            doc,
+            [SeatRow::Open, SeatRow::Open, SeatRow::Bot("random".into()), SeatRow::Bot("random".into())],
+        ));
+        // The host sits down, and most often starts with a bot in the open seat.
+        sim.join(0, guest(0), Some(0));
+        if !events.len().is_multiple_of(4) {
+            sim.feed(Input::Start { conn: 0 });
+        }
+        for &(op, a, b) in events {
+            let conn = u64::from(a % 6);
+            let seat_of = |sim: &Sim<G>, c: ConnId| match sim.t.sync_for(c, sim.now) {
+                Some(ServerMsg::Sync(s)) => s.you.seat,
+                _ => None,
+            };
+            let input = match op % 14 {
+                0 => Input::Join {
+                    conn,
+                    guest: guest(u64::from(b % 3)),
+                    seat: (b % 5 < 4).then_some((b % 5) as u8),
+                },
+                1 => Input::Watch { conn, guest: guest(u64::from(b % 4)) },
+                2 => Input::Gone { conn },
+                3..=5 => {
+                    // The engine's legal action of the seat to move, sent by some connection.
+                    let action = match sim.t.hand() {
+                        Some((_, st)) if G::to_move(st).is_some() => {
+                            let legal = G::legal_actions(st);
+                            serde_json::to_value(legal[usize::from(b) % legal.len()]).unwrap()
+                        }
+                        _ => serde_json::json!({"play": "nothing"}),
+                    };
+                    Input::Act {
+                        conn,
+                        action: wire(action),
+                        move_no: (b % 3 == 0).then_some(sim.t.moves()),
+                        seat: None,
+                    }
+                }
+                6 => Input::Next { conn },
+                7 => Input::Back { conn },
+                8 => Input::Leave { conn },
+                9 => Input::Resync { conn },
+                10 => Input::Chat { conn, text: format!("hi {b}"), at_ms: 1 },
+                11 => Input::Start { conn },
+                12 => {
+                    sim.fail = b % 2 == 0;
+                    Input::AutoStart
+                }
+                _ => {
+                    // Time passes, and computations finish.
+                    sim.run_until(sim.now + u64::from(b) * 20);
+                    continue;
+                }
+            };
+            let actor = match &input {
+                Input::Act { conn, .. } => Some(seat_of(&sim, *conn)),
+                _ => None,
+            };
+            let stored = sim.stored_log().len();
+            let got = sim.got.len();
+            sim.feed(input);
+            if let Some(actor) = actor {
+                // Only the actor's own seat acted, or nothing did.
+                for row in &sim.stored_log()[stored..] {
+                    assert_eq!(Some(row.seat), actor.map(|s| s.number()), "a seat acted for another");
+                }
+                for (_, m) in &sim.got[got..] {
+                    if let ServerMsg::Update(u) = m
+                        && let TableEvent::Action { seat, by_bot: false, .. } = &u.event
+                    {
+                        assert_eq!(Some(*seat), actor);
+                    }
+                }
+            }
+            check_replay(&sim);
+        }
+        sim.fail = false;
+        sim.run_until(sim.now + 2_000_000);
+        check_replay(&sim);
+    }
+
+    pub(super) fn check_replay<G: TableRules>(sim: &Sim<G>)
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        let log = sim.stored_log();
+        assert_eq!(log, sim.t.log());
+        let Some((hand, st)) = sim.t.hand() else { return };
+        if matches!(sim.t.stage(), Stage::Draw { .. })
+            || matches!(sim.t.stage(), Stage::Parked { was } if matches!(**was, Stage::Draw { .. }))
+        {
+            // The draw's answers are persisted when the draw ends.
+            return;
+        }
+        let r = replay::<G>(&sim.t.settings, sim.t.seed, &log).unwrap();
+        let replayed = r.states.get(hand as usize).expect("the replay reaches the table's hand");
+        assert_eq!(format!("{replayed:?}"), format!("{st:?}"), "the log replays to the table's hand");
+        assert_eq!(r.moves, sim.t.moves());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+        #[test]
+        fn madiao_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+            play::<Madiao>(GameKind::Madiao, &events);
+        }
+
+        #[test]
+        fn dabaifen_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+            play::<Dabaifen>(GameKind::Dabaifen, &events);
+        }
+    }
+}
+
+/// An action as a client sends it.
+fn wire(v: serde_json::Value) -> crate::protocol::ActAction {
+    serde_json::from_value(v).expect("any JSON is an action on the wire")
+}
