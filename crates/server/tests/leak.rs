@@ -28,6 +28,9 @@ type Log = Arc<Mutex<Vec<Value>>>;
 async fn person(mut s: Socket, seed: u64, log: Log) {
     let mut rng = cards::Rng::from_seed(seed);
     s.send(&json!({ "type": "resync" })).await.unwrap();
+    // The move last answered: a sync asked for at the start may come after an update of the same
+    // move, and answering it again would be stale (the table is a move further by then).
+    let mut answered: Option<Value> = None;
     loop {
         let m = s.recv_timeout(Duration::from_secs(60)).await.unwrap().expect("the match goes on");
         if m["code"] == "too_late" {
@@ -44,7 +47,11 @@ async fn person(mut s: Socket, seed: u64, log: Log) {
         log.lock().unwrap().push(m.clone());
         if matches!(m["type"].as_str(), Some("update" | "sync")) {
             let legal = &m["legal"];
-            if let Some(a) = random_action(legal, &mut rng) {
+            let again = legal["kind"] != "declare" && answered.as_ref() == Some(&m["move"]);
+            if again {
+                // Already answered this move.
+            } else if let Some(a) = random_action(legal, &mut rng) {
+                answered = Some(m["move"].clone());
                 s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
             } else {
                 let req = match legal["kind"].as_str() {
