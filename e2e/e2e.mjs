@@ -180,7 +180,14 @@ async function playMadiaoHand(page, hooks) {
       const i = s.hand.indexOf(s.legalCards[0]);
       if (i >= 0 && i < 9) {
         await page.keyboard.press(String(i + 1));
-        await page.waitForFunction((c) => !!document.querySelector(`.hand .card.selected[data-card="${c}"]`), s.legalCards[0], { timeout: 5000 });
+        try {
+          await page.waitForFunction((c) => !!document.querySelector(`.hand .card.selected[data-card="${c}"]`), s.legalCards[0], { timeout: 5000 });
+        } catch {
+          // The table moved on between reading it and the key (a trick closed, the hand was
+          // drawn again): read it again and press the key for what is legal now.
+          log('the keyed card was not selected; reading the table again', JSON.stringify(await tableState(page)));
+          continue;
+        }
         await page.keyboard.press('Enter');
         played += 1;
         try {
