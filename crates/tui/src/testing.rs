@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use cards::record::GameKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+pub use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
 
 use crate::app::App;
 use crate::driver::Driver;

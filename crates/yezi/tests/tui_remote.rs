@@ -222,7 +222,7 @@ fn dabaifen_joined_from_the_lobby() {
     let s = h.screen();
     assert!(s.contains("open table") && s.contains("Enter joins"), "{s}");
     assert_eq!(h.app.model.lobby.as_ref().unwrap()[0].id, table);
-    h.key(ratatui::crossterm::event::KeyCode::Enter);
+    h.key(tui::testing::KeyCode::Enter);
     assert!(wait(&mut h, 20, |a| a.model.view.is_some()), "no view");
     assert_eq!(h.app.model.table.as_ref().unwrap().id, table);
     // The draw goes card by card; a request to show is acknowledged.
