@@ -740,7 +740,7 @@ guest: string | null,
  */
 text: string, };
 
-export type Timer = { "what": "turn", seat: Seat, remaining_ms: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, };
+export type Timer = { "what": "turn", seat: Seat, remaining_ms?: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms?: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, };
 
 export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
 
@@ -929,7 +929,11 @@ next: number | null, };
 
 export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
 
-export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, 
+export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, 
+/**
+ * The four seats; by default the creator and three of the game's default bot.
+ */
+seats?: Array<SeatChoice>, 
 /**
  * How fast the table's fixed clocks run (default `normal`).
  */

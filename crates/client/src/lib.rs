@@ -10,8 +10,12 @@ use hyper::body::Bytes;
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use serde_json::{Value, json};
-use table::protocol::{ActAction, CardsAction, ClientMsg, Legal, NewGuestReply, ServerMsg};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use table::protocol::{
+    ActAction, CardsAction, ClientMsg, Legal, NewGuest, NewGuestReply, NewTable, NewTableReply, ServerMsg,
+};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -144,24 +148,34 @@ impl Client {
         self.request_raw("POST", path, Some((content_type, text.into())), token).await
     }
 
+    /// `POST path` with a typed body and an optional token, expecting `expect`: the typed answer.
+    /// Any other status is [`ClientError::Status`]; an answer of another shape is
+    /// [`ClientError::Unexpected`].
+    pub async fn call<B: Serialize, R: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+        token: Option<&str>,
+        expect: u16,
+    ) -> Result<R, ClientError> {
+        let body = serde_json::to_value(body).map_err(|e| ClientError::Unexpected(e.to_string()))?;
+        let (status, text) = self.request("POST", path, Some(&body), token).await?;
+        if status != expect {
+            return Err(ClientError::Status { status, body: text });
+        }
+        serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))
+    }
+
     /// A new guest.
     pub async fn guest(&self, name: &str) -> Result<GuestToken, ClientError> {
-        let (status, v) = self.post("/api/guests", &json!({ "name": name }), None).await?;
-        if status != 201 {
-            return Err(ClientError::Status { status, body: v.to_string() });
-        }
         let r: NewGuestReply =
-            serde_json::from_value(v.clone()).map_err(|e| ClientError::Unexpected(format!("{e}: {v}")))?;
+            self.call("/api/guests", &NewGuest { name: name.to_string() }, None, 201).await?;
         Ok(GuestToken { id: r.id, name: r.name, token: r.token })
     }
 
-    /// A new table (`body` as `POST /api/tables` takes it); returns the response (`table`, `invite`).
-    pub async fn create_table(&self, token: &str, body: &Value) -> Result<Value, ClientError> {
-        let (status, v) = self.post("/api/tables", body, Some(token)).await?;
-        if status != 201 {
-            return Err(ClientError::Status { status, body: v.to_string() });
-        }
-        Ok(v)
+    /// A new table, created by the guest of `token`.
+    pub async fn create_table(&self, token: &str, table: &NewTable) -> Result<NewTableReply, ClientError> {
+        self.call("/api/tables", table, Some(token), 201).await
     }
 
     /// A WebSocket connection to the server.

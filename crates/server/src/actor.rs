@@ -18,9 +18,9 @@ use tokio::time::Instant;
 
 use table::game::TableGame;
 use table::log::{ChatRow, LoggedAction};
-use table::machine::{self, Config, Effects, Input, Millis, TableRules, Write};
-use table::protocol::{ErrorCode, TableSummary};
-use table::settings::{Guest, TableSettings};
+use table::machine::{self, Config, Effects, Input, Millis, Reply, Request, TableRules, Write};
+use table::protocol::{ErrorCode, Refusal, TableSummary};
+use table::settings::TableSettings;
 
 use crate::App;
 use crate::store::{StoreError, TableRow};
@@ -32,34 +32,10 @@ pub type Out = mpsc::Sender<Utf8Bytes>;
 
 /// A request to a table's task.
 pub enum Cmd {
-    /// Takes a seat (see `ClientMsg::Join`); on success the table sends the connection a `sync`.
-    Join {
-        conn: ConnId,
-        guest: Guest,
-        seat: Option<u8>,
-        out: Out,
-        reply: oneshot::Sender<Result<(), (ErrorCode, String)>>,
-    },
-    /// Watches the table; the table sends the connection a `sync`.
-    Watch { conn: ConnId, guest: Guest, out: Out, reply: oneshot::Sender<Result<(), (ErrorCode, String)>> },
-    /// An action of the connection's seat (`seat`: the seat the client says it is).
-    Act { conn: ConnId, action: table::protocol::ActAction, move_no: Option<u64>, seat: Option<u8> },
-    /// A chat line.
-    Chat { conn: ConnId, text: String },
-    /// Sends the connection a `sync`.
-    Resync { conn: ConnId },
-    /// Gives up the connection's seat.
-    Leave { conn: ConnId },
-    /// Back from a timeout.
-    Back { conn: ConnId },
-    /// The host starts the match.
-    Start { conn: ConnId },
-    /// Ready for the next hand.
-    Next { conn: ConnId },
-    /// The connection has closed.
-    Gone { conn: ConnId },
-    /// Begins the match if no seat is open (a table of bots).
-    AutoStart,
+    /// A request that is not answered on its own (its effects are messages).
+    Request(Request),
+    /// A join or a watch: the connection's queue, and where the table's answer goes.
+    Enter { request: Request, out: Out, reply: oneshot::Sender<Reply> },
 }
 
 /// A running table as the server holds it.
@@ -162,7 +138,8 @@ where
             retire: false,
         };
         shell.carry_out(fx);
-        tokio::spawn(shell.run());
+        // Boxed: an `async fn`'s future holds its by-value arguments twice.
+        tokio::spawn(Box::new(shell).run());
         Ok(TableHandle { tx, summary })
     }
 
@@ -171,7 +148,7 @@ where
         self.epoch.elapsed().as_millis() as Millis
     }
 
-    async fn run(mut self) {
+    async fn run(mut self: Box<Self>) {
         loop {
             let wake = self.wake.map(|w| self.epoch + std::time::Duration::from_millis(w));
             let input = tokio::select! {
@@ -196,33 +173,28 @@ where
 
     /// A command as the machine's input (a join or watch leaves its queue and answer here).
     fn input_of(&mut self, cmd: Cmd) -> Option<Input<G>> {
-        Some(match cmd {
-            Cmd::Join { conn, guest, seat, out, reply } => {
+        Some(Input::Request(match cmd {
+            Cmd::Request(r) => r,
+            Cmd::Enter { request, out, reply } => {
+                let conn = match &request {
+                    Request::Join { conn, .. } | Request::Watch { conn, .. } => *conn,
+                    _ => {
+                        let _ = reply
+                            .send(Err(Refusal::new(ErrorCode::BadMessage, "only a join or a watch enters")));
+                        return None;
+                    }
+                };
                 self.outs.insert(conn, out);
                 self.waiting.insert(conn, reply);
-                Input::Join { conn, guest, seat }
+                request
             }
-            Cmd::Watch { conn, guest, out, reply } => {
-                self.outs.insert(conn, out);
-                self.waiting.insert(conn, reply);
-                Input::Watch { conn, guest }
-            }
-            Cmd::Act { conn, action, move_no, seat } => Input::Act { conn, action, move_no, seat },
-            Cmd::Chat { conn, text } => Input::Chat { conn, text, at_ms: now_ms() },
-            Cmd::Resync { conn } => Input::Resync { conn },
-            Cmd::Leave { conn } => Input::Leave { conn },
-            Cmd::Back { conn } => Input::Back { conn },
-            Cmd::Start { conn } => Input::Start { conn },
-            Cmd::Next { conn } => Input::Next { conn },
-            Cmd::Gone { conn } => Input::Gone { conn },
-            Cmd::AutoStart => Input::AutoStart,
-        })
+        }))
     }
 
     /// One step: its writes stored, then committed and carried out (or refused).
     async fn feed(&mut self, input: Input<G>) {
         let gone = match &input {
-            Input::Gone { conn } => Some(*conn),
+            Input::Request(Request::Gone { conn }) => Some(*conn),
             _ => None,
         };
         let now = self.now();
@@ -264,7 +236,7 @@ where
         // A join or watch the table did not answer (it cannot happen): it is not left hanging.
         for (conn, tx) in self.waiting.drain() {
             self.outs.remove(&conn);
-            let _ = tx.send(Err((ErrorCode::Unavailable, "the table did not answer".into())));
+            let _ = tx.send(Err(Refusal::new(ErrorCode::Unavailable, "the table did not answer")));
         }
         for send in fx.sends {
             // One text per message, shared by every connection it goes to.
@@ -295,13 +267,6 @@ where
             *sum = self.table.summary(self.now());
         }
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 async fn sleep_until_opt(t: Option<Instant>) {

@@ -12,7 +12,7 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use cards::record::{self, GameKind};
+use cards::record::GameKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -23,10 +23,10 @@ use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
-    ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply,
-    NewTableReply, Refusal, TableStub,
+    ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest,
+    NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, TableStub,
 };
-use table::settings::{GRACE_MAX, Pace, TableSettings};
+use table::settings::{GRACE_MAX, TableSettings};
 use table::text::{TextKind, check_text};
 
 /// An API error: a status, a code and a message.
@@ -87,7 +87,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/replay", post(replay_posted))
 }
 
-fn now_ms() -> i64 {
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -128,11 +129,6 @@ async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .ok_or_else(|| unauthorized("unknown token"))
-}
-
-#[derive(Deserialize)]
-struct NewGuest {
-    name: String,
 }
 
 /// Takes one guest creation from `ip`'s allowance (`guests_burst` at once, then one every
@@ -258,72 +254,6 @@ async fn lobby(
     ok_json(StatusCode::OK, LobbyReply { tables, total, offset, limit, next })
 }
 
-/// A seat of a new table (`POST /api/tables`).
-#[derive(Deserialize, ts_rs::TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum SeatChoice {
-    /// The creator sits here.
-    Me,
-    /// A bot (the default bot when no name is given).
-    Bot {
-        #[serde(default)]
-        #[ts(optional)]
-        bot: Option<String>,
-    },
-    /// Open for a person.
-    Open,
-}
-
-/// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
-#[derive(Deserialize, ts_rs::TS)]
-pub struct NewTable {
-    game: GameKind,
-    #[serde(default = "standard")]
-    #[ts(optional, as = "Option<String>")]
-    rules: String,
-    #[serde(default)]
-    #[ts(optional, as = "Option<record::Variants>")]
-    variants: record::Variants,
-    #[serde(default = "two")]
-    #[ts(optional, as = "Option<u32>")]
-    stake: u32,
-    #[serde(default = "thirty")]
-    #[ts(optional, as = "Option<u32>")]
-    turn_seconds: u32,
-    #[serde(default)]
-    #[ts(optional)]
-    name: Option<String>,
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    private: bool,
-    #[serde(default)]
-    #[ts(optional)]
-    seats: Option<Vec<SeatChoice>>,
-    /// How fast the table's fixed clocks run (default `normal`).
-    #[serde(default)]
-    #[ts(optional, as = "Option<Pace>")]
-    pace: Pace,
-    /// Seconds before a bot stands in for a seated person whose connection dropped (0–120,
-    /// default 15).
-    #[serde(default = "fifteen")]
-    #[ts(optional, as = "Option<u32>")]
-    grace_seconds: u32,
-}
-
-fn fifteen() -> u32 {
-    15
-}
-
-fn standard() -> String {
-    "standard".into()
-}
-fn two() -> u32 {
-    2
-}
-fn thirty() -> u32 {
-    30
-}
-
 /// The most hands a table's `game_length: hands:N` may ask for (records and `yezi sim` may hold
 /// longer matches; a table is played by people).
 pub const MAX_TABLE_HANDS: u32 = 1000;
@@ -369,6 +299,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         private: req.private,
         pace: req.pace,
         grace_seconds: req.grace_seconds,
+        untimed: false,
     };
     let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
@@ -450,7 +381,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.
         if me == 0 {
-            let _ = handle.tx.send(actor::Cmd::AutoStart).await;
+            let _ = handle.tx.send(actor::Cmd::Request(table::machine::Request::AutoStart)).await;
         }
     }
     let summary =

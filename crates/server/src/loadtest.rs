@@ -21,12 +21,12 @@ use std::time::Duration;
 use cards::Rng;
 use cards::record::GameKind;
 use futures_util::StreamExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use client::{Client, ClientError, Socket, random_act};
-use table::protocol::{ActAction, ClientMsg, Legal, NewTableReply, ServerMsg, TableEvent};
+use table::protocol::{ActAction, ClientMsg, Legal, NewTable, SeatChoice, ServerMsg, TableEvent};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -193,17 +193,14 @@ async fn seat_table(client: &Client, i: usize, game: GameKind) -> Result<Vec<Soc
     for s in 0..4 {
         guests.push(client.guest(&format!("load {i}.{s}")).await?);
     }
-    let body = json!({
-        "game": game,
-        "name": format!("load {i}"),
-        "turn_seconds": 60,
-        "private": true,
-        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
-    });
-    let created = client.create_table(&guests[0].token, &body).await?;
-    let created: NewTableReply = serde_json::from_value(created.clone())
-        .map_err(|e| ClientError::Unexpected(format!("{e}: {created}")))?;
-    let id = created.table.id;
+    let body = NewTable {
+        name: Some(format!("load {i}")),
+        turn_seconds: 60,
+        private: true,
+        seats: Some(vec![SeatChoice::Me, SeatChoice::Open, SeatChoice::Open, SeatChoice::Open]),
+        ..NewTable::new(game)
+    };
+    let id = client.create_table(&guests[0].token, &body).await?.table.id;
     let mut sockets = Vec::with_capacity(4);
     for (s, g) in guests.iter().enumerate() {
         let mut sock = client.connect_as(&g.token).await?;

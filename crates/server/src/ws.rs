@@ -25,6 +25,7 @@ use tokio::time::Instant;
 use crate::actor::{Cmd, ConnId, TableHandle};
 use crate::store::TableStatus;
 use crate::{App, ids};
+use table::machine::Request;
 use table::protocol::{self, ClientMsg, ErrorCode};
 use table::settings::Guest;
 
@@ -244,8 +245,8 @@ impl Conn {
                     return true;
                 };
                 let conn = self.id;
-                let cmd = match other {
-                    ClientMsg::Act { action, move_no, seat } => Cmd::Act { conn, action, move_no, seat },
+                let request = match other {
+                    ClientMsg::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
                     ClientMsg::Chat { text } => {
                         if !self.chats.take() {
                             let l = self.app.limits;
@@ -255,13 +256,13 @@ impl Conn {
                             );
                             return true;
                         }
-                        Cmd::Chat { conn, text }
+                        Request::Chat { conn, text, at_ms: crate::http::now_ms() }
                     }
-                    ClientMsg::Resync => Cmd::Resync { conn },
-                    ClientMsg::Leave => Cmd::Leave { conn },
-                    ClientMsg::Back => Cmd::Back { conn },
-                    ClientMsg::Start => Cmd::Start { conn },
-                    ClientMsg::Next => Cmd::Next { conn },
+                    ClientMsg::Resync => Request::Resync { conn },
+                    ClientMsg::Leave => Request::Leave { conn },
+                    ClientMsg::Back => Request::Back { conn },
+                    ClientMsg::Start => Request::Start { conn },
+                    ClientMsg::Next => Request::Next { conn },
                     ClientMsg::Hello { .. }
                     | ClientMsg::Ping
                     | ClientMsg::Join { .. }
@@ -269,7 +270,7 @@ impl Conn {
                         return true;
                     }
                 };
-                if t.tx.send(cmd).await.is_err() {
+                if t.tx.send(Cmd::Request(request)).await.is_err() {
                     self.error(ErrorCode::Unavailable, "the table has closed");
                     self.table = None;
                 }
@@ -304,17 +305,18 @@ impl Conn {
         let (reply, rx) = oneshot::channel();
         let conn = self.id;
         let out = self.out.clone();
-        let cmd = match seat {
-            Some(seat) => Cmd::Join { conn, guest, seat, out, reply },
-            None => Cmd::Watch { conn, guest, out, reply },
+        let request = match seat {
+            Some(seat) => Request::Join { conn, guest, seat },
+            None => Request::Watch { conn, guest },
         };
+        let cmd = Cmd::Enter { request, out, reply };
         if handle.tx.send(cmd).await.is_err() {
             self.error(ErrorCode::Unavailable, "the table has closed");
             return true;
         }
         match rx.await {
             Ok(Ok(())) => self.table = Some(handle),
-            Ok(Err((code, why))) => self.error(code, why),
+            Ok(Err(refusal)) => self.error(refusal.code, refusal.message),
             Err(_) => self.error(ErrorCode::Unavailable, "the table has closed"),
         }
         true
@@ -396,7 +398,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         }
     }
     if let Some(t) = conn.table.take() {
-        let _ = t.tx.send(Cmd::Gone { conn: id }).await;
+        let _ = t.tx.send(Cmd::Request(Request::Gone { conn: id })).await;
     }
     drop(conn);
     let _ = writer.await;

@@ -32,35 +32,8 @@ pub struct LoggedAction {
     pub action: String,
 }
 
-/// One chat message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatRow {
-    /// Position in the table's chat, from 0.
-    pub seq: u64,
-    /// When it was said, milliseconds since the Unix epoch.
-    pub at_ms: i64,
-    /// The guest who said it.
-    pub guest: Option<String>,
-    /// The name shown.
-    pub name: String,
-    /// The speaker's seat, if seated.
-    pub seat: Option<u8>,
-    /// The text.
-    pub text: String,
-}
-
-impl From<&ChatRow> for ChatMessage {
-    fn from(c: &ChatRow) -> Self {
-        ChatMessage {
-            seq: c.seq,
-            at_ms: c.at_ms,
-            name: c.name.clone(),
-            seat: c.seat,
-            guest: c.guest.clone(),
-            text: c.text.clone(),
-        }
-    }
-}
+/// One chat line as stored: the line as it is sent.
+pub type ChatRow = ChatMessage;
 
 /// The whole match replayed from a log.
 pub struct Replayed<G: TableGame>

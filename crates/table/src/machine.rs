@@ -19,7 +19,7 @@
 //! let mut fx = table.start(now());
 //! loop {
 //!     carry_out(&fx);                        // send messages, spawn fx.jobs, sleep until fx.wake
-//!     let input = next_input_or_tick();      // Input::Join{..}, Input::Tick, Input::Done(job.run()), …
+//!     let input = next_input_or_tick();      // Input::Request(..), Input::Tick, Input::Done(job.run()), …
 //!     let step = table.step(input, now());
 //!     fx = match store.persist(&step.writes) {
 //!         Ok(()) => table.commit(step),
@@ -48,7 +48,7 @@ use crate::bots::{bot_choice, default_bot};
 use crate::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
 use crate::log::{ChatRow, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
-    AckMsg, AckWhat, ActAction, ChatMessage, ChatMsg, ErrorCode, ErrorMsg, MatchSummary, SeatInfo, SeatKind,
+    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, MatchSummary, Refusal, SeatInfo, SeatKind,
     SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
 };
 use crate::settings::{Guest, Pace, TableSettings, Timing};
@@ -119,11 +119,10 @@ pub enum LoadError {
     Log { id: String, why: String },
 }
 
-/// Something that happens to a table.
-pub enum Input<G: TableGame>
-where
-    G::Action: DeserializeOwned,
-{
+/// What a connection (or the server, for `AutoStart`) asks of a table: the same for both
+/// games, so a driver can queue requests before it knows a table's game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
     /// A connection takes a seat (the one its guest holds, else `seat` if open, else the first
     /// open one). Answered with a [`Reply`].
     Join { conn: ConnId, guest: Guest, seat: Option<u8> },
@@ -148,10 +147,28 @@ where
     Gone { conn: ConnId },
     /// Begins the match if no seat is open (a table of bots).
     AutoStart,
+}
+
+/// What happens to a table: a request, the clock, or a computation's result.
+pub enum Input<G: TableGame>
+where
+    G::Action: DeserializeOwned,
+{
+    /// A request of a connection.
+    Request(Request),
     /// The clock: whatever is due by `now` happens.
     Tick,
     /// A computation the table asked for is done.
     Done(Done<G>),
+}
+
+impl<G: TableGame> From<Request> for Input<G>
+where
+    G::Action: DeserializeOwned,
+{
+    fn from(r: Request) -> Self {
+        Input::Request(r)
+    }
 }
 
 /// Something to persist, in order, before the step's effects are carried out.
@@ -170,7 +187,7 @@ pub enum Write {
 }
 
 /// The answer to a `join` or a `watch`.
-pub type Reply = Result<(), (ErrorCode, String)>;
+pub type Reply = Result<(), Refusal>;
 
 /// A message for some connections.
 #[derive(Clone, Debug, PartialEq)]
@@ -292,8 +309,16 @@ enum Outcome<G: TableGame>
 where
     G::Action: DeserializeOwned,
 {
-    Bot { seat: Seat, action: G::Action },
-    Polls { state: G::State, answered: Vec<(Seat, G::Action)> },
+    Bot {
+        seat: Seat,
+        action: G::Action,
+    },
+    /// The state after the polls (boxed: a job result waits in a queue whose slots are as
+    /// large as the largest result).
+    Polls {
+        state: Box<G::State>,
+        answered: Vec<(Seat, G::Action)>,
+    },
 }
 
 impl<G: TableGame> Job<G>
@@ -355,6 +380,7 @@ mod budget_tests {
             private: false,
             pace: Pace::Normal,
             grace_seconds: 15,
+            untimed: false,
         };
         let config = Config {
             id: "t1".into(),
@@ -367,7 +393,7 @@ mod budget_tests {
             timing: Timing::default(),
         };
         let mut t = Table::<Madiao>::new(config, &[], Vec::new(), 0).unwrap();
-        let (_, mut fx) = t.apply(Input::AutoStart, 0);
+        let (_, mut fx) = t.apply(Input::Request(Request::AutoStart), 0);
         let mut now = 0;
         // Run the redeal window's polls until the first bot move is asked for.
         let job = loop {
@@ -426,7 +452,7 @@ where
             return Err("the polls do not end".into());
         }
     }
-    Ok(Outcome::Polls { state: st, answered })
+    Ok(Outcome::Polls { state: Box::new(st), answered })
 }
 
 /// Where the table is in its life.
@@ -445,7 +471,7 @@ pub enum Stage {
     Trick { until: Millis },
     /// The pause after a hand: the next is dealt at `until`, or once every connected seated
     /// person is `ready`.
-    HandOver { until: Millis, ready: [bool; 4] },
+    HandOver { until: Option<Millis>, ready: [bool; 4] },
     /// The match is over; `record_due`: its record is not stored yet; `retire_at`: when the
     /// table may be unloaded if nobody is connected.
     MatchOver { record_due: bool, retire_at: Option<Millis> },
@@ -729,7 +755,7 @@ where
             OnFail::Refuse { conn, join, what } => {
                 let message = format!("{what}: {why}");
                 if join {
-                    self.fx.replies.push((conn, Err((ErrorCode::Storage, message))));
+                    self.fx.replies.push((conn, Err(Refusal::new(ErrorCode::Storage, message))));
                 } else {
                     self.err(conn, ErrorCode::Storage, message);
                 }
@@ -856,7 +882,7 @@ where
                 }
             }
             Stage::Trick { until } => take(Some(*until)),
-            Stage::HandOver { until, .. } => take(Some(*until)),
+            Stage::HandOver { until, .. } => take(*until),
             Stage::MatchOver { record_due, retire_at } => {
                 if *record_due {
                     take(Some(now));
@@ -917,12 +943,16 @@ where
         self.paced(self.timing.trick_ms)
     }
 
-    fn pause_len(&self) -> Millis {
+    /// When the pause after a hand ends at the latest (`None`: an untimed table waits for its
+    /// people's ready).
+    fn pause_until(&self, now: Millis) -> Option<Millis> {
         let connected = self.seats.iter().any(|s| matches!(s.owner, SeatRow::Person { .. }) && s.conns > 0);
-        if connected {
-            (u64::from(self.doc.turn_seconds) * 1000).min(self.timing.pause_ms)
+        if !connected {
+            Some(now + self.trick_len())
+        } else if self.doc.untimed {
+            None
         } else {
-            self.trick_len()
+            Some(now + (u64::from(self.doc.turn_seconds) * 1000).min(self.timing.pause_ms))
         }
     }
 
@@ -1009,20 +1039,20 @@ where
             Stage::Trick { until } => Timer::Trick { remaining_ms: left(*until) },
             Stage::Turn { seat, deadline, .. } => match self.controller(*seat, now) {
                 Controller::Person => {
-                    let turn = deadline.map_or(0, left);
+                    let turn = deadline.map(left);
                     match self.grace_left(*seat, now) {
-                        Some(g) => Timer::Grace { seat: *seat, remaining_ms: g.min(turn) },
+                        Some(g) => Timer::Grace { seat: *seat, remaining_ms: turn.map_or(g, |t| g.min(t)) },
                         None => Timer::Turn { seat: *seat, remaining_ms: turn },
                     }
                 }
                 Controller::Bot(_) => Timer::Bot { seat: *seat },
             },
             Stage::HandOver { until, ready } => Timer::NextHand {
-                remaining_ms: left(*until),
+                remaining_ms: until.map(left),
                 ready: Seat::ALL.into_iter().filter(|s| ready[s.index()]).collect(),
             },
             Stage::MatchOver { retire_at, .. } => {
-                Timer::NextHand { remaining_ms: retire_at.map_or(0, left), ready: Vec::new() }
+                Timer::NextHand { remaining_ms: Some(retire_at.map_or(0, left)), ready: Vec::new() }
             }
         })
     }
@@ -1075,7 +1105,7 @@ where
             timer: self.timer_now(now),
             match_: self.match_json(),
             results: self.results.iter().cloned().map(Into::into).collect(),
-            chat: self.chat.iter().map(ChatMessage::from).collect(),
+            chat: self.chat.iter().cloned().collect(),
         }))
     }
 
@@ -1196,19 +1226,24 @@ where
 
     fn handle(&mut self, input: Input<G>, now: Millis) -> (Vec<Write>, OnFail) {
         let none = (Vec::new(), OnFail::Drop("nothing"));
-        let unpark =
-            matches!(input, Input::Join { .. } | Input::Watch { .. }) && self.status == TableStatus::Parked;
+        let request = match input {
+            Input::Tick => return self.tick(now),
+            Input::Done(done) => return self.done(done, now),
+            Input::Request(r) => r,
+        };
+        let unpark = matches!(request, Request::Join { .. } | Request::Watch { .. })
+            && self.status == TableStatus::Parked;
         let mut writes = Vec::new();
         if unpark {
             self.unpark(now);
             writes.push(Write::Status(TableStatus::Playing));
         }
-        match input {
-            Input::Join { conn, guest, seat } => {
+        match request {
+            Request::Join { conn, guest, seat } => {
                 writes.append(&mut self.join(conn, guest, seat, now));
                 return (writes, OnFail::Refuse { conn, join: true, what: "the seat could not be saved" });
             }
-            Input::Watch { conn, guest } => {
+            Request::Watch { conn, guest } => {
                 self.members.retain(|m| m.conn != conn);
                 self.members.push(Member { conn, guest, seat: None });
                 self.fx.replies.push((conn, Ok(())));
@@ -1216,11 +1251,13 @@ where
                 self.sync_to(conn, now);
                 return (writes, OnFail::Anyway("cannot mark the table playing again"));
             }
-            Input::Act { conn, action, move_no, seat } => return self.act(conn, action, move_no, seat, now),
-            Input::Chat { conn, text, at_ms } => return self.say(conn, text, at_ms),
-            Input::Resync { conn } => self.sync_to(conn, now),
-            Input::Leave { conn } => return self.leave(conn, now),
-            Input::Back { conn } => match self.member(conn).and_then(|m| m.seat) {
+            Request::Act { conn, action, move_no, seat } => {
+                return self.act(conn, action, move_no, seat, now);
+            }
+            Request::Chat { conn, text, at_ms } => return self.say(conn, text, at_ms),
+            Request::Resync { conn } => self.sync_to(conn, now),
+            Request::Leave { conn } => return self.leave(conn, now),
+            Request::Back { conn } => match self.member(conn).and_then(|m| m.seat) {
                 Some(s) => {
                     if self.seats[s.index()].away {
                         self.seats[s.index()].away = false;
@@ -1231,7 +1268,7 @@ where
                 }
                 None => self.err(conn, ErrorCode::NotSeated, "only a seated player can come back"),
             },
-            Input::Start { conn } => {
+            Request::Start { conn } => {
                 let Some(m) = self.member(conn) else { return none };
                 if self.host.as_deref() != Some(m.guest.id.as_str()) {
                     self.err(conn, ErrorCode::NotHost, "only the table's host can start the match");
@@ -1241,16 +1278,14 @@ where
                     return self.begin_match(now);
                 }
             }
-            Input::Next { conn } => self.next(conn, now),
-            Input::Gone { conn } => self.gone(conn, now),
-            Input::AutoStart => {
+            Request::Next { conn } => self.next(conn, now),
+            Request::Gone { conn } => self.gone(conn, now),
+            Request::AutoStart => {
                 if self.status == TableStatus::Waiting && self.seats.iter().all(|s| s.owner != SeatRow::Open)
                 {
                     return self.begin_match(now);
                 }
             }
-            Input::Tick => return self.tick(now),
-            Input::Done(done) => return self.done(done, now),
         }
         none
     }
@@ -1260,7 +1295,7 @@ where
             |s| matches!(&self.seats[s.index()].owner, SeatRow::Person { guest: g, .. } if *g == guest.id),
         );
         let refuse = |t: &mut Self, code: ErrorCode, msg: String| {
-            t.fx.replies.push((conn, Err((code, msg))));
+            t.fx.replies.push((conn, Err(Refusal::new(code, msg))));
             Vec::new()
         };
         if self.status == TableStatus::Finished && held.is_none() {
@@ -1327,7 +1362,7 @@ where
     fn person_back(&mut self, seat: Seat, now: Millis) {
         if let Stage::Turn { seat: s, deadline, bot_at } = &mut self.stage
             && *s == seat
-            && deadline.is_some_and(|d| d > now)
+            && (deadline.is_some_and(|d| d > now) || (deadline.is_none() && self.doc.untimed))
         {
             *bot_at = None;
             self.job = None;
@@ -1416,7 +1451,7 @@ where
         self.chat_seq += 1;
         self.v += 1;
         let to = self.members.iter().map(|m| m.conn).collect();
-        self.send_to(to, ServerMsg::Chat(ChatMsg { v: self.v, message: ChatMessage::from(&row) }));
+        self.send_to(to, ServerMsg::Chat(ChatMsg { v: self.v, message: row.clone() }));
         self.chat.push_back(row.clone());
         while self.chat.len() > CHAT_KEPT {
             self.chat.pop_front();
@@ -1564,7 +1599,7 @@ where
 
     fn start_turn(&mut self, seat: Seat, now: Millis, bot_delay: Millis) {
         let person = matches!(self.seats[seat.index()].owner, SeatRow::Person { .. });
-        let deadline = person.then(|| now + u64::from(self.doc.turn_seconds) * 1000);
+        let deadline = (person && !self.doc.untimed).then(|| now + u64::from(self.doc.turn_seconds) * 1000);
         let bot_at = match self.controller(seat, now) {
             Controller::Bot(_) => Some(now + bot_delay),
             Controller::Person => None,
@@ -1593,7 +1628,7 @@ where
                     let record_due = self.status != TableStatus::Finished;
                     self.stage = Stage::MatchOver { record_due, retire_at: None };
                 } else {
-                    self.stage = Stage::HandOver { until: now + self.pause_len(), ready: [false; 4] };
+                    self.stage = Stage::HandOver { until: self.pause_until(now), ready: [false; 4] };
                 }
             }
         }
@@ -1660,7 +1695,7 @@ where
             Stage::Draw { shown, .. } => Stage::Draw { shown, due: now + self.draw_every() },
             Stage::Window { .. } => Stage::Window { until: now + self.window_len() },
             Stage::Trick { .. } => Stage::Trick { until: now + self.trick_len() },
-            Stage::HandOver { .. } => Stage::HandOver { until: now + self.pause_len(), ready: [false; 4] },
+            Stage::HandOver { .. } => Stage::HandOver { until: self.pause_until(now), ready: [false; 4] },
             Stage::Turn { seat, .. } => {
                 self.start_turn(seat, now, self.timing.bot_delay_ms);
                 return;
@@ -1767,7 +1802,7 @@ where
                     _ => return none,
                 };
                 let at = now.max(due + self.timing.poll_hold_ms);
-                self.held = Some((answered, state, at));
+                self.held = Some((answered, *state, at));
                 none
             }
         }
@@ -1873,7 +1908,7 @@ where
                     });
                     let any_person =
                         self.seats.iter().any(|s| matches!(s.owner, SeatRow::Person { .. }) && s.conns > 0);
-                    if (until <= now || (any_person && all_ready))
+                    if (until.is_some_and(|u| u <= now) || (any_person && all_ready))
                         && self.m.as_ref().is_some_and(|m| !G::match_over(m))
                     {
                         self.hand += 1;

@@ -38,6 +38,7 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         private: false,
         pace: Pace::Normal,
         grace_seconds: 15,
+        untimed: false,
     }
 }
 
@@ -109,8 +110,8 @@ where
         self.retired |= fx.retire;
     }
 
-    fn feed(&mut self, input: Input<G>) {
-        let step = self.t.step(input, self.now);
+    fn feed(&mut self, input: impl Into<Input<G>>) {
+        let step = self.t.step(input.into(), self.now);
         let fx = if !step.writes.is_empty() && self.fail {
             self.fail = false;
             self.t.refuse(step, "disk full", self.now)
@@ -161,11 +162,11 @@ where
     }
 
     fn join(&mut self, conn: ConnId, g: Guest, seat: Option<u8>) {
-        self.feed(Input::Join { conn, guest: g, seat });
+        self.feed(Request::Join { conn, guest: g, seat });
     }
 
     fn act(&mut self, conn: ConnId, action: Value) {
-        self.feed(Input::Act { conn, action: wire(action), move_no: None, seat: None });
+        self.feed(Request::Act { conn, action: wire(action), move_no: None, seat: None });
     }
 
     fn errors(&self, conn: ConnId) -> Vec<ErrorCode> {
@@ -213,7 +214,7 @@ where
 fn a_table_of_bots_plays_its_match_to_the_end_and_stores_its_record() {
     let mut sim =
         Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:2")]), bots()));
-    sim.feed(Input::AutoStart);
+    sim.feed(Request::AutoStart);
     assert_eq!(sim.t.status(), TableStatus::Playing);
     assert_eq!(sim.stored.first(), Some(&Write::Status(TableStatus::Playing)));
     assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
@@ -306,7 +307,7 @@ fn a_persons_turn_clock_runs_out_and_a_bot_plays_until_he_is_back() {
     });
     assert_eq!(bot_move, Some(true));
     assert!(sim.t.summary(sim.now).seats[0].away);
-    sim.feed(Input::Back { conn: 1 });
+    sim.feed(Request::Back { conn: 1 });
     assert!(!sim.t.summary(sim.now).seats[0].away);
     assert!(matches!(last_to(&sim, 1), ServerMsg::Ack(AckMsg { what: AckWhat::Back, .. })));
     sim.check_log();
@@ -317,20 +318,20 @@ fn the_remaining_time_survives_a_reconnect_and_a_resync() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
     let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
     sim.run_until(sim.now + 10_000);
-    sim.feed(Input::Resync { conn: 1 });
+    sim.feed(Request::Resync { conn: 1 });
     assert_eq!(
         timer_of(&last_to(&sim, 1)),
-        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now })
+        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) })
     );
     // A reload: the connection drops and another joins, 2 s later.
-    sim.feed(Input::Gone { conn: 1 });
+    sim.feed(Request::Gone { conn: 1 });
     assert!(matches!(timer_of(&sim.got.last().unwrap().1), None | Some(_)));
     sim.run_until(sim.now + 2_000);
     sim.join(2, guest(0), None);
     let sync = last_to(&sim, 2);
     let ServerMsg::Sync(s) = sync else { panic!("a sync") };
     assert_eq!(s.you.seat, Some(Seat::ALL[0]));
-    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now }));
+    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) }));
     assert_eq!(deadline - sim.now, 18_000, "30 s less 12 s: not restarted");
     // He plays within it.
     let (_, a) = sim.first_legal();
@@ -345,9 +346,9 @@ fn a_disconnected_person_has_a_grace_period_before_a_bot_stands_in() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
     to_persons_turn(&mut sim).expect("a turn of the person");
     // A spectator to see what the table shows.
-    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
+    sim.feed(Request::Watch { conn: 9, guest: guest(9) });
     let gone_at = sim.now;
-    sim.feed(Input::Gone { conn: 1 });
+    sim.feed(Request::Gone { conn: 1 });
     let ServerMsg::Seats(seats) = last_to(&sim, 9) else { panic!("seats") };
     assert_eq!(seats.seats[0].grace_ms, Some(15_000));
     assert!(!seats.seats[0].bot_plays && !seats.seats[0].present);
@@ -369,11 +370,11 @@ fn a_disconnected_person_has_a_grace_period_before_a_bot_stands_in() {
 fn back_within_the_grace_he_just_continues() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
     let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
-    sim.feed(Input::Gone { conn: 1 });
+    sim.feed(Request::Gone { conn: 1 });
     sim.run_until(sim.now + 5_000);
     sim.join(2, guest(0), None);
     let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
-    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: deadline - sim.now }));
+    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) }));
     let moves = sim.t.moves();
     sim.run_until(deadline - 1);
     assert_eq!(sim.t.moves(), moves);
@@ -395,7 +396,7 @@ fn a_grace_of_zero_lets_a_bot_stand_in_at_once() {
     sim.join(1, guest(0), Some(0));
     to_persons_turn(&mut sim).expect("a turn");
     let moves = sim.t.moves();
-    sim.feed(Input::Gone { conn: 1 });
+    sim.feed(Request::Gone { conn: 1 });
     assert!(sim.t.summary(sim.now).seats[0].bot_plays);
     sim.run_until(sim.now + 100);
     assert!(sim.t.moves() > moves);
@@ -409,7 +410,7 @@ fn a_finished_trick_stays_on_show_then_the_next_lead() {
     let Stage::Trick { until } = *sim.t.stage() else { panic!("no trick finished: {:?}", sim.t.stage()) };
     assert_eq!(until, sim.now + 500, "trick_ms at normal pace");
     let moves = sim.t.moves();
-    sim.feed(Input::Resync { conn: 1 });
+    sim.feed(Request::Resync { conn: 1 });
     assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Trick { remaining_ms: 500 }));
     sim.run_until(until - 1);
     assert_eq!(sim.t.moves(), moves, "nobody leads while the trick is on show");
@@ -453,7 +454,7 @@ fn the_pace_scales_the_trick_the_window_and_the_draw_and_bot_tables_play_fast() 
     let bot_table = Sim::<Dabaifen>::new(config(relaxed, bots()));
     assert_eq!(bot_table.t.pace(), Pace::Fast);
     let mut bt = bot_table;
-    bt.feed(Input::AutoStart);
+    bt.feed(Request::AutoStart);
     let Stage::Draw { due, .. } = *bt.t.stage() else { panic!("the draw") };
     assert_eq!(due, bt.now + 25);
 }
@@ -464,14 +465,14 @@ fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
     let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. }));
     assert!(ok, "{:?}", sim.t.stage());
     let Stage::HandOver { until, .. } = *sim.t.stage() else { unreachable!() };
-    assert_eq!(until, sim.now + 8000, "min(turn clock 30 s, pause 8 s)");
+    assert_eq!(until, Some(sim.now + 8000), "min(turn clock 30 s, pause 8 s)");
     let (hand, _) = sim.t.hand().unwrap();
-    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
-    sim.feed(Input::Next { conn: 9 });
+    sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+    sim.feed(Request::Next { conn: 9 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
     sim.run_until(sim.now + 1000);
     assert!(matches!(sim.t.stage(), Stage::HandOver { .. }), "the pause waits");
-    sim.feed(Input::Next { conn: 1 });
+    sim.feed(Request::Next { conn: 1 });
     assert!(
         sim.got
             .iter()
@@ -489,7 +490,7 @@ fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
     // The next pause: nobody presses ready, it runs its length.
     let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. } | Stage::MatchOver { .. }));
     assert!(ok);
-    if let Stage::HandOver { until, .. } = *sim.t.stage() {
+    if let Stage::HandOver { until: Some(until), .. } = *sim.t.stage() {
         let hand = sim.t.hand().unwrap().0;
         sim.run_until(until - 1);
         assert_eq!(sim.t.hand().unwrap().0, hand);
@@ -497,18 +498,75 @@ fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
         assert_eq!(sim.t.hand().unwrap().0, hand + 1);
     }
     // Next out of the pause: nothing to decide.
-    sim.feed(Input::Next { conn: 1 });
+    sim.feed(Request::Next { conn: 1 });
+}
+
+#[test]
+fn an_untimed_table_waits_for_its_person_at_his_turn_and_after_a_hand() {
+    let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:2")]);
+    doc.untimed = true;
+    doc.grace_seconds = 0;
+    let mut sim = Sim::<Madiao>::new(config(
+        doc,
+        [
+            SeatRow::Open,
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+            SeatRow::Bot("random".into()),
+        ],
+    ));
+    sim.join(1, guest(0), Some(0));
+    let mut turns = 0;
+    let mut pauses = 0;
+    for _ in 0..200 {
+        let ok = sim.run_to(10_000_000, |s| {
+            matches!(s, Stage::Turn { seat, .. } if seat.number() == 0)
+                || matches!(s, Stage::HandOver { .. } | Stage::MatchOver { .. })
+        });
+        assert!(ok, "{:?}", sim.t.stage());
+        match *sim.t.stage() {
+            Stage::Turn { deadline, bot_at, .. } => {
+                turns += 1;
+                assert_eq!((deadline, bot_at), (None, None), "no clock at his turn");
+                let timer = timer_of(&last_to(&sim, 1));
+                assert!(
+                    matches!(timer, Some(Timer::Turn { remaining_ms: None, .. })),
+                    "the turn's timer has no time left to show: {timer:?}"
+                );
+                // A day later it is still his turn; nothing was played for him.
+                let log_len = sim.t.log().len();
+                sim.run_until(sim.now + 86_400_000);
+                assert!(matches!(sim.t.stage(), Stage::Turn { seat, .. } if seat.number() == 0));
+                assert_eq!(sim.t.log().len(), log_len);
+                let (seat, action) = sim.first_legal();
+                assert_eq!(seat.number(), 0);
+                sim.act(1, action_value::<Madiao>(action));
+            }
+            Stage::HandOver { until, .. } => {
+                pauses += 1;
+                assert_eq!(until, None, "the pause waits for ready");
+                let hand = sim.t.hand().unwrap().0;
+                sim.run_until(sim.now + 86_400_000);
+                assert_eq!(sim.t.hand().unwrap().0, hand, "a day later the next hand still waits");
+                sim.feed(Request::Next { conn: 1 });
+                assert_eq!(sim.t.hand().unwrap().0, hand + 1, "ready: the next hand");
+            }
+            _ => break,
+        }
+    }
+    assert!(turns > 0 && pauses > 0, "turns {turns}, pauses {pauses}");
+    sim.check_log();
 }
 
 #[test]
 fn with_no_person_connected_the_pause_is_short() {
     let mut sim =
         Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:2")]), bots()));
-    sim.feed(Input::AutoStart);
+    sim.feed(Request::AutoStart);
     let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. }));
     assert!(ok);
     let Stage::HandOver { until, .. } = *sim.t.stage() else { unreachable!() };
-    assert_eq!(until, sim.now + 125, "trick_ms at the fast pace");
+    assert_eq!(until, Some(sim.now + 125), "trick_ms at the fast pace");
 }
 
 #[test]
@@ -547,60 +605,65 @@ fn a_storage_failure_refuses_a_persons_move_and_retries_a_bots() {
 #[test]
 fn refusals_name_their_reason() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
-    sim.feed(Input::Act {
+    sim.feed(Request::Act {
         conn: 1,
         action: wire(serde_json::json!({"play": "x"})),
         move_no: None,
         seat: None,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotStarted));
-    sim.feed(Input::Watch { conn: 9, guest: guest(9) });
-    sim.feed(Input::Act {
+    sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+    sim.feed(Request::Act {
         conn: 9,
         action: wire(serde_json::json!({"play": "x"})),
         move_no: None,
         seat: None,
     });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
-    sim.feed(Input::Start { conn: 9 });
+    sim.feed(Request::Start { conn: 9 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotHost));
-    sim.feed(Input::Start { conn: 1 });
+    sim.feed(Request::Start { conn: 1 });
     assert_eq!(sim.t.status(), TableStatus::Playing);
-    sim.feed(Input::Start { conn: 1 });
+    sim.feed(Request::Start { conn: 1 });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::AlreadyStarted));
     to_persons_turn(&mut sim).expect("a turn");
     let (_, a) = sim.first_legal();
     let m = sim.t.moves();
-    sim.feed(Input::Act {
+    sim.feed(Request::Act {
         conn: 1,
         action: wire(action_value::<Madiao>(a)),
         move_no: Some(m + 7),
         seat: None,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Stale));
-    sim.feed(Input::Act {
+    sim.feed(Request::Act {
         conn: 1,
         action: wire(action_value::<Madiao>(a)),
         move_no: Some(m),
         seat: Some(2),
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotYourSeat));
-    sim.feed(Input::Act { conn: 1, action: wire(serde_json::json!({"fly": 1})), move_no: None, seat: None });
+    sim.feed(Request::Act {
+        conn: 1,
+        action: wire(serde_json::json!({"fly": 1})),
+        move_no: None,
+        seat: None,
+    });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Illegal));
     sim.join(5, guest(5), Some(0));
-    assert!(matches!(sim.replies.last(), Some((5, Err((ErrorCode::SeatTaken, _))))));
-    sim.feed(Input::Chat { conn: 9, text: "hello".into(), at_ms: 7 });
+    assert!(matches!(sim.replies.last(), Some((5, Err(Refusal { code: ErrorCode::SeatTaken, .. })))));
+    sim.feed(Request::Chat { conn: 9, text: "hello".into(), at_ms: 7 });
     assert!(matches!(sim.stored.last(), Some(Write::Chat(ChatRow { at_ms: 7, .. }))));
-    sim.feed(Input::Chat { conn: 9, text: "".into(), at_ms: 7 });
+    sim.feed(Request::Chat { conn: 9, text: "".into(), at_ms: 7 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::BadChat));
-    sim.feed(Input::Act {
+    sim.feed(Request::Act {
         conn: 1,
         action: wire(action_value::<Madiao>(a)),
         move_no: Some(m),
         seat: Some(0),
     });
     assert_eq!(sim.t.moves(), m + 1);
-    sim.feed(Input::Leave { conn: 1 });
+    sim.feed(Request::Leave { conn: 1 });
     assert_eq!(sim.stored.last(), Some(&Write::Seat { seat: 0, owner: SeatRow::Open }));
     assert!(
         matches!(last_to(&sim, 1), ServerMsg::Sync(s) if matches!(*s, SyncMsg { you: You { seat: None, .. }, .. }))
@@ -614,7 +677,7 @@ fn a_table_with_nobody_connected_parks_and_goes_on_when_a_person_comes() {
     c.timing.park_ms = 1000;
     c.timing.bot_delay_ms = 600;
     let mut sim = Sim::<Madiao>::new(c);
-    sim.feed(Input::AutoStart);
+    sim.feed(Request::AutoStart);
     sim.run_until(1000);
     assert_eq!(sim.t.status(), TableStatus::Parked);
     assert!(matches!(sim.t.stage(), Stage::Parked { .. }));
@@ -622,7 +685,7 @@ fn a_table_with_nobody_connected_parks_and_goes_on_when_a_person_comes() {
     let moves = sim.t.moves();
     sim.run_until(100_000);
     assert_eq!(sim.t.moves(), moves, "nothing moves while parked");
-    sim.feed(Input::Watch { conn: 1, guest: guest(1) });
+    sim.feed(Request::Watch { conn: 1, guest: guest(1) });
     assert_eq!(sim.t.status(), TableStatus::Playing);
     sim.run_until(200_000);
     assert!(sim.t.moves() > moves);
@@ -676,7 +739,7 @@ mod random_events {
         // The host sits down, and most often starts with a bot in the open seat.
         sim.join(0, guest(0), Some(0));
         if !events.len().is_multiple_of(4) {
-            sim.feed(Input::Start { conn: 0 });
+            sim.feed(Request::Start { conn: 0 });
         }
         for &(op, a, b) in events {
             let conn = u64::from(a % 6);
@@ -685,13 +748,13 @@ mod random_events {
                 _ => None,
             };
             let input = match op % 14 {
-                0 => Input::Join {
+                0 => Request::Join {
                     conn,
                     guest: guest(u64::from(b % 3)),
                     seat: (b % 5 < 4).then_some((b % 5) as u8),
                 },
-                1 => Input::Watch { conn, guest: guest(u64::from(b % 4)) },
-                2 => Input::Gone { conn },
+                1 => Request::Watch { conn, guest: guest(u64::from(b % 4)) },
+                2 => Request::Gone { conn },
                 3..=5 => {
                     // The engine's legal action of the seat to move, sent by some connection.
                     let action = match sim.t.hand() {
@@ -701,22 +764,22 @@ mod random_events {
                         }
                         _ => serde_json::json!({"play": "nothing"}),
                     };
-                    Input::Act {
+                    Request::Act {
                         conn,
                         action: wire(action),
                         move_no: (b % 3 == 0).then_some(sim.t.moves()),
                         seat: None,
                     }
                 }
-                6 => Input::Next { conn },
-                7 => Input::Back { conn },
-                8 => Input::Leave { conn },
-                9 => Input::Resync { conn },
-                10 => Input::Chat { conn, text: format!("hi {b}"), at_ms: 1 },
-                11 => Input::Start { conn },
+                6 => Request::Next { conn },
+                7 => Request::Back { conn },
+                8 => Request::Leave { conn },
+                9 => Request::Resync { conn },
+                10 => Request::Chat { conn, text: format!("hi {b}"), at_ms: 1 },
+                11 => Request::Start { conn },
                 12 => {
                     sim.fail = b % 2 == 0;
-                    Input::AutoStart
+                    Request::AutoStart
                 }
                 _ => {
                     // Time passes, and computations finish.
@@ -725,7 +788,7 @@ mod random_events {
                 }
             };
             let actor = match &input {
-                Input::Act { conn, .. } => Some(seat_of(&sim, *conn)),
+                Request::Act { conn, .. } => Some(seat_of(&sim, *conn)),
                 _ => None,
             };
             let stored = sim.stored_log().len();
@@ -789,4 +852,13 @@ mod random_events {
 /// An action as a client sends it.
 fn wire(v: serde_json::Value) -> crate::protocol::ActAction {
     serde_json::from_value(v).expect("any JSON is an action on the wire")
+}
+
+/// A job's result waits in the table's queue, whose slots are allocated in blocks as large as
+/// the largest result: a result must stay small (the state after the polls is boxed), or every
+/// table pays tens of KiB for its queue.
+#[test]
+fn a_job_result_is_small() {
+    assert!(std::mem::size_of::<Done<ai::Dabaifen>>() <= 64, "{}", std::mem::size_of::<Done<ai::Dabaifen>>());
+    assert!(std::mem::size_of::<Done<ai::Madiao>>() <= 64, "{}", std::mem::size_of::<Done<ai::Madiao>>());
 }

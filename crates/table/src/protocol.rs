@@ -309,7 +309,7 @@ pub enum MatchSummary {
 }
 
 /// A chat line.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ChatMessage {
     /// Position in the table's chat, from 0.
     pub seq: u64,
@@ -329,16 +329,27 @@ pub struct ChatMessage {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Timer {
-    /// A person's turn clock.
-    Turn { seat: Seat, remaining_ms: u64 },
+    /// A person's turn clock (no `remaining_ms` at an untimed table).
+    Turn {
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        remaining_ms: Option<u64>,
+    },
     /// A bot moves shortly.
     Bot { seat: Seat },
     /// The Da Bai Fen draw: a card every `every_ms`.
     Draw { every_ms: u64 },
     /// A decision window closes.
     Window { remaining_ms: u64 },
-    /// The pause before the next hand; `ready`: the seats that pressed ready so far.
-    NextHand { remaining_ms: u64, ready: Vec<Seat> },
+    /// The pause before the next hand (no `remaining_ms` at an untimed table: it waits for the
+    /// people); `ready`: the seats that pressed ready so far.
+    NextHand {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        remaining_ms: Option<u64>,
+        ready: Vec<Seat>,
+    },
     /// A finished trick is on show; the next lead after it.
     Trick { remaining_ms: u64 },
     /// It is a disconnected person's turn: a bot stands in when this runs out.
@@ -571,6 +582,98 @@ pub struct LobbyReply {
     pub limit: u32,
     /// The `offset` of the next page, or null when this is the last.
     pub next: Option<u32>,
+}
+
+/// `POST /api/guests`'s body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NewGuest {
+    /// The name shown at tables.
+    pub name: String,
+}
+
+/// A seat of a new table (`POST /api/tables`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatChoice {
+    /// The creator sits here.
+    Me,
+    /// A bot (the default bot when no name is given).
+    Bot {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        bot: Option<String>,
+    },
+    /// Open for a person.
+    Open,
+}
+
+/// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct NewTable {
+    pub game: GameKind,
+    #[serde(default = "standard")]
+    #[ts(optional, as = "Option<String>")]
+    pub rules: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<cards::record::Variants>")]
+    pub variants: cards::record::Variants,
+    #[serde(default = "two")]
+    #[ts(optional, as = "Option<u32>")]
+    pub stake: u32,
+    #[serde(default = "thirty")]
+    #[ts(optional, as = "Option<u32>")]
+    pub turn_seconds: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub private: bool,
+    /// The four seats; by default the creator and three of the game's default bot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub seats: Option<Vec<SeatChoice>>,
+    /// How fast the table's fixed clocks run (default `normal`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<crate::settings::Pace>")]
+    pub pace: crate::settings::Pace,
+    /// Seconds before a bot stands in for a seated person whose connection dropped (0–120,
+    /// default 15).
+    #[serde(default = "fifteen")]
+    #[ts(optional, as = "Option<u32>")]
+    pub grace_seconds: u32,
+}
+
+impl NewTable {
+    /// A table of `game` with every default: the standard rules, a stake of 2, a 30 s turn
+    /// clock, public, normal pace, a 15 s grace period, the creator and three default bots.
+    pub fn new(game: GameKind) -> NewTable {
+        NewTable {
+            game,
+            rules: standard(),
+            variants: Default::default(),
+            stake: two(),
+            turn_seconds: thirty(),
+            name: None,
+            private: false,
+            seats: None,
+            pace: Default::default(),
+            grace_seconds: fifteen(),
+        }
+    }
+}
+
+fn fifteen() -> u32 {
+    15
+}
+fn standard() -> String {
+    "standard".into()
+}
+fn two() -> u32 {
+    2
+}
+fn thirty() -> u32 {
+    30
 }
 
 /// `POST /api/tables`'s answer.
@@ -1101,7 +1204,7 @@ mod tests {
             move_no: 4,
             view: json!({"seat": null}),
             legal: Some(legal.clone()),
-            timer: Some(Timer::Turn { seat: seat(0), remaining_ms: 100 }),
+            timer: Some(Timer::Turn { seat: seat(0), remaining_ms: Some(100) }),
             match_: Some(madiao_match),
             results: Vec::new(),
             chat: vec![chat.clone()],
@@ -1148,7 +1251,7 @@ mod tests {
                 seats: vec![seat_info],
                 spectators: 0,
                 status: TableStatus::Parked,
-                timer: Some(Timer::NextHand { remaining_ms: 5, ready: vec![seat(2)] }),
+                timer: Some(Timer::NextHand { remaining_ms: Some(5), ready: vec![seat(2)] }),
             }),
             ServerMsg::Chat(ChatMsg { v: 5, message: chat }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(Some(legal)) }),

@@ -29,6 +29,10 @@ pub struct TableSettings {
     /// How long after a seated person's last connection drops a bot stands in for him.
     #[serde(default = "default_grace")]
     pub grace_seconds: u32,
+    /// The people play without a clock: a person's turn and the pause after a hand wait for
+    /// him (the terminal's offline play; the server's tables are always timed).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untimed: bool,
 }
 
 /// The longest grace period a table may have, in seconds.

@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use table::game::TableGame;
 use table::log::{SeatRow, TableStatus, replay};
-use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Stage, Table, TableRules};
+use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Request, Stage, Table, TableRules};
 use table::protocol::{ErrorCode, ErrorMsg, ServerMsg};
 use table::settings::{Guest, Pace, TableSettings, Timing};
 
@@ -103,9 +103,9 @@ pub enum LocalError {
 /// The person's connection to the table.
 const ME: ConnId = 1;
 
-/// How long "untimed" is: the person's turn clock and the longest pause between hands. Offline
-/// nothing waits for anyone but the person, so his clocks are set far beyond any sitting.
-const UNTIMED_MS: Millis = 30 * 24 * 3600 * 1000;
+/// Offline the table is never parked or unloaded while the person sits: those clocks are set
+/// far beyond any sitting.
+const SITTING_MS: Millis = 30 * 24 * 3600 * 1000;
 
 /// The thread the bots think on.
 struct Worker<G: TableGame>
@@ -178,9 +178,8 @@ where
         let timing = Timing {
             draw_ms,
             bot_delay_ms: cfg.bot_delay.as_millis() as u64,
-            pause_ms: UNTIMED_MS,
-            retire_ms: UNTIMED_MS,
-            park_ms: UNTIMED_MS,
+            retire_ms: SITTING_MS,
+            park_ms: SITTING_MS,
             // A poll's answers are shown within the draw's interval.
             poll_hold_ms: base.poll_hold_ms.min(draw_ms / 2),
             ..base
@@ -191,10 +190,11 @@ where
             rules: cfg.rules.clone(),
             variants: cfg.variants.clone(),
             stake: cfg.stake,
-            turn_seconds: (UNTIMED_MS / 1000) as u32,
+            turn_seconds: 30,
             private: true,
             pace: cfg.pace,
             grace_seconds: 0,
+            untimed: true,
         };
         let seats = std::array::from_fn(|i| {
             if i == cfg.seat.index() {
@@ -234,11 +234,11 @@ where
         let fx = t.table.start(0);
         t.carry_out(fx, 0);
         // Every seat is taken: the match begins, and the person sits down to it.
-        t.input(Input::AutoStart, 0);
+        t.input(Request::AutoStart, 0);
         if t.table.hand().is_none() {
             return Err(LocalError::Deal);
         }
-        t.input(Input::Join { conn: ME, guest, seat: Some(t.cfg.seat.number()) }, 0);
+        t.input(Request::Join { conn: ME, guest, seat: Some(t.cfg.seat.number()) }, 0);
         Ok(t)
     }
 
@@ -247,8 +247,8 @@ where
     }
 
     /// Feeds the table one input at `now` and carries out what it says.
-    fn input(&mut self, input: Input<G>, now: Millis) {
-        let (_, fx) = self.table.apply(input, now);
+    fn input(&mut self, input: impl Into<Input<G>>, now: Millis) {
+        let (_, fx) = self.table.apply(input.into(), now);
         self.carry_out(fx, now);
     }
 
@@ -256,9 +256,10 @@ where
     /// the record after a hand.
     fn carry_out(&mut self, fx: Effects<G>, now: Millis) {
         for (conn, reply) in fx.replies {
-            if let (ME, Err((code, why))) = (conn, reply) {
+            if let (ME, Err(refusal)) = (conn, reply) {
                 self.out.push(Incoming::Notice(Notice::Fatal(format!(
-                    "the table refused the seat ({code:?}): {why}"
+                    "the table refused the seat ({:?}): {}",
+                    refusal.code, refusal.message
                 ))));
             }
         }
@@ -289,15 +290,9 @@ where
         }
     }
 
-    /// A message of the table for the person, as the interface reads it. The person's clocks
-    /// are untimed offline: their time left is not shown.
+    /// A message of the table for the person, as the interface reads it.
     fn deliver(&mut self, msg: &ServerMsg) {
-        let mut v = serde_json::to_value(msg).unwrap_or(Value::Null);
-        if let Some(t) = v.get_mut("timer").and_then(Value::as_object_mut)
-            && matches!(t.get("what").and_then(Value::as_str), Some("turn" | "next_hand"))
-        {
-            t.remove("remaining_ms");
-        }
+        let v = serde_json::to_value(msg).unwrap_or(Value::Null);
         self.out.push(Incoming::Msg(v));
     }
 
@@ -368,9 +363,9 @@ where
             Outgoing::Act { action, move_no } => {
                 let action =
                     serde_json::from_value(action).unwrap_or(table::protocol::ActAction::Other(Value::Null));
-                Input::Act { conn: ME, action, move_no, seat: None }
+                Request::Act { conn: ME, action, move_no, seat: None }
             }
-            Outgoing::Next => Input::Next { conn: ME },
+            Outgoing::Next => Request::Next { conn: ME },
             Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
                 let msg = ServerMsg::Error(ErrorMsg {
                     code: ErrorCode::NothingToDecide,

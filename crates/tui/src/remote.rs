@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use cards::record::GameKind;
 use client::{Client, ClientError, GuestToken};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use table::protocol::{ActAction, ClientMsg, ErrorCode, ServerMsg, TableStatus};
+use serde_json::Value;
+use table::protocol::{ActAction, ClientMsg, ErrorCode, NewTable, SeatChoice, ServerMsg, TableStatus};
 use tokio::sync::mpsc;
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
@@ -370,17 +370,16 @@ impl Connection {
 
     async fn create_table(&mut self, game: GameKind) -> Result<String, String> {
         let g = self.guest(false).await.map_err(|e| e.to_string())?;
-        let bot = match &self.opts.bot {
-            Some(b) => json!({ "kind": "bot", "bot": b }),
-            None => json!({ "kind": "bot" }),
+        let bot = SeatChoice::Bot { bot: self.opts.bot.clone() };
+        let body = NewTable {
+            rules: self.opts.rules.clone(),
+            variants: cards::record::Variants(self.opts.variants.clone()),
+            name: Some(format!("{}'s table", g.name)),
+            seats: Some(vec![SeatChoice::Me, bot.clone(), bot.clone(), bot]),
+            ..NewTable::new(game)
         };
-        let body = json!({
-            "game": game.name(), "rules": self.opts.rules, "variants": self.opts.variants,
-            "name": format!("{}'s table", g.name),
-            "seats": [{ "kind": "me" }, bot, bot, bot],
-        });
         let v = self.client().create_table(&g.token, &body).await.map_err(|e| e.to_string())?;
-        v["table"]["id"].as_str().map(str::to_string).ok_or_else(|| format!("unexpected answer: {v}"))
+        Ok(v.table.id)
     }
 
     /// The lobby: the open tables, until the interface chooses one or asks for a new one.

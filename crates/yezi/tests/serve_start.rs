@@ -8,6 +8,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cards::record::GameKind;
+use table::protocol::NewTable;
+
 /// A `yezi serve` on a loopback port with `args`.
 fn spawn(args: &[&str], uid: Option<u32>) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_yezi"));
@@ -167,8 +170,8 @@ fn the_web_dir_serves_nothing_outside_it() {
         }
         // The invite link is built from --public-url.
         let g = client.guest("Ann").await.unwrap();
-        let v = client.create_table(&g.token, &serde_json::json!({ "game": "madiao" })).await.unwrap();
-        assert!(v["invite"].as_str().unwrap().starts_with("https://cards.example.org/t/"), "{v}");
+        let v = client.create_table(&g.token, &NewTable::new(GameKind::Madiao)).await.unwrap();
+        assert!(v.invite.starts_with("https://cards.example.org/t/"), "{}", v.invite);
     });
     let _ = child.kill();
     let _ = child.wait();

@@ -172,28 +172,32 @@ async fn a_killed_server_resumes_every_table_where_it_was() {
     let madiao = client
         .create_table(
             &ann.token,
-            &json!({ "game": "madiao", "turn_seconds": 300,
-            "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }),
+            &serde_json::from_value(json!({ "game": "madiao", "turn_seconds": 300,
+            "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }))
+            .unwrap(),
         )
         .await
-        .unwrap()["table"]["id"]
-        .as_str()
         .unwrap()
-        .to_string();
+        .table
+        .id;
     let dabaifen = client
-        .create_table(&bob.token, &json!({ "game": "dabaifen", "turn_seconds": 300 }))
+        .create_table(
+            &bob.token,
+            &serde_json::from_value(json!({ "game": "dabaifen", "turn_seconds": 300 })).unwrap(),
+        )
         .await
-        .unwrap()["table"]["id"]
-        .as_str()
         .unwrap()
-        .to_string();
+        .table
+        .id;
     let bots = client
-        .create_table(&ann.token, &json!({ "game": "dabaifen", "seats": four_bots }))
+        .create_table(
+            &ann.token,
+            &serde_json::from_value(json!({ "game": "dabaifen", "seats": four_bots })).unwrap(),
+        )
         .await
-        .unwrap()["table"]["id"]
-        .as_str()
         .unwrap()
-        .to_string();
+        .table
+        .id;
     let people = [
         Seat { guest: ann.clone(), table: madiao.clone(), seat: 0 },
         Seat { guest: bob.clone(), table: madiao.clone(), seat: 1 },

@@ -215,7 +215,7 @@ fn dabaifen_joined_from_the_lobby() {
         let g = c.guest("Host").await.unwrap();
         let body = json!({ "game": "dabaifen", "name": "open table",
             "seats": [{"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}] });
-        c.create_table(&g.token, &body).await.unwrap()["table"]["id"].as_str().unwrap().to_string()
+        c.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id
     });
     let mut h = harness(options(format!("http://{}", srv.proxy), None, dir.path()));
     assert!(wait(&mut h, 20, |a| a.model.lobby.is_some()), "no lobby");

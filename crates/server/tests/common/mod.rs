@@ -69,8 +69,8 @@ impl TestServer {
 
     /// Creates a table; returns its id.
     pub async fn table(&self, host: &GuestToken, body: Value) -> String {
-        let v = self.client.create_table(&host.token, &body).await.unwrap();
-        v["table"]["id"].as_str().unwrap().to_string()
+        let body = serde_json::from_value(body).expect("a table request");
+        self.client.create_table(&host.token, &body).await.unwrap().table.id
     }
 
     pub async fn join(&self, g: &GuestToken, table: &str, seat: Option<u8>) -> (Socket, Value) {
