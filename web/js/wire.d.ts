@@ -950,6 +950,28 @@ export type NewTableReply = { table: TableSummary,
  */
 invite: string, };
 
+export type StatsReply = { 
+/**
+ * Tables loaded.
+ */
+tables: number, 
+/**
+ * Open WebSocket connections.
+ */
+connections: number, 
+/**
+ * The server's resident memory (bytes), where the system tells it.
+ */
+rss_bytes: number | null, 
+/**
+ * The server's peak resident memory (bytes), where the system tells it.
+ */
+peak_rss_bytes: number | null, 
+/**
+ * The storage backend (`sqlite`, `postgres`).
+ */
+backend: string, };
+
 export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
 
 export type ApiErrorBody = { error: ApiErrorDetail, };

@@ -14,7 +14,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use table::protocol::{
-    ActAction, CardsAction, ClientMsg, Legal, NewGuest, NewGuestReply, NewTable, NewTableReply, ServerMsg,
+    ActAction, CardsAction, ClientMsg, Legal, LobbyReply, NewGuest, NewGuestReply, NewTable, NewTableReply,
+    ServerMsg, StatsReply,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -171,6 +172,25 @@ impl Client {
         let r: NewGuestReply =
             self.call("/api/guests", &NewGuest { name: name.to_string() }, None, 201).await?;
         Ok(GuestToken { id: r.id, name: r.name, token: r.token })
+    }
+
+    /// `GET path`, expecting 200: the typed answer.
+    pub async fn get_json<R: DeserializeOwned>(&self, path: &str) -> Result<R, ClientError> {
+        let (status, text) = self.request("GET", path, None, None).await?;
+        if status != 200 {
+            return Err(ClientError::Status { status, body: text });
+        }
+        serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))
+    }
+
+    /// The lobby's first page of up to `limit` tables (those with open seats first).
+    pub async fn lobby(&self, limit: u32) -> Result<LobbyReply, ClientError> {
+        self.get_json(&format!("/api/tables?limit={limit}")).await
+    }
+
+    /// The server's load (`GET /api/stats`).
+    pub async fn stats(&self) -> Result<StatsReply, ClientError> {
+        self.get_json("/api/stats").await
     }
 
     /// A new table, created by the guest of `token`.

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use cards::record::GameKind;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::App;
 use crate::actor;
@@ -24,7 +24,7 @@ use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
     ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest,
-    NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, TableStub,
+    NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
 };
 use table::settings::{GRACE_MAX, TableSettings};
 use table::text::{TextKind, check_text};
@@ -598,12 +598,12 @@ fn status_bytes(field: &str) -> Option<u64> {
 async fn stats(State(app): State<Arc<App>>) -> ApiResult {
     ok_json(
         StatusCode::OK,
-        json!({
-            "tables": app.table_count(),
-            "connections": app.connections.load(Ordering::Relaxed),
-            "rss_bytes": rss_bytes(),
-            "peak_rss_bytes": peak_rss_bytes(),
-            "backend": app.store.backend(),
-        }),
+        StatsReply {
+            tables: app.table_count() as u64,
+            connections: app.connections.load(Ordering::Relaxed) as u64,
+            rss_bytes: rss_bytes(),
+            peak_rss_bytes: peak_rss_bytes(),
+            backend: app.store.backend().to_string(),
+        },
     )
 }

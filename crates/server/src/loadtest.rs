@@ -320,8 +320,7 @@ async fn play(
 pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadReport, LoadError> {
     check_loopback(&opts.addr).await?;
     let client = Client::new(&opts.addr);
-    let rss = |v: &Value| v["rss_bytes"].as_u64();
-    let (_, before) = client.get("/api/stats").await?;
+    let before = client.stats().await?;
     progress(&format!("creating and seating {} tables…", opts.tables));
     let t0 = Instant::now();
     let games = |i: usize| match opts.game {
@@ -377,7 +376,7 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
     tokio::time::sleep(opts.duration).await;
     let _ = measure_tx.send(false);
     let seconds = start.elapsed().as_secs_f64();
-    let during = client.get("/api/stats").await.ok().map(|(_, v)| v);
+    let during = client.stats().await.ok();
     let _ = stop_tx.send(true);
     for t in tasks {
         let _ = t.await;
@@ -395,8 +394,8 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         error_samples,
         gaps: totals.gaps.load(Ordering::Relaxed),
         hands: totals.hands.load(Ordering::Relaxed),
-        rss_before: rss(&before),
-        rss_during: during.as_ref().and_then(rss),
+        rss_before: before.rss_bytes,
+        rss_during: during.and_then(|s| s.rss_bytes),
         setup_seconds,
     })
 }
@@ -525,8 +524,7 @@ impl std::fmt::Display for ReplayLoadReport {
 pub async fn run_replay(opts: &ReplayLoadOptions) -> Result<ReplayLoadReport, LoadError> {
     check_loopback(&opts.addr).await?;
     let client = Client::new(&opts.addr);
-    let stat = |v: &Value, k: &str| v[k].as_u64();
-    let (_, before) = client.get("/api/stats").await.map_err(LoadError::Replay)?;
+    let before = client.stats().await.map_err(LoadError::Replay)?;
     let mut guests = Vec::new();
     for i in 0..opts.posts.max(1) {
         guests.push(client.guest(&format!("Replayer {i}")).await.map_err(LoadError::Replay)?);
@@ -579,15 +577,15 @@ pub async fn run_replay(opts: &ReplayLoadOptions) -> Result<ReplayLoadReport, Lo
             hands.push((k, status, text.len(), t.elapsed().as_secs_f64() * 1000.0));
         }
     }
-    let (_, after) = client.get("/api/stats").await.map_err(LoadError::Replay)?;
+    let after = client.stats().await.map_err(LoadError::Replay)?;
     Ok(ReplayLoadReport {
         record_bytes: opts.record.len(),
         posts: outcomes,
         stats_us,
         stats_errors,
-        peak_before: stat(&before, "peak_rss_bytes"),
-        peak_after: stat(&after, "peak_rss_bytes"),
-        rss_after: stat(&after, "rss_bytes"),
+        peak_before: before.peak_rss_bytes,
+        peak_after: after.peak_rss_bytes,
+        rss_after: after.rss_bytes,
         hands,
     })
 }

@@ -103,6 +103,7 @@ pub fn typescript() -> String {
         SeatChoice,
         NewTable,
         NewTableReply,
+        StatsReply,
         TableStub,
         ApiErrorBody,
         ApiErrorDetail,

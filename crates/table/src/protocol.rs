@@ -591,6 +591,21 @@ pub struct NewGuest {
     pub name: String,
 }
 
+/// `GET /api/stats`: the server's load.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StatsReply {
+    /// Tables loaded.
+    pub tables: u64,
+    /// Open WebSocket connections.
+    pub connections: u64,
+    /// The server's resident memory (bytes), where the system tells it.
+    pub rss_bytes: Option<u64>,
+    /// The server's peak resident memory (bytes), where the system tells it.
+    pub peak_rss_bytes: Option<u64>,
+    /// The storage backend (`sqlite`, `postgres`).
+    pub backend: String,
+}
+
 /// A seat of a new table (`POST /api/tables`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]

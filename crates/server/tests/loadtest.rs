@@ -1,0 +1,33 @@
+//! `yezi loadtest` against a server in the test process: a short run of a few tables.
+
+mod common;
+
+use std::time::Duration;
+
+use common::TestServer;
+use server::loadtest::{LoadOptions, run};
+use table::settings::Timing;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_load_run_seats_every_table_and_measures_moves_and_memory() {
+    let timing = Timing { window_ms: 200, draw_ms: 10, trick_ms: 50, pause_ms: 200, ..Timing::default() };
+    let srv = TestServer::start(timing).await;
+    let opts = LoadOptions {
+        addr: srv.client.addr().to_string(),
+        tables: 4,
+        game: None,
+        think_ms: (5, 20),
+        duration: Duration::from_secs(3),
+        warmup: Duration::from_millis(500),
+        seed: 7,
+    };
+    let report = run(&opts, |_| {}).await.expect("the run");
+    assert_eq!((report.tables, report.connections), (4, 16));
+    assert!(report.moves > 0, "no move measured: {report}");
+    assert_eq!(report.latencies_us.len() as u64, report.moves, "{report}");
+    assert_eq!(report.gaps, 0, "{report}");
+    // The server's memory, read from its stats (Linux tells it).
+    let (before, during) = (report.rss_before.expect("rss before"), report.rss_during.expect("rss during"));
+    assert!(before > 0 && during > 0, "{report}");
+    assert!(report.memory_per_table().is_some());
+}
