@@ -41,8 +41,8 @@ pub enum Cmd {
 /// A running table as the server holds it.
 #[derive(Clone)]
 pub struct TableHandle {
-    /// The table's queue.
-    pub tx: mpsc::Sender<Cmd>,
+    /// The table's queue (commands boxed: its slots are allocated in blocks).
+    tx: mpsc::Sender<Box<Cmd>>,
     /// The table's summary, kept up to date by its task.
     pub summary: Arc<RwLock<TableSummary>>,
 }
@@ -82,7 +82,7 @@ where
     app: Arc<App>,
     id: String,
     table: machine::Table<G>,
-    rx: mpsc::Receiver<Cmd>,
+    rx: mpsc::Receiver<Box<Cmd>>,
     summary: Arc<RwLock<TableSummary>>,
     /// The outgoing queue of each connection at the table.
     outs: HashMap<ConnId, Out>,
@@ -95,6 +95,13 @@ where
     epoch: Instant,
     wake: Option<Millis>,
     retire: bool,
+}
+
+impl TableHandle {
+    /// Queues a command for the table; `Err` if its task has ended.
+    pub async fn send(&self, cmd: Cmd) -> Result<(), Cmd> {
+        self.tx.send(Box::new(cmd)).await.map_err(|e| *e.0)
+    }
 }
 
 impl<G: TableRules> Shell<G>
@@ -153,7 +160,7 @@ where
             let wake = self.wake.map(|w| self.epoch + std::time::Duration::from_millis(w));
             let input = tokio::select! {
                 cmd = self.rx.recv() => match cmd {
-                    Some(c) => self.input_of(c),
+                    Some(c) => self.input_of(*c),
                     None => break,
                 },
                 Some(done) = self.done_rx.recv() => Some(Input::Done(done)),

@@ -381,7 +381,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.
         if me == 0 {
-            let _ = handle.tx.send(actor::Cmd::Request(table::machine::Request::AutoStart)).await;
+            let _ = handle.send(actor::Cmd::Request(table::machine::Request::AutoStart)).await;
         }
     }
     let summary =

@@ -270,7 +270,7 @@ impl Conn {
                         return true;
                     }
                 };
-                if t.tx.send(Cmd::Request(request)).await.is_err() {
+                if t.send(Cmd::Request(request)).await.is_err() {
                     self.error(ErrorCode::Unavailable, "the table has closed");
                     self.table = None;
                 }
@@ -310,7 +310,7 @@ impl Conn {
             None => Request::Watch { conn, guest },
         };
         let cmd = Cmd::Enter { request, out, reply };
-        if handle.tx.send(cmd).await.is_err() {
+        if handle.send(cmd).await.is_err() {
             self.error(ErrorCode::Unavailable, "the table has closed");
             return true;
         }
@@ -323,10 +323,20 @@ impl Conn {
     }
 }
 
-async fn connection(app: Arc<App>, socket: WebSocket) {
+/// A connection's task. The socket is split before the task's future is made: an `async fn`'s
+/// future would hold the whole socket for as long as the connection lasts.
+fn connection(app: Arc<App>, socket: WebSocket) -> impl Future<Output = ()> {
+    let (sink, stream) = socket.split();
+    serve_connection(app, sink, stream)
+}
+
+async fn serve_connection(
+    app: Arc<App>,
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut stream: futures_util::stream::SplitStream<WebSocket>,
+) {
     app.connections.fetch_add(1, Ordering::Relaxed);
     let id = app.next_conn_id();
-    let (mut sink, mut stream) = socket.split();
     let (out, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
     let writer = tokio::spawn(async move {
         let mut ping = tokio::time::interval(Duration::from_secs(30));
@@ -398,7 +408,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         }
     }
     if let Some(t) = conn.table.take() {
-        let _ = t.tx.send(Cmd::Request(Request::Gone { conn: id })).await;
+        let _ = t.send(Cmd::Request(Request::Gone { conn: id })).await;
     }
     drop(conn);
     let _ = writer.await;
