@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""A `yezi-bot/1` bot that appends every message it receives to the file named by its argument
+and answers each decision with the first legal action (for the test of the host's messages)."""
+
+import json
+import sys
+
+
+def main():
+    with open(sys.argv[1], "a", encoding="utf-8") as log:
+        for line in sys.stdin:
+            log.write(line)
+            log.flush()
+            message = json.loads(line)
+            if message["type"] == "hello":
+                print(json.dumps({"type": "ready", "protocol": "yezi-bot/1", "name": "transcript"}), flush=True)
+            elif message["type"] == "decide":
+                answer = {"type": "action", "id": message["id"], "action": message["legal"][0]}
+                print(json.dumps(answer), flush=True)
+            elif message["type"] == "quit":
+                return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
