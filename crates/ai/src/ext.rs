@@ -195,13 +195,16 @@ struct Process {
 
 impl Process {
     fn start(argv: &[String]) -> Result<Process, String> {
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
+        let Some((program, args)) = argv.split_first() else {
+            return Err(CommandError::Empty.to_string());
+        };
+        let mut child = Command::new(program)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start {:?}: {e}", argv[0]))?;
+            .map_err(|e| format!("cannot start {program:?}: {e}"))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();

@@ -129,3 +129,58 @@ pub fn default_bot_of(game: GameKind) -> &'static str {
         GameKind::Dabaifen => default_bot::<ai::Dabaifen>(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ai::arena::Scheme;
+    use ai::ext::ExtLimits;
+    use ai::{Dabaifen, Game, Madiao};
+
+    fn state() -> madiao::State {
+        let deal = Madiao::deal(&ai::arena::madiao::MadiaoRules::default(), 3, 0);
+        Madiao::start(&deal, 0)
+    }
+
+    #[test]
+    fn a_bot_name_is_never_run_as_a_command() {
+        let st = state();
+        let seat = Madiao::to_move(&st).unwrap();
+        let marker = std::env::temp_dir().join(format!("yezi-bots-never-run-{}", std::process::id()));
+        let name = format!("ext:touch {}", marker.display());
+        let a = bot_choice::<Madiao>(&name, &st, seat, 1, Budget::default()).unwrap();
+        assert!(Madiao::legal_actions(&st).contains(&a));
+        assert!(!marker.exists(), "the name was run");
+        assert!(!bot_names(GameKind::Madiao).contains(&name.as_str()));
+    }
+
+    #[test]
+    fn operator_bots_are_listed_for_their_games_and_never_shadow_built_in_ones() {
+        let bot = |name: &str, games: Vec<GameKind>| OperatorBot {
+            name: name.to_string(),
+            argv: vec!["/nonexistent/bot".to_string()],
+            games,
+            limits: ExtLimits::default(),
+        };
+        set_external_bots(vec![
+            bot("only-dabaifen", vec![GameKind::Dabaifen]),
+            bot("heuristic", vec![GameKind::Madiao]),
+        ]);
+        assert!(bot_names(GameKind::Dabaifen).contains(&"only-dabaifen"));
+        assert!(!bot_names(GameKind::Madiao).contains(&"only-dabaifen"));
+        assert!(external_bot(GameKind::Madiao, "only-dabaifen").is_none());
+        assert!(external_bot(GameKind::Madiao, "heuristic").is_none(), "a built-in name is not replaced");
+        assert_eq!(bot_names(GameKind::Madiao).iter().filter(|n| **n == "heuristic").count(), 1);
+        // A bot that cannot start: its decision is the first legal action, counted.
+        let deal = Dabaifen::deal(&dabaifen::Variants::STANDARD, 4, 0);
+        let st = Dabaifen::start(&deal, 0);
+        let seat = Dabaifen::to_move(&st).unwrap();
+        let a = bot_choice::<Dabaifen>("only-dabaifen", &st, seat, 1, Budget::default()).unwrap();
+        assert_eq!(a, Dabaifen::legal_actions(&st)[0]);
+        let counts = external_fallbacks();
+        let f = counts.iter().find(|(n, _)| n == "only-dabaifen").unwrap().1;
+        assert_eq!((f.decisions, f.crashes), (1, 1));
+        set_external_bots(Vec::new());
+        assert!(!bot_names(GameKind::Dabaifen).contains(&"only-dabaifen"));
+    }
+}
