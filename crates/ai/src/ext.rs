@@ -17,7 +17,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -252,9 +252,15 @@ impl Process {
     }
 
     /// Asks the bot to quit, waits a little, then kills it.
-    fn quit(mut self) {
+    fn quit(self) {
         self.send(&json!({ "type": "quit" }));
-        // Closing the writer's channel closes the bot's standard input once `quit` is written.
+        self.finish();
+    }
+
+    /// Closes the bot's input (after what is queued, `quit` included), waits a little for it to
+    /// exit, then kills it.
+    fn finish(mut self) {
+        // Closing the writer's channel closes the bot's standard input once the queue is written.
         self.to_child = None;
         let until = Instant::now() + QUIT_GRACE;
         while Instant::now() < until {
@@ -270,6 +276,72 @@ impl Process {
     fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// True while the process runs.
+    fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+/// Bot processes that finished a match and wait for the next one: a bot of the same command
+/// takes one instead of starting the program again, and begins a new match with `hello`
+/// (`docs/bot-protocol.md`, "Several matches in one process"). Dropping the pool asks every idle
+/// process to quit.
+pub struct Pool {
+    idle: Vec<(Vec<String>, Process)>,
+    max_idle: usize,
+}
+
+/// A pool shared by the bots of one owner (an arena worker, a server).
+pub type SharedPool = Arc<Mutex<Pool>>;
+
+impl Pool {
+    /// An empty pool that keeps at most `max_idle` processes (more are asked to quit).
+    pub fn new(max_idle: usize) -> Pool {
+        Pool { idle: Vec::new(), max_idle }
+    }
+
+    /// An empty pool to share.
+    pub fn shared(max_idle: usize) -> SharedPool {
+        Arc::new(Mutex::new(Pool::new(max_idle)))
+    }
+
+    /// How many processes wait.
+    pub fn idle(&self) -> usize {
+        self.idle.len()
+    }
+
+    fn take(&mut self, argv: &[String]) -> Option<Process> {
+        while let Some(i) = self.idle.iter().position(|(a, _)| a == argv) {
+            let (_, mut p) = self.idle.swap_remove(i);
+            if p.running() {
+                // Whatever the bot wrote after its last answer belongs to the last match.
+                while p.from_child.try_recv().is_ok() {}
+                return Some(p);
+            }
+            p.kill();
+        }
+        None
+    }
+
+    fn put(&mut self, argv: Vec<String>, p: Process) {
+        if self.idle.len() < self.max_idle {
+            self.idle.push((argv, p));
+        } else {
+            p.quit();
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for (_, p) in &self.idle {
+            p.send(&json!({ "type": "quit" }));
+        }
+        for (_, p) in self.idle.drain(..) {
+            p.finish();
+        }
     }
 }
 
@@ -352,6 +424,7 @@ pub struct ExtBot<G: Game> {
     budget: Budget,
     limits: ExtLimits,
     process: Option<Process>,
+    pool: Option<SharedPool>,
     seat: Option<u64>,
     starts: u32,
     next_id: u64,
@@ -379,6 +452,7 @@ impl<G: Game> ExtBot<G> {
             budget,
             limits,
             process: None,
+            pool: None,
             seat: None,
             starts: 0,
             next_id: 1,
@@ -396,6 +470,13 @@ impl<G: Game> ExtBot<G> {
         Ok(ExtBot::new(spec, split_command(command)?, seed, budget, limits))
     }
 
+    /// The same bot, taking its process from `pool` when one of its command waits there and
+    /// leaving it there when the bot is dropped, instead of starting and ending the program.
+    pub fn with_pool(mut self, pool: SharedPool) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
     /// The name the bot gave in its `ready` message, once it has started.
     pub fn remote_name(&self) -> Option<&str> {
         self.remote_name.as_deref()
@@ -411,7 +492,14 @@ impl<G: Game> ExtBot<G> {
             return Err(Failure::Crash(format!("given up after {MAX_STARTS} starts")));
         }
         self.starts += 1;
-        let process = Process::start(&self.argv).map_err(Failure::Crash)?;
+        let pooled = self
+            .pool
+            .as_ref()
+            .and_then(|p| p.lock().unwrap_or_else(PoisonError::into_inner).take(&self.argv));
+        let process = match pooled {
+            Some(p) => p,
+            None => Process::start(&self.argv).map_err(Failure::Crash)?,
+        };
         let seat = view.get("seat").cloned().unwrap_or(Value::Null);
         self.seat = seat.as_u64();
         let hello = json!({
@@ -597,8 +685,10 @@ impl<G: Game> Bot<G> for ExtBot<G> {
 
 impl<G: Game> Drop for ExtBot<G> {
     fn drop(&mut self) {
-        if let Some(p) = self.process.take() {
-            p.quit();
+        let Some(p) = self.process.take() else { return };
+        match &self.pool {
+            Some(pool) => pool.lock().unwrap_or_else(PoisonError::into_inner).put(self.argv.clone(), p),
+            None => p.quit(),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use cards::Seat;
 
-use crate::ext::{self, CommandError, ExtBot, ExtLimits, Fallbacks};
+use crate::ext::{self, CommandError, ExtBot, ExtLimits, Fallbacks, SharedPool};
 use crate::{Bot, Budget, Oracle, Registry, UnknownBot};
 
 /// The name under which the perfect-information oracle is seated (arena and benchmarks only).
@@ -49,9 +49,34 @@ impl<G: Registry> Player<G> {
         budget: Budget,
         limits: ExtLimits,
     ) -> Result<Player<G>, PlayerError> {
+        Player::make(name, seed, budget, limits, None)
+    }
+
+    /// As [`Player::with_limits`], an external bot taking its process from `pool` and leaving it
+    /// there at the end (a new match in the same process, see [`ext::Pool`]).
+    pub fn pooled(
+        name: &str,
+        seed: u64,
+        budget: Budget,
+        limits: ExtLimits,
+        pool: &SharedPool,
+    ) -> Result<Player<G>, PlayerError> {
+        Player::make(name, seed, budget, limits, Some(pool))
+    }
+
+    fn make(
+        name: &str,
+        seed: u64,
+        budget: Budget,
+        limits: ExtLimits,
+        pool: Option<&SharedPool>,
+    ) -> Result<Player<G>, PlayerError> {
         if name.starts_with(ext::PREFIX) {
-            let bot = ExtBot::<G>::from_spec(name, seed, budget, limits)
+            let mut bot = ExtBot::<G>::from_spec(name, seed, budget, limits)
                 .map_err(|error| PlayerError::Command { name: name.to_string(), error })?;
+            if let Some(pool) = pool {
+                bot = bot.with_pool(pool.clone());
+            }
             return Ok(Player::Bot(Box::new(bot)));
         }
         Player::registered(name, seed, budget).map_err(PlayerError::from)

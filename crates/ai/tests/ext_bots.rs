@@ -233,7 +233,7 @@ fn the_host_speaks_the_documented_protocol() {
     assert_eq!(f.total(), 0, "{f:?}");
     drop(players);
     let text = std::fs::read_to_string(&file).unwrap();
-    let msgs: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let msgs: Vec<Value> = text.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
     let kinds: Vec<&str> = msgs.iter().map(|m| m["type"].as_str().unwrap()).collect();
     assert_eq!(kinds.first(), Some(&"hello"));
     assert_eq!(kinds.last(), Some(&"quit"));
@@ -266,4 +266,57 @@ fn the_host_speaks_the_documented_protocol() {
     assert_eq!(over["view"]["seat"], 1);
     assert!(over["view"]["result"].is_object(), "the final view carries the result: {over}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The arena keeps an external bot's process for the next match: one process plays the
+/// candidate's seat in every run, each match begun by its own `hello` (seat, seed), with `id` and
+/// `hand` counted afresh; and the results are the same with any number of threads.
+#[test]
+fn the_arena_reuses_processes_with_a_hello_per_match() {
+    let dir = std::env::temp_dir().join(format!("yezi-ext-reuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("transcript.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let spec = format!(
+        "ext:python3 {}/tests/data/transcript_bot.py '{}'",
+        env!("CARGO_MANIFEST_DIR"),
+        file.display()
+    );
+    let r = madiao(&spec, "random", 3, ExtLimits::default());
+    complete(&r, 3);
+    assert_eq!(r.fallbacks_a.unwrap().total(), 0);
+    let msgs: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let count = |t: &str| msgs.iter().filter(|m| m["type"] == t).count();
+    // Madiao: the candidate plays one seat in each of four runs per deal, one at a time.
+    assert_eq!(count("_started"), 1, "one process for the whole run");
+    assert_eq!(count("hello"), 3 * 4);
+    assert_eq!(count("quit"), 1);
+    let hellos: Vec<&Value> = msgs.iter().filter(|m| m["type"] == "hello").collect();
+    let seats: Vec<u64> = hellos.iter().map(|h| h["seat"].as_u64().unwrap()).collect();
+    assert_eq!(seats, [0, 1, 2, 3].repeat(3));
+    let mut seeds: Vec<u64> = hellos.iter().map(|h| h["seed"].as_u64().unwrap()).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 12, "each match has its own seed");
+    // After each hello the ids count from 1 again and the hands from 0.
+    let mut expect_id = 1;
+    for m in &msgs {
+        match m["type"].as_str().unwrap() {
+            "hello" => expect_id = 1,
+            "decide" => {
+                assert_eq!(m["id"], expect_id, "{m}");
+                expect_id += 1;
+            }
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Reused processes, on one thread or two: the same results (the example bot reseeds itself
+    // at every hello).
+    let mut two = cfg(&example(), "heuristic", 4, MadiaoRules::default(), ExtLimits::default());
+    let one = arena::<Madiao>(two.clone(), Duration::from_secs(240));
+    two.threads = 2;
+    let two = arena::<Madiao>(two, Duration::from_secs(240));
+    assert_eq!(one.series, two.series);
 }

@@ -3,10 +3,10 @@
 //! choose by name like the others. A client never gives a command: only names the operator
 //! registered here are run.
 
-use std::sync::{Mutex, PoisonError, RwLock};
+use std::sync::{LazyLock, Mutex, PoisonError, RwLock};
 
 use ai::Budget;
-use ai::ext::{ExtBot, Fallbacks, OperatorBot};
+use ai::ext::{ExtBot, Fallbacks, OperatorBot, Pool, SharedPool};
 use cards::Seat;
 use cards::record::GameKind;
 
@@ -28,6 +28,10 @@ struct Registered {
 
 /// The operator's external bots (set at start).
 static EXTERNAL: RwLock<Vec<Registered>> = RwLock::new(Vec::new());
+
+/// External bots' processes between two decisions: the next decision of the same command takes
+/// one and begins with `hello` instead of starting the program again.
+static POOL: LazyLock<SharedPool> = LazyLock::new(|| Pool::shared(16));
 
 /// The fallback counts of each external bot since the start, by name.
 static FALLBACKS: Mutex<Vec<(String, Fallbacks)>> = Mutex::new(Vec::new());
@@ -76,9 +80,10 @@ fn count_fallbacks(name: &str, f: Option<Fallbacks>) {
 
 /// A bot's choice for the seat to move: the bot `name` (the `random` bot if there is none of that
 /// name), seeded with `seed`; an action the bot returns that is not legal is replaced by the
-/// first legal action. An operator's external bot is started for this one decision and ended
-/// after it; a decision it fails is played as the first legal action and counted
-/// ([`external_fallbacks`]). Also used by the terminal client's local tables.
+/// first legal action. An operator's external bot plays this one decision as a match of its own
+/// (`hello` with the seat and seed, then `decide`), in a process kept between decisions; a
+/// decision it fails is played as the first legal action and counted ([`external_fallbacks`]).
+/// Also used by the terminal client's local tables.
 pub fn bot_choice<G: TableGame>(
     name: &str,
     state: &G::State,
@@ -92,7 +97,7 @@ where
     let legal = G::legal_actions(state);
     let Some(&first) = legal.first() else { return Err(format!("{seat} has nothing to do")) };
     if let Some(ext) = external_bot(G::KIND, name) {
-        let mut bot = ExtBot::<G>::new(name, ext.argv, seed, budget, ext.limits);
+        let mut bot = ExtBot::<G>::new(name, ext.argv, seed, budget, ext.limits).with_pool(POOL.clone());
         let view = <G as ai::Game>::view(state, seat);
         let a = ai::Bot::choose(&mut bot, &view, &legal);
         count_fallbacks(name, ai::Bot::fallbacks(&bot));

@@ -31,7 +31,7 @@ use std::sync::mpsc;
 use cards::Seat;
 use serde::Serialize;
 
-use crate::ext::{ExtLimits, Fallbacks};
+use crate::ext::{ExtLimits, Fallbacks, Pool, SharedPool};
 use crate::table::{DecisionTimes, IllegalChoice, Player, PlayerError, TimeSummary, play_hand};
 use crate::{Budget, Registry};
 use stats::{Accumulator, Interval, Summary};
@@ -251,8 +251,22 @@ pub enum ArenaError {
     NoThreads,
 }
 
-/// Plays one deal: every run of the scheme, with fresh players seeded per seat.
+/// Plays one deal: every run of the scheme, with fresh players seeded per seat (external bots'
+/// processes are reused across the deal's runs, then asked to quit).
 pub fn play_deal<G: Scheme>(cfg: &Config<G::Rules>, index: u64) -> Result<DealResult<G>, ArenaError> {
+    play_deal_in::<G>(cfg, index, &Pool::shared(POOL_SIZE))
+}
+
+/// Idle external-bot processes an arena worker keeps: enough for every seat of both sides.
+const POOL_SIZE: usize = 8;
+
+/// [`play_deal`], with external bots taking their processes from `pool` and leaving them there:
+/// each player still begins a new match with its own seat and seed (`hello`).
+pub fn play_deal_in<G: Scheme>(
+    cfg: &Config<G::Rules>,
+    index: u64,
+    pool: &SharedPool,
+) -> Result<DealResult<G>, ArenaError> {
     let deal = G::deal(&cfg.rules, cfg.seed, index);
     let mut runs = Vec::new();
     let mut times_a = DecisionTimes::new();
@@ -264,11 +278,12 @@ pub fn play_deal<G: Scheme>(cfg: &Config<G::Rules>, index: u64) -> Result<DealRe
         for seat in Seat::ALL {
             let side = seating.sides[seat.index()];
             let name = if side == Side::A { &cfg.a } else { &cfg.b };
-            players.push(Player::with_limits(
+            players.push(Player::pooled(
                 name,
                 seat_seed(cfg.seed, index, seat, side),
                 cfg.budget,
                 cfg.limits,
+                pool,
             )?);
         }
         let mut players: [Player<G>; 4] = match players.try_into() {
@@ -298,7 +313,7 @@ pub fn play_deal<G: Scheme>(cfg: &Config<G::Rules>, index: u64) -> Result<DealRe
                 side.get_or_insert_with(Fallbacks::default).add(&f);
             }
         }
-        // The players end here: an external bot is asked to quit.
+        // The players end here: an external bot's process goes back to the pool.
         drop(players);
         let scores = G::scores(&deal, &states);
         runs.push(Run { seating, states, scores });
@@ -466,8 +481,9 @@ pub fn run<G: Scheme>(
     Player::<G>::new(&cfg.b, 0, cfg.budget)?;
     let mut agg = Aggregator::<G>::new(cfg.hands);
     if cfg.threads == 1 {
+        let pool = Pool::shared(POOL_SIZE);
         for i in 0..cfg.hands {
-            let d = play_deal::<G>(cfg, i)?;
+            let d = play_deal_in::<G>(cfg, i, &pool)?;
             agg.push(&d);
             on_deal(&d, &agg).map_err(ArenaError::Callback)?;
         }
@@ -481,12 +497,13 @@ pub fn run<G: Scheme>(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
+                let pool = Pool::shared(POOL_SIZE);
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.hands {
                         break;
                     }
-                    if tx.send((i, play_deal::<G>(cfg, i))).is_err() {
+                    if tx.send((i, play_deal_in::<G>(cfg, i, &pool))).is_err() {
                         break;
                     }
                 }

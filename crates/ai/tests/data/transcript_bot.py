@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """A `yezi-bot/1` bot that appends every message it receives to the file named by its argument
-and answers each decision with the first legal action (for the test of the host's messages)."""
+and answers each decision with the first legal action (for the test of the host's messages). At
+its start it writes `{"type": "_started", "pid": PID}` there first."""
 
 import json
+import os
 import sys
 
 
 def main():
     with open(sys.argv[1], "a", encoding="utf-8") as log:
+        log.write(json.dumps({"type": "_started", "pid": os.getpid()}) + "\n")
+        log.flush()
         for line in sys.stdin:
             log.write(line)
             log.flush()
