@@ -2,9 +2,10 @@
 //! `yezi-bot/1` (`docs/bot-protocol.md`): one JSON object per line on the child's standard input
 //! and output.
 //!
-//! The host side is here. [`ExtBot`] starts the child at its first decision (the seat and the
-//! variants of the handshake come from the first view), asks it for every decision with the seat's
-//! view and the legal actions, tells it when a hand is over, and ends it when the bot is dropped.
+//! The host side is here. [`ExtBot`] begins a match at its first decision (the seat and the
+//! variants of the handshake come from the first view), in a new process or in one kept in a
+//! [`Pool`]; asks it for every decision with the seat's view and the legal actions; tells it when
+//! a hand is over; and when the bot is dropped, leaves the process in its pool or asks it to quit.
 //! The bot never sees more than the seat's view.
 //!
 //! Nothing the child does can stop or hang the host: every read has a deadline, reading and
