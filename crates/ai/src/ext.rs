@@ -503,6 +503,9 @@ impl<G: Game> ExtBot<G> {
         };
         let seat = view.get("seat").cloned().unwrap_or(Value::Null);
         self.seat = seat.as_u64();
+        // A new match: decisions and hands count afresh.
+        self.next_id = 1;
+        self.hand = 0;
         let hello = json!({
             "type": "hello",
             "protocol": PROTOCOL,

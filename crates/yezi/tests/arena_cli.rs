@@ -201,4 +201,13 @@ fn arena_runs_external_bots_and_reports_their_fallbacks() {
     let out = yezi(&["arena", "madiao", "--a", "ext:", "--b", "random", "--hands", "1"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("the command is empty"), "{}", text(&out.stderr));
+    // yezi sim --bots takes an external bot too, and says how many of its decisions fell back.
+    let spec = format!("random,{example},random,{example}");
+    let out = yezi(&["sim", "dabaifen", "--hands", "3", "--bots", &spec]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(": 0 of ") && s.contains("decisions fell back to the first legal action (0 illegal"),
+        "{s}"
+    );
 }
