@@ -320,3 +320,39 @@ fn the_arena_reuses_processes_with_a_hello_per_match() {
     let two = arena::<Madiao>(two, Duration::from_secs(240));
     assert_eq!(one.series, two.series);
 }
+
+/// A bot that exits mid-hand is started again: the new process gets a `hello` and counts its
+/// decisions from 1; the decision it dropped is a crash, the others are answered.
+#[test]
+fn a_restarted_bot_begins_a_new_match() {
+    let dir = std::env::temp_dir().join(format!("yezi-ext-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("transcript.jsonl");
+    let _ = std::fs::remove_file(&file);
+    let spec = format!(
+        "ext:python3 {}/tests/data/transcript_bot.py '{}' 3",
+        env!("CARGO_MANIFEST_DIR"),
+        file.display()
+    );
+    let deal = Dabaifen::deal(&dabaifen::Variants::STANDARD, 3, 0);
+    let mut st = Dabaifen::start(&deal, 0);
+    let mut players: [Player<Dabaifen>; 4] = std::array::from_fn(|s| {
+        let name = if s == 0 { spec.as_str() } else { "heuristic" };
+        Player::with_limits(name, 40 + s as u64, Budget { think_ms: 7 }, ExtLimits::default()).unwrap()
+    });
+    play_hand(&mut st, &mut players, |_, _| ()).unwrap();
+    assert!(Dabaifen::to_move(&st).is_none());
+    let f = players[0].fallbacks().unwrap();
+    drop(players);
+    // Three starts of three answers each, then every decision falls back.
+    assert!(f.decisions > 12, "{f:?}");
+    assert_eq!((f.crashes, f.total()), (f.decisions - 9, f.decisions - 9), "{f:?}");
+    let msgs: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(msgs.iter().filter(|m| m["type"] == "_started").count(), 3);
+    let ids: Vec<u64> =
+        msgs.iter().filter(|m| m["type"] == "decide").map(|m| m["id"].as_u64().unwrap()).collect();
+    assert_eq!(ids, [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]);
+    assert_eq!(msgs.iter().filter(|m| m["type"] == "hello").count(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
