@@ -64,6 +64,15 @@ echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:
 step "cargo test (workspace)"
 cargo test --workspace --locked
 
+step "arena smoke run: the example bot over the bot protocol (docs/bot-protocol.md) against heuristic"
+cargo build -p yezi --locked
+for game in madiao dabaifen; do
+  out=$(target/debug/yezi arena "$game" --a ext:"python3 examples/bots/random_bot.py" --b heuristic --hands 3 --quiet)
+  echo "$out" | head -1
+  echo "$out" | tail -1
+  echo "$out" | tail -1 | grep -q ': 0 of [0-9]* decisions: ' || { echo "the example bot's decisions fell back"; exit 1; }
+done
+
 step "the browser client: tools (Node.js, npm packages, Chromium)"
 command -v node >/dev/null && command -v npm >/dev/null || { echo "the browser client's tests need Node.js 20 and npm"; exit 1; }
 echo "node $(node --version), npm $(npm --version)"

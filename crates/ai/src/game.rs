@@ -8,6 +8,7 @@ use std::hash::Hash;
 use cards::record::GameKind;
 use cards::{GameState, Seat};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// Why `G` refused an action: the engine's own typed error (`madiao::IllegalAction`,
 /// `dabaifen::IllegalAction`).
@@ -19,7 +20,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The full state of one hand (never shown to a bot).
     type State: GameState<Action = Self::Action, View = Self::View> + Clone + Send + Sync + 'static;
     /// The one way to change a state.
-    type Action: Copy + Eq + Hash + Debug + Display + Send + Sync + Serialize + 'static;
+    type Action: Copy + Eq + Hash + Debug + Display + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// What one seat may know.
     type View: Clone + Debug + Send + Sync + Serialize + 'static;
 

@@ -10,6 +10,7 @@
 
 pub mod arena;
 pub mod dabaifen;
+pub mod ext;
 pub mod game;
 pub mod madiao;
 pub mod random;
@@ -39,6 +40,16 @@ pub trait Bot<G: Game>: Send {
 
     /// Chooses one of `legal` (never empty) for the seat whose view `view` is.
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action;
+
+    /// Learns that the hand is over: `view` is the seat's last view of it, with the result. A bot
+    /// that keeps nothing between hands ignores it.
+    fn hand_over(&mut self, _view: &G::View) {}
+
+    /// How many decisions were made for the bot because it failed them (an external bot's
+    /// illegal answers, timeouts, crashes); `None` for a bot that cannot fail.
+    fn fallbacks(&self) -> Option<ext::Fallbacks> {
+        None
+    }
 }
 
 /// A player that sees the whole state, hidden cards included. It exists only to measure what hidden

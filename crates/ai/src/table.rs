@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use cards::Seat;
 
+use crate::ext::{self, CommandError, ExtBot, ExtLimits, Fallbacks, SharedPool};
 use crate::{Bot, Budget, Oracle, Registry, UnknownBot};
 
 /// The name under which the perfect-information oracle is seated (arena and benchmarks only).
@@ -18,9 +19,70 @@ pub enum Player<G: Registry> {
     Oracle(Box<dyn Oracle<G>>),
 }
 
+/// A player name that names nothing: an unknown bot, or an `ext:` command that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// Not a bot of the registry.
+    #[error(transparent)]
+    Unknown(#[from] UnknownBot),
+    /// `ext:COMMAND` with a command that cannot be split into words.
+    #[error("{name:?}: {error}")]
+    Command {
+        /// The name as given.
+        name: String,
+        /// What is wrong with its command.
+        error: CommandError,
+    },
+}
+
 impl<G: Registry> Player<G> {
-    /// The player named `name`: a bot of the registry, or `cheater` when the game has an oracle.
-    pub fn new(name: &str, seed: u64, budget: Budget) -> Result<Player<G>, UnknownBot> {
+    /// The player named `name`: a bot of the registry, `cheater` when the game has an oracle, or
+    /// `ext:COMMAND`, an external bot with the default time limits.
+    pub fn new(name: &str, seed: u64, budget: Budget) -> Result<Player<G>, PlayerError> {
+        Player::with_limits(name, seed, budget, ExtLimits::default())
+    }
+
+    /// As [`Player::new`], with the time limits of an external bot.
+    pub fn with_limits(
+        name: &str,
+        seed: u64,
+        budget: Budget,
+        limits: ExtLimits,
+    ) -> Result<Player<G>, PlayerError> {
+        Player::make(name, seed, budget, limits, None)
+    }
+
+    /// As [`Player::with_limits`], an external bot taking its process from `pool` and leaving it
+    /// there at the end (a new match in the same process, see [`ext::Pool`]).
+    pub fn pooled(
+        name: &str,
+        seed: u64,
+        budget: Budget,
+        limits: ExtLimits,
+        pool: &SharedPool,
+    ) -> Result<Player<G>, PlayerError> {
+        Player::make(name, seed, budget, limits, Some(pool))
+    }
+
+    fn make(
+        name: &str,
+        seed: u64,
+        budget: Budget,
+        limits: ExtLimits,
+        pool: Option<&SharedPool>,
+    ) -> Result<Player<G>, PlayerError> {
+        if name.starts_with(ext::PREFIX) {
+            let mut bot = ExtBot::<G>::from_spec(name, seed, budget, limits)
+                .map_err(|error| PlayerError::Command { name: name.to_string(), error })?;
+            if let Some(pool) = pool {
+                bot = bot.with_pool(pool.clone());
+            }
+            return Ok(Player::Bot(Box::new(bot)));
+        }
+        Player::registered(name, seed, budget).map_err(PlayerError::from)
+    }
+
+    fn registered(name: &str, seed: u64, budget: Budget) -> Result<Player<G>, UnknownBot> {
         if name == CHEATER
             && let Some(o) = G::oracle(seed, budget)
         {
@@ -31,8 +93,17 @@ impl<G: Registry> Player<G> {
                 e.known.push_str(", ");
                 e.known.push_str(CHEATER);
             }
+            e.known.push_str(", ext:COMMAND");
             e
         })
+    }
+
+    /// The fallback counts of an external bot (`None` for the others).
+    pub fn fallbacks(&self) -> Option<Fallbacks> {
+        match self {
+            Player::Bot(b) => b.fallbacks(),
+            Player::Oracle(_) => None,
+        }
     }
 
     /// The player's name.
@@ -77,6 +148,7 @@ pub struct IllegalChoice {
 
 /// Plays `state` to its end with `players[seat]` choosing for each seat; `on_decision` receives
 /// the seat and the time each decision took (view building included). Every action is checked.
+/// At the end every bot is shown its seat's last view ([`Bot::hand_over`]).
 pub fn play_hand<G: Registry>(
     state: &mut G::State,
     players: &mut [Player<G>; 4],
@@ -98,6 +170,11 @@ pub fn play_hand<G: Registry>(
             return Err(illegal("not among the legal actions".to_string()));
         }
         G::apply(state, action).map_err(|e| illegal(e.to_string()))?;
+    }
+    for seat in Seat::ALL {
+        if let Player::Bot(b) = &mut players[seat.index()] {
+            b.hand_over(&G::view(state, seat));
+        }
     }
     Ok(())
 }

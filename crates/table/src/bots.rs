@@ -1,6 +1,12 @@
-//! The bots that play for seats at a table.
+//! The bots that play for seats at a table: the built-in bots, and the external bots the
+//! server's operator configured (`yezi serve --bots FILE`, `docs/bot-protocol.md`), which clients
+//! choose by name like the others. A client never gives a command: only names the operator
+//! registered here are run.
+
+use std::sync::{LazyLock, Mutex, PoisonError, RwLock};
 
 use ai::Budget;
+use ai::ext::{ExtBot, Fallbacks, OperatorBot, Pool, SharedPool};
 use cards::Seat;
 use cards::record::GameKind;
 
@@ -14,9 +20,70 @@ where
     if G::bot_names().contains(&"heuristic") { "heuristic" } else { "random" }
 }
 
+/// An operator's external bot, with its name kept for the life of the process.
+struct Registered {
+    name: &'static str,
+    bot: OperatorBot,
+}
+
+/// The operator's external bots (set at start).
+static EXTERNAL: RwLock<Vec<Registered>> = RwLock::new(Vec::new());
+
+/// External bots' processes between two decisions: the next decision of the same command takes
+/// one and begins with `hello` instead of starting the program again.
+static POOL: LazyLock<SharedPool> = LazyLock::new(|| Pool::shared(16));
+
+/// The fallback counts of each external bot since the start, by name.
+static FALLBACKS: Mutex<Vec<(String, Fallbacks)>> = Mutex::new(Vec::new());
+
+/// Makes `bots` the operator's external bots, in place of any before (names are checked by
+/// [`ai::ext::parse_bots_file`]; a name that is a built-in bot's is ignored here).
+pub fn set_external_bots(bots: Vec<OperatorBot>) {
+    let mut known = EXTERNAL.write().unwrap_or_else(PoisonError::into_inner);
+    let mut next = Vec::with_capacity(bots.len());
+    for bot in bots {
+        if builtin_names(GameKind::Madiao).contains(&bot.name.as_str())
+            || builtin_names(GameKind::Dabaifen).contains(&bot.name.as_str())
+        {
+            continue;
+        }
+        // Names are leaked once: a name registered again reuses the old one.
+        let name = match known.iter().find(|r| r.name == bot.name) {
+            Some(r) => r.name,
+            None => Box::leak(bot.name.clone().into_boxed_str()),
+        };
+        next.push(Registered { name, bot });
+    }
+    *known = next;
+}
+
+/// The operator's external bot `name` for `game`, if there is one.
+pub fn external_bot(game: GameKind, name: &str) -> Option<OperatorBot> {
+    let known = EXTERNAL.read().unwrap_or_else(PoisonError::into_inner);
+    known.iter().find(|r| r.name == name && r.bot.games.contains(&game)).map(|r| r.bot.clone())
+}
+
+/// Each external bot's fallback counts since the start (decisions it failed and that were
+/// played for it as the first legal action), by name.
+pub fn external_fallbacks() -> Vec<(String, Fallbacks)> {
+    FALLBACKS.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+fn count_fallbacks(name: &str, f: Option<Fallbacks>) {
+    let Some(f) = f else { return };
+    let mut all = FALLBACKS.lock().unwrap_or_else(PoisonError::into_inner);
+    match all.iter_mut().find(|(n, _)| n == name) {
+        Some((_, sum)) => sum.add(&f),
+        None => all.push((name.to_string(), f)),
+    }
+}
+
 /// A bot's choice for the seat to move: the bot `name` (the `random` bot if there is none of that
 /// name), seeded with `seed`; an action the bot returns that is not legal is replaced by the
-/// first legal action. Also used by the terminal client's local tables.
+/// first legal action. An operator's external bot plays this one decision as a match of its own
+/// (`hello` with the seat and seed, then `decide`), in a process kept between decisions; a
+/// decision it fails is played as the first legal action and counted ([`external_fallbacks`]).
+/// Also used by the terminal client's local tables.
 pub fn bot_choice<G: TableGame>(
     name: &str,
     state: &G::State,
@@ -29,6 +96,13 @@ where
 {
     let legal = G::legal_actions(state);
     let Some(&first) = legal.first() else { return Err(format!("{seat} has nothing to do")) };
+    if let Some(ext) = external_bot(G::KIND, name) {
+        let mut bot = ExtBot::<G>::new(name, ext.argv, seed, budget, ext.limits).with_pool(POOL.clone());
+        let view = <G as ai::Game>::view(state, seat);
+        let a = ai::Bot::choose(&mut bot, &view, &legal);
+        count_fallbacks(name, ai::Bot::fallbacks(&bot));
+        return Ok(if legal.contains(&a) { a } else { first });
+    }
     let mut bot =
         G::bot(name, seed, budget).or_else(|_| G::bot("random", seed, budget)).map_err(|e| e.to_string())?;
     let view = <G as ai::Game>::view(state, seat);
@@ -36,8 +110,17 @@ where
     Ok(if legal.contains(&a) { a } else { first })
 }
 
-/// The names of the bots of a game.
-pub fn bot_names(game: GameKind) -> &'static [&'static str] {
+/// The names of the bots of a game: the built-in ones, then the operator's external bots that
+/// play it.
+pub fn bot_names(game: GameKind) -> Vec<&'static str> {
+    let mut names = builtin_names(game).to_vec();
+    let known = EXTERNAL.read().unwrap_or_else(PoisonError::into_inner);
+    names.extend(known.iter().filter(|r| r.bot.games.contains(&game)).map(|r| r.name));
+    names
+}
+
+/// The names of a game's built-in bots.
+pub fn builtin_names(game: GameKind) -> &'static [&'static str] {
     match game {
         GameKind::Madiao => <ai::Madiao as ai::Registry>::bot_names(),
         GameKind::Dabaifen => <ai::Dabaifen as ai::Registry>::bot_names(),
@@ -49,5 +132,60 @@ pub fn default_bot_of(game: GameKind) -> &'static str {
     match game {
         GameKind::Madiao => default_bot::<ai::Madiao>(),
         GameKind::Dabaifen => default_bot::<ai::Dabaifen>(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ai::arena::Scheme;
+    use ai::ext::ExtLimits;
+    use ai::{Dabaifen, Game, Madiao};
+
+    fn state() -> madiao::State {
+        let deal = Madiao::deal(&ai::arena::madiao::MadiaoRules::default(), 3, 0);
+        Madiao::start(&deal, 0)
+    }
+
+    #[test]
+    fn a_bot_name_is_never_run_as_a_command() {
+        let st = state();
+        let seat = Madiao::to_move(&st).unwrap();
+        let marker = std::env::temp_dir().join(format!("yezi-bots-never-run-{}", std::process::id()));
+        let name = format!("ext:touch {}", marker.display());
+        let a = bot_choice::<Madiao>(&name, &st, seat, 1, Budget::default()).unwrap();
+        assert!(Madiao::legal_actions(&st).contains(&a));
+        assert!(!marker.exists(), "the name was run");
+        assert!(!bot_names(GameKind::Madiao).contains(&name.as_str()));
+    }
+
+    #[test]
+    fn operator_bots_are_listed_for_their_games_and_never_shadow_built_in_ones() {
+        let bot = |name: &str, games: Vec<GameKind>| OperatorBot {
+            name: name.to_string(),
+            argv: vec!["/nonexistent/bot".to_string()],
+            games,
+            limits: ExtLimits::default(),
+        };
+        set_external_bots(vec![
+            bot("only-dabaifen", vec![GameKind::Dabaifen]),
+            bot("heuristic", vec![GameKind::Madiao]),
+        ]);
+        assert!(bot_names(GameKind::Dabaifen).contains(&"only-dabaifen"));
+        assert!(!bot_names(GameKind::Madiao).contains(&"only-dabaifen"));
+        assert!(external_bot(GameKind::Madiao, "only-dabaifen").is_none());
+        assert!(external_bot(GameKind::Madiao, "heuristic").is_none(), "a built-in name is not replaced");
+        assert_eq!(bot_names(GameKind::Madiao).iter().filter(|n| **n == "heuristic").count(), 1);
+        // A bot that cannot start: its decision is the first legal action, counted.
+        let deal = Dabaifen::deal(&dabaifen::Variants::STANDARD, 4, 0);
+        let st = Dabaifen::start(&deal, 0);
+        let seat = Dabaifen::to_move(&st).unwrap();
+        let a = bot_choice::<Dabaifen>("only-dabaifen", &st, seat, 1, Budget::default()).unwrap();
+        assert_eq!(a, Dabaifen::legal_actions(&st)[0]);
+        let counts = external_fallbacks();
+        let f = counts.iter().find(|(n, _)| n == "only-dabaifen").unwrap().1;
+        assert_eq!((f.decisions, f.crashes), (1, 1));
+        set_external_bots(Vec::new());
+        assert!(!bot_names(GameKind::Dabaifen).contains(&"only-dabaifen"));
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ai::arena::{self, Aggregator, Config, DealResult, Report, Scheme, Side};
+use ai::ext::Fallbacks;
 use ai::table::TimeSummary;
 use anyhow::Context as _;
 use clap::Args;
@@ -32,6 +33,13 @@ pub struct ArenaArgs {
     /// amount of work).
     #[arg(long, default_value_t = 100)]
     pub think_ms: u32,
+    /// External bots (`ext:COMMAND`, docs/bot-protocol.md): milliseconds a bot has to answer one
+    /// decision; a bot that is later is killed and the decision falls back.
+    #[arg(long, default_value_t = ai::ext::ExtLimits::default().time_limit_ms, value_parser = clap::value_parser!(u32).range(1..))]
+    pub time_limit_ms: u32,
+    /// External bots: milliseconds a bot has to answer the handshake after it is started.
+    #[arg(long, default_value_t = ai::ext::ExtLimits::default().start_limit_ms, value_parser = clap::value_parser!(u32).range(1..))]
+    pub start_limit_ms: u32,
     /// Worker threads; the results are the same for any number.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -164,6 +172,7 @@ fn run_game<G: Scheme>(args: &ArenaArgs, rules: G::Rules, rules_text: &str) -> a
         budget: ai::Budget { think_ms: args.think_ms },
         threads: args.threads,
         rules: rules.clone(),
+        limits: ai::ext::ExtLimits { time_limit_ms: args.time_limit_ms, start_limit_ms: args.start_limit_ms },
     };
     let mut records = args.records.as_deref().map(create).transpose()?;
     let mut deals = args.deals.as_deref().map(create).transpose()?;
@@ -323,5 +332,29 @@ pub fn report_text(r: &Report, rules: &str, threads: usize) -> String {
     let _ = writeln!(s, "decision times (wall clock, not part of the reproducible results):");
     let _ = writeln!(s, "  A {}: {}", r.a, times_text(&r.times_a));
     let _ = writeln!(s, "  B {}: {}", r.b, times_text(&r.times_b));
+    if r.fallbacks_a.is_some() || r.fallbacks_b.is_some() {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "external bots' fallbacks (decisions they failed, played as the first legal action):"
+        );
+        for (side, name, f) in [("A", &r.a, &r.fallbacks_a), ("B", &r.b, &r.fallbacks_b)] {
+            if let Some(f) = f {
+                let _ = writeln!(s, "  {side} {name}: {}", fallbacks_text(f));
+            }
+        }
+    }
     s
+}
+
+fn fallbacks_text(f: &Fallbacks) -> String {
+    format!(
+        "{} of {} decisions: {} illegal, {} malformed, {} timeouts, {} crashes",
+        f.total(),
+        f.decisions,
+        f.illegal,
+        f.malformed,
+        f.timeouts,
+        f.crashes
+    )
 }

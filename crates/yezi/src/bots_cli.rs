@@ -13,6 +13,10 @@ pub struct BotTable<G: Registry> {
     names: [String; 4],
     budget: Budget,
     times: Vec<(String, DecisionTimes)>,
+    /// External bots' processes, kept from one hand to the next.
+    pool: ai::ext::SharedPool,
+    /// External bots' fallback counts, by name.
+    fallbacks: Vec<(String, ai::ext::Fallbacks)>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -30,7 +34,14 @@ impl<G: Registry> BotTable<G> {
                 times.push((n.clone(), DecisionTimes::new()));
             }
         }
-        Ok(BotTable { names, budget, times, _game: std::marker::PhantomData })
+        Ok(BotTable {
+            names,
+            budget,
+            times,
+            pool: ai::ext::Pool::shared(4),
+            fallbacks: Vec::new(),
+            _game: std::marker::PhantomData,
+        })
     }
 
     /// The bots' names in seat order.
@@ -52,10 +63,12 @@ impl<G: Registry> BotTable<G> {
         let mut players: [Player<G>; 4] = {
             let mut v = Vec::with_capacity(4);
             for s in Seat::ALL {
-                v.push(Player::<G>::new(
+                v.push(Player::<G>::pooled(
                     &self.names[s.index()],
                     seat_seed(seed, hand, s, Side::A),
                     self.budget,
+                    ai::ext::ExtLimits::default(),
+                    &self.pool,
                 )?);
             }
             match v.try_into() {
@@ -65,12 +78,20 @@ impl<G: Registry> BotTable<G> {
         };
         let names = &self.names;
         let times = &mut self.times;
-        play_hand(state, &mut players, |seat, d| {
+        let played = play_hand(state, &mut players, |seat, d| {
             if let Some((_, t)) = times.iter_mut().find(|(n, _)| *n == names[seat.index()]) {
                 t.push(d);
             }
-        })
-        .map_err(|e| anyhow::anyhow!("hand {hand}: {e}"))
+        });
+        for (s, p) in players.iter().enumerate() {
+            if let Some(f) = p.fallbacks() {
+                match self.fallbacks.iter_mut().find(|(n, _)| *n == names[s]) {
+                    Some((_, sum)) => sum.add(&f),
+                    None => self.fallbacks.push((names[s].clone(), f)),
+                }
+            }
+        }
+        played.map_err(|e| anyhow::anyhow!("hand {hand}: {e}"))
     }
 
     /// The decision times of each bot, one line each.
@@ -89,6 +110,18 @@ impl<G: Registry> BotTable<G> {
                     let _ = writeln!(s, "  {name}: no decisions");
                 }
             }
+        }
+        for (name, f) in &self.fallbacks {
+            let _ = writeln!(
+                s,
+                "  {name}: {} of {} decisions fell back to the first legal action ({} illegal, {} malformed, {} timeouts, {} crashes)",
+                f.total(),
+                f.decisions,
+                f.illegal,
+                f.malformed,
+                f.timeouts,
+                f.crashes
+            );
         }
         s
     }

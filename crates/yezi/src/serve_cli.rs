@@ -69,6 +69,22 @@ pub struct ServeArgs {
     /// repeatable; `*` lets any page in.
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
+    /// External bots clients may seat by name: a JSON file `{"bots": [{"name": "…", "command":
+    /// "…"}, …]}` of programs that speak the bot protocol (docs/bot-protocol.md).
+    #[arg(long, value_name = "FILE")]
+    pub bots: Option<std::path::PathBuf>,
+}
+
+/// Reads `--bots FILE` and registers its bots at the tables; returns their names.
+fn load_bots(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("--bots {}", path.display()))?;
+    let mut reserved: Vec<&str> = table::bots::builtin_names(GameKind::Madiao).to_vec();
+    reserved.extend(table::bots::builtin_names(GameKind::Dabaifen));
+    let bots =
+        ai::ext::parse_bots_file(&text, &reserved).with_context(|| format!("--bots {}", path.display()))?;
+    let names = bots.iter().map(|b| b.name.clone()).collect();
+    table::bots::set_external_bots(bots);
+    Ok(names)
 }
 
 /// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
@@ -93,7 +109,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         park_ms: args.park_after.saturating_mul(1000),
         ..Timing::default()
     };
-    // A wrong --public-url or --allowed-origin is said before the database is opened.
+    // A wrong --bots file, --public-url or --allowed-origin is said before the database is opened.
+    let external = args.bots.as_deref().map(load_bots).transpose()?;
     if let Some(url) = &args.public_url {
         server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
     }
@@ -153,6 +170,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             caps.connections,
             caps.websockets
         );
+        if let Some(names) = &external {
+            println!(
+                "yezi serve: external bots: {}",
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            );
+        }
         tokio::select! {
             r = server::serve(listener, app) => r.context("serving")?,
             _ = tokio::signal::ctrl_c() => println!("yezi serve: stopped"),

@@ -159,3 +159,55 @@ fn madiao_bots_meet_in_a_short_arena_run() {
         assert!(report["times_a"]["decisions"].as_u64().unwrap() > 0);
     }
 }
+
+/// `--a ext:COMMAND`: the example bot of `examples/bots` over `yezi-bot/1`, in both games, with
+/// its fallback counts in the report (all zero), and a bot past its time limit counted.
+#[test]
+fn arena_runs_external_bots_and_reports_their_fallbacks() {
+    let example = format!("ext:python3 {}/../../examples/bots/random_bot.py", env!("CARGO_MANIFEST_DIR"));
+    for game in ["madiao", "dabaifen"] {
+        let out =
+            yezi(&["arena", game, "--a", &example, "--b", "heuristic", "--hands", "2", "--json", "--quiet"]);
+        let report = json(&out);
+        assert_eq!(report["hands"], 2, "{game}");
+        let f = &report["fallbacks_a"];
+        assert!(f["decisions"].as_u64().unwrap() > 0, "{game}: {f}");
+        for cause in ["illegal", "malformed", "timeouts", "crashes"] {
+            assert_eq!(f[cause], 0, "{game}: {f}");
+        }
+        assert!(report["fallbacks_b"].is_null(), "{game}: the heuristic bot has none");
+    }
+    let sleepy = format!("ext:python3 {}/../ai/tests/data/bad_bot.py sleep", env!("CARGO_MANIFEST_DIR"));
+    let out = yezi(&[
+        "arena",
+        "madiao",
+        "--a",
+        "random",
+        "--b",
+        &sleepy,
+        "--hands",
+        "1",
+        "--time-limit-ms",
+        "200",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let line = s
+        .lines()
+        .find(|l| l.starts_with("  B ext:") && l.contains(" illegal, "))
+        .unwrap_or_else(|| panic!("no fallback line: {s}"));
+    assert!(line.contains("0 illegal, 0 malformed") && !line.contains(" 0 timeouts"), "{line}");
+    let out = yezi(&["arena", "madiao", "--a", "ext:", "--b", "random", "--hands", "1"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("the command is empty"), "{}", text(&out.stderr));
+    // yezi sim --bots takes an external bot too, and says how many of its decisions fell back.
+    let spec = format!("random,{example},random,{example}");
+    let out = yezi(&["sim", "dabaifen", "--hands", "3", "--bots", &spec]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(": 0 of ") && s.contains("decisions fell back to the first legal action (0 illegal"),
+        "{s}"
+    );
+}

@@ -176,3 +176,41 @@ fn the_web_dir_serves_nothing_outside_it() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn a_bots_file_is_checked_and_its_bots_are_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("yezi.db");
+    let db = db.to_str().unwrap();
+    let file = dir.path().join("bots.json");
+    let file_s = file.to_str().unwrap();
+    assert_refused(spawn(&["--db", db, "--bots", file_s], None), &["--bots", "bots.json"]);
+    std::fs::write(&file, r#"{"bots": [{"name": "random", "command": "python3 x.py"}]}"#).unwrap();
+    assert_refused(spawn(&["--db", db, "--bots", file_s], None), &["--bots", "built-in"]);
+    std::fs::write(&file, r#"{"bots": [{"name": "mine", "command": "python3 'x.py"}]}"#).unwrap();
+    assert_refused(spawn(&["--db", db, "--bots", file_s], None), &["bots[0]", "unclosed quote"]);
+    std::fs::write(
+        &file,
+        r#"{"bots": [{"name": "mine", "command": "python3 x.py", "games": ["dabaifen"]}]}"#,
+    )
+    .unwrap();
+    let mut child = spawn(&["--db", db, "--bots", file_s], None);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap().to_string();
+    let mut second = String::new();
+    out.read_line(&mut second).unwrap();
+    assert_eq!(second.trim(), "yezi serve: external bots: mine");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let (status, games) = client::Client::new(&addr).get("/api/games").await.unwrap();
+        assert_eq!(status, 200);
+        for g in games["games"].as_array().unwrap() {
+            let has = g["bots"].as_array().unwrap().iter().any(|b| b == "mine");
+            assert_eq!(has, g["game"] == "dabaifen", "{g}");
+        }
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+}

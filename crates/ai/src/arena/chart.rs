@@ -231,6 +231,7 @@ mod tests {
             budget: Budget::default(),
             threads: 1,
             rules: MadiaoRules::default(),
+            limits: crate::ext::ExtLimits::default(),
         };
         let report = run::<Madiao>(&cfg, |_, _| Ok(())).unwrap();
         let text = svg(&report);

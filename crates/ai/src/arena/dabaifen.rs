@@ -192,6 +192,7 @@ mod tests {
             budget: Budget { think_ms: 10 },
             threads,
             rules: Variants::STANDARD,
+            limits: crate::ext::ExtLimits::default(),
         }
     }
 

@@ -182,6 +182,7 @@ mod tests {
             budget: Budget { think_ms: 10 },
             threads,
             rules: MadiaoRules::default(),
+            limits: crate::ext::ExtLimits::default(),
         }
     }
 

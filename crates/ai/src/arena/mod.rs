@@ -31,8 +31,9 @@ use std::sync::mpsc;
 use cards::Seat;
 use serde::Serialize;
 
-use crate::table::{DecisionTimes, IllegalChoice, Player, TimeSummary, play_hand};
-use crate::{Budget, Registry, UnknownBot};
+use crate::ext::{ExtLimits, Fallbacks, Pool, SharedPool};
+use crate::table::{DecisionTimes, IllegalChoice, Player, PlayerError, TimeSummary, play_hand};
+use crate::{Budget, Registry};
 use stats::{Accumulator, Interval, Summary};
 
 /// Which side plays a seat.
@@ -160,6 +161,8 @@ pub struct Config<R> {
     pub threads: usize,
     /// The rules.
     pub rules: R,
+    /// The time limits of external bots (`ext:COMMAND`).
+    pub limits: ExtLimits,
 }
 
 /// One deal, played and observed.
@@ -177,6 +180,10 @@ pub struct DealResult<G: Registry + Scheme> {
     pub times_a: DecisionTimes,
     /// Decision times of side B's players.
     pub times_b: DecisionTimes,
+    /// Side A's fallback counts, summed over its players (external bots only).
+    pub fallbacks_a: Option<Fallbacks>,
+    /// Side B's fallback counts.
+    pub fallbacks_b: Option<Fallbacks>,
 }
 
 /// A run's summary in the per-deal output.
@@ -230,9 +237,9 @@ impl<G: Registry + Scheme> DealResult<G> {
 /// Why an arena run stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
-    /// A name the registry does not know.
+    /// A name the registry does not know, or an external bot's command that cannot be read.
     #[error(transparent)]
-    UnknownBot(#[from] UnknownBot),
+    Player(#[from] PlayerError),
     /// A player broke the rules.
     #[error("deal {deal}, run {run:?}: {error}")]
     Illegal { deal: u64, run: String, error: IllegalChoice },
@@ -244,18 +251,40 @@ pub enum ArenaError {
     NoThreads,
 }
 
-/// Plays one deal: every run of the scheme, with fresh players seeded per seat.
+/// Plays one deal: every run of the scheme, with fresh players seeded per seat (external bots'
+/// processes are reused across the deal's runs, then asked to quit).
 pub fn play_deal<G: Scheme>(cfg: &Config<G::Rules>, index: u64) -> Result<DealResult<G>, ArenaError> {
+    play_deal_in::<G>(cfg, index, &Pool::shared(POOL_SIZE))
+}
+
+/// Idle external-bot processes an arena worker keeps: enough for every seat of both sides.
+const POOL_SIZE: usize = 8;
+
+/// [`play_deal`], with external bots taking their processes from `pool` and leaving them there:
+/// each player still begins a new match with its own seat and seed (`hello`).
+pub fn play_deal_in<G: Scheme>(
+    cfg: &Config<G::Rules>,
+    index: u64,
+    pool: &SharedPool,
+) -> Result<DealResult<G>, ArenaError> {
     let deal = G::deal(&cfg.rules, cfg.seed, index);
     let mut runs = Vec::new();
     let mut times_a = DecisionTimes::new();
     let mut times_b = DecisionTimes::new();
+    let mut fallbacks_a: Option<Fallbacks> = None;
+    let mut fallbacks_b: Option<Fallbacks> = None;
     for seating in G::seatings(&deal) {
         let mut players: Vec<Player<G>> = Vec::with_capacity(4);
         for seat in Seat::ALL {
             let side = seating.sides[seat.index()];
             let name = if side == Side::A { &cfg.a } else { &cfg.b };
-            players.push(Player::new(name, seat_seed(cfg.seed, index, seat, side), cfg.budget)?);
+            players.push(Player::pooled(
+                name,
+                seat_seed(cfg.seed, index, seat, side),
+                cfg.budget,
+                cfg.limits,
+                pool,
+            )?);
         }
         let mut players: [Player<G>; 4] = match players.try_into() {
             Ok(p) => p,
@@ -278,11 +307,19 @@ pub fn play_deal<G: Scheme>(cfg: &Config<G::Rules>, index: u64) -> Result<DealRe
                 break;
             }
         }
+        for (seat, p) in players.iter().enumerate() {
+            if let Some(f) = p.fallbacks() {
+                let side = if seating.sides[seat] == Side::A { &mut fallbacks_a } else { &mut fallbacks_b };
+                side.get_or_insert_with(Fallbacks::default).add(&f);
+            }
+        }
+        // The players end here: an external bot's process goes back to the pool.
+        drop(players);
         let scores = G::scores(&deal, &states);
         runs.push(Run { seating, states, scores });
     }
     let observations = G::observe(&deal, &runs);
-    Ok(DealResult { index, deal, runs, observations, times_a, times_b })
+    Ok(DealResult { index, deal, runs, observations, times_a, times_b, fallbacks_a, fallbacks_b })
 }
 
 /// A point of the running series: after `deals` deals, the mean so far and its interval.
@@ -329,6 +366,11 @@ pub struct Report {
     pub times_a: Option<TimeSummary>,
     /// Side B's decision times.
     pub times_b: Option<TimeSummary>,
+    /// Side A's fallback counts, when it is an external bot: decisions it failed (illegal or
+    /// malformed answers, timeouts, crashes) and that were made for it.
+    pub fallbacks_a: Option<Fallbacks>,
+    /// Side B's fallback counts.
+    pub fallbacks_b: Option<Fallbacks>,
 }
 
 /// Collects deals in deal order into a [`Report`].
@@ -339,6 +381,8 @@ pub struct Aggregator<G: Scheme> {
     deals: u64,
     times_a: DecisionTimes,
     times_b: DecisionTimes,
+    fallbacks_a: Option<Fallbacks>,
+    fallbacks_b: Option<Fallbacks>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -353,6 +397,8 @@ impl<G: Scheme> Aggregator<G> {
             deals: 0,
             times_a: DecisionTimes::new(),
             times_b: DecisionTimes::new(),
+            fallbacks_a: None,
+            fallbacks_b: None,
             _game: std::marker::PhantomData,
         }
     }
@@ -370,6 +416,16 @@ impl<G: Scheme> Aggregator<G> {
         }
         self.times_a.extend(&d.times_a);
         self.times_b.extend(&d.times_b);
+        for (sum, f) in [(&mut self.fallbacks_a, &d.fallbacks_a), (&mut self.fallbacks_b, &d.fallbacks_b)] {
+            if let Some(f) = f {
+                sum.get_or_insert_with(Fallbacks::default).add(f);
+            }
+        }
+    }
+
+    /// Side A's and side B's fallback counts so far.
+    pub fn fallbacks(&self) -> (Option<Fallbacks>, Option<Fallbacks>) {
+        (self.fallbacks_a, self.fallbacks_b)
     }
 
     fn sample(&mut self) {
@@ -404,6 +460,8 @@ impl<G: Scheme> Aggregator<G> {
             running: self.running,
             times_a: self.times_a.summary(),
             times_b: self.times_b.summary(),
+            fallbacks_a: self.fallbacks_a,
+            fallbacks_b: self.fallbacks_b,
         }
     }
 }
@@ -423,8 +481,9 @@ pub fn run<G: Scheme>(
     Player::<G>::new(&cfg.b, 0, cfg.budget)?;
     let mut agg = Aggregator::<G>::new(cfg.hands);
     if cfg.threads == 1 {
+        let pool = Pool::shared(POOL_SIZE);
         for i in 0..cfg.hands {
-            let d = play_deal::<G>(cfg, i)?;
+            let d = play_deal_in::<G>(cfg, i, &pool)?;
             agg.push(&d);
             on_deal(&d, &agg).map_err(ArenaError::Callback)?;
         }
@@ -438,12 +497,13 @@ pub fn run<G: Scheme>(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
+                let pool = Pool::shared(POOL_SIZE);
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.hands {
                         break;
                     }
-                    if tx.send((i, play_deal::<G>(cfg, i))).is_err() {
+                    if tx.send((i, play_deal_in::<G>(cfg, i, &pool))).is_err() {
                         break;
                     }
                 }

@@ -1,0 +1,95 @@
+//! An operator's external bot (`yezi serve --bots FILE`, docs/bot-protocol.md) at a table: clients
+//! see it among the bots and seat it by name, never by command, and it plays hands to the end with
+//! no fallback. The example bot of `examples/bots` plays both games.
+
+mod common;
+
+use std::time::Duration;
+
+use cards::record::GameKind;
+use serde_json::{Value, json};
+
+fn register_example() {
+    let example = format!("{}/../../examples/bots/random_bot.py", env!("CARGO_MANIFEST_DIR"));
+    let file = json!({ "bots": [
+        { "name": "pyrandom", "command": ["python3", example] },
+        { "name": "pymadiao", "command": ["python3", example], "games": ["madiao"] },
+    ] })
+    .to_string();
+    let mut reserved = table::bots::builtin_names(GameKind::Madiao).to_vec();
+    reserved.extend(table::bots::builtin_names(GameKind::Dabaifen));
+    table::bots::set_external_bots(ai::ext::parse_bots_file(&file, &reserved).unwrap());
+}
+
+fn seats(names: [&str; 4]) -> Value {
+    Value::Array(names.iter().map(|n| json!({ "kind": "bot", "bot": n })).collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
+    register_example();
+    let srv = common::TestServer::start(common::fast()).await;
+    let (status, games) = srv.client.get("/api/games").await.unwrap();
+    assert_eq!(status, 200);
+    for g in games["games"].as_array().unwrap() {
+        let bots: Vec<&str> = g["bots"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+        assert!(bots.contains(&"pyrandom"), "{g}");
+        assert_eq!(bots.contains(&"pymadiao"), g["game"] == "madiao", "{g}");
+        assert_ne!(g["default_bot"], "pyrandom");
+    }
+    let host = srv.guest("Ann").await;
+    // A client names bots; a command is not a name.
+    for (game, bot) in [("madiao", "ext:python3 evil.py"), ("dabaifen", "pymadiao"), ("madiao", "python3")] {
+        let body = json!({ "game": game, "seats": seats([bot, "random", "random", "random"]) });
+        let e = srv.client.create_table(&host.token, &body).await.unwrap_err().to_string();
+        assert!(e.contains("unknown bot"), "{bot}: {e}");
+    }
+
+    // Madiao: a one-hand match with the example bot in three seats, played to the end.
+    let body = json!({
+        "game": "madiao",
+        "variants": { "game_length": "hands:1" },
+        "seats": seats(["pyrandom", "heuristic", "pyrandom", "pymadiao"]),
+    });
+    let id = srv.table(&host, body).await;
+    let text = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let (s, text) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
+            if s == 200 {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the Madiao match ends");
+    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
+        panic!("{text}")
+    };
+    assert_eq!(
+        rec.players.as_ref().unwrap().0,
+        ["bot:pyrandom", "bot:heuristic", "bot:pyrandom", "bot:pymadiao"].map(String::from)
+    );
+    assert!(rec.hands.iter().all(|h| h.result.is_some()), "every hand is complete");
+    assert!(madiao::record::replay(&rec).is_clean());
+
+    // Da Bai Fen: watched until the first deal is over.
+    let body = json!({ "game": "dabaifen", "seats": seats(["pyrandom", "pyrandom", "random", "pyrandom"]) });
+    let id = srv.table(&host, body).await;
+    let mut s = srv.client.connect_as(&host.token).await.unwrap();
+    s.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    let over = s
+        .until(Duration::from_secs(120), "the first deal's result", |m| {
+            m["type"] == "error" || (m["view"]["result"].is_object() && m["view"]["phase"] == "over")
+        })
+        .await
+        .unwrap();
+    assert!(over["view"]["result"].is_object(), "{over}");
+
+    let counts = table::bots::external_fallbacks();
+    for name in ["pyrandom", "pymadiao"] {
+        let f = counts.iter().find(|(n, _)| n == name).map(|(_, f)| *f).unwrap_or_default();
+        assert!(f.decisions > 0, "{name} decided: {counts:?}");
+        assert_eq!(f.total(), 0, "{name}: {f:?}");
+    }
+}
