@@ -13,6 +13,7 @@ pub mod dabaifen;
 pub mod game;
 pub mod madiao;
 pub mod random;
+pub mod resample;
 pub mod table;
 
 pub use game::{Dabaifen, Game, Illegal, Madiao};
