@@ -101,11 +101,9 @@ pub fn madiao(state: &madiao::State, seat: Seat, rng: &mut Rng) -> Result<madiao
                 a => a,
             };
             if st.apply(a).is_err() {
+                ok = false;
                 break;
             }
-        }
-        if ok && st.view(seat) != view && std::env::var("DBG").is_ok() {
-            eprintln!("{:?}\n{:?}", st.view(seat), view);
         }
         if ok && st.view(seat) == view {
             return Ok(st);
