@@ -33,13 +33,22 @@ impl Bot {
         use ai::Registry;
         let budget = ai::Budget { think_ms };
         let (inner, g) = match (game, name) {
-            ("madiao", "cheater") => (Inner::MadiaoOracle(ai::Madiao::oracle(seed, budget).ok_or_else(|| verr("no Madiao cheater"))?), "madiao"),
+            ("madiao", "cheater") => (
+                Inner::MadiaoOracle(
+                    ai::Madiao::oracle(seed, budget).ok_or_else(|| verr("no Madiao cheater"))?,
+                ),
+                "madiao",
+            ),
             ("madiao", n) => (Inner::Madiao(ai::Madiao::bot(n, seed, budget).map_err(verr)?), "madiao"),
             ("dabaifen", "cheater") => (
-                Inner::DabaifenOracle(ai::Dabaifen::oracle(seed, budget).ok_or_else(|| verr("no Da Bai Fen cheater"))?),
+                Inner::DabaifenOracle(
+                    ai::Dabaifen::oracle(seed, budget).ok_or_else(|| verr("no Da Bai Fen cheater"))?,
+                ),
                 "dabaifen",
             ),
-            ("dabaifen", n) => (Inner::Dabaifen(ai::Dabaifen::bot(n, seed, budget).map_err(verr)?), "dabaifen"),
+            ("dabaifen", n) => {
+                (Inner::Dabaifen(ai::Dabaifen::bot(n, seed, budget).map_err(verr)?), "dabaifen")
+            }
             (g, _) => return Err(verr(format!("unknown game {g:?}: \"madiao\" or \"dabaifen\""))),
         };
         Ok(Bot { inner: Mutex::new(inner), name: name.to_string(), game: g })

@@ -51,8 +51,7 @@ pub trait Core: Clone + Send + Sync + 'static {
 
     /// Places the rest of the deck at random.
     fn deal_rest(&mut self, rng: &mut Rng) -> Result<(), String> {
-        let mut rest: Vec<usize> =
-            (0..Self::DECK).filter(|&c| self.dealt_mask() >> c & 1 == 0).collect();
+        let mut rest: Vec<usize> = (0..Self::DECK).filter(|&c| self.dealt_mask() >> c & 1 == 0).collect();
         rng.shuffle(&mut rest);
         for c in rest {
             self.place(c)?;

@@ -339,8 +339,11 @@ impl Core for DCore {
         if DCore::picking(st) {
             let o = st.pick_options(Cards::from_bits(self.picked));
             let set = if id == END {
-                if !(o.complete && !o.next.is_empty()) {
-                    return Err("56 (end a multi-card lead) is legal only when the picks are a lead that could go on".into());
+                if !o.complete || o.next.is_empty() {
+                    return Err(
+                        "56 (end a multi-card lead) is legal only when the picks are a lead that could go on"
+                            .into(),
+                    );
                 }
                 self.picked
             } else if id < 54 {
@@ -359,7 +362,10 @@ impl Core for DCore {
                 }
                 p
             } else {
-                return Err(format!("action {id} is not a pick: the {:?} phase takes card picks", st.phase()));
+                return Err(format!(
+                    "action {id} is not a pick: the {:?} phase takes card picks",
+                    st.phase()
+                ));
             };
             let a = if st.phase() == Phase::Burying {
                 Action::Bury(Cards::from_bits(set))

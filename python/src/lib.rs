@@ -202,14 +202,20 @@ impl Extra for MCore {
     }
     fn to_record(&self) -> Result<String, String> {
         let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
-        let rec = madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st]).map_err(|e| e.to_string())?;
+        let rec = madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])
+            .map_err(|e| e.to_string())?;
         serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
     }
     fn text(&self) -> String {
         match &self.st {
             None => format!("dealing: {} of 40 cards placed", self.deck.len()),
             Some(st) => {
-                let mut s = format!("{:?}, banker {}, upcard {}", st.phase(), st.banker().number(), st.upcard().code());
+                let mut s = format!(
+                    "{:?}, banker {}, upcard {}",
+                    st.phase(),
+                    st.banker().number(),
+                    st.upcard().code()
+                );
                 for seat in cards::Seat::ALL {
                     let hand: Vec<&str> = st.hand(seat).iter().map(|c| c.code()).collect();
                     s.push_str(&format!("\n{}: {}", seat.number(), hand.join(" ")));
@@ -233,7 +239,8 @@ impl Extra for DCore {
     }
     fn to_record(&self) -> Result<String, String> {
         let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
-        let rec = dabaifen::record::match_record(&self.cfg.variants, None, vec![dabaifen::record::hand_record(st)]);
+        let rec =
+            dabaifen::record::match_record(&self.cfg.variants, None, vec![dabaifen::record::hand_record(st)]);
         serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
     }
     fn text(&self) -> String {
@@ -295,11 +302,7 @@ fn kwargs(v: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
     let mut out = Vec::new();
     if let Some(d) = v {
         for (k, val) in d.iter() {
-            let val = if let Ok(b) = val.extract::<bool>() {
-                b.to_string()
-            } else {
-                val.str()?.to_string()
-            };
+            let val = if let Ok(b) = val.extract::<bool>() { b.to_string() } else { val.str()?.to_string() };
             out.push((k.extract::<String>()?, val));
         }
     }
@@ -355,7 +358,9 @@ impl MGame {
         let mut core = MCore::new(cfg);
         let ids: Option<Vec<i64>> = match (seed, deck) {
             (Some(_), Some(_)) => return Err(verr("give a seed or a deck, not both")),
-            (Some(s), None) => Some(madiao::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect()),
+            (Some(s), None) => {
+                Some(madiao::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect())
+            }
             (None, d) => d,
         };
         if let Some(ids) = ids {
@@ -388,7 +393,12 @@ impl MGame {
         self.cfg.variants.entries().map(|(k, v)| (k.to_string(), v)).collect()
     }
     fn __repr__(&self) -> String {
-        format!("yezi.madiao.Game(rules={:?}, banker={}, stake={})", self.cfg.rules, self.cfg.banker.number(), self.cfg.stake)
+        format!(
+            "yezi.madiao.Game(rules={:?}, banker={}, stake={})",
+            self.cfg.rules,
+            self.cfg.banker.number(),
+            self.cfg.stake
+        )
     }
 }
 
@@ -438,7 +448,9 @@ impl DGame {
         let mut core = DCore::new(self.cfg.clone());
         let ids: Option<Vec<i64>> = match (seed, deck) {
             (Some(_), Some(_)) => return Err(verr("give a seed or a deck, not both")),
-            (Some(s), None) => Some(dabaifen::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect()),
+            (Some(s), None) => {
+                Some(dabaifen::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect())
+            }
             (None, d) => d,
         };
         if let Some(ids) = ids {
@@ -522,7 +534,12 @@ impl DMatch {
     /// as `yezi sim` and `yezi bench` draw it.
     #[new]
     #[pyo3(signature = (starter=None, seed=None, deal=0, **variants))]
-    fn new(starter: Option<i64>, seed: Option<u64>, deal: u64, variants: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        starter: Option<i64>,
+        seed: Option<u64>,
+        deal: u64,
+        variants: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let mut v = dabaifen::Variants::STANDARD;
         for (k, val) in kwargs(variants)? {
             v.set(&k, &val).map_err(verr)?;
@@ -555,7 +572,8 @@ impl DMatch {
     }
     /// Records a finished deal.
     fn record(&mut self, state: &DState) -> PyResult<()> {
-        let r = state.core.st.as_ref().and_then(|s| s.result()).ok_or_else(|| verr("the deal is not over"))?;
+        let r =
+            state.core.st.as_ref().and_then(|s| s.result()).ok_or_else(|| verr("the deal is not over"))?;
         self.m.record(r);
         Ok(())
     }
@@ -615,7 +633,7 @@ fn madiao_result<'py>(py: Python<'py>, state: &MState) -> PyResult<Bound<'py, Py
     d.set_item("tricks", st.tricks().0.to_vec())?;
     d.set_item("game_over", st.game_over())?;
     d.set_item("next_banker", st.next_banker().map(|s| s.number()))?;
-    d.set_item("outcome", st.outcome().map(|o| madiao::random::outcome_index(o)))?;
+    d.set_item("outcome", st.outcome().map(madiao::random::outcome_index))?;
     Ok(d.into_any())
 }
 

@@ -278,8 +278,9 @@ impl Core for MCore {
 pub fn progress(hands_before: u32, banked: Option<Vec<bool>>) -> Result<MatchProgress, String> {
     let banked = match banked {
         None => BySeat([false; 4]),
-        Some(v) => BySeat(<[bool; 4]>::try_from(v).map_err(|_| "banked has one entry per seat (4)".to_string())?),
+        Some(v) => {
+            BySeat(<[bool; 4]>::try_from(v).map_err(|_| "banked has one entry per seat (4)".to_string())?)
+        }
     };
     Ok(MatchProgress { hands_before, banked })
 }
-

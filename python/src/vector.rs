@@ -14,9 +14,12 @@ use crate::dbf::DCore;
 use crate::md::MCore;
 use crate::{DGame, MGame, verr};
 
+/// The five arrays of a step: observations, masks, players, rewards, terminations.
+type Arrays = (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>);
+
 enum Envs {
-    Madiao { template: MCore, envs: Vec<MCore> },
-    Dabaifen { template: DCore, envs: Vec<DCore> },
+    Madiao { template: Box<MCore>, envs: Vec<MCore> },
+    Dabaifen { template: Box<DCore>, envs: Vec<DCore> },
 }
 
 /// The arrays of one step, as slices.
@@ -107,8 +110,8 @@ fn step_all<C: Core>(
         c.apply(actions[i] as usize).map_err(|e| format!("env {i}: {e}"))?;
         if c.current_player() == TERMINAL {
             let r = c.returns();
-            for s in 0..4 {
-                o.rewards[4 * i + s] = r[s] as f32;
+            for (slot, x) in o.rewards[4 * i..4 * i + 4].iter_mut().zip(r) {
+                *slot = x as f32;
             }
             o.terminated[i] = true;
             *episodes += 1;
@@ -131,8 +134,10 @@ impl VecEnv {
         let term = self.terminations.bind(py).clone();
         let mut obs_w = obs.try_readwrite().map_err(|e| verr(format!("observations are borrowed: {e}")))?;
         let mut mask_w = mask.try_readwrite().map_err(|e| verr(format!("action_masks are borrowed: {e}")))?;
-        let mut player_w = player.try_readwrite().map_err(|e| verr(format!("current_players are borrowed: {e}")))?;
-        let mut rewards_w = rewards.try_readwrite().map_err(|e| verr(format!("rewards are borrowed: {e}")))?;
+        let mut player_w =
+            player.try_readwrite().map_err(|e| verr(format!("current_players are borrowed: {e}")))?;
+        let mut rewards_w =
+            rewards.try_readwrite().map_err(|e| verr(format!("rewards are borrowed: {e}")))?;
         let mut term_w = term.try_readwrite().map_err(|e| verr(format!("terminations are borrowed: {e}")))?;
         let mut o = Out {
             obs: obs_w.as_slice_mut().map_err(verr)?,
@@ -144,18 +149,25 @@ impl VecEnv {
         // Every action is checked against the masks before any is applied.
         if let Some(a) = actions {
             for (i, &x) in a.iter().enumerate() {
-                let ok = x >= 0 && (x as usize) < self.num_actions && o.mask[self.num_actions * i + x as usize] == 1;
+                let ok = x >= 0
+                    && (x as usize) < self.num_actions
+                    && o.mask[self.num_actions * i + x as usize] == 1;
                 if !ok {
                     return Err(verr(format!("env {i}: action {x} is not legal (see action_masks[{i}])")));
                 }
             }
         }
         let info = self.info;
-        let (envs, rngs, skipped, episodes) = (&mut self.envs, &mut self.rngs, &mut self.skipped, &mut self.episodes);
+        let (envs, rngs, skipped, episodes) =
+            (&mut self.envs, &mut self.rngs, &mut self.skipped, &mut self.episodes);
         let r = py.detach(move || match (envs, actions) {
             (Envs::Madiao { template, envs }, None) => reset_all(envs, template, rngs, &mut o, info, skipped),
-            (Envs::Dabaifen { template, envs }, None) => reset_all(envs, template, rngs, &mut o, info, skipped),
-            (Envs::Madiao { template, envs }, Some(a)) => step_all(envs, template, rngs, a, &mut o, info, skipped, episodes),
+            (Envs::Dabaifen { template, envs }, None) => {
+                reset_all(envs, template, rngs, &mut o, info, skipped)
+            }
+            (Envs::Madiao { template, envs }, Some(a)) => {
+                step_all(envs, template, rngs, a, &mut o, info, skipped, episodes)
+            }
             (Envs::Dabaifen { template, envs }, Some(a)) => {
                 step_all(envs, template, rngs, a, &mut o, info, skipped, episodes)
             }
@@ -163,7 +175,7 @@ impl VecEnv {
         r.map_err(verr)
     }
 
-    fn arrays<'py>(&self, py: Python<'py>) -> (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>) {
+    fn arrays(&self, py: Python<'_>) -> Arrays {
         (
             self.observations.clone_ref(py).into_any(),
             self.action_masks.clone_ref(py).into_any(),
@@ -192,21 +204,25 @@ impl VecEnv {
         };
         let envs = if let Ok(g) = game.extract::<PyRef<'_, MGame>>() {
             let t = MCore::new(g.cfg.clone());
-            Envs::Madiao { envs: vec![t.clone(); n], template: t }
+            Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t) }
         } else if let Ok(g) = game.extract::<PyRef<'_, DGame>>() {
             let t = DCore::new(g.cfg.clone());
-            Envs::Dabaifen { envs: vec![t.clone(); n], template: t }
+            Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t) }
         } else {
             match game.extract::<String>().as_deref() {
                 Ok("madiao") => {
                     let t = MCore::new(MGame::new("standard", 0, 2, None)?.cfg);
-                    Envs::Madiao { envs: vec![t.clone(); n], template: t }
+                    Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t) }
                 }
                 Ok("dabaifen") => {
                     let t = DCore::new(DGame::new(0, ("2".into(), "2".into()), true, false, None)?.cfg);
-                    Envs::Dabaifen { envs: vec![t.clone(); n], template: t }
+                    Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t) }
                 }
-                _ => return Err(verr("game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\"")),
+                _ => {
+                    return Err(verr(
+                        "game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\"",
+                    ));
+                }
             }
         };
         let (obs_len, num_actions) = match (&envs, info) {
@@ -250,11 +266,7 @@ impl VecEnv {
 
     /// Applies one action id per hand (for its player to move) and returns `(observations,
     /// action_masks, current_players, rewards, terminations)` — the same arrays every time.
-    fn step(
-        &mut self,
-        py: Python<'_>,
-        actions: PyReadonlyArray1<'_, i64>,
-    ) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<Arrays> {
         let a = actions.as_slice().map_err(verr)?.to_vec();
         if a.len() != self.rngs.len() {
             return Err(verr(format!("step takes {} actions, not {}", self.rngs.len(), a.len())));
