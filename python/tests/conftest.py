@@ -34,3 +34,10 @@ def yezi_bin():
 @pytest.fixture
 def rng():
     return random.Random(12345)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """No test may skip silently: a skipped test fails the run."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and reporter.stats.get("skipped"):
+        session.exitstatus = 1
