@@ -4,7 +4,8 @@
 
 Measures, each for about --seconds of wall time on one core:
   1. the Python step loop (chance and random legal actions chosen in Python), games/s:
-     yezi Madiao, yezi Da Bai Fen, OpenSpiel's C++ hearts driven from Python;
+     yezi Madiao, yezi Da Bai Fen, OpenSpiel's C++ hearts driven from Python; and ours again
+     with the deal shuffled in Rust from a seed (only the players' steps in Python);
   2. vectorized stepping with observation tensors and masks, steps/s: yezi VecEnv (both games),
      OpenSpiel hearts with its observer filled in place each step, RLCard Dou Dizhu (env.step);
   3. PettingZoo AEC with masked random actions, steps/s: yezi madiao_v0 / dabaifen_v0 and
@@ -120,7 +121,8 @@ def aec(env_fn):
             if term or trunc:
                 env.step(None)
             else:
-                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
         return steps
 
@@ -143,6 +145,10 @@ def main():
     rows["loop yezi madiao (games/s)"] = timed(step_loop(md.new_initial_state, rng), s)
     rows["loop yezi dabaifen (games/s)"] = timed(step_loop(dbf.new_initial_state, rng), s)
     rows["loop openspiel hearts (games/s)"] = timed(step_loop(hearts.new_initial_state, rng), s)
+    # The same loop with the deal shuffled in Rust from a seed (no chance steps in Python).
+    k = iter(range(1 << 62))
+    rows["loop yezi madiao, seeded deal (games/s)"] = timed(step_loop(lambda: md.new_initial_state(seed=next(k)), rng), s)
+    rows["loop yezi dabaifen, seeded deal (games/s)"] = timed(step_loop(lambda: dbf.new_initial_state(seed=next(k)), rng), s)
     rows["vec yezi madiao VecEnv (steps/s)"] = timed(vecenv("madiao"), s)
     rows["vec yezi dabaifen VecEnv (steps/s)"] = timed(vecenv("dabaifen"), s)
     rows["vec openspiel hearts + observer (steps/s)"] = timed(hearts_observer(rng), s)
@@ -162,6 +168,8 @@ def main():
     h = r["loop openspiel hearts (games/s)"]
     print(f"  step loop Madiao / hearts      {r['loop yezi madiao (games/s)'] / h:7.1f}x  [>= 20x]")
     print(f"  step loop Da Bai Fen / hearts  {r['loop yezi dabaifen (games/s)'] / h:7.1f}x  [>= 5x]")
+    print(f"    with the deal seeded in Rust: Madiao {r['loop yezi madiao, seeded deal (games/s)'] / h:.1f}x, "
+          f"Da Bai Fen {r['loop yezi dabaifen, seeded deal (games/s)'] / h:.1f}x")
     ho = r["vec openspiel hearts + observer (steps/s)"]
     dd = r["vec rlcard doudizhu env.step (steps/s)"]
     for g in ("madiao", "dabaifen"):

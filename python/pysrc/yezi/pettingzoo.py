@@ -4,7 +4,7 @@ Agents ``player_0`` … ``player_3``; each observation is a dict ``{"observation
 (the seat's observation tensor), "action_mask": int8 mask (all zeros when the agent is not to
 move)}``. Rewards are the hand's returns, given when it ends. Chance (the deal) happens inside
 ``reset``, seeded by ``reset(seed=...)``; a deal that ends before any decision (a Madiao meld)
-is dealt again. Keyword arguments are the game's (``rules``, variants, …).
+is dealt again. An action the mask forbids raises ``ValueError``. Keyword arguments are the game's (``rules``, variants, …).
 """
 
 from types import SimpleNamespace
@@ -49,11 +49,9 @@ class YeziAEC(AECEnv):
         return self.action_spaces[agent]
 
     def _deal(self):
+        # The deck shuffled in Rust from a seed drawn from the environment's generator.
         while True:
-            state = self.game.new_initial_state()
-            while state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[self._rng.integers(len(outcomes))][0])
+            state = self.game.new_initial_state(seed=int(self._rng.integers(2**63)))
             if not state.is_terminal():
                 return state
 
@@ -114,10 +112,8 @@ def _module(game_module, name):
         return YeziAEC(game_module, name, render_mode=render_mode, **kwargs)
 
     def env(render_mode=None, **kwargs):
-        e = raw_env(render_mode=render_mode, **kwargs)
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-        e = wrappers.AssertOutOfBoundsWrapper(e)
-        return wrappers.OrderEnforcingWrapper(e)
+        # An illegal or out-of-range action is a ValueError from the engine (not a penalty).
+        return wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode, **kwargs))
 
     return SimpleNamespace(env=env, raw_env=raw_env)
 
