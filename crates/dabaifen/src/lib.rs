@@ -49,7 +49,7 @@ pub use account::{Account, Event};
 pub use card::{Card, Cards, Rank, Suit, UnknownCard};
 pub use game::Match;
 pub use legal::{LeadGroup, LegalSummary};
-pub use pick::PickOptions;
+pub use pick::{PickOptions, pick_options_among};
 pub use score::{DealResult, game_points};
 pub use setup::{DealSetup, FirstDraw, SetupError, deal_from_seed, deck_from_seed, first_draw};
 pub use state::{Action, Declaration, IllegalAction, KittyTurn, Outcome, Phase, State, Trick};

@@ -48,32 +48,43 @@ impl State {
                 }
                 PickOptions { next: Cards::from_bits(next), complete: k == 6 }
             }
-            Phase::Playing => self.pick_options_by_enumeration(p, low),
+            Phase::Playing => self.pick_options_by_enumeration(p),
             _ => none,
         }
     }
 
     /// [`State::pick_options`] from the legal actions themselves.
-    pub(crate) fn pick_options_by_enumeration(&self, p: u64, low: u64) -> PickOptions {
-        let mut next = 0u64;
-        let mut complete = false;
+    pub(crate) fn pick_options_by_enumeration(&self, p: u64) -> PickOptions {
+        let mut sets = Vec::new();
         self.for_each_legal_action(|a| {
-            let s = match a {
-                Action::Play(s) | Action::Bury(s) => s.bits(),
-                _ => return,
-            };
-            if s & low != p {
-                return;
-            }
-            let rest = s & !p;
-            if rest == 0 {
-                complete = true;
-            } else {
-                next |= rest & rest.wrapping_neg();
+            if let Action::Play(s) | Action::Bury(s) = a {
+                sets.push(s);
             }
         });
-        PickOptions { next: Cards::from_bits(next), complete }
+        pick_options_among(sets, Cards::from_bits(p))
     }
+}
+
+/// [`State::pick_options`] over a given list of legal sets (e.g. the legal actions a bot is
+/// shown): the next picks that some set continues, and whether `picked` is one of them.
+pub fn pick_options_among(sets: impl IntoIterator<Item = Cards>, picked: Cards) -> PickOptions {
+    let p = picked.bits();
+    let low = if p == 0 { 0 } else { u64::MAX >> p.leading_zeros() };
+    let mut next = 0u64;
+    let mut complete = false;
+    for s in sets {
+        let s = s.bits();
+        if s & low != p {
+            continue;
+        }
+        let rest = s & !p;
+        if rest == 0 {
+            complete = true;
+        } else {
+            next |= rest & rest.wrapping_neg();
+        }
+    }
+    PickOptions { next: Cards::from_bits(next), complete }
 }
 
 #[cfg(test)]
@@ -115,7 +126,9 @@ mod tests {
     #[test]
     fn picks_reach_exactly_the_legal_burials_and_plays() {
         let mut checked = [0usize; 2];
-        for variants in [Variants::STANDARD, Variants { revoke: crate::Revoke::Penalize, ..Variants::STANDARD }] {
+        for variants in
+            [Variants::STANDARD, Variants { revoke: crate::Revoke::Penalize, ..Variants::STANDARD }]
+        {
             for k in 0..12 {
                 let m = Match::new(variants, cards::Seat::ALL[(k % 4) as usize]);
                 let (deck, rng) = deal_from_seed(7, k);
@@ -129,11 +142,10 @@ mod tests {
                             let hand = st.hand(st.to_move().unwrap()).bits();
                             for picked in [0u64, hand & hand.wrapping_neg(), hand & !(hand >> 1 & hand)] {
                                 let p = picked & hand;
-                                let low = if p == 0 { 0 } else { u64::MAX >> p.leading_zeros() };
                                 if p.count_ones() <= 6 {
                                     assert_eq!(
                                         st.pick_options(Cards::from_bits(p)),
-                                        st.pick_options_by_enumeration(p, low)
+                                        st.pick_options_by_enumeration(p)
                                     );
                                 }
                             }
@@ -144,7 +156,10 @@ mod tests {
                             assert_eq!(got, legal_sets(&st));
                         }
                     } else {
-                        assert_eq!(st.pick_options(Cards::EMPTY), PickOptions { next: Cards::EMPTY, complete: false });
+                        assert_eq!(
+                            st.pick_options(Cards::EMPTY),
+                            PickOptions { next: Cards::EMPTY, complete: false }
+                        );
                     }
                     let a = policy.choose(&st);
                     st.apply(a).unwrap();
