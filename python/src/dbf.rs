@@ -114,6 +114,16 @@ impl DCore {
         v
     }
 
+    /// The one id of an action that is not a set (`[]` for a set, which takes picks).
+    pub fn ids_of_unpicked(a: Action) -> Vec<usize> {
+        match a {
+            Action::Pass => vec![PASS],
+            Action::Annul => vec![ANNUL],
+            Action::Declare(c) => vec![bit(&c)],
+            Action::Bury(_) | Action::Play(_) => Vec::new(),
+        }
+    }
+
     /// The action ids that play an engine action from no picks.
     pub fn ids_of(st: &State, a: Action) -> Vec<usize> {
         match a {
@@ -131,85 +141,13 @@ impl DCore {
     }
 
     fn encode(&self, me: Seat, out: &mut [f32], info: bool) {
-        out.fill(0.0);
-        let Some(st) = &self.st else { return };
-        let v = st.view(me);
-        let us = me.team() as usize;
-        for c in &v.hand {
-            one(out, O_HAND + bit(c));
-        }
-        if st.to_move() == Some(me) {
-            for c in Cards::from_bits(self.picked) {
-                one(out, O_PICKED + bit(&c));
+        match &self.st {
+            Some(st) => {
+                let picked = if st.to_move() == Some(me) { self.picked } else { 0 };
+                encode_view(&st.view(me), picked, out, info)
             }
+            None => out.fill(0.0),
         }
-        let current = v.tricks.last().filter(|t| t.winner.is_none());
-        for (i, t) in v.tricks.iter().enumerate() {
-            for p in &t.plays {
-                let r = rel(me, p.seat);
-                for c in &p.cards {
-                    one(out, O_PLAYED + 54 * r + bit(c));
-                    if info && i < 12 {
-                        one(out, I_TRICKS + TRICK_LEN * i + 4 + 54 * r + bit(c));
-                    }
-                }
-            }
-            if info && i < 12 {
-                one(out, I_TRICKS + TRICK_LEN * i + rel(me, t.leader));
-            }
-        }
-        if let Some(t) = current {
-            one(out, O_TRICK_LEADER + rel(me, t.leader));
-            for p in &t.plays {
-                for c in &p.cards {
-                    one(out, O_TRICK + 54 * rel(me, p.seat) + bit(c));
-                }
-            }
-            if let Some(lead) = t.plays.first() {
-                out[O_LEAD_SIZE] = lead.cards.len() as f32 / 12.0;
-            }
-        }
-        for c in v.kitty.iter().flatten() {
-            one(out, O_KITTY + bit(c));
-        }
-        for c in v.buried.iter().flatten() {
-            one(out, O_BURIED + bit(c));
-        }
-        for c in &v.kitty_turned {
-            one(out, O_TURNED + bit(c));
-        }
-        if let Some(d) = v.declaration {
-            one(out, O_DECL_CARD + bit(&d.card));
-            one(out, O_DECLARER + rel(me, d.seat));
-        }
-        if let Some(t) = v.trump {
-            one(out, O_TRUMP_SUIT + t.suit.index() as usize);
-            one(out, O_TRUMP_RANK + t.rank.index() as usize);
-        }
-        one(out, O_RANK_US + v.ranks[us].index() as usize);
-        one(out, O_RANK_THEM + v.ranks[1 - us].index() as usize);
-        one(
-            out,
-            O_PHASE
-                + match v.phase {
-                    Phase::Drawing => 0,
-                    Phase::Annulling => 1,
-                    Phase::Burying => 2,
-                    Phase::Playing => 3,
-                    Phase::Over => 4,
-                },
-        );
-        if let Some(s) = v.to_move {
-            one(out, O_TO_MOVE + rel(me, s));
-        }
-        one(out, O_STARTER + rel(me, v.starter));
-        one(out, O_FIRST_DRAWER + rel(me, v.first_drawer));
-        out[O_DRAWN] = f32::from(v.drawn) / 48.0;
-        for s in Seat::ALL {
-            out[O_SIZES + rel(me, s)] = f32::from(v.hand_sizes[s.index()]) / 18.0;
-        }
-        out[O_POINTS] = v.team_points[us] as f32 / 200.0;
-        out[O_POINTS + 1] = v.team_points[1 - us] as f32 / 200.0;
     }
 
     /// A short text of what `me` sees now.
@@ -400,4 +338,85 @@ impl Core for DCore {
     fn information_state(&self, seat: Seat, out: &mut [f32]) {
         self.encode(seat, out, true)
     }
+}
+
+/// The observation (`info`: information-state) tensor of a seat's view into `out`, with `picked`
+/// the seat's own picks when it is to move.
+pub fn encode_view(v: &dabaifen::View, picked: u64, out: &mut [f32], info: bool) {
+    out.fill(0.0);
+    let me = v.seat;
+    let us = me.team() as usize;
+    for c in &v.hand {
+        one(out, O_HAND + bit(c));
+    }
+    for c in Cards::from_bits(picked) {
+        one(out, O_PICKED + bit(&c));
+    }
+    let current = v.tricks.last().filter(|t| t.winner.is_none());
+    for (i, t) in v.tricks.iter().enumerate() {
+        for p in &t.plays {
+            let r = rel(me, p.seat);
+            for c in &p.cards {
+                one(out, O_PLAYED + 54 * r + bit(c));
+                if info && i < 12 {
+                    one(out, I_TRICKS + TRICK_LEN * i + 4 + 54 * r + bit(c));
+                }
+            }
+        }
+        if info && i < 12 {
+            one(out, I_TRICKS + TRICK_LEN * i + rel(me, t.leader));
+        }
+    }
+    if let Some(t) = current {
+        one(out, O_TRICK_LEADER + rel(me, t.leader));
+        for p in &t.plays {
+            for c in &p.cards {
+                one(out, O_TRICK + 54 * rel(me, p.seat) + bit(c));
+            }
+        }
+        if let Some(lead) = t.plays.first() {
+            out[O_LEAD_SIZE] = lead.cards.len() as f32 / 12.0;
+        }
+    }
+    for c in v.kitty.iter().flatten() {
+        one(out, O_KITTY + bit(c));
+    }
+    for c in v.buried.iter().flatten() {
+        one(out, O_BURIED + bit(c));
+    }
+    for c in &v.kitty_turned {
+        one(out, O_TURNED + bit(c));
+    }
+    if let Some(d) = v.declaration {
+        one(out, O_DECL_CARD + bit(&d.card));
+        one(out, O_DECLARER + rel(me, d.seat));
+    }
+    if let Some(t) = v.trump {
+        one(out, O_TRUMP_SUIT + t.suit.index() as usize);
+        one(out, O_TRUMP_RANK + t.rank.index() as usize);
+    }
+    one(out, O_RANK_US + v.ranks[us].index() as usize);
+    one(out, O_RANK_THEM + v.ranks[1 - us].index() as usize);
+    one(
+        out,
+        O_PHASE
+            + match v.phase {
+                Phase::Drawing => 0,
+                Phase::Annulling => 1,
+                Phase::Burying => 2,
+                Phase::Playing => 3,
+                Phase::Over => 4,
+            },
+    );
+    if let Some(s) = v.to_move {
+        one(out, O_TO_MOVE + rel(me, s));
+    }
+    one(out, O_STARTER + rel(me, v.starter));
+    one(out, O_FIRST_DRAWER + rel(me, v.first_drawer));
+    out[O_DRAWN] = f32::from(v.drawn) / 48.0;
+    for s in Seat::ALL {
+        out[O_SIZES + rel(me, s)] = f32::from(v.hand_sizes[s.index()]) / 18.0;
+    }
+    out[O_POINTS] = v.team_points[us] as f32 / 200.0;
+    out[O_POINTS + 1] = v.team_points[1 - us] as f32 / 200.0;
 }

@@ -7,6 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod arena;
 mod bots;
 mod core;
 mod dbf;
@@ -650,6 +651,7 @@ fn _yezi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::Bot>()?;
     m.add_function(wrap_pyfunction!(dabaifen_result, m)?)?;
     m.add_function(wrap_pyfunction!(madiao_result, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::run, m)?)?;
     m.add("CHANCE_PLAYER", core::CHANCE)?;
     m.add("TERMINAL_PLAYER", core::TERMINAL)?;
     Ok(())

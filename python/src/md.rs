@@ -86,76 +86,9 @@ impl MCore {
     }
 
     fn encode(&self, me: Seat, out: &mut [f32], info: bool) {
-        out.fill(0.0);
-        let Some(st) = &self.st else { return };
-        let v = st.view(me);
-        for c in &v.hand {
-            one(out, O_HAND + c.number() as usize);
-        }
-        let mut downs = [0u8; 4];
-        let mut i = 0usize;
-        let current = v.tricks.last().filter(|t| t.winner.is_none()).map(|t| t.number);
-        for t in &v.tricks {
-            for p in &t.plays {
-                let r = rel(me, p.seat);
-                if p.face_up {
-                    if let Some(c) = p.card {
-                        one(out, O_UP + 40 * r + c.number() as usize);
-                    }
-                } else {
-                    downs[r] += 1;
-                    if let (0, Some(c)) = (r, p.card) {
-                        one(out, O_MY_DOWN + c.number() as usize);
-                    }
-                }
-                if Some(t.number) == current {
-                    match (p.face_up, p.card) {
-                        (true, Some(c)) => one(out, O_TRICK + 40 * r + c.number() as usize),
-                        _ => one(out, O_TRICK_DOWN + r),
-                    }
-                }
-                if info && i < 32 {
-                    let b = I_PLAYS + PLAY_LEN * i;
-                    one(out, b + r);
-                    if let Some(c) = p.card.filter(|_| p.face_up || r == 0) {
-                        one(out, b + 4 + c.number() as usize);
-                    }
-                    if !p.face_up {
-                        one(out, b + 44);
-                    }
-                    one(out, b + 45);
-                }
-                i += 1;
-            }
-            if Some(t.number) == current
-                && let Some(b) = t.best
-            {
-                one(out, O_BEST + b.number() as usize);
-            }
-        }
-        for r in 0..4 {
-            out[O_DOWNS + r] = f32::from(downs[r]) / 8.0;
-        }
-        one(out, O_UPCARD + v.upcard.number() as usize);
-        one(out, O_BANKER + rel(me, v.banker));
-        one(out, O_FIRST + rel(me, v.first_recipient));
-        if let Some(s) = v.to_move {
-            one(out, O_TO_MOVE + rel(me, s));
-        }
-        for s in Seat::ALL {
-            out[O_TRICKS_WON + rel(me, s)] = f32::from(v.tricks_won[s]) / 8.0;
-        }
-        one(
-            out,
-            O_PHASE
-                + match v.phase {
-                    Phase::Redeal => 0,
-                    Phase::Play => 1,
-                    Phase::Over => 2,
-                },
-        );
-        for c in &v.redeal_choices {
-            one(out, O_REDEAL + if c.redeal { 4 } else { 0 } + rel(me, c.seat));
+        match &self.st {
+            Some(st) => encode_view(&st.view(me), out, info),
+            None => out.fill(0.0),
         }
     }
 
@@ -283,4 +216,78 @@ pub fn progress(hands_before: u32, banked: Option<Vec<bool>>) -> Result<MatchPro
         }
     };
     Ok(MatchProgress { hands_before, banked })
+}
+
+/// The observation (`info`: information-state) tensor of a seat's view into `out`.
+pub fn encode_view(v: &madiao::View, out: &mut [f32], info: bool) {
+    out.fill(0.0);
+    let me = v.seat;
+    for c in &v.hand {
+        one(out, O_HAND + c.number() as usize);
+    }
+    let mut downs = [0u8; 4];
+    let mut i = 0usize;
+    let current = v.tricks.last().filter(|t| t.winner.is_none()).map(|t| t.number);
+    for t in &v.tricks {
+        for p in &t.plays {
+            let r = rel(me, p.seat);
+            if p.face_up {
+                if let Some(c) = p.card {
+                    one(out, O_UP + 40 * r + c.number() as usize);
+                }
+            } else {
+                downs[r] += 1;
+                if let (0, Some(c)) = (r, p.card) {
+                    one(out, O_MY_DOWN + c.number() as usize);
+                }
+            }
+            if Some(t.number) == current {
+                match (p.face_up, p.card) {
+                    (true, Some(c)) => one(out, O_TRICK + 40 * r + c.number() as usize),
+                    _ => one(out, O_TRICK_DOWN + r),
+                }
+            }
+            if info && i < 32 {
+                let b = I_PLAYS + PLAY_LEN * i;
+                one(out, b + r);
+                if let Some(c) = p.card.filter(|_| p.face_up || r == 0) {
+                    one(out, b + 4 + c.number() as usize);
+                }
+                if !p.face_up {
+                    one(out, b + 44);
+                }
+                one(out, b + 45);
+            }
+            i += 1;
+        }
+        if Some(t.number) == current
+            && let Some(b) = t.best
+        {
+            one(out, O_BEST + b.number() as usize);
+        }
+    }
+    for r in 0..4 {
+        out[O_DOWNS + r] = f32::from(downs[r]) / 8.0;
+    }
+    one(out, O_UPCARD + v.upcard.number() as usize);
+    one(out, O_BANKER + rel(me, v.banker));
+    one(out, O_FIRST + rel(me, v.first_recipient));
+    if let Some(s) = v.to_move {
+        one(out, O_TO_MOVE + rel(me, s));
+    }
+    for s in Seat::ALL {
+        out[O_TRICKS_WON + rel(me, s)] = f32::from(v.tricks_won[s]) / 8.0;
+    }
+    one(
+        out,
+        O_PHASE
+            + match v.phase {
+                Phase::Redeal => 0,
+                Phase::Play => 1,
+                Phase::Over => 2,
+            },
+    );
+    for c in &v.redeal_choices {
+        one(out, O_REDEAL + if c.redeal { 4 } else { 0 } + rel(me, c.seat));
+    }
 }

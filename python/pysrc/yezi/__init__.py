@@ -7,9 +7,9 @@ module. ``yezi.madiao`` and ``yezi.dabaifen`` hold the games' ``Game`` and ``Sta
 library only when used). Encodings and tensor layouts: ``docs/python.md``.
 """
 
-from . import _yezi, bots, dabaifen, madiao, vector
+from . import _yezi, arena, bots, dabaifen, madiao, vector
 
 CHANCE_PLAYER = _yezi.CHANCE_PLAYER
 TERMINAL_PLAYER = _yezi.TERMINAL_PLAYER
 
-__all__ = ["madiao", "dabaifen", "vector", "bots", "CHANCE_PLAYER", "TERMINAL_PLAYER"]
+__all__ = ["madiao", "dabaifen", "vector", "bots", "arena", "CHANCE_PLAYER", "TERMINAL_PLAYER"]
