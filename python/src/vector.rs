@@ -4,7 +4,13 @@
 //! the step that ends it, else 0) and terminations (n, bool). A finished hand is replaced at once
 //! by a new deal (autoreset); the arrays then describe the new hand. Hands that end at the deal
 //! with no decision (a Madiao meld or the four lowest) are dealt again and counted in `skipped`.
+//!
+//! With `seat` given, the other seats are played in Rust by the project's bots (`opponents`):
+//! every row is then that seat's decision (one seat against bots, natively vectorized).
 
+use std::sync::Mutex;
+
+use ai::table::Player;
 use cards::{Rng, Seat};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -17,9 +23,58 @@ use crate::{DGame, MGame, verr};
 /// The five arrays of a step: observations, masks, players, rewards, terminations.
 type Arrays = (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>);
 
+/// Each hand's opponents (`None` for the learning seat), empty when every seat is the caller's.
+type Players<G> = Vec<Vec<Option<Player<G>>>>;
+
 enum Envs {
-    Madiao { template: Box<MCore>, envs: Vec<MCore> },
-    Dabaifen { template: Box<DCore>, envs: Vec<DCore> },
+    Madiao { template: Box<MCore>, envs: Vec<MCore>, players: Players<ai::Madiao> },
+    Dabaifen { template: Box<DCore>, envs: Vec<DCore>, players: Players<ai::Dabaifen> },
+}
+
+/// A core whose engine state bots can play.
+trait Driven: Core {
+    type G: ai::Registry;
+    fn engine(&self) -> Option<&<Self::G as ai::Game>::State>;
+    fn apply_engine(&mut self, a: <Self::G as ai::Game>::Action) -> Result<(), String>;
+}
+
+impl Driven for MCore {
+    type G = ai::Madiao;
+    fn engine(&self) -> Option<&madiao::State> {
+        self.st.as_ref()
+    }
+    fn apply_engine(&mut self, a: madiao::Action) -> Result<(), String> {
+        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    }
+}
+
+impl Driven for DCore {
+    type G = ai::Dabaifen;
+    fn engine(&self) -> Option<&dabaifen::State> {
+        self.st.as_ref()
+    }
+    fn apply_engine(&mut self, a: dabaifen::Action) -> Result<(), String> {
+        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    }
+}
+
+/// The bots play until the learning seat is to move or the hand is over.
+fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result<(), String> {
+    if players.is_empty() {
+        return Ok(());
+    }
+    for _ in 0..10_000 {
+        let p = c.current_player();
+        let Some(Some(player)) = usize::try_from(p).ok().and_then(|i| players.get_mut(i)) else {
+            return Ok(());
+        };
+        let st = c.engine().ok_or("a chance node")?;
+        let seat = Seat::new(p as u8).ok_or("a seat")?;
+        let legal = <C::G as ai::Game>::legal_actions(st);
+        let a = player.choose(st, seat, &legal);
+        c.apply_engine(a)?;
+    }
+    Err("the bots made 10,000 moves in a row".into())
 }
 
 /// The arrays of one step, as slices.
@@ -33,7 +88,7 @@ struct Out<'a> {
 
 #[pyclass(module = "yezi._yezi", name = "VecEnv")]
 pub struct VecEnv {
-    envs: Envs,
+    envs: Mutex<Envs>,
     rngs: Vec<Rng>,
     seed: u64,
     info: bool,
@@ -53,10 +108,17 @@ pub struct VecEnv {
     terminations: Py<PyArray1<bool>>,
 }
 
-fn deal<C: Core>(c: &mut C, template: &C, rng: &mut Rng, skipped: &mut u64) -> Result<(), String> {
+fn deal<C: Driven>(
+    c: &mut C,
+    template: &C,
+    rng: &mut Rng,
+    players: &mut [Option<Player<C::G>>],
+    skipped: &mut u64,
+) -> Result<(), String> {
     for _ in 0..10_000 {
         *c = template.clone();
         c.deal_rest(rng)?;
+        advance(c, players)?;
         if c.current_player() != TERMINAL {
             return Ok(());
         }
@@ -78,16 +140,17 @@ fn write<C: Core>(c: &C, i: usize, o: &mut Out<'_>, info: bool) {
     }
 }
 
-fn reset_all<C: Core>(
+fn reset_all<C: Driven>(
     envs: &mut [C],
     template: &C,
     rngs: &mut [Rng],
+    players: &mut Players<C::G>,
     o: &mut Out<'_>,
     info: bool,
     skipped: &mut u64,
 ) -> Result<(), String> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
-        deal(c, template, rng, skipped)?;
+        deal(c, template, rng, players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]), skipped)?;
         write(c, i, o, info);
         o.rewards[4 * i..4 * i + 4].fill(0.0);
         o.terminated[i] = false;
@@ -96,10 +159,11 @@ fn reset_all<C: Core>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn step_all<C: Core>(
+fn step_all<C: Driven>(
     envs: &mut [C],
     template: &C,
     rngs: &mut [Rng],
+    players: &mut Players<C::G>,
     actions: &[i64],
     o: &mut Out<'_>,
     info: bool,
@@ -107,7 +171,9 @@ fn step_all<C: Core>(
     episodes: &mut u64,
 ) -> Result<(), String> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
+        let ps = players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]);
         c.apply(actions[i] as usize).map_err(|e| format!("env {i}: {e}"))?;
+        advance(c, ps)?;
         if c.current_player() == TERMINAL {
             let r = c.returns();
             for (slot, x) in o.rewards[4 * i..4 * i + 4].iter_mut().zip(r) {
@@ -115,7 +181,7 @@ fn step_all<C: Core>(
             }
             o.terminated[i] = true;
             *episodes += 1;
-            deal(c, template, rng, skipped)?;
+            deal(c, template, rng, ps, skipped)?;
         } else {
             o.rewards[4 * i..4 * i + 4].fill(0.0);
             o.terminated[i] = false;
@@ -158,18 +224,21 @@ impl VecEnv {
             }
         }
         let info = self.info;
-        let (envs, rngs, skipped, episodes) =
-            (&mut self.envs, &mut self.rngs, &mut self.skipped, &mut self.episodes);
+        let mut guard = self.envs.lock().map_err(|_| verr("an earlier step failed inside the bots"))?;
+        let envs: &mut Envs = &mut guard;
+        let (rngs, skipped, episodes) = (&mut self.rngs, &mut self.skipped, &mut self.episodes);
         let r = py.detach(move || match (envs, actions) {
-            (Envs::Madiao { template, envs }, None) => reset_all(envs, template, rngs, &mut o, info, skipped),
-            (Envs::Dabaifen { template, envs }, None) => {
-                reset_all(envs, template, rngs, &mut o, info, skipped)
+            (Envs::Madiao { template, envs, players }, None) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped)
             }
-            (Envs::Madiao { template, envs }, Some(a)) => {
-                step_all(envs, template, rngs, a, &mut o, info, skipped, episodes)
+            (Envs::Dabaifen { template, envs, players }, None) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped)
             }
-            (Envs::Dabaifen { template, envs }, Some(a)) => {
-                step_all(envs, template, rngs, a, &mut o, info, skipped, episodes)
+            (Envs::Madiao { template, envs, players }, Some(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
+            }
+            (Envs::Dabaifen { template, envs, players }, Some(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
             }
         });
         r.map_err(verr)
@@ -188,12 +257,24 @@ impl VecEnv {
 
 #[pymethods]
 impl VecEnv {
-    /// `VecEnv(game, n, seed=0, tensor="observation")`: `game` is a `yezi.madiao.Game`, a
-    /// `yezi.dabaifen.Game`, `"madiao"` or `"dabaifen"`; `tensor` `"observation"` or
-    /// `"information_state"`. Env `i` deals from its own generator, stream `i` of `seed`.
+    /// `VecEnv(game, n, seed=0, tensor="observation", seat=None, opponents="random",
+    /// think_ms=10)`: `game` is a `yezi.madiao.Game`, a `yezi.dabaifen.Game`, `"madiao"` or
+    /// `"dabaifen"`; `tensor` `"observation"` or `"information_state"`. Env `i` deals from its own
+    /// generator, stream `i` of `seed`. With `seat`, the other seats are the bots `opponents` (one
+    /// name, or three in seat order).
     #[new]
-    #[pyo3(signature = (game, n, seed=0, tensor="observation"))]
-    fn new(py: Python<'_>, game: &Bound<'_, PyAny>, n: usize, seed: u64, tensor: &str) -> PyResult<Self> {
+    #[pyo3(signature = (game, n, seed=0, tensor="observation", seat=None, opponents=None, think_ms=10))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        n: usize,
+        seed: u64,
+        tensor: &str,
+        seat: Option<i64>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        think_ms: u32,
+    ) -> PyResult<Self> {
         if n == 0 {
             return Err(verr("n must be at least 1"));
         }
@@ -202,28 +283,76 @@ impl VecEnv {
             "information_state" => true,
             t => return Err(verr(format!("tensor is \"observation\" or \"information_state\", not {t:?}"))),
         };
-        let envs = if let Ok(g) = game.extract::<PyRef<'_, MGame>>() {
-            let t = MCore::new(g.cfg.clone());
-            Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t) }
-        } else if let Ok(g) = game.extract::<PyRef<'_, DGame>>() {
-            let t = DCore::new(g.cfg.clone());
-            Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t) }
-        } else {
-            match game.extract::<String>().as_deref() {
-                Ok("madiao") => {
-                    let t = MCore::new(MGame::new("standard", 0, 2, None)?.cfg);
-                    Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t) }
-                }
-                Ok("dabaifen") => {
-                    let t = DCore::new(DGame::new(0, ("2".into(), "2".into()), true, false, None)?.cfg);
-                    Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t) }
-                }
-                _ => {
-                    return Err(verr(
-                        "game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\"",
-                    ));
-                }
+        let seat = seat.map(|s| crate::core::seat(s).map_err(verr)).transpose()?;
+        let names: Vec<String> = match opponents {
+            None => vec!["random".to_string(); 3],
+            Some(o) => match o.extract::<String>() {
+                Ok(name) => vec![name; 3],
+                Err(_) => o.extract::<Vec<String>>()?,
+            },
+        };
+        if names.len() != 3 {
+            return Err(verr("opponents is one bot name or three"));
+        }
+        if seat.is_none() && opponents.is_some() {
+            return Err(verr("opponents play the seats other than `seat`: give a seat"));
+        }
+        let budget = ai::Budget { think_ms };
+        fn players<G: ai::Registry>(
+            n: usize,
+            seed: u64,
+            seat: Option<Seat>,
+            names: &[String],
+            budget: ai::Budget,
+        ) -> PyResult<Players<G>> {
+            let Some(me) = seat else { return Ok(Vec::new()) };
+            (0..n as u64)
+                .map(|i| {
+                    let mut k = 0;
+                    Seat::ALL
+                        .iter()
+                        .map(|&s| {
+                            if s == me {
+                                return Ok(None);
+                            }
+                            let name = &names[k];
+                            k += 1;
+                            let bot_seed =
+                                seed ^ (i << 8 | s.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                            Player::new(name, bot_seed, budget).map(Some).map_err(verr)
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+        let mcfg = |g: &Bound<'_, PyAny>| -> PyResult<Option<crate::md::Cfg>> {
+            if let Ok(g) = g.extract::<PyRef<'_, MGame>>() {
+                return Ok(Some(g.cfg.clone()));
             }
+            if g.extract::<String>().ok().as_deref() == Some("madiao") {
+                return Ok(Some(MGame::new("standard", 0, 2, None)?.cfg));
+            }
+            Ok(None)
+        };
+        let dcfg = |g: &Bound<'_, PyAny>| -> PyResult<Option<crate::dbf::Cfg>> {
+            if let Ok(g) = g.extract::<PyRef<'_, DGame>>() {
+                return Ok(Some(g.cfg.clone()));
+            }
+            if g.extract::<String>().ok().as_deref() == Some("dabaifen") {
+                return Ok(Some(DGame::new(0, ("2".into(), "2".into()), true, false, None)?.cfg));
+            }
+            Ok(None)
+        };
+        let envs = if let Some(c) = mcfg(game)? {
+            let t = MCore::new(c);
+            let players = players::<ai::Madiao>(n, seed, seat, &names, budget)?;
+            Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t), players }
+        } else if let Some(c) = dcfg(game)? {
+            let t = DCore::new(c);
+            let players = players::<ai::Dabaifen>(n, seed, seat, &names, budget)?;
+            Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t), players }
+        } else {
+            return Err(verr("game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\""));
         };
         let (obs_len, num_actions) = match (&envs, info) {
             (Envs::Madiao { .. }, false) => (MCore::OBS_LEN, MCore::NUM_ACTIONS),
@@ -232,7 +361,7 @@ impl VecEnv {
             (Envs::Dabaifen { .. }, true) => (DCore::INFO_LEN, DCore::NUM_ACTIONS),
         };
         let mut v = VecEnv {
-            envs,
+            envs: Mutex::new(envs),
             rngs: (0..n as u64).map(|i| Rng::from_seed_stream(seed, i)).collect(),
             seed,
             info,

@@ -88,3 +88,37 @@ def test_vecenv_refuses_illegal_actions_without_stepping():
 def test_vecenv_information_state_rows():
     env = VecEnv(dabaifen.Game(), 3, seed=0, tensor="information_state")
     assert env.observations.shape == (3, dabaifen.Game().information_state_tensor_size())
+
+
+@pytest.mark.parametrize("game", ["madiao", "dabaifen"])
+def test_vecenv_one_seat_against_bots_in_rust(game):
+    env = VecEnv(game, 6, seed=4, seat=2, opponents=["heuristic", "random", "random"], think_ms=1)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(300):
+        assert (env.current_players == 2).all()
+        _, _, _, rewards, terms = env.step(random_actions(env.action_masks, rng))
+        assert np.allclose(rewards.sum(axis=1), 0.0)
+        finished += int(terms.sum())
+    assert finished >= 6
+    with pytest.raises(ValueError):
+        VecEnv(game, 2, opponents="random")  # opponents need a seat
+    with pytest.raises(ValueError):
+        VecEnv(game, 2, seat=0, opponents="nobody")
+
+
+def test_gymnasium_native_vector_env():
+    import yezi.gym
+
+    env = yezi.gym.VecSeatEnv("dabaifen", num_envs=4, seat=1, opponents="random", seed=3)
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains({k: v.copy() for k, v in obs.items()})
+    rng = np.random.default_rng(1)
+    total = 0.0
+    ends = 0
+    for _ in range(200):
+        obs, reward, term, trunc, _ = env.step(random_actions(obs["action_mask"], rng))
+        assert reward.shape == (4,) and term.shape == (4,) and not trunc.any()
+        total += float(reward.sum())
+        ends += int(term.sum())
+    assert ends > 0

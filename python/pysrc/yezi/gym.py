@@ -1,4 +1,5 @@
-"""Gymnasium: one seat against the project's bots.
+"""Gymnasium: one seat against the project's bots (``SeatEnv``), and the same natively vectorized
+in Rust (``VecSeatEnv``).
 
 ``SeatEnv(game="madiao", seat=0, opponents="random", seed=None, think_ms=10, illegal="random",
 **game_kwargs)``: the agent plays ``seat``; the other seats are ``yezi.bots`` (one name for all,
@@ -98,7 +99,51 @@ class SeatEnv(gymnasium.Env):
         return str(self.state) if self.state is not None else ""
 
 
+class VecSeatEnv(gymnasium.vector.VectorEnv):
+    """A native vector env: ``num_envs`` hands stepped in Rust (``yezi.vector.VecEnv``), the agent
+    playing ``seat`` in each and the project's bots the other seats, also in Rust.
+
+    Observations are dicts of batched arrays ``{"observation", "action_mask"}`` (the same
+    arrays every step, filled in place); rewards are the seat's returns on the step a hand ends;
+    a finished hand is dealt anew in the same step (``autoreset_mode`` ``SAME_STEP``).
+    """
+
+    def __init__(self, game="madiao", num_envs=8, seat=0, opponents="random", seed=0, think_ms=10, **game_kwargs):
+        from .vector import VecEnv
+
+        if game not in _GAMES:
+            raise ValueError(f"game is one of {sorted(_GAMES)}, not {game!r}")
+        native = _GAMES[game].Game(**game_kwargs)
+        self.seat = int(seat)
+        self._env = VecEnv(native, num_envs, seed=seed, seat=self.seat, opponents=opponents, think_ms=think_ms)
+        self.num_envs = num_envs
+        n_obs = native.observation_tensor_size()
+        n_act = native.num_distinct_actions()
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (n_obs,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n_act,), np.uint8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(n_act)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+        self._truncations = np.zeros(num_envs, dtype=bool)
+
+    def _obs(self):
+        return {"observation": self._env.observations, "action_mask": self._env.action_masks}
+
+    def reset(self, seed=None, options=None):
+        self._env.reset(seed=seed)
+        return self._obs(), {}
+
+    def step(self, actions):
+        _, _, _, rewards, terms = self._env.step(np.asarray(actions, dtype=np.int64))
+        return self._obs(), rewards[:, self.seat].copy(), terms.copy(), self._truncations, {}
+
+
 gymnasium.register(id="yezi/Madiao-v0", entry_point="yezi.gym:SeatEnv", kwargs={"game": "madiao"})
 gymnasium.register(id="yezi/Dabaifen-v0", entry_point="yezi.gym:SeatEnv", kwargs={"game": "dabaifen"})
 
-__all__ = ["SeatEnv"]
+__all__ = ["SeatEnv", "VecSeatEnv"]
