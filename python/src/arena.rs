@@ -1,7 +1,8 @@
 //! `yezi.arena.run`: the duplicate arena (`ai::arena`) with a Python policy as side A against
 //! one of the project's bots as side B. The policy is called as `policy(observation, action_mask,
 //! seat) -> action id` with the same tensors and ids as the `State` API (for Da Bai Fen, once per
-//! pick of a set).
+//! pick of a set), or with `policy_input="state"` as `policy(state) -> action id` on a `State`
+//! drawn from the seat's information (never the true state) — for search such as IS-MCTS.
 
 use std::sync::{Arc, Mutex};
 
@@ -138,6 +139,159 @@ impl ai::Bot<ai::Dabaifen> for PolicyBot {
     }
 }
 
+/// A policy that is shown a state: not the true one, but one drawn from the seat's information
+/// (`ai::resample`), as `resample_from_infostate` gives. The arena seats it as an oracle only to
+/// reach the state to resample from.
+struct StatePolicy {
+    inner: PolicyBot,
+    rng: cards::Rng,
+}
+
+impl StatePolicy {
+    /// Calls the policy on `state` (a Python `State`) until one engine action is complete; the
+    /// ids it chose.
+    fn ids(&self, state: Py<PyAny>, limit: usize) -> Option<Vec<usize>> {
+        if self.inner.failed() {
+            return None;
+        }
+        let r = self.ids_inner(state, limit);
+        if r.is_none() {
+            self.inner.fail("the policy's choices did not make one action on its state".into());
+        }
+        r
+    }
+
+    fn ids_inner(&self, state: Py<PyAny>, limit: usize) -> Option<Vec<usize>> {
+        Python::attach(|py| {
+            let mut ids = Vec::new();
+            let b = state.bind(py);
+            let mover = b.call_method0("current_player").and_then(|x| x.extract::<i32>()).ok()?;
+            for _ in 0..limit {
+                let mask: Vec<u8> =
+                    b.call_method0("legal_actions").and_then(|x| x.extract::<Vec<usize>>()).ok().map(
+                        |l| {
+                            let mut m = vec![0u8; 82];
+                            for i in l {
+                                m[i] = 1;
+                            }
+                            m
+                        },
+                    )?;
+                let r = self.inner.policy.call1(py, (b,)).and_then(|x| x.extract::<usize>(py));
+                let id = match r {
+                    Ok(id) if mask.get(id) == Some(&1) => id,
+                    Ok(id) => {
+                        self.inner.fail(format!("the policy chose action {id}, which is not legal"));
+                        return None;
+                    }
+                    Err(e) => {
+                        self.inner.fail(format!("the policy raised: {e}"));
+                        return None;
+                    }
+                };
+                ids.push(id);
+                if b.call_method1("apply_action", (id,)).is_err() {
+                    return None;
+                }
+                let still = b.call_method0("current_player").and_then(|x| x.extract::<i32>()).ok()? == mover;
+                let picking = b
+                    .call_method0("picked")
+                    .and_then(|x| x.extract::<Vec<usize>>())
+                    .map(|p| !p.is_empty())
+                    .unwrap_or(false);
+                if !(still && picking) {
+                    return Some(ids);
+                }
+            }
+            None
+        })
+    }
+}
+
+impl ai::Oracle<ai::Madiao> for StatePolicy {
+    fn name(&self) -> &str {
+        "python"
+    }
+
+    fn choose(&mut self, state: &madiao::State, legal: &[madiao::Action]) -> madiao::Action {
+        let Some(seat) = state.to_move() else { return legal[0] };
+        let sample = match ai::resample::madiao(state, seat, &mut self.rng) {
+            Ok(s) => s,
+            Err(e) => {
+                self.inner.fail(e.to_string());
+                return legal[0];
+            }
+        };
+        let deck = sample.deck().to_vec();
+        let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
+        let core = MCore { cfg: madiao_cfg(state), deck, dealt, st: Some(sample) };
+        let obj = Python::attach(|py| Py::new(py, crate::MState { core }).map(|o| o.into_any()));
+        let Ok(obj) = obj else { return legal[0] };
+        match self.ids(obj, 1).as_deref() {
+            Some([id]) => MCore::action(*id).filter(|a| legal.contains(a)).unwrap_or(legal[0]),
+            _ => legal[0],
+        }
+    }
+}
+
+fn madiao_cfg(state: &madiao::State) -> md::Cfg {
+    md::Cfg {
+        rules: "standard",
+        variants: *state.variants(),
+        banker: state.banker(),
+        stake: state.stake(),
+        progress: state.progress(),
+    }
+}
+
+impl ai::Oracle<ai::Dabaifen> for StatePolicy {
+    fn name(&self) -> &str {
+        "python"
+    }
+
+    fn choose(&mut self, state: &dabaifen::State, legal: &[dabaifen::Action]) -> dabaifen::Action {
+        use dabaifen::{Action, Cards, Phase};
+        let Some(seat) = state.to_move() else { return legal[0] };
+        let sample = match ai::resample::dabaifen(state, seat, &mut self.rng) {
+            Ok(s) => s,
+            Err(e) => {
+                self.inner.fail(e.to_string());
+                return legal[0];
+            }
+        };
+        let setup = sample.setup();
+        let cfg = dbf::Cfg {
+            variants: setup.variants,
+            starter: setup.starter,
+            ranks: setup.ranks,
+            first_deal: setup.first_deal,
+            open: setup.open,
+        };
+        let deck = sample.deck().to_vec();
+        let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
+        let phase = sample.phase();
+        let core = DCore { cfg, deck, dealt, st: Some(sample), picked: 0 };
+        let obj = Python::attach(|py| Py::new(py, crate::DState { core }).map(|o| o.into_any()));
+        let Ok(obj) = obj else { return legal[0] };
+        let Some(ids) = self.ids(obj, 60) else { return legal[0] };
+        let a = match (phase, &ids[..]) {
+            (Phase::Burying | Phase::Playing, _) => {
+                let set: Cards = ids
+                    .iter()
+                    .filter(|&&i| i < 54)
+                    .filter_map(|&i| dabaifen::Card::from_number(i as u8))
+                    .collect();
+                if phase == Phase::Burying { Action::Bury(set) } else { Action::Play(set) }
+            }
+            (_, [dbf::PASS]) => Action::Pass,
+            (_, [dbf::ANNUL]) => Action::Annul,
+            (_, [c]) => dabaifen::Card::from_number(*c as u8).map_or(Action::Pass, Action::Declare),
+            _ => legal[0],
+        };
+        if legal.contains(&a) { a } else { legal[0] }
+    }
+}
+
 fn make<G: ai::Registry>(
     side: ai::arena::Side,
     seed: u64,
@@ -145,13 +299,19 @@ fn make<G: ai::Registry>(
     budget: ai::Budget,
     policy: &Py<PyAny>,
     failure: &Failure,
+    with_state: bool,
 ) -> Result<ai::table::Player<G>, ai::arena::ArenaError>
 where
     PolicyBot: ai::Bot<G>,
+    StatePolicy: ai::Oracle<G>,
 {
     if side == ai::arena::Side::A {
-        let bot = Python::attach(|py| PolicyBot { policy: policy.clone_ref(py), failure: failure.clone() });
-        return Ok(ai::table::Player::Bot(Box::new(bot)));
+        let inner = Python::attach(|py| PolicyBot { policy: policy.clone_ref(py), failure: failure.clone() });
+        if with_state {
+            let rng = cards::Rng::from_seed(seed);
+            return Ok(ai::table::Player::Oracle(Box::new(StatePolicy { inner, rng })));
+        }
+        return Ok(ai::table::Player::Bot(Box::new(inner)));
     }
     Ok(ai::table::Player::new(baseline, seed, budget)?)
 }
@@ -160,7 +320,7 @@ where
 /// side A against the bot `baseline` as side B, and returns the arena's report as a dict (the
 /// same as `yezi arena --json`). Keyword arguments are the game's variants (Madiao also `rules`).
 #[pyfunction]
-#[pyo3(signature = (game, policy, baseline="random", hands=100, seed=1, think_ms=10, **variants))]
+#[pyo3(signature = (game, policy, baseline="random", hands=100, seed=1, think_ms=10, policy_input="tensors", **variants))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -170,9 +330,15 @@ pub fn run<'py>(
     hands: u64,
     seed: u64,
     think_ms: u32,
+    policy_input: &str,
     variants: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let budget = ai::Budget { think_ms };
+    let with_state = match policy_input {
+        "tensors" => false,
+        "state" => true,
+        p => return Err(verr(format!("policy_input is \"tensors\" or \"state\", not {p:?}"))),
+    };
     let failure: Failure = Arc::new(Mutex::new(None));
     let mut overrides = kwargs(variants)?;
     let report = match game {
@@ -195,7 +361,7 @@ pub fn run<'py>(
                 rules: ai::arena::madiao::MadiaoRules { preset: preset.into(), variants: v },
             };
             ai::arena::run_with::<ai::Madiao>(&cfg, &mut |side, _seat, s| {
-                make::<ai::Madiao>(side, s, baseline, budget, &policy, &failure)
+                make::<ai::Madiao>(side, s, baseline, budget, &policy, &failure, with_state)
             })
         }
         "dabaifen" => {
@@ -213,7 +379,7 @@ pub fn run<'py>(
                 rules: v,
             };
             ai::arena::run_with::<ai::Dabaifen>(&cfg, &mut |side, _seat, s| {
-                make::<ai::Dabaifen>(side, s, baseline, budget, &policy, &failure)
+                make::<ai::Dabaifen>(side, s, baseline, budget, &policy, &failure, with_state)
             })
         }
         g => return Err(verr(format!("unknown game {g:?}: \"madiao\" or \"dabaifen\""))),

@@ -1,11 +1,14 @@
 """The OpenSpiel adapter: registration, random_sim_test, the Python API, IS-MCTS with our
 resampler, outcome-sampling MCCFR."""
 
+import json
+
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
+import yezi.arena
 import yezi.openspiel  # noqa: F401  (registers the games)
 
 NAMES = ["yezi_madiao", "yezi_dabaifen"]
@@ -95,3 +98,32 @@ def test_outcome_sampling_mccfr_runs(name):
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions())
     assert abs(sum(probs.values()) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("game", ["madiao", "dabaifen"])
+def test_ismcts_and_mccfr_play_in_the_duplicate_arena(game):
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.spec_from_file_location("osa", pathlib.Path(__file__).parents[1] / "openspiel_arena.py")
+    osa = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(osa)
+    g = pyspiel.load_game("yezi_" + game)
+    for policy in (osa.ismcts_policy(g, 4, 1), osa.mccfr_policy(g, 5, 1)):
+        report = yezi.arena.run(game, policy, baseline="heuristic", hands=1, seed=3, think_ms=1, policy_input="state")
+        assert report["hands"] == 1 and report["series"][0]["summary"]["n"] == 1
+
+
+def test_state_policies_see_a_resampled_state_never_the_true_one():
+    seen = []
+
+    def policy(state):
+        seen.append(state.to_record())
+        return state.legal_actions()[0]
+
+    yezi.arena.run("madiao", policy, baseline="random", hands=1, seed=2, policy_input="state")
+    # One deal only: were these true states, every deck would be the same.
+    decks = {tuple(json.loads(r)["hands"][0]["deck"]) for r in seen}
+    assert len(seen) > 4 and len(decks) > 1
+    with pytest.raises(ValueError, match="raised"):
+        yezi.arena.run("dabaifen", lambda s: 1 / 0, hands=1, policy_input="state")
