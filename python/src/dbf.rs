@@ -127,9 +127,6 @@ impl DCore {
     /// The action ids that play an engine action from no picks.
     pub fn ids_of(st: &State, a: Action) -> Vec<usize> {
         match a {
-            Action::Pass => vec![PASS],
-            Action::Annul => vec![ANNUL],
-            Action::Declare(c) => vec![bit(&c)],
             Action::Bury(s) | Action::Play(s) => {
                 let mut ids: Vec<usize> = s.iter().map(|c| bit(&c)).collect();
                 if !st.pick_options(s).next.is_empty() {
@@ -137,6 +134,7 @@ impl DCore {
                 }
                 ids
             }
+            a => DCore::ids_of_unpicked(a),
         }
     }
 
