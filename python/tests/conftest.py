@@ -40,4 +40,5 @@ def pytest_sessionfinish(session, exitstatus):
     """No test may skip silently: a skipped test fails the run."""
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and reporter.stats.get("skipped"):
+        reporter.write_line("a skipped test fails the run: every test must run", red=True)
         session.exitstatus = 1
