@@ -5,7 +5,9 @@
 # tests, end-to-end tests in headless Chromium against the real binary; see docs/web.md).
 # Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite,
 # started on a loopback port in a temporary directory and stopped at the end; Chromium and a CJK
-# font from Debian; playwright-core and TypeScript from npm). `.ci/run` calls this.
+# font from Debian; playwright-core and TypeScript from npm), and the Python bindings' tests in a
+# virtualenv under target/ (pip installs numpy, maturin, pytest, gymnasium, pettingzoo, open-spiel
+# and rlcard when missing; see docs/python.md). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -98,5 +100,20 @@ step "the browser client: unit tests of the pure helpers (node --test)"
 step "the browser client: end-to-end in headless Chromium against the real yezi binary"
 cargo build -p yezi --locked
 (cd e2e && YEZI_BIN="$PWD/../target/debug/yezi" node e2e.mjs)
+
+step "the Python bindings: fmt and clippy (python/ is outside the workspace, with its own Cargo.lock)"
+cargo fmt --manifest-path python/Cargo.toml -- --check
+CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
+
+step "the Python bindings: a virtualenv, the package built into it (maturin develop), pytest"
+PYENV="$PWD/target/pyenv"
+[ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
+if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard" 2>/dev/null; then
+  echo "installing the Python test tools into $PYENV (pip)"
+  "$PYENV/bin/python" -m pip install -q numpy maturin pytest gymnasium pettingzoo open-spiel rlcard
+fi
+(cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
+  maturin develop --locked -q)
+(cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$PYENV/bin/python" -m pytest -q tests)
 
 step "all tests passed"

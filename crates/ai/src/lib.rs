@@ -14,6 +14,7 @@ pub mod ext;
 pub mod game;
 pub mod madiao;
 pub mod random;
+pub mod resample;
 pub mod table;
 
 pub use game::{Dabaifen, Game, Illegal, Madiao};

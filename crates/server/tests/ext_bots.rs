@@ -41,7 +41,12 @@ async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
     // A client names bots; a command is not a name.
     for (game, bot) in [("madiao", "ext:python3 evil.py"), ("dabaifen", "pymadiao"), ("madiao", "python3")] {
         let body = json!({ "game": game, "seats": seats([bot, "random", "random", "random"]) });
-        let e = srv.client.create_table(&host.token, &body).await.unwrap_err().to_string();
+        let e = srv
+            .client
+            .create_table(&host.token, &serde_json::from_value(body).unwrap())
+            .await
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown bot"), "{bot}: {e}");
     }
 

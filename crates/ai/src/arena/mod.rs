@@ -267,6 +267,19 @@ pub fn play_deal_in<G: Scheme>(
     index: u64,
     pool: &SharedPool,
 ) -> Result<DealResult<G>, ArenaError> {
+    play_deal_with(cfg, index, &mut |side, _seat, seed| {
+        let name = if side == Side::A { &cfg.a } else { &cfg.b };
+        Ok(Player::pooled(name, seed, cfg.budget, cfg.limits, pool)?)
+    })
+}
+
+/// [`play_deal`] with the players made by `make(side, seat, seed)` instead of by name (a player
+/// from outside the registry, e.g. a policy of the Python bindings, as a side).
+pub fn play_deal_with<G: Scheme>(
+    cfg: &Config<G::Rules>,
+    index: u64,
+    make: &mut dyn FnMut(Side, Seat, u64) -> Result<Player<G>, ArenaError>,
+) -> Result<DealResult<G>, ArenaError> {
     let deal = G::deal(&cfg.rules, cfg.seed, index);
     let mut runs = Vec::new();
     let mut times_a = DecisionTimes::new();
@@ -277,14 +290,7 @@ pub fn play_deal_in<G: Scheme>(
         let mut players: Vec<Player<G>> = Vec::with_capacity(4);
         for seat in Seat::ALL {
             let side = seating.sides[seat.index()];
-            let name = if side == Side::A { &cfg.a } else { &cfg.b };
-            players.push(Player::pooled(
-                name,
-                seat_seed(cfg.seed, index, seat, side),
-                cfg.budget,
-                cfg.limits,
-                pool,
-            )?);
+            players.push(make(side, seat, seat_seed(cfg.seed, index, seat, side))?);
         }
         let mut players: [Player<G>; 4] = match players.try_into() {
             Ok(p) => p,
@@ -466,6 +472,20 @@ impl<G: Scheme> Aggregator<G> {
     }
 }
 
+/// Plays `cfg.hands` deals on the calling thread with the players made by `make(side, seat,
+/// seed)` (see [`play_deal_with`]) and returns the report; `cfg.threads` is not used.
+pub fn run_with<G: Scheme>(
+    cfg: &Config<G::Rules>,
+    make: &mut dyn FnMut(Side, Seat, u64) -> Result<Player<G>, ArenaError>,
+) -> Result<Report, ArenaError> {
+    let mut agg = Aggregator::<G>::new(cfg.hands);
+    for i in 0..cfg.hands {
+        let d = play_deal_with::<G>(cfg, i, make)?;
+        agg.push(&d);
+    }
+    Ok(agg.finish(cfg))
+}
+
 /// Plays `cfg.hands` deals on `cfg.threads` threads and returns the report. `on_deal` receives
 /// every deal in deal order, on the calling thread, with the aggregate so far (for records,
 /// progress and per-deal output); an error from it stops the run.
@@ -543,5 +563,33 @@ mod tests {
         for other in [s(2, 2, 3, Side::A), s(1, 3, 3, Side::A), s(1, 2, 0, Side::A), s(1, 2, 3, Side::B)] {
             assert_ne!(base, other);
         }
+    }
+
+    #[test]
+    fn run_with_players_by_name_is_run() {
+        let cfg = Config {
+            a: "heuristic".to_string(),
+            b: "random".to_string(),
+            hands: 6,
+            seed: 9,
+            budget: Budget { think_ms: 1 },
+            threads: 1,
+            rules: madiao::MadiaoRules::default(),
+            limits: crate::ext::ExtLimits::default(),
+        };
+        let by_name = run::<crate::Madiao>(&cfg, |_, _| Ok(())).unwrap();
+        let mut made = Vec::new();
+        let with = run_with::<crate::Madiao>(&cfg, &mut |side, seat, seed| {
+            made.push((side, seat));
+            let name = if side == Side::A { "heuristic" } else { "random" };
+            Ok(Player::new(name, seed, cfg.budget)?)
+        })
+        .unwrap();
+        let means = |r: &Report| r.series.iter().map(|s| format!("{:?}", s.summary)).collect::<Vec<_>>();
+        assert_eq!(means(&by_name), means(&with));
+        assert!(made.iter().any(|(s, _)| *s == Side::A) && made.iter().any(|(s, _)| *s == Side::B));
+        // A player the factory refuses stops the run with its error.
+        let e = run_with::<crate::Madiao>(&cfg, &mut |_, _, _| Err(ArenaError::Callback("no player".into())));
+        assert!(matches!(e, Err(ArenaError::Callback(m)) if m == "no player"));
     }
 }

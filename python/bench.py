@@ -1,0 +1,184 @@
+"""Throughput of the Python bindings against the peers named in the issue, measured in one run.
+
+    python python/bench.py [--seconds 3]
+
+Measures, each for about --seconds of wall time on one core:
+  1. the Python step loop (chance and random legal actions chosen in Python), games/s:
+     yezi Madiao, yezi Da Bai Fen, OpenSpiel's C++ hearts driven from Python; and ours again
+     with the deal shuffled in Rust from a seed (only the players' steps in Python);
+  2. vectorized stepping with observation tensors and masks, steps/s: yezi VecEnv (both games),
+     OpenSpiel hearts with its observer filled in place each step, RLCard Dou Dizhu (env.step);
+  3. PettingZoo AEC with masked random actions, steps/s: yezi madiao_v0 / dabaifen_v0 and
+     PettingZoo's texas_holdem_v4.
+Prints a table and the ratios the issue asks for.
+"""
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+
+def timed(fn, seconds):
+    """Runs fn() (which returns a count) until `seconds` pass; returns count per second."""
+    fn()  # warm up
+    count, start = 0, time.perf_counter()
+    while True:
+        count += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
+def step_loop(new_state, rng):
+    def one():
+        state = new_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        return 1
+
+    return one
+
+
+def vecenv(game, n=256):
+    from yezi.vector import VecEnv
+
+    env = VecEnv(game, n, seed=1)
+    rng = np.random.default_rng(0)
+    noise = np.empty(env.action_masks.shape, np.float32)
+
+    def one():
+        for _ in range(20):
+            rng.random(out=noise, dtype=np.float32)
+            actions = np.argmax(env.action_masks * (noise + 0.01), axis=1).astype(np.int64)
+            env.step(actions)
+        return 20 * n
+
+    return one
+
+
+def hearts_observer(rng):
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("hearts")
+    # Hearts has no plain observation; its observer is the information state (perfect recall).
+    obs = make_observation(game) or make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+
+    def one():
+        steps = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            p = state.current_player()
+            obs.set_from(state, p)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps
+
+    return one
+
+
+def rlcard_doudizhu():
+    import rlcard
+
+    env = rlcard.make("doudizhu", config={"seed": 0})
+    rng = np.random.default_rng(0)
+
+    def one():
+        steps = 0
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    return one
+
+
+def aec(env_fn):
+    env = env_fn()
+    rng = np.random.default_rng(0)
+    seed = [0]
+
+    def one():
+        steps = 0
+        seed[0] += 1
+        env.reset(seed=seed[0])
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+        return steps
+
+    return one
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    args = ap.parse_args()
+    s = args.seconds
+
+    import pyspiel
+    import yezi
+
+    rng = random.Random(0)
+    md, dbf = yezi.madiao.Game(), yezi.dabaifen.Game()
+    hearts = pyspiel.load_game("hearts")
+    rows = {}
+    rows["loop yezi madiao (games/s)"] = timed(step_loop(md.new_initial_state, rng), s)
+    rows["loop yezi dabaifen (games/s)"] = timed(step_loop(dbf.new_initial_state, rng), s)
+    rows["loop openspiel hearts (games/s)"] = timed(step_loop(hearts.new_initial_state, rng), s)
+    # The same loop with the deal shuffled in Rust from a seed (no chance steps in Python).
+    k = iter(range(1 << 62))
+    rows["loop yezi madiao, seeded deal (games/s)"] = timed(step_loop(lambda: md.new_initial_state(seed=next(k)), rng), s)
+    rows["loop yezi dabaifen, seeded deal (games/s)"] = timed(step_loop(lambda: dbf.new_initial_state(seed=next(k)), rng), s)
+    rows["vec yezi madiao VecEnv (steps/s)"] = timed(vecenv("madiao"), s)
+    rows["vec yezi dabaifen VecEnv (steps/s)"] = timed(vecenv("dabaifen"), s)
+    rows["vec openspiel hearts + observer (steps/s)"] = timed(hearts_observer(rng), s)
+    rows["vec rlcard doudizhu env.step (steps/s)"] = timed(rlcard_doudizhu(), s)
+    from pettingzoo.classic import texas_holdem_v4
+    from yezi.pettingzoo import dabaifen_v0, madiao_v0
+
+    rows["aec yezi madiao_v0 (steps/s)"] = timed(aec(madiao_v0.env), s)
+    rows["aec yezi dabaifen_v0 (steps/s)"] = timed(aec(dabaifen_v0.env), s)
+    rows["aec pettingzoo texas_holdem_v4 (steps/s)"] = timed(aec(texas_holdem_v4.env), s)
+
+    for k, v in rows.items():
+        print(f"{k:45s} {v:14,.0f}")
+    r = rows
+    print()
+    print("ratios (issue targets in brackets):")
+    h = r["loop openspiel hearts (games/s)"]
+    print(f"  step loop Madiao / hearts      {r['loop yezi madiao (games/s)'] / h:7.1f}x  [>= 20x]")
+    print(f"  step loop Da Bai Fen / hearts  {r['loop yezi dabaifen (games/s)'] / h:7.1f}x  [>= 5x]")
+    print(f"    with the deal seeded in Rust: Madiao {r['loop yezi madiao, seeded deal (games/s)'] / h:.1f}x, "
+          f"Da Bai Fen {r['loop yezi dabaifen, seeded deal (games/s)'] / h:.1f}x")
+    ho = r["vec openspiel hearts + observer (steps/s)"]
+    dd = r["vec rlcard doudizhu env.step (steps/s)"]
+    for g in ("madiao", "dabaifen"):
+        v = r[f"vec yezi {g} VecEnv (steps/s)"]
+        print(f"  VecEnv {g:9s} / hearts+obs   {v / ho:7.1f}x  [>= 3x];  / RLCard Dou Dizhu {v / dd:7.1f}x  [>= 100x]")
+    th = r["aec pettingzoo texas_holdem_v4 (steps/s)"]
+    for g in ("madiao", "dabaifen"):
+        print(f"  AEC {g:9s} / texas_holdem_v4 {r[f'aec yezi {g}_v0 (steps/s)'] / th:7.1f}x  [>= 10x]")
+
+
+if __name__ == "__main__":
+    main()

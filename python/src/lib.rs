@@ -1,0 +1,658 @@
+//! `yezi._yezi`: the native module behind the `yezi` Python package. Python reaches it through
+//! `yezi.madiao`, `yezi.dabaifen`, `yezi.vector`, `yezi.bots` and the adapters; the encodings and
+//! tensor layouts are documented in `docs/python.md`.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+mod arena;
+mod bots;
+mod core;
+mod dbf;
+mod md;
+mod vector;
+
+use crate::core::{Core, TERMINAL, seat};
+use dbf::DCore;
+use md::MCore;
+
+fn verr(e: impl ToString) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A JSON text as Python objects.
+fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// `out` checked (length, contiguity) or a new zeroed array.
+fn out_or_new<'py, T: numpy::Element + Default + Copy>(
+    py: Python<'py>,
+    out: Option<Bound<'py, PyArray1<T>>>,
+    len: usize,
+) -> PyResult<Bound<'py, PyArray1<T>>> {
+    match out {
+        Some(a) => {
+            let n = PyUntypedArrayMethods::len(&a);
+            if n != len {
+                return Err(verr(format!("out has {n} elements; {len} are needed")));
+            }
+            if !a.is_contiguous() {
+                return Err(verr("out must be a contiguous array"));
+            }
+            Ok(a)
+        }
+        None => Ok(PyArray1::<T>::zeros(py, len, false)),
+    }
+}
+
+fn fill<'py, T: numpy::Element>(a: &Bound<'py, PyArray1<T>>, f: impl FnOnce(&mut [T])) -> PyResult<()> {
+    let mut w = a.try_readwrite().map_err(|e| verr(format!("out cannot be written: {e}")))?;
+    let s = w.as_slice_mut().map_err(verr)?;
+    f(s);
+    Ok(())
+}
+
+macro_rules! state_class {
+    ($State:ident, $Core:ty, $pyname:literal, { $($extra:tt)* }) => {
+        #[pyclass(module = "yezi._yezi", name = $pyname, from_py_object)]
+        #[derive(Clone)]
+        pub struct $State {
+            pub core: $Core,
+        }
+
+        #[pymethods]
+        impl $State {
+            /// The seat to act (0–3), -1 at a chance node, -4 once the hand is over.
+            fn current_player(&self) -> i32 {
+                self.core.current_player()
+            }
+            /// True while the deck is being placed card by card.
+            fn is_chance_node(&self) -> bool {
+                self.core.is_chance()
+            }
+            /// True once the hand is over.
+            fn is_terminal(&self) -> bool {
+                self.core.current_player() == TERMINAL
+            }
+            /// The chance outcomes (card ids) with their probabilities (uniform).
+            fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+                if !self.core.is_chance() {
+                    return Vec::new();
+                }
+                let n = (<$Core>::DECK - self.core.deck_len()) as f64;
+                (0..<$Core>::DECK).filter(|&c| self.core.dealt_mask() >> c & 1 == 0).map(|c| (c, 1.0 / n)).collect()
+            }
+            /// The legal action ids, ascending (the chance outcomes at a chance node).
+            fn legal_actions(&self) -> Vec<usize> {
+                let mut m = [0u8; <$Core>::NUM_ACTIONS];
+                self.core.legal_mask(&mut m);
+                m.iter().enumerate().filter(|(_, b)| **b == 1).map(|(i, _)| i).collect()
+            }
+            /// 1 for each legal action id (uint8), written into `out` when given.
+            #[pyo3(signature = (out=None))]
+            fn legal_action_mask<'py>(
+                &self,
+                py: Python<'py>,
+                out: Option<Bound<'py, PyArray1<u8>>>,
+            ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+                let a = out_or_new(py, out, <$Core>::NUM_ACTIONS)?;
+                fill(&a, |s| self.core.legal_mask(s))?;
+                Ok(a)
+            }
+            /// Applies an action id (a chance outcome at a chance node).
+            fn apply_action(&mut self, action: i64) -> PyResult<()> {
+                let id = usize::try_from(action).map_err(|_| verr(format!("an action id is not negative: {action}")))?;
+                self.core.apply(id).map_err(verr)
+            }
+            /// Each seat's payoff (zero until the hand is over).
+            fn returns(&self) -> Vec<f64> {
+                self.core.returns().to_vec()
+            }
+            /// An independent copy.
+            fn clone(&self) -> Self {
+                Clone::clone(self)
+            }
+            fn __copy__(&self) -> Self {
+                Clone::clone(self)
+            }
+            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+                Clone::clone(self)
+            }
+            /// Everything `player` has seen, as float32 (written into `out` when given).
+            #[pyo3(signature = (player, out=None))]
+            fn information_state_tensor<'py>(
+                &self,
+                py: Python<'py>,
+                player: i64,
+                out: Option<Bound<'py, PyArray1<f32>>>,
+            ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+                let p = seat(player).map_err(verr)?;
+                let a = out_or_new(py, out, <$Core>::INFO_LEN)?;
+                fill(&a, |s| self.core.information_state(p, s))?;
+                Ok(a)
+            }
+            /// What `player` sees now, as float32 (written into `out` when given).
+            #[pyo3(signature = (player, out=None))]
+            fn observation_tensor<'py>(
+                &self,
+                py: Python<'py>,
+                player: i64,
+                out: Option<Bound<'py, PyArray1<f32>>>,
+            ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+                let p = seat(player).map_err(verr)?;
+                let a = out_or_new(py, out, <$Core>::OBS_LEN)?;
+                fill(&a, |s| self.core.observation(p, s))?;
+                Ok(a)
+            }
+            /// Everything `player` has seen, as text (its view as JSON).
+            fn information_state_string(&self, player: i64) -> PyResult<String> {
+                Ok(self.core.information_state_string(seat(player).map_err(verr)?))
+            }
+            /// What `player` sees now, as a short text.
+            fn observation_string(&self, player: i64) -> PyResult<String> {
+                Ok(self.core.observation_string(seat(player).map_err(verr)?))
+            }
+            /// The engine's view of `player` as a dict (the server's wire form).
+            fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+                let p = seat(player).map_err(verr)?;
+                let st = self.core.st.as_ref().ok_or_else(|| verr("the deck is not complete (a chance node)"))?;
+                let text = serde_json::to_string(&st.view(p)).map_err(verr)?;
+                json_to_py(py, &text)
+            }
+            /// A state `player` cannot tell from this one, its hidden cards drawn by the bots'
+            /// sampler with `seed`.
+            fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<Self> {
+                let p = seat(player).map_err(verr)?;
+                Ok($State { core: self.core.resample(p, seed).map_err(verr)? })
+            }
+            /// The hand as a `yezi/1` record (JSON text).
+            fn to_record(&self) -> PyResult<String> {
+                self.core.to_record().map_err(verr)
+            }
+            fn __str__(&self) -> String {
+                self.core.text()
+            }
+            fn __repr__(&self) -> String {
+                format!("<{} player {}>", $pyname, self.core.current_player())
+            }
+            $($extra)*
+        }
+    };
+}
+
+/// What both cores add for the Python classes.
+pub trait Extra {
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<Self, String>
+    where
+        Self: Sized;
+    fn to_record(&self) -> Result<String, String>;
+    fn text(&self) -> String;
+}
+
+impl Extra for MCore {
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<MCore, String> {
+        let st = self.st.as_ref().ok_or("resampling needs a complete deck (not a chance node)")?;
+        let mut rng = cards::Rng::from_seed(seed);
+        let new = ai::resample::madiao(st, p, &mut rng).map_err(|e| e.to_string())?;
+        let deck = new.deck().to_vec();
+        let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
+        Ok(MCore { cfg: self.cfg.clone(), deck, dealt, st: Some(new) })
+    }
+    fn to_record(&self) -> Result<String, String> {
+        let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
+        let rec = madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])
+            .map_err(|e| e.to_string())?;
+        serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
+    }
+    fn text(&self) -> String {
+        match &self.st {
+            None => format!("dealing: {} of 40 cards placed", self.deck.len()),
+            Some(st) => {
+                let mut s = format!(
+                    "{:?}, banker {}, upcard {}",
+                    st.phase(),
+                    st.banker().number(),
+                    st.upcard().code()
+                );
+                for seat in cards::Seat::ALL {
+                    let hand: Vec<&str> = st.hand(seat).iter().map(|c| c.code()).collect();
+                    s.push_str(&format!("\n{}: {}", seat.number(), hand.join(" ")));
+                }
+                s
+            }
+        }
+    }
+}
+
+impl Extra for DCore {
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<DCore, String> {
+        let st = self.st.as_ref().ok_or("resampling needs a complete deck (not a chance node)")?;
+        let mut rng = cards::Rng::from_seed(seed);
+        let new = ai::resample::dabaifen(st, p, &mut rng).map_err(|e| e.to_string())?;
+        let deck = new.deck().to_vec();
+        let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
+        // The picks are the mover's: kept for the mover's own resample, unseen by the others.
+        let picked = if st.to_move() == Some(p) { self.picked } else { 0 };
+        Ok(DCore { cfg: self.cfg.clone(), deck, dealt, st: Some(new), picked })
+    }
+    fn to_record(&self) -> Result<String, String> {
+        let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
+        let rec =
+            dabaifen::record::match_record(&self.cfg.variants, None, vec![dabaifen::record::hand_record(st)]);
+        serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
+    }
+    fn text(&self) -> String {
+        match &self.st {
+            None => format!("dealing: {} of 54 cards placed", self.deck.len()),
+            Some(st) => {
+                let mut s = format!("{:?}, starter {}", st.phase(), st.starter().number());
+                for seat in cards::Seat::ALL {
+                    let hand: Vec<String> = st.hand(seat).iter().map(|c| c.to_string()).collect();
+                    s.push_str(&format!("\n{}: {}", seat.number(), hand.join(" ")));
+                }
+                s
+            }
+        }
+    }
+}
+
+state_class!(MState, MCore, "MadiaoState", {});
+state_class!(DState, DCore, "DabaifenState", {
+    /// Every legal burial or play as rows of a (N, 54) uint8 array (no rows in other phases).
+    fn legal_plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let sets = self.core.legal_sets();
+        let a = PyArray2::<u8>::zeros(py, [sets.len(), 54], false);
+        {
+            let mut w = a.readwrite();
+            let s = w.as_slice_mut().map_err(verr)?;
+            for (i, set) in sets.iter().enumerate() {
+                for c in 0..54 {
+                    s[54 * i + c] = (set >> c & 1) as u8;
+                }
+            }
+        }
+        Ok(a)
+    }
+    /// Plays (or buries) a whole set of card ids at once.
+    fn apply_play(&mut self, cards: Vec<i64>) -> PyResult<()> {
+        let mut set = 0u64;
+        for c in cards {
+            if !(0..54).contains(&c) {
+                return Err(verr(format!("a card id is 0–53, not {c}")));
+            }
+            set |= 1 << c;
+        }
+        self.core.apply_set(set).map_err(verr)
+    }
+    /// The card ids picked so far for the set being built.
+    fn picked(&self) -> Vec<usize> {
+        (0..54).filter(|c| self.core.picked >> c & 1 == 1).collect()
+    }
+});
+
+fn madiao_rules(rules: &str) -> PyResult<&'static str> {
+    madiao::variants::PRESETS.iter().copied().find(|p| *p == rules).ok_or_else(|| {
+        verr(format!("unknown Madiao rules {rules:?}; known: {}", madiao::variants::PRESETS.join(", ")))
+    })
+}
+
+fn kwargs(v: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(d) = v {
+        for (k, val) in d.iter() {
+            let val = if let Ok(b) = val.extract::<bool>() { b.to_string() } else { val.str()?.to_string() };
+            out.push((k.extract::<String>()?, val));
+        }
+    }
+    Ok(out)
+}
+
+/// `yezi.madiao.Game(rules="standard", banker=0, stake=2, **variants)`.
+#[pyclass(module = "yezi._yezi", name = "MadiaoGame", from_py_object)]
+#[derive(Clone)]
+pub struct MGame {
+    pub cfg: md::Cfg,
+}
+
+#[pymethods]
+impl MGame {
+    #[new]
+    #[pyo3(signature = (rules="standard", banker=0, stake=2, **variants))]
+    fn new(rules: &str, banker: i64, stake: u32, variants: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let rules = madiao_rules(rules)?;
+        let mut v = madiao::Variants::preset(rules).map_err(verr)?;
+        for (k, val) in kwargs(variants)? {
+            v.set(&k, &val).map_err(verr)?;
+        }
+        if stake == 0 || stake % 2 == 1 {
+            return Err(verr(format!("stake must be a positive even number of chips, not {stake}")));
+        }
+        let cfg = md::Cfg {
+            rules,
+            variants: v,
+            banker: seat(banker).map_err(verr)?,
+            stake,
+            progress: madiao::MatchProgress::default(),
+        };
+        Ok(MGame { cfg })
+    }
+    /// A new hand: at its first chance node, or dealt from `deck` (40 card ids, top first), or
+    /// from hand `deal` of `seed` (the engine's seeding, as `yezi sim`).
+    #[pyo3(signature = (seed=None, deal=0, deck=None, banker=None, hands_before=0, banked=None))]
+    fn new_initial_state(
+        &self,
+        seed: Option<u64>,
+        deal: u64,
+        deck: Option<Vec<i64>>,
+        banker: Option<i64>,
+        hands_before: u32,
+        banked: Option<Vec<bool>>,
+    ) -> PyResult<MState> {
+        let mut cfg = self.cfg.clone();
+        if let Some(b) = banker {
+            cfg.banker = seat(b).map_err(verr)?;
+        }
+        cfg.progress = md::progress(hands_before, banked).map_err(verr)?;
+        let mut core = MCore::new(cfg);
+        let ids: Option<Vec<i64>> = match (seed, deck) {
+            (Some(_), Some(_)) => return Err(verr("give a seed or a deck, not both")),
+            (Some(s), None) => {
+                Some(madiao::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect())
+            }
+            (None, d) => d,
+        };
+        if let Some(ids) = ids {
+            if ids.len() != 40 {
+                return Err(verr(format!("a Madiao deck has 40 cards, not {}", ids.len())));
+            }
+            for id in ids {
+                core.apply(usize::try_from(id).map_err(verr)?).map_err(verr)?;
+            }
+        }
+        Ok(MState { core })
+    }
+    fn num_players(&self) -> usize {
+        4
+    }
+    fn num_distinct_actions(&self) -> usize {
+        md::NUM_ACTIONS
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        40
+    }
+    fn observation_tensor_size(&self) -> usize {
+        md::OBS_LEN
+    }
+    fn information_state_tensor_size(&self) -> usize {
+        md::INFO_LEN
+    }
+    /// The rules as name → value.
+    fn variants(&self) -> Vec<(String, String)> {
+        self.cfg.variants.entries().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "yezi.madiao.Game(rules={:?}, banker={}, stake={})",
+            self.cfg.rules,
+            self.cfg.banker.number(),
+            self.cfg.stake
+        )
+    }
+}
+
+/// `yezi.dabaifen.Game(starter=0, ranks=("2", "2"), first_deal=True, open=False, **variants)`.
+#[pyclass(module = "yezi._yezi", name = "DabaifenGame", from_py_object)]
+#[derive(Clone)]
+pub struct DGame {
+    pub cfg: dbf::Cfg,
+}
+
+#[pymethods]
+impl DGame {
+    #[new]
+    #[pyo3(signature = (starter=0, ranks=("2".to_string(), "2".to_string()), first_deal=true, open=false, **variants))]
+    fn new(
+        starter: i64,
+        ranks: (String, String),
+        first_deal: bool,
+        open: bool,
+        variants: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut v = dabaifen::Variants::STANDARD;
+        for (k, val) in kwargs(variants)? {
+            v.set(&k, &val).map_err(verr)?;
+        }
+        let ranks = [
+            dabaifen::card::parse_rank(&ranks.0).map_err(verr)?,
+            dabaifen::card::parse_rank(&ranks.1).map_err(verr)?,
+        ];
+        let cfg = dbf::Cfg { variants: v, starter: seat(starter).map_err(verr)?, ranks, first_deal, open };
+        // The setup's own checks (first deal at 2 and 2, not first and open, …), on any deck.
+        let probe = dabaifen::DealSetup {
+            deck: dabaifen::setup::canonical_deck(),
+            starter: cfg.starter,
+            first_deal,
+            open,
+            ranks,
+            variants: v,
+        };
+        dabaifen::State::new(&probe).map_err(verr)?;
+        Ok(DGame { cfg })
+    }
+    /// A new deal: at its first chance node, or dealt from `deck` (54 card ids, top first), or
+    /// from deal `deal` of `seed` (the engine's seeding, as `yezi sim`).
+    #[pyo3(signature = (seed=None, deal=0, deck=None))]
+    fn new_initial_state(&self, seed: Option<u64>, deal: u64, deck: Option<Vec<i64>>) -> PyResult<DState> {
+        let mut core = DCore::new(self.cfg.clone());
+        let ids: Option<Vec<i64>> = match (seed, deck) {
+            (Some(_), Some(_)) => return Err(verr("give a seed or a deck, not both")),
+            (Some(s), None) => {
+                Some(dabaifen::deck_from_seed(s, deal).iter().map(|c| i64::from(c.number())).collect())
+            }
+            (None, d) => d,
+        };
+        if let Some(ids) = ids {
+            if ids.len() != 54 {
+                return Err(verr(format!("a Da Bai Fen deck has 54 cards, not {}", ids.len())));
+            }
+            for id in ids {
+                core.apply(usize::try_from(id).map_err(verr)?).map_err(verr)?;
+            }
+        }
+        Ok(DState { core })
+    }
+    fn num_players(&self) -> usize {
+        4
+    }
+    fn num_distinct_actions(&self) -> usize {
+        dbf::NUM_ACTIONS
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        54
+    }
+    fn observation_tensor_size(&self) -> usize {
+        dbf::OBS_LEN
+    }
+    fn information_state_tensor_size(&self) -> usize {
+        dbf::INFO_LEN
+    }
+    /// The rules as name → value.
+    fn variants(&self) -> Vec<(String, String)> {
+        self.cfg.variants.entries().iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+    fn __repr__(&self) -> String {
+        format!("yezi.dabaifen.Game(starter={})", self.cfg.starter.number())
+    }
+}
+
+/// The random playouts of `yezi bench madiao`, step by step: the generator that draws bankers,
+/// shuffles the carried deck and chooses random actions, in the bench's order.
+#[pyclass(module = "yezi._yezi", name = "MadiaoBenchStream")]
+pub struct MBench {
+    rng: cards::Rng,
+    deck: [madiao::Card; 40],
+    sampler: madiao::random::Sampler,
+}
+
+#[pymethods]
+impl MBench {
+    #[new]
+    fn new(seed: u64) -> Self {
+        MBench {
+            rng: cards::Rng::from_seed(seed),
+            deck: madiao::canonical_deck(),
+            sampler: madiao::random::Sampler::from(madiao::random::RandomPolicy::default()),
+        }
+    }
+    /// A banker drawn as the bench draws one.
+    fn draw_banker(&mut self) -> u8 {
+        madiao::BankerDraw::from_rng(&mut self.rng).banker.number()
+    }
+    /// The next deck (the previous one shuffled again), as card ids.
+    fn next_deck(&mut self) -> Vec<u8> {
+        madiao::random::shuffle_batched(&mut self.rng, &mut self.deck);
+        self.deck.iter().map(|c| c.number()).collect()
+    }
+    /// The bench's random action for the state, as an action id (`None` once it is over).
+    fn choose(&mut self, state: &MState) -> PyResult<Option<usize>> {
+        let st = state.core.st.as_ref().ok_or_else(|| verr("a chance node"))?;
+        Ok(self.sampler.choose(st, &mut self.rng).map(MCore::id))
+    }
+}
+
+/// A Da Bai Fen match: the setup of each deal from the results so far (ranks, starter).
+#[pyclass(module = "yezi._yezi", name = "DabaifenMatch")]
+pub struct DMatch {
+    m: dabaifen::Match,
+}
+
+#[pymethods]
+impl DMatch {
+    /// A match whose provisional first starter is `starter`, or drawn for deal `deal` of `seed`
+    /// as `yezi sim` and `yezi bench` draw it.
+    #[new]
+    #[pyo3(signature = (starter=None, seed=None, deal=0, **variants))]
+    fn new(
+        starter: Option<i64>,
+        seed: Option<u64>,
+        deal: u64,
+        variants: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut v = dabaifen::Variants::STANDARD;
+        for (k, val) in kwargs(variants)? {
+            v.set(&k, &val).map_err(verr)?;
+        }
+        let starter = match (starter, seed) {
+            (Some(s), None) => seat(s).map_err(verr)?,
+            (None, Some(seed)) => {
+                let mut rng = cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM + deal);
+                dabaifen::first_draw(&mut rng).starter
+            }
+            _ => return Err(verr("give a starter or a seed")),
+        };
+        Ok(DMatch { m: dabaifen::Match::new(v, starter) })
+    }
+    /// The next deal with the deck of deal `deal` of `seed`.
+    fn new_state(&self, seed: u64, deal: u64) -> PyResult<DState> {
+        let setup = self.m.setup(dabaifen::deck_from_seed(seed, deal));
+        let cfg = dbf::Cfg {
+            variants: setup.variants,
+            starter: setup.starter,
+            ranks: setup.ranks,
+            first_deal: setup.first_deal,
+            open: setup.open,
+        };
+        let mut core = DCore::new(cfg);
+        for c in setup.deck {
+            core.apply(c.number() as usize).map_err(verr)?;
+        }
+        Ok(DState { core })
+    }
+    /// Records a finished deal.
+    fn record(&mut self, state: &DState) -> PyResult<()> {
+        let r =
+            state.core.st.as_ref().and_then(|s| s.result()).ok_or_else(|| verr("the deal is not over"))?;
+        self.m.record(r);
+        Ok(())
+    }
+    fn is_over(&self) -> bool {
+        self.m.is_over()
+    }
+}
+
+/// The random policy of `yezi bench dabaifen` for deal `deal` of `seed`.
+#[pyclass(module = "yezi._yezi", name = "DabaifenRandomPolicy")]
+pub struct DPolicy {
+    p: dabaifen::random::RandomPolicy,
+}
+
+#[pymethods]
+impl DPolicy {
+    #[new]
+    fn new(seed: u64, deal: u64) -> Self {
+        DPolicy { p: dabaifen::random::RandomPolicy::new(dabaifen::deal_from_seed(seed, deal).1) }
+    }
+    /// Its choice as the action ids that play it.
+    fn choose(&mut self, state: &DState) -> PyResult<Vec<usize>> {
+        let st = state.core.st.as_ref().ok_or_else(|| verr("a chance node"))?;
+        if st.to_move().is_none() {
+            return Err(verr("the deal is over"));
+        }
+        if state.core.picked != 0 {
+            return Err(verr("cards are already picked"));
+        }
+        let a = self.p.choose(st);
+        Ok(DCore::ids_of(st, a))
+    }
+}
+
+/// The deal result of a finished Da Bai Fen state, as the bench's checksum reads it.
+#[pyfunction]
+fn dabaifen_result<'py>(py: Python<'py>, state: &DState) -> PyResult<Bound<'py, PyAny>> {
+    let r = state.core.st.as_ref().and_then(|s| s.result()).ok_or_else(|| verr("the deal is not over"))?;
+    let d = PyDict::new(py);
+    d.set_item("defender_points", r.defender_points)?;
+    d.set_item("ranks", (r.ranks[0].index(), r.ranks[1].index()))?;
+    d.set_item("next_starter", r.next_starter.number())?;
+    d.set_item("outcome", r.outcome as u8)?;
+    d.set_item("levels", r.levels)?;
+    d.set_item("winner", r.winner)?;
+    d.set_item("game_over", r.game_over)?;
+    Ok(d.into_any())
+}
+
+/// The Madiao hand's payoffs in half stakes, tricks per seat, whether the match is over and the
+/// next banker (as the bench reads them).
+#[pyfunction]
+fn madiao_result<'py>(py: Python<'py>, state: &MState) -> PyResult<Bound<'py, PyAny>> {
+    let st = state.core.st.as_ref().filter(|s| s.is_over()).ok_or_else(|| verr("the hand is not over"))?;
+    let d = PyDict::new(py);
+    d.set_item("payoff_halves", st.payoffs().0.map(|h| h.0).to_vec())?;
+    d.set_item("tricks", st.tricks().0.to_vec())?;
+    d.set_item("game_over", st.game_over())?;
+    d.set_item("next_banker", st.next_banker().map(|s| s.number()))?;
+    d.set_item("outcome", st.outcome().map(madiao::random::outcome_index))?;
+    Ok(d.into_any())
+}
+
+#[pymodule]
+fn _yezi(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MGame>()?;
+    m.add_class::<MState>()?;
+    m.add_class::<DGame>()?;
+    m.add_class::<DState>()?;
+    m.add_class::<MBench>()?;
+    m.add_class::<DMatch>()?;
+    m.add_class::<DPolicy>()?;
+    m.add_class::<vector::VecEnv>()?;
+    m.add_class::<bots::Bot>()?;
+    m.add_function(wrap_pyfunction!(dabaifen_result, m)?)?;
+    m.add_function(wrap_pyfunction!(madiao_result, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::run, m)?)?;
+    m.add("CHANCE_PLAYER", core::CHANCE)?;
+    m.add("TERMINAL_PLAYER", core::TERMINAL)?;
+    Ok(())
+}

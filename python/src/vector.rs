@@ -1,0 +1,431 @@
+//! `yezi.vector.VecEnv`: `n` hands stepped together in Rust, the GIL released, into arrays
+//! allocated once: observations (n × tensor length, float32), legal-action masks (n × actions,
+//! uint8), the player to move (n, int32), rewards (n × 4, float32: a finished hand's returns on
+//! the step that ends it, else 0) and terminations (n, bool). A finished hand is replaced at once
+//! by a new deal (autoreset); the arrays then describe the new hand. Hands that end at the deal
+//! with no decision (a Madiao meld or the four lowest) are dealt again and counted in `skipped`.
+//!
+//! With `seat` given, the other seats are played in Rust by the project's bots (`opponents`):
+//! every row is then that seat's decision (one seat against bots, natively vectorized).
+
+use std::sync::Mutex;
+
+use ai::table::Player;
+use cards::{Rng, Seat};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+
+use crate::core::{Core, TERMINAL};
+use crate::dbf::DCore;
+use crate::md::MCore;
+use crate::{DGame, MGame, verr};
+
+/// The five arrays of a step: observations, masks, players, rewards, terminations.
+type Arrays = (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>);
+
+/// Each hand's opponents (`None` for the learning seat), empty when every seat is the caller's.
+type Players<G> = Vec<Vec<Option<Player<G>>>>;
+
+enum Envs {
+    Madiao { template: Box<MCore>, envs: Vec<MCore>, players: Players<ai::Madiao> },
+    Dabaifen { template: Box<DCore>, envs: Vec<DCore>, players: Players<ai::Dabaifen> },
+}
+
+/// A core whose engine state bots can play.
+trait Driven: Core {
+    type G: ai::Registry;
+    fn engine(&self) -> Option<&<Self::G as ai::Game>::State>;
+    fn apply_engine(&mut self, a: <Self::G as ai::Game>::Action) -> Result<(), String>;
+}
+
+impl Driven for MCore {
+    type G = ai::Madiao;
+    fn engine(&self) -> Option<&madiao::State> {
+        self.st.as_ref()
+    }
+    fn apply_engine(&mut self, a: madiao::Action) -> Result<(), String> {
+        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    }
+}
+
+impl Driven for DCore {
+    type G = ai::Dabaifen;
+    fn engine(&self) -> Option<&dabaifen::State> {
+        self.st.as_ref()
+    }
+    fn apply_engine(&mut self, a: dabaifen::Action) -> Result<(), String> {
+        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    }
+}
+
+/// The bots play until the learning seat is to move or the hand is over.
+fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result<(), String> {
+    if players.is_empty() {
+        return Ok(());
+    }
+    for _ in 0..10_000 {
+        let p = c.current_player();
+        let Some(Some(player)) = usize::try_from(p).ok().and_then(|i| players.get_mut(i)) else {
+            return Ok(());
+        };
+        let st = c.engine().ok_or("a chance node")?;
+        let seat = Seat::new(p as u8).ok_or("a seat")?;
+        let legal = <C::G as ai::Game>::legal_actions(st);
+        let a = player.choose(st, seat, &legal);
+        c.apply_engine(a)?;
+    }
+    Err("the bots made 10,000 moves in a row".into())
+}
+
+/// The arrays of one step, as slices.
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [u8],
+    player: &'a mut [i32],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+}
+
+#[pyclass(module = "yezi._yezi", name = "VecEnv")]
+pub struct VecEnv {
+    envs: Mutex<Envs>,
+    rngs: Vec<Rng>,
+    seed: u64,
+    info: bool,
+    obs_len: usize,
+    num_actions: usize,
+    skipped: u64,
+    episodes: u64,
+    #[pyo3(get)]
+    observations: Py<PyArray2<f32>>,
+    #[pyo3(get)]
+    action_masks: Py<PyArray2<u8>>,
+    #[pyo3(get)]
+    current_players: Py<PyArray1<i32>>,
+    #[pyo3(get)]
+    rewards: Py<PyArray2<f32>>,
+    #[pyo3(get)]
+    terminations: Py<PyArray1<bool>>,
+}
+
+fn deal<C: Driven>(
+    c: &mut C,
+    template: &C,
+    rng: &mut Rng,
+    players: &mut [Option<Player<C::G>>],
+    skipped: &mut u64,
+) -> Result<(), String> {
+    for _ in 0..10_000 {
+        *c = template.clone();
+        c.deal_rest(rng)?;
+        advance(c, players)?;
+        if c.current_player() != TERMINAL {
+            return Ok(());
+        }
+        *skipped += 1;
+    }
+    Err("10,000 deals in a row ended with no decision".into())
+}
+
+fn write<C: Core>(c: &C, i: usize, o: &mut Out<'_>, info: bool) {
+    let p = c.current_player();
+    o.player[i] = p;
+    c.legal_mask(&mut o.mask[C::NUM_ACTIONS * i..C::NUM_ACTIONS * (i + 1)]);
+    let len = if info { C::INFO_LEN } else { C::OBS_LEN };
+    let obs = &mut o.obs[len * i..len * (i + 1)];
+    match u8::try_from(p).ok().and_then(Seat::new) {
+        Some(s) if info => c.information_state(s, obs),
+        Some(s) => c.observation(s, obs),
+        None => obs.fill(0.0),
+    }
+}
+
+fn reset_all<C: Driven>(
+    envs: &mut [C],
+    template: &C,
+    rngs: &mut [Rng],
+    players: &mut Players<C::G>,
+    o: &mut Out<'_>,
+    info: bool,
+    skipped: &mut u64,
+) -> Result<(), String> {
+    for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
+        deal(c, template, rng, players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]), skipped)?;
+        write(c, i, o, info);
+        o.rewards[4 * i..4 * i + 4].fill(0.0);
+        o.terminated[i] = false;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step_all<C: Driven>(
+    envs: &mut [C],
+    template: &C,
+    rngs: &mut [Rng],
+    players: &mut Players<C::G>,
+    actions: &[i64],
+    o: &mut Out<'_>,
+    info: bool,
+    skipped: &mut u64,
+    episodes: &mut u64,
+) -> Result<(), String> {
+    for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
+        let ps = players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]);
+        c.apply(actions[i] as usize).map_err(|e| format!("env {i}: {e}"))?;
+        advance(c, ps)?;
+        if c.current_player() == TERMINAL {
+            let r = c.returns();
+            for (slot, x) in o.rewards[4 * i..4 * i + 4].iter_mut().zip(r) {
+                *slot = x as f32;
+            }
+            o.terminated[i] = true;
+            *episodes += 1;
+            deal(c, template, rng, ps, skipped)?;
+        } else {
+            o.rewards[4 * i..4 * i + 4].fill(0.0);
+            o.terminated[i] = false;
+        }
+        write(c, i, o, info);
+    }
+    Ok(())
+}
+
+impl VecEnv {
+    fn run<'py>(&mut self, py: Python<'py>, actions: Option<&[i64]>) -> PyResult<()> {
+        let obs = self.observations.bind(py).clone();
+        let mask = self.action_masks.bind(py).clone();
+        let player = self.current_players.bind(py).clone();
+        let rewards = self.rewards.bind(py).clone();
+        let term = self.terminations.bind(py).clone();
+        let mut obs_w = obs.try_readwrite().map_err(|e| verr(format!("observations are borrowed: {e}")))?;
+        let mut mask_w = mask.try_readwrite().map_err(|e| verr(format!("action_masks are borrowed: {e}")))?;
+        let mut player_w =
+            player.try_readwrite().map_err(|e| verr(format!("current_players are borrowed: {e}")))?;
+        let mut rewards_w =
+            rewards.try_readwrite().map_err(|e| verr(format!("rewards are borrowed: {e}")))?;
+        let mut term_w = term.try_readwrite().map_err(|e| verr(format!("terminations are borrowed: {e}")))?;
+        let mut o = Out {
+            obs: obs_w.as_slice_mut().map_err(verr)?,
+            mask: mask_w.as_slice_mut().map_err(verr)?,
+            player: player_w.as_slice_mut().map_err(verr)?,
+            rewards: rewards_w.as_slice_mut().map_err(verr)?,
+            terminated: term_w.as_slice_mut().map_err(verr)?,
+        };
+        // Every action is checked against the masks before any is applied.
+        if let Some(a) = actions {
+            for (i, &x) in a.iter().enumerate() {
+                let ok = x >= 0
+                    && (x as usize) < self.num_actions
+                    && o.mask[self.num_actions * i + x as usize] == 1;
+                if !ok {
+                    return Err(verr(format!("env {i}: action {x} is not legal (see action_masks[{i}])")));
+                }
+            }
+        }
+        let info = self.info;
+        let mut guard = self.envs.lock().map_err(|_| verr("an earlier step failed inside the bots"))?;
+        let envs: &mut Envs = &mut guard;
+        let (rngs, skipped, episodes) = (&mut self.rngs, &mut self.skipped, &mut self.episodes);
+        let r = py.detach(move || match (envs, actions) {
+            (Envs::Madiao { template, envs, players }, None) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped)
+            }
+            (Envs::Dabaifen { template, envs, players }, None) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped)
+            }
+            (Envs::Madiao { template, envs, players }, Some(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
+            }
+            (Envs::Dabaifen { template, envs, players }, Some(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
+            }
+        });
+        r.map_err(verr)
+    }
+
+    fn arrays(&self, py: Python<'_>) -> Arrays {
+        (
+            self.observations.clone_ref(py).into_any(),
+            self.action_masks.clone_ref(py).into_any(),
+            self.current_players.clone_ref(py).into_any(),
+            self.rewards.clone_ref(py).into_any(),
+            self.terminations.clone_ref(py).into_any(),
+        )
+    }
+}
+
+#[pymethods]
+impl VecEnv {
+    /// `VecEnv(game, n, seed=0, tensor="observation", seat=None, opponents="random",
+    /// think_ms=10)`: `game` is a `yezi.madiao.Game`, a `yezi.dabaifen.Game`, `"madiao"` or
+    /// `"dabaifen"`; `tensor` `"observation"` or `"information_state"`. Env `i` deals from its own
+    /// generator, stream `i` of `seed`. With `seat`, the other seats are the bots `opponents` (one
+    /// name, or three in seat order).
+    #[new]
+    #[pyo3(signature = (game, n, seed=0, tensor="observation", seat=None, opponents=None, think_ms=10))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        n: usize,
+        seed: u64,
+        tensor: &str,
+        seat: Option<i64>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        think_ms: u32,
+    ) -> PyResult<Self> {
+        if n == 0 {
+            return Err(verr("n must be at least 1"));
+        }
+        let info = match tensor {
+            "observation" => false,
+            "information_state" => true,
+            t => return Err(verr(format!("tensor is \"observation\" or \"information_state\", not {t:?}"))),
+        };
+        let seat = seat.map(|s| crate::core::seat(s).map_err(verr)).transpose()?;
+        let names: Vec<String> = match opponents {
+            None => vec!["random".to_string(); 3],
+            Some(o) => match o.extract::<String>() {
+                Ok(name) => vec![name; 3],
+                Err(_) => o.extract::<Vec<String>>()?,
+            },
+        };
+        if names.len() != 3 {
+            return Err(verr("opponents is one bot name or three"));
+        }
+        if seat.is_none() && opponents.is_some() {
+            return Err(verr("opponents play the seats other than `seat`: give a seat"));
+        }
+        let budget = ai::Budget { think_ms };
+        fn players<G: ai::Registry>(
+            n: usize,
+            seed: u64,
+            seat: Option<Seat>,
+            names: &[String],
+            budget: ai::Budget,
+        ) -> PyResult<Players<G>> {
+            let Some(me) = seat else { return Ok(Vec::new()) };
+            (0..n as u64)
+                .map(|i| {
+                    let mut k = 0;
+                    Seat::ALL
+                        .iter()
+                        .map(|&s| {
+                            if s == me {
+                                return Ok(None);
+                            }
+                            let name = &names[k];
+                            k += 1;
+                            let bot_seed =
+                                seed ^ (i << 8 | s.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                            Player::new(name, bot_seed, budget).map(Some).map_err(verr)
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+        let mcfg = |g: &Bound<'_, PyAny>| -> PyResult<Option<crate::md::Cfg>> {
+            if let Ok(g) = g.extract::<PyRef<'_, MGame>>() {
+                return Ok(Some(g.cfg.clone()));
+            }
+            if g.extract::<String>().ok().as_deref() == Some("madiao") {
+                return Ok(Some(MGame::new("standard", 0, 2, None)?.cfg));
+            }
+            Ok(None)
+        };
+        let dcfg = |g: &Bound<'_, PyAny>| -> PyResult<Option<crate::dbf::Cfg>> {
+            if let Ok(g) = g.extract::<PyRef<'_, DGame>>() {
+                return Ok(Some(g.cfg.clone()));
+            }
+            if g.extract::<String>().ok().as_deref() == Some("dabaifen") {
+                return Ok(Some(DGame::new(0, ("2".into(), "2".into()), true, false, None)?.cfg));
+            }
+            Ok(None)
+        };
+        let envs = if let Some(c) = mcfg(game)? {
+            let t = MCore::new(c);
+            let players = players::<ai::Madiao>(n, seed, seat, &names, budget)?;
+            Envs::Madiao { envs: vec![t.clone(); n], template: Box::new(t), players }
+        } else if let Some(c) = dcfg(game)? {
+            let t = DCore::new(c);
+            let players = players::<ai::Dabaifen>(n, seed, seat, &names, budget)?;
+            Envs::Dabaifen { envs: vec![t.clone(); n], template: Box::new(t), players }
+        } else {
+            return Err(verr("game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\""));
+        };
+        let (obs_len, num_actions) = match (&envs, info) {
+            (Envs::Madiao { .. }, false) => (MCore::OBS_LEN, MCore::NUM_ACTIONS),
+            (Envs::Madiao { .. }, true) => (MCore::INFO_LEN, MCore::NUM_ACTIONS),
+            (Envs::Dabaifen { .. }, false) => (DCore::OBS_LEN, DCore::NUM_ACTIONS),
+            (Envs::Dabaifen { .. }, true) => (DCore::INFO_LEN, DCore::NUM_ACTIONS),
+        };
+        let mut v = VecEnv {
+            envs: Mutex::new(envs),
+            rngs: (0..n as u64).map(|i| Rng::from_seed_stream(seed, i)).collect(),
+            seed,
+            info,
+            obs_len,
+            num_actions,
+            skipped: 0,
+            episodes: 0,
+            observations: PyArray2::<f32>::zeros(py, [n, obs_len], false).unbind(),
+            action_masks: PyArray2::<u8>::zeros(py, [n, num_actions], false).unbind(),
+            current_players: PyArray1::<i32>::zeros(py, n, false).unbind(),
+            rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
+            terminations: PyArray1::<bool>::zeros(py, n, false).unbind(),
+        };
+        v.run(py, None)?;
+        Ok(v)
+    }
+
+    /// Deals every hand anew (the generators re-seeded from `seed` when given) and returns
+    /// `(observations, action_masks, current_players)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        let n = self.rngs.len() as u64;
+        self.rngs = (0..n).map(|i| Rng::from_seed_stream(self.seed, i)).collect();
+        self.run(py, None)?;
+        let (o, m, p, _, _) = self.arrays(py);
+        Ok((o, m, p))
+    }
+
+    /// Applies one action id per hand (for its player to move) and returns `(observations,
+    /// action_masks, current_players, rewards, terminations)` — the same arrays every time.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<Arrays> {
+        let a = actions.as_slice().map_err(verr)?.to_vec();
+        if a.len() != self.rngs.len() {
+            return Err(verr(format!("step takes {} actions, not {}", self.rngs.len(), a.len())));
+        }
+        self.run(py, Some(&a))?;
+        Ok(self.arrays(py))
+    }
+
+    /// How many hands run together.
+    fn __len__(&self) -> usize {
+        self.rngs.len()
+    }
+    /// The length of one observation row.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.obs_len
+    }
+    /// How many action ids there are.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    /// Hands finished so far.
+    #[getter]
+    fn episodes(&self) -> u64 {
+        self.episodes
+    }
+    /// Deals that ended before any decision and were dealt again.
+    #[getter]
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+}
