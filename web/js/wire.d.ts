@@ -26,9 +26,9 @@ export type PlayKind = "lead" | "capture" | "slough" | "discard";
 
 export type MadiaoView = { 
 /**
- * Whose view this is.
+ * Whose view this is (`null` for a spectator).
  */
-seat: Seat, 
+seat: Seat | null, 
 /**
  * The banker.
  */
@@ -265,9 +265,9 @@ rank: DabaifenRank, };
 
 export type DabaifenView = { 
 /**
- * The seat this view is for.
+ * The seat this view is for (`null` for a spectator).
  */
-seat: Seat, 
+seat: Seat | null, 
 /**
  * The phase.
  */

@@ -9,7 +9,8 @@
 //!
 //! Fields that hold a game's own values (an action, a result, a match score, a legal action) are
 //! enums over both games' types, serialized as the game's own JSON (untagged), since a message is
-//! read before one knows the game of its table. A view is still the engine's JSON (`Value`).
+//! read before one knows the game of its table. So is a view ([`GameView`]): the engine's own
+//! view type, as the engine writes it.
 //!
 //! This module depends on no other module of the crate (the games and the log depend on it).
 
@@ -200,6 +201,71 @@ pub enum Legal {
         /// True when you have asked for a redeal.
         requested: bool,
     },
+}
+
+/// What a seat or a spectator may see of a hand of either game: the engine's view
+/// (`madiao::View`, `dabaifen::View`), written as the engine writes it (untagged).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GameView {
+    /// A Madiao view.
+    Madiao(Box<madiao::View>),
+    /// A Da Bai Fen view.
+    Dabaifen(Box<dabaifen::View>),
+}
+
+impl GameView {
+    /// The game the view is of.
+    pub fn game(&self) -> GameKind {
+        match self {
+            GameView::Madiao(_) => GameKind::Madiao,
+            GameView::Dabaifen(_) => GameKind::Dabaifen,
+        }
+    }
+
+    /// Whose view it is (`None`: a spectator's).
+    pub fn seat(&self) -> Option<Seat> {
+        match self {
+            GameView::Madiao(v) => v.seat,
+            GameView::Dabaifen(v) => v.seat,
+        }
+    }
+
+    /// Whose turn the view shows (`None` when it shows nobody to move).
+    pub fn to_move(&self) -> Option<Seat> {
+        match self {
+            GameView::Madiao(v) => v.to_move,
+            GameView::Dabaifen(v) => v.to_move,
+        }
+    }
+
+    /// True once the hand is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            GameView::Madiao(v) => v.phase == madiao::Phase::Over,
+            GameView::Dabaifen(v) => v.phase == dabaifen::Phase::Over,
+        }
+    }
+
+    /// The hand's result (the record's result object), once it is over.
+    pub fn result(&self) -> Option<HandResult> {
+        match self {
+            GameView::Madiao(v) => v.result.clone().map(HandResult::Madiao),
+            GameView::Dabaifen(v) => v.result.as_ref().map(|r| HandResult::Dabaifen(r.to_record())),
+        }
+    }
+}
+
+impl From<madiao::View> for GameView {
+    fn from(v: madiao::View) -> GameView {
+        GameView::Madiao(Box::new(v))
+    }
+}
+
+impl From<dabaifen::View> for GameView {
+    fn from(v: dabaifen::View) -> GameView {
+        GameView::Dabaifen(Box::new(v))
+    }
 }
 
 /// An engine action of either game, as a client sends it (`{"play": "M9"}`, `{"play": ["AS"]}`,
@@ -420,7 +486,7 @@ pub struct SyncMsg {
     #[serde(rename = "move")]
     pub move_no: u64,
     #[ts(type = "MadiaoView | DabaifenView | null")]
-    pub view: Value,
+    pub view: Option<GameView>,
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
@@ -438,7 +504,7 @@ pub struct UpdateMsg {
     #[serde(rename = "move")]
     pub move_no: u64,
     #[ts(type = "MadiaoView | DabaifenView | null")]
-    pub view: Value,
+    pub view: Option<GameView>,
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
@@ -1099,7 +1165,12 @@ mod tests {
             you: You { seat: Some(seat(0)), guest: "g1".into(), name: "a".into(), host: true },
             hand: 0,
             move_no: 4,
-            view: json!({"seat": null}),
+            view: Some(
+                madiao::State::new(madiao::HandSetup::new(seat(0), madiao::deck_from_seed(1, 0)))
+                    .unwrap()
+                    .view_for(cards::Viewer::Spectator)
+                    .into(),
+            ),
             legal: Some(legal.clone()),
             timer: Some(Timer::Turn { seat: seat(0), remaining_ms: 100 }),
             match_: Some(madiao_match),
@@ -1164,7 +1235,11 @@ mod tests {
                 event,
                 hand: 0,
                 move_no: 1,
-                view: Value::Null,
+                view: (i % 2 == 0).then(|| {
+                    let deck = dabaifen::deck_from_seed(3, i as u64);
+                    let setup = dabaifen::DealSetup::first(deck, seat(1), dabaifen::Variants::STANDARD);
+                    dabaifen::State::new(&setup).unwrap().view(seat(1)).into()
+                }),
                 legal: None,
                 timer: Some(Timer::Draw { every_ms: 250 }),
                 match_: Some(dabaifen_match.clone()),
