@@ -927,9 +927,45 @@ limit: number,
  */
 next: number | null, };
 
-export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
+export type SeatChoice = { "kind": "me" } | { "kind": "bot", 
+/**
+ * The bot's name.
+ */
+bot?: string, } | { "kind": "open" };
 
-export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, seats?: Array<SeatChoice>, 
+export type NewTable = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The rules preset.
+ */
+rules?: string, 
+/**
+ * Variants overriding the preset.
+ */
+variants?: VariantOverrides, 
+/**
+ * Madiao: chips per stake.
+ */
+stake?: number, 
+/**
+ * The turn clock, in seconds.
+ */
+turn_seconds?: number, 
+/**
+ * The table's name (default: "NAME's table", after its creator).
+ */
+name?: string, 
+/**
+ * Not listed in the lobby.
+ */
+private?: boolean, 
+/**
+ * The four seats (default: the creator, then three of the default bot).
+ */
+seats?: Array<SeatChoice>, 
 /**
  * How fast the table's fixed clocks run (default `normal`).
  */

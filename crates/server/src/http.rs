@@ -12,7 +12,7 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use cards::record::{self, GameKind};
+use cards::record::GameKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -24,9 +24,9 @@ use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
     ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuestReply,
-    NewTableReply, Refusal, TableStub,
+    NewTable, NewTableReply, Refusal, SeatChoice, TableStub,
 };
-use table::settings::{GRACE_MAX, Pace, TableSettings};
+use table::settings::{GRACE_MAX, TableSettings};
 use table::text::{TextKind, check_text};
 
 /// An API error: a status, a code and a message.
@@ -256,72 +256,6 @@ async fn lobby(
     let tables: Vec<_> = list.into_iter().skip(offset as usize).take(limit as usize).collect();
     let next = (end < total).then_some(end);
     ok_json(StatusCode::OK, LobbyReply { tables, total, offset, limit, next })
-}
-
-/// A seat of a new table (`POST /api/tables`).
-#[derive(Deserialize, ts_rs::TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum SeatChoice {
-    /// The creator sits here.
-    Me,
-    /// A bot (the default bot when no name is given).
-    Bot {
-        #[serde(default)]
-        #[ts(optional)]
-        bot: Option<String>,
-    },
-    /// Open for a person.
-    Open,
-}
-
-/// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
-#[derive(Deserialize, ts_rs::TS)]
-pub struct NewTable {
-    game: GameKind,
-    #[serde(default = "standard")]
-    #[ts(optional, as = "Option<String>")]
-    rules: String,
-    #[serde(default)]
-    #[ts(optional, as = "Option<record::Variants>")]
-    variants: record::Variants,
-    #[serde(default = "two")]
-    #[ts(optional, as = "Option<u32>")]
-    stake: u32,
-    #[serde(default = "thirty")]
-    #[ts(optional, as = "Option<u32>")]
-    turn_seconds: u32,
-    #[serde(default)]
-    #[ts(optional)]
-    name: Option<String>,
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    private: bool,
-    #[serde(default)]
-    #[ts(optional)]
-    seats: Option<Vec<SeatChoice>>,
-    /// How fast the table's fixed clocks run (default `normal`).
-    #[serde(default)]
-    #[ts(optional, as = "Option<Pace>")]
-    pace: Pace,
-    /// Seconds before a bot stands in for a seated person whose connection dropped (0–120,
-    /// default 15).
-    #[serde(default = "fifteen")]
-    #[ts(optional, as = "Option<u32>")]
-    grace_seconds: u32,
-}
-
-fn fifteen() -> u32 {
-    15
-}
-
-fn standard() -> String {
-    "standard".into()
-}
-fn two() -> u32 {
-    2
-}
-fn thirty() -> u32 {
-    30
 }
 
 /// The most hands a table's `game_length: hands:N` may ask for (records and `yezi sim` may hold

@@ -10,7 +10,6 @@ use ts_rs::TS;
 
 /// The TypeScript declarations of every wire type, as one `.d.ts` file (`web/js/wire.d.ts`).
 pub fn typescript() -> String {
-    use crate::http::{NewTable, SeatChoice};
     use crate::replay::{ReplayEvent, ReplayHand, ReplayHandOutline, ReplayOutline, ReplayStep};
 
     let cfg = ts_rs::Config::new().with_large_int("number");

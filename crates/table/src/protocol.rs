@@ -639,6 +639,100 @@ pub struct LobbyReply {
     pub next: Option<u32>,
 }
 
+/// A seat of a new table (`POST /api/tables`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatChoice {
+    /// The creator sits here.
+    Me,
+    /// A bot (the default bot when no name is given).
+    Bot {
+        /// The bot's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        bot: Option<String>,
+    },
+    /// Open for a person.
+    Open,
+}
+
+/// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct NewTable {
+    /// The game.
+    pub game: GameKind,
+    /// The rules preset.
+    #[serde(default = "standard")]
+    #[ts(optional, as = "Option<String>")]
+    pub rules: String,
+    /// Variants overriding the preset.
+    #[serde(default)]
+    #[ts(optional, as = "Option<cards::record::Variants>")]
+    pub variants: cards::record::Variants,
+    /// Madiao: chips per stake.
+    #[serde(default = "two")]
+    #[ts(optional, as = "Option<u32>")]
+    pub stake: u32,
+    /// The turn clock, in seconds.
+    #[serde(default = "thirty")]
+    #[ts(optional, as = "Option<u32>")]
+    pub turn_seconds: u32,
+    /// The table's name (default: "NAME's table", after its creator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+    /// Not listed in the lobby.
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub private: bool,
+    /// The four seats (default: the creator, then three of the default bot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub seats: Option<Vec<SeatChoice>>,
+    /// How fast the table's fixed clocks run (default `normal`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<crate::settings::Pace>")]
+    pub pace: crate::settings::Pace,
+    /// Seconds before a bot stands in for a seated person whose connection dropped (0–120,
+    /// default 15).
+    #[serde(default = "fifteen")]
+    #[ts(optional, as = "Option<u32>")]
+    pub grace_seconds: u32,
+}
+
+impl NewTable {
+    /// A table of `game` with every default: the standard rules, a stake of 2, a 30 s turn
+    /// clock, the normal pace, a 15 s grace period, listed, the creator and three bots.
+    pub fn new(game: GameKind) -> NewTable {
+        NewTable {
+            game,
+            rules: standard(),
+            variants: cards::record::Variants::default(),
+            stake: two(),
+            turn_seconds: thirty(),
+            name: None,
+            private: false,
+            seats: None,
+            pace: crate::settings::Pace::default(),
+            grace_seconds: fifteen(),
+        }
+    }
+}
+
+fn fifteen() -> u32 {
+    15
+}
+
+fn standard() -> String {
+    "standard".into()
+}
+fn two() -> u32 {
+    2
+}
+fn thirty() -> u32 {
+    30
+}
+
 /// `POST /api/tables`'s answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewTableReply {

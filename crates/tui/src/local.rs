@@ -22,7 +22,6 @@ use ai::Budget;
 use cards::Seat;
 use cards::record;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use table::game::TableGame;
 use table::log::{SeatRow, TableStatus, replay};
 use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Stage, Table, TableRules};
@@ -225,7 +224,8 @@ where
             wake: None,
             last: 0,
             thinking: 0,
-            out: Vec::new(),
+            // The person's clocks do not run offline: the interface shows no time left on them.
+            out: vec![Incoming::Notice(Notice::Untimed)],
             worker,
             saved_hands: 0,
             saved: None,
@@ -289,16 +289,9 @@ where
         }
     }
 
-    /// A message of the table for the person, as the interface reads it. The person's clocks
-    /// are untimed offline: their time left is not shown.
+    /// A message of the table for the person.
     fn deliver(&mut self, msg: &ServerMsg) {
-        let mut v = serde_json::to_value(msg).unwrap_or(Value::Null);
-        if let Some(t) = v.get_mut("timer").and_then(Value::as_object_mut)
-            && matches!(t.get("what").and_then(Value::as_str), Some("turn" | "next_hand"))
-        {
-            t.remove("remaining_ms");
-        }
-        self.out.push(Incoming::Msg(v));
+        self.out.push(Incoming::Msg(msg.clone()));
     }
 
     /// The `yezi/1` record of the match so far: every hand dealt, the current one as far as its
@@ -365,11 +358,7 @@ where
     fn send(&mut self, cmd: Outgoing, now: Instant) {
         let now = self.millis(now).max(self.last);
         let input = match cmd {
-            Outgoing::Act { action, move_no } => {
-                let action =
-                    serde_json::from_value(action).unwrap_or(table::protocol::ActAction::Other(Value::Null));
-                Input::Act { conn: ME, action, move_no, seat: None }
-            }
+            Outgoing::Act { action, move_no } => Input::Act { conn: ME, action, move_no, seat: None },
             Outgoing::Next => Input::Next { conn: ME },
             Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
                 let msg = ServerMsg::Error(ErrorMsg {
