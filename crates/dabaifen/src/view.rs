@@ -109,6 +109,15 @@ pub struct View {
     pub account: Option<Account>,
 }
 
+impl View {
+    /// True once the starter is settled: always in a deal after the first, unless it is an open
+    /// deal; in the first deal or an open deal, once trumps are fixed (a showing makes its seat
+    /// the starter, §4; turning the kitty keeps the provisional starter, §5).
+    pub fn starter_settled(&self) -> bool {
+        self.trump.is_some() || !(self.first_deal || self.open)
+    }
+}
+
 impl State {
     /// What `seat` may know now (see the module documentation of [`crate::view`]).
     pub fn view(&self, seat: Seat) -> View {
@@ -267,5 +276,32 @@ impl State {
             v.to_move = None;
         }
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::RandomPolicy;
+    use crate::setup::{DealSetup, deal_from_seed};
+
+    /// In the first deal the starter is provisional until trumps are fixed; in a later deal that
+    /// is not open it is settled from the start.
+    #[test]
+    fn the_starter_is_settled_once_trumps_are_fixed_in_a_first_deal() {
+        for seed in 0..10 {
+            let (deck, rng) = deal_from_seed(seed, 0);
+            let setup = DealSetup::first(deck, Seat::ALL[(seed % 4) as usize], Variants::STANDARD);
+            let mut st = State::new(&setup).unwrap();
+            assert!(!st.view(Seat::ALL[0]).starter_settled());
+            let mut policy = RandomPolicy::new(rng);
+            while st.to_move().is_some() {
+                let v = st.view(Seat::ALL[1]);
+                assert_eq!(v.starter_settled(), v.trump.is_some(), "seed {seed}");
+                st.apply(policy.choose(&st)).unwrap();
+            }
+            let later = DealSetup { first_deal: false, ..setup };
+            assert!(State::new(&later).unwrap().view(Seat::ALL[2]).starter_settled());
+        }
     }
 }

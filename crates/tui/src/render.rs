@@ -302,7 +302,7 @@ fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {
             head.push(Span::styled("▶ ", accent()));
         }
         head.push(Span::styled(m.seat_label(s), bold()));
-        let starter_known = v.trump.is_some() || !(v.first_deal || v.open);
+        let starter_known = v.starter_settled();
         if s == v.starter && starter_known {
             head.push(Span::styled(" · 親 starter", Style::default().fg(Color::Cyan)));
         }
@@ -516,7 +516,7 @@ fn dabaifen_match_lines(m: &Model, v: &DabaifenView) -> Vec<Line<'static>> {
     }
     let me = m.me.unwrap_or(Seat::ALL[0]);
     let declarers = v.starter.team();
-    let starter_known = v.trump.is_some() || !(v.first_deal || v.open);
+    let starter_known = v.starter_settled();
     for team in 0..2u8 {
         let who = if me.team() == team { "us" } else { "them" };
         let role = if !starter_known {
