@@ -161,6 +161,82 @@ fn dabaifen_views_read_back_the_same_and_hide_what_they_must() {
     assert!(checked > 30 * 5 * 20, "{checked}");
 }
 
+/// The fields of a view's JSON, in the order written.
+fn keys(j: &serde_json::Value) -> Vec<&str> {
+    j.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default()
+}
+
+/// The views are written with the fields the browser page reads (`docs/protocol.md`, VIEW), each
+/// always present, `null` when empty.
+#[test]
+fn views_keep_their_wire_fields() {
+    let md = madiao::State::new(madiao::HandSetup::new(Seat::ALL[3], madiao::deck_from_seed(9, 0))).unwrap();
+    let j = serde_json::to_value(Madiao::table_view(&md, Viewer::Spectator, Overlay::default())).unwrap();
+    let mut k = keys(&j);
+    k.sort_unstable();
+    let mut want = vec![
+        "seat",
+        "banker",
+        "stake",
+        "variants",
+        "first_recipient",
+        "upcard",
+        "phase",
+        "to_move",
+        "hand",
+        "hand_sizes",
+        "redeal_choices",
+        "tricks",
+        "tricks_won",
+        "legal_actions",
+        "captures",
+        "declared",
+        "exposed_stock_card",
+        "result",
+        "settlement",
+    ];
+    want.sort_unstable();
+    assert_eq!(k, want);
+    assert!(j["seat"].is_null());
+    let (deck, _) = dabaifen::deal_from_seed(9, 0);
+    let m = dabaifen::Match::new(dabaifen::Variants::STANDARD, Seat::ALL[0]);
+    let db = dabaifen::State::new(&m.setup(deck)).unwrap();
+    let j = serde_json::to_value(Dabaifen::table_view(&db, Viewer::Seat(Seat::ALL[1]), Overlay::default()))
+        .unwrap();
+    let mut k = keys(&j);
+    k.sort_unstable();
+    let mut want = vec![
+        "seat",
+        "phase",
+        "to_move",
+        "variants",
+        "first_deal",
+        "open",
+        "ranks",
+        "provisional_starter",
+        "starter",
+        "first_drawer",
+        "drawn",
+        "hand",
+        "hand_sizes",
+        "declaration",
+        "kitty_turn",
+        "kitty_turned",
+        "trump",
+        "annulment",
+        "kitty",
+        "buried",
+        "tricks",
+        "team_points",
+        "revoke",
+        "result",
+        "account",
+    ];
+    want.sort_unstable();
+    assert_eq!(k, want);
+    assert_eq!(j["seat"], 1);
+}
+
 /// A view of one game is never read as the other's, and a view that is not one is an error.
 #[test]
 fn views_are_read_as_their_own_game_or_refused() {
