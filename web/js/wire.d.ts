@@ -26,9 +26,9 @@ export type PlayKind = "lead" | "capture" | "slough" | "discard";
 
 export type MadiaoView = { 
 /**
- * Whose view this is.
+ * Whose view this is (`null` for a spectator).
  */
-seat: Seat, 
+seat: Seat | null, 
 /**
  * The banker.
  */
@@ -265,9 +265,9 @@ rank: DabaifenRank, };
 
 export type DabaifenView = { 
 /**
- * The seat this view is for.
+ * The seat this view is for (`null` for a spectator).
  */
-seat: Seat, 
+seat: Seat | null, 
 /**
  * The phase.
  */
@@ -927,11 +927,43 @@ limit: number,
  */
 next: number | null, };
 
-export type SeatChoice = { "kind": "me" } | { "kind": "bot", bot?: string, } | { "kind": "open" };
-
-export type NewTable = { game: GameKind, rules?: string, variants?: VariantOverrides, stake?: number, turn_seconds?: number, name?: string, private?: boolean, 
+export type SeatChoice = { "kind": "me" } | { "kind": "bot", 
 /**
- * The four seats; by default the creator and three of the game's default bot.
+ * The bot's name.
+ */
+bot?: string, } | { "kind": "open" };
+
+export type NewTable = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The rules preset.
+ */
+rules?: string, 
+/**
+ * Variants overriding the preset.
+ */
+variants?: VariantOverrides, 
+/**
+ * Madiao: chips per stake.
+ */
+stake?: number, 
+/**
+ * The turn clock, in seconds.
+ */
+turn_seconds?: number, 
+/**
+ * The table's name (default: "NAME's table", after its creator).
+ */
+name?: string, 
+/**
+ * Not listed in the lobby.
+ */
+private?: boolean, 
+/**
+ * The four seats (default: the creator, then three of the default bot).
  */
 seats?: Array<SeatChoice>, 
 /**

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use cards::Seat;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::card::{Card, Cards, Rank, codes, points};
 use crate::score::DealResult;
@@ -13,7 +13,7 @@ use crate::state::{Outcome, Phase, State};
 use crate::trump::{Trump, sorted_plain};
 
 /// One line of the account.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "AccountEvent"))]
@@ -41,9 +41,50 @@ pub enum Event {
     /// A team's rank moved (§10).
     RankUp { team: u8, from: Rank, to: Rank },
     /// Who starts next and why (§10, §6).
-    NextStarter { seat: Seat, why: &'static str },
+    NextStarter {
+        seat: Seat,
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        why: StarterReason,
+    },
     /// The game is over (§10).
     GameOver { team: u8 },
+}
+
+/// Why the next starter starts (§10, §6), in the account's words.
+const NEXT_STARTER_REASONS: [&str; 3] = [
+    "the starter's partner deals the open deal after an annulment",
+    "the declarers won: the starter's partner",
+    "the defenders won: the seat after the starter",
+];
+
+/// Why the next starter starts (§10, §6), in the account's words: one of a fixed few texts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct StarterReason(&'static str);
+
+impl StarterReason {
+    /// The reason in words.
+    pub fn text(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for StarterReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// Reads one of the account's reasons (any other text is an error).
+impl<'de> Deserialize<'de> for StarterReason {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<StarterReason, D::Error> {
+        let text = String::deserialize(d)?;
+        NEXT_STARTER_REASONS
+            .iter()
+            .find(|r| **r == text)
+            .map(|r| StarterReason(r))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown reason for the next starter: {text:?}")))
+    }
 }
 
 fn plays_text(plays: &[(Seat, Vec<Card>)]) -> String {
@@ -159,7 +200,7 @@ impl fmt::Display for Event {
 }
 
 /// The account of a deal: its events in order (those so far, if the deal is not over).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Account {
     /// The lines, in order.
@@ -277,9 +318,9 @@ impl State {
             }
         }
         let why = match (r.outcome, r.winner) {
-            (Outcome::Annulled, _) => "the starter's partner deals the open deal after an annulment",
-            (_, Some(w)) if w == r.starter.team() => "the declarers won: the starter's partner",
-            _ => "the defenders won: the seat after the starter",
+            (Outcome::Annulled, _) => StarterReason(NEXT_STARTER_REASONS[0]),
+            (_, Some(w)) if w == r.starter.team() => StarterReason(NEXT_STARTER_REASONS[1]),
+            _ => StarterReason(NEXT_STARTER_REASONS[2]),
         };
         lines.push(Event::NextStarter { seat: r.next_starter, why });
         if r.game_over

@@ -45,7 +45,7 @@ pub mod trump;
 pub mod variants;
 pub mod view;
 
-pub use account::{Account, Event};
+pub use account::{Account, Event, StarterReason};
 pub use card::{Card, Cards, Rank, Suit, UnknownCard};
 pub use game::Match;
 pub use legal::{LeadGroup, LegalSummary};

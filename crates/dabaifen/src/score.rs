@@ -9,7 +9,7 @@ use crate::trump::Trump;
 use crate::variants::{GameEnd, KittyMultiplier};
 
 /// The outcome of a deal as the rules score it (the record's result object, typed).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DealResult {
     /// How the deal ended.

@@ -34,7 +34,7 @@ use crate::trump::{EffSuit, Tables, Trump};
 use crate::variants::{Annul, FirstDrawer, Revoke, Variants};
 
 /// The phase of a deal.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "DabaifenPhase"))]
@@ -52,7 +52,7 @@ pub enum Phase {
 }
 
 /// How a deal ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "DabaifenDealOutcome"))]
@@ -147,7 +147,7 @@ impl<'de> serde::Deserialize<'de> for Action {
 }
 
 /// A trump-rank card shown during the draw.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Declaration {
     /// Who showed it.
@@ -159,7 +159,7 @@ pub struct Declaration {
 }
 
 /// How the kitty fixed the trump suit when nobody declared (§5).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KittyTurn {
     /// How many kitty cards were turned face up (`deck[48]` first).

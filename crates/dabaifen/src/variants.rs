@@ -99,6 +99,18 @@ impl serde::Serialize for Variants {
     }
 }
 
+/// Read from the map [`Variants`] is written as: every variant name with its text value (a view
+/// always names them all, so none is taken from a preset).
+impl<'de> serde::Deserialize<'de> for Variants {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variants, D::Error> {
+        let map = <record::Variants as serde::Deserialize>::deserialize(d)?;
+        if let Some(missing) = NAMES.iter().find(|n| !map.0.contains_key(**n)) {
+            return Err(serde::de::Error::custom(format!("variant `{missing}` is missing")));
+        }
+        Variants::STANDARD.with_overrides(&map).map_err(serde::de::Error::custom)
+    }
+}
+
 /// The TypeScript type of the variants' JSON: each name with its values (feature `ts`).
 #[cfg(feature = "ts")]
 pub(crate) fn ts_type() -> String {

@@ -14,7 +14,7 @@
 //! turn: being asked would tell the others that it holds a card it may show, or no trump.
 
 use cards::{Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::account::Account;
 use crate::card::{Card, Cards, Rank};
@@ -24,7 +24,7 @@ use crate::trump::{Trump, sorted_plain};
 use crate::variants::Variants;
 
 /// One play of a trick as seen by everyone.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "DabaifenPlayView"))]
 pub struct PlayView {
@@ -35,7 +35,7 @@ pub struct PlayView {
 }
 
 /// A trick as seen by everyone.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "DabaifenTrickView"))]
 pub struct TrickView {
@@ -53,12 +53,12 @@ pub struct TrickView {
 }
 
 /// What a seat may know of a deal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "DabaifenView"))]
 pub struct View {
-    /// The seat this view is for.
-    pub seat: Seat,
+    /// The seat this view is for (`null` for a spectator).
+    pub seat: Option<Seat>,
     /// The phase.
     pub phase: Phase,
     /// Whose turn it is; during the draw and annulment polls, set only in the asked seat's view.
@@ -109,6 +109,15 @@ pub struct View {
     pub account: Option<Account>,
 }
 
+impl View {
+    /// True once the starter is settled: always in a deal after the first, unless it is an open
+    /// deal; in the first deal or an open deal, once trumps are fixed (a showing makes its seat
+    /// the starter, §4; turning the kitty keeps the provisional starter, §5).
+    pub fn starter_settled(&self) -> bool {
+        self.trump.is_some() || !(self.first_deal || self.open)
+    }
+}
+
 impl State {
     /// What `seat` may know now (see the module documentation of [`crate::view`]).
     pub fn view(&self, seat: Seat) -> View {
@@ -125,7 +134,7 @@ impl State {
         let is_starter = seat == self.starter;
         let over = self.phase == Phase::Over;
         View {
-            seat,
+            seat: Some(seat),
             phase: self.phase,
             // Being asked in a poll tells that a seat holds a card it may show (draw) or holds
             // no trump (annulment): only the asked seat sees it is its turn.
@@ -176,12 +185,13 @@ impl State {
 
     /// What `viewer` may know now: a seat's [`State::view`], or for a spectator the view every
     /// seat shares (no hand, no kitty; the buried cards only once the deal is over, §9). A
-    /// spectator's view is built from the provisional starter's, whose `seat` means nothing.
+    /// spectator's view has no `seat`.
     pub fn view_for(&self, viewer: Viewer) -> View {
         match viewer {
             Viewer::Seat(s) => self.view(s),
             Viewer::Spectator => {
                 let mut v = self.view(self.provisional);
+                v.seat = None;
                 v.hand.clear();
                 v.kitty = None;
                 if self.phase != Phase::Over {
@@ -207,8 +217,8 @@ impl State {
             hand_sizes[first.offset((p % 4) as u8).index()] += 1;
         }
         let (seat, hand) = match viewer {
-            Viewer::Seat(s) => (s, sorted_plain(self.drawn_cards(s, drawn))),
-            Viewer::Spectator => (self.provisional, Vec::new()),
+            Viewer::Seat(s) => (Some(s), sorted_plain(self.drawn_cards(s, drawn))),
+            Viewer::Spectator => (None, Vec::new()),
         };
         View {
             seat,
@@ -236,6 +246,62 @@ impl State {
             revoke: None,
             result: None,
             account: None,
+        }
+    }
+
+    /// What `viewer` may know at a table that answers the polls in private (`docs/protocol.md`,
+    /// "Hidden information"): being asked tells that a seat holds a card it may show (§4) or no
+    /// trump (§6), so no view shows anyone to move during the draw or the annulment.
+    ///
+    /// `drawn`: the draw is dealt at a steady pace and that many cards are out (see
+    /// [`State::draw_view`]). `window`: the annulment window is open, in which every view looks
+    /// the same whether or not anyone may annul (§6): the twelve cards dealt, and the kitty not
+    /// yet taken (§7).
+    pub fn private_poll_view(&self, viewer: Viewer, drawn: Option<u8>, window: bool) -> View {
+        let mut v = match drawn {
+            Some(d) => self.draw_view(viewer, d),
+            None => self.view_for(viewer),
+        };
+        if window && drawn.is_none() {
+            v.phase = Phase::Annulling;
+            v.hand = match (viewer, self.tables()) {
+                (Viewer::Seat(s), Some(t)) => t.sorted(self.dealt(s)),
+                _ => Vec::new(),
+            };
+            v.hand_sizes = [12; 4];
+            v.kitty = None;
+            v.buried = None;
+        }
+        if matches!(v.phase, Phase::Drawing | Phase::Annulling) {
+            v.to_move = None;
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::RandomPolicy;
+    use crate::setup::{DealSetup, deal_from_seed};
+
+    /// In the first deal the starter is provisional until trumps are fixed; in a later deal that
+    /// is not open it is settled from the start.
+    #[test]
+    fn the_starter_is_settled_once_trumps_are_fixed_in_a_first_deal() {
+        for seed in 0..10 {
+            let (deck, rng) = deal_from_seed(seed, 0);
+            let setup = DealSetup::first(deck, Seat::ALL[(seed % 4) as usize], Variants::STANDARD);
+            let mut st = State::new(&setup).unwrap();
+            assert!(!st.view(Seat::ALL[0]).starter_settled());
+            let mut policy = RandomPolicy::new(rng);
+            while st.to_move().is_some() {
+                let v = st.view(Seat::ALL[1]);
+                assert_eq!(v.starter_settled(), v.trump.is_some(), "seed {seed}");
+                st.apply(policy.choose(&st)).unwrap();
+            }
+            let later = DealSetup { first_deal: false, ..setup };
+            assert!(State::new(&later).unwrap().view(Seat::ALL[2]).starter_settled());
         }
     }
 }

@@ -161,8 +161,10 @@ fn check_spectator(st: &State) -> Result<(), TestCaseError> {
     if st.phase() != Phase::Over {
         prop_assert!(spec.buried.is_none());
     }
+    prop_assert!(spec.seat.is_none());
     for s in Seat::ALL {
         let mut v = st.view(s);
+        prop_assert_eq!(v.seat, Some(s));
         v.seat = spec.seat;
         v.hand.clear();
         v.kitty = None;

@@ -5,8 +5,7 @@ use std::fmt;
 
 use cards::record::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Halves, Seat};
-use serde::ser::SerializeStruct;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::card::{Card, Cards, TOPS};
 use crate::declare::MeldKind;
@@ -98,7 +97,6 @@ pub struct Line {
 /// A settlement: every line in order (§6: stock check, hand values between banker and players,
 /// knock, penalties) and each seat's total.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Settlement {
     /// The lines, in the order the rules settle them.
     pub lines: Vec<Line>,
@@ -532,44 +530,87 @@ impl fmt::Display for Line {
 
 impl Serialize for Line {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Line", 7)?;
-        st.serialize_field("seat", &self.seat)?;
-        st.serialize_field("banker", &self.banker)?;
-        st.serialize_field("item", self.item.name())?;
-        st.serialize_field("counted", &self.counted)?;
-        st.serialize_field("transfers", &self.transfers)?;
-        st.serialize_field("text", &self.to_string())?;
-        st.serialize_field("detail", &LineDetail::of(self.item))?;
-        st.end()
+        LineView::from(self).serialize(s)
+    }
+}
+
+/// A settlement as a view shows it: each line with its words and particulars, each seat's total.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "Settlement"))]
+pub struct SettlementView {
+    /// The lines, in the order the rules settle them.
+    pub lines: Vec<LineView>,
+    /// Each seat's total, in stakes.
+    pub totals: BySeat<Halves>,
+}
+
+impl From<&Settlement> for SettlementView {
+    fn from(s: &Settlement) -> SettlementView {
+        SettlementView { lines: s.lines.iter().map(LineView::from).collect(), totals: s.totals }
+    }
+}
+
+/// One settlement line as a view shows it (and as [`Line`] is written): whose line, what for
+/// (the item's machine name and its particulars), the money it moves, and the line in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineView {
+    /// The seat the line belongs to.
+    pub seat: Seat,
+    /// The hand's banker.
+    pub banker: Seat,
+    /// What it pays for: [`Item::name`].
+    pub item: String,
+    /// False for a bonus line listed but not counted (`bonus_stacking: largest_only`).
+    pub counted: bool,
+    /// What each seat gains (negative: pays), in stakes.
+    pub transfers: BySeat<Halves>,
+    /// The line in words.
+    pub text: String,
+    /// The particulars of the item.
+    pub detail: LineDetail,
+}
+
+impl From<&Line> for LineView {
+    fn from(l: &Line) -> LineView {
+        LineView {
+            seat: l.seat,
+            banker: l.banker,
+            item: l.item.name().to_string(),
+            counted: l.counted,
+            transfers: l.transfers,
+            text: l.to_string(),
+            detail: LineDetail::of(l.item),
+        }
     }
 }
 
 /// The particulars of a line's item, for a client that words the line itself (in another
 /// language): each field is present only for the items it belongs to.
-#[derive(Serialize, Default)]
-struct LineDetail {
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineDetail {
     /// The card that won the trick (`reward_trick`) or was discarded face up (`faceup_discard`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    card: Option<Card>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<Card>,
     /// `reward_trick`: true when the card is a suit's second card, promoted to reward card because
     /// the upcard is its suit's top card (§6).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    promoted: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoted: Option<bool>,
     /// The seat's tricks (the trick-count lines and `hm_won`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tricks: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tricks: Option<u8>,
     /// `stock_check`: the top card under the upcard.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    exposed: Option<Card>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposed: Option<Card>,
     /// `stock_check`: its suit's second card, whose player pays.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    second: Option<Card>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<Card>,
     /// `stock_check`: true when the payer played it face up (false: he was dealt it, `holder`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    face_up: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_up: Option<bool>,
     /// `faceup_discard`: the trick, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trick: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trick: Option<u8>,
 }
 
 impl LineDetail {

@@ -299,6 +299,16 @@ pub const TOPS: Cards = Cards::from_bits(Card::TW.bit() | Card::M9.bit() | Card:
 /// The four lowest cards `T2 M1 S1 W9`.
 pub const LOWEST: Cards = Cards::from_bits(Card::T2.bit() | Card::M1.bit() | Card::S1.bit() | Card::W9.bit());
 
+/// §6 The reward cards (賞) of a hand with this upcard: each suit's top card; when the upcard is
+/// a top card, its suit's second card instead.
+pub fn reward_cards(upcard: Card) -> Cards {
+    if TOPS.contains(upcard) {
+        Cards::from_bits((TOPS.bits() & !upcard.bit()) | upcard.suit().second().bit())
+    } else {
+        TOPS
+    }
+}
+
 impl cards::Card for Card {
     const COUNT: u8 = 40;
     #[inline]
@@ -365,6 +375,18 @@ pub fn canonical_deck() -> [Card; 40] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reward_cards_are_the_tops_with_the_upcards_suit_promoted() {
+        // §6: a low upcard leaves the four tops; a top upcard gives way to its suit's second card.
+        assert_eq!(reward_cards(Card::W9), TOPS);
+        for top in TOPS.iter() {
+            let r = reward_cards(top);
+            assert_eq!(r.len(), 4);
+            assert!(!r.contains(top) && r.contains(top.suit().second()));
+            assert!(TOPS.iter().filter(|&t| t != top).all(|t| r.contains(t)));
+        }
+    }
 
     #[test]
     fn codes_round_trip_and_suits_are_contiguous() {

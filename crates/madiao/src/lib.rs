@@ -58,7 +58,7 @@ pub mod state;
 pub mod variants;
 pub mod view;
 
-pub use account::{Item, Line, Settlement};
+pub use account::{Item, Line, LineDetail, LineView, Settlement, SettlementView};
 pub use card::{Card, Cards, Suit, canonical_deck};
 pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
@@ -114,7 +114,7 @@ mod ts {
         )
     );
     ts_named!(
-        crate::Line,
+        crate::LineView,
         "SettlementLine",
         "{ seat: Seat, banker: Seat, item: string, counted: boolean, transfers: [number, number, number, number], text: string, detail: { card?: MadiaoCard, promoted?: boolean, tricks?: number, exposed?: MadiaoCard, second?: MadiaoCard, face_up?: boolean, trick?: number } }"
             .to_string()

@@ -55,7 +55,7 @@ pub enum SetupError {
 }
 
 /// The phase a hand is in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "MadiaoPhase"))]
@@ -199,7 +199,7 @@ impl ActionList {
 }
 
 /// How a card was played to a trick.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum PlayKind {
@@ -312,13 +312,8 @@ impl State {
         let (dealt, counts) = deal_hands_counted(&deck, first);
         let stock = deck[32..].iter().fold(0u64, |m, c| m | c.bit());
         let hm_holder = Seat::ALL.into_iter().find(|s| dealt[s.index()] & Card::TB.bit() != 0);
-        // §6 Reward cards: each suit's top; if the upcard is a top card, its suit's second card.
         let tops = TOPS.bits();
-        let reward = if tops & upcard.bit() != 0 {
-            (tops & !upcard.bit()) | upcard.suit().second().bit()
-        } else {
-            tops
-        };
+        let reward = crate::card::reward_cards(upcard).bits();
         let mut st = State {
             deck,
             variants: setup.variants,

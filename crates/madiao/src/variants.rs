@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// §5 Face-up discard: a face-up card that is not a capture.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -375,6 +375,18 @@ impl Serialize for Variants {
             m.serialize_entry(n, &v)?;
         }
         m.end()
+    }
+}
+
+/// Read from the map [`Variants`] is written as: every variant name with its text value (a view
+/// always names them all, so none is taken from a preset).
+impl<'de> Deserialize<'de> for Variants {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Variants, D::Error> {
+        let map = cards::record::Variants::deserialize(d)?;
+        if let Some(missing) = VARIANT_NAMES.iter().find(|n| !map.0.contains_key(**n)) {
+            return Err(serde::de::Error::custom(format!("variant `{missing}` is missing")));
+        }
+        Variants::STANDARD.with_overrides(&map).map_err(serde::de::Error::custom)
     }
 }
 

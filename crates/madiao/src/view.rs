@@ -3,9 +3,9 @@
 
 use cards::record::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::account::Settlement;
+use crate::account::SettlementView;
 use crate::card::{Card, Cards, Suit};
 use crate::declare::long_suits;
 use crate::state::{Action, Phase, PlayKind, State};
@@ -18,12 +18,12 @@ use crate::variants::Variants;
 ///
 /// A card the seat may not see is `None` (JSON `null`): `{"seat": 3, "kind": "slough",
 /// "face_up": false, "card": null}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "MadiaoView"))]
 pub struct View {
-    /// Whose view this is.
-    pub seat: Seat,
+    /// Whose view this is (`null` for a spectator).
+    pub seat: Option<Seat>,
     /// The banker.
     pub banker: Seat,
     /// Chips per stake.
@@ -60,11 +60,11 @@ pub struct View {
     /// Once the hand is over: its result.
     pub result: Option<MadiaoResult>,
     /// Once the hand is over: the itemized settlement.
-    pub settlement: Option<Settlement>,
+    pub settlement: Option<SettlementView>,
 }
 
 /// A long-suit holder's choice.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RedealChoice {
     /// Who chose.
@@ -74,7 +74,7 @@ pub struct RedealChoice {
 }
 
 /// One trick as a seat sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "MadiaoTrickView"))]
 pub struct TrickView {
@@ -95,7 +95,7 @@ pub struct TrickView {
 }
 
 /// One card played, as a seat sees it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "MadiaoPlayView"))]
 pub struct PlayView {
@@ -112,7 +112,7 @@ pub struct PlayView {
 }
 
 /// Cards shown when a hand ends before play.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Declared {
     /// Who showed them.
@@ -120,9 +120,23 @@ pub struct Declared {
     /// What they are: `"meld"`, `"four_lowest"`, `"long_suit"`, or `"hm_exemption"` (the HM
     /// holder shows `TB` so as not to pay for a meld).
     #[cfg_attr(feature = "ts", ts(type = "\"meld\" | \"four_lowest\" | \"long_suit\" | \"hm_exemption\""))]
-    pub what: &'static str,
+    pub what: DeclaredKind,
     /// The cards, highest first.
     pub cards: Vec<Card>,
+}
+
+/// What cards shown before play are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclaredKind {
+    /// A meld (§4.1).
+    Meld,
+    /// The four lowest (§4.2).
+    FourLowest,
+    /// The long suit that forced a redeal (§4.3).
+    LongSuit,
+    /// The HM holder's `TB`, shown so as not to pay for a meld (§4.1).
+    HmExemption,
 }
 
 fn cards_desc(set: Cards) -> Vec<Card> {
@@ -166,20 +180,28 @@ impl State {
                         let dealt = self.dealt(h);
                         let cards =
                             self.melds(h).0.iter().flatten().fold(Cards::EMPTY, |m, k| m | k.cards(dealt));
-                        declared.push(Declared { seat: h, what: "meld", cards: cards_desc(cards) });
+                        declared.push(Declared {
+                            seat: h,
+                            what: DeclaredKind::Meld,
+                            cards: cards_desc(cards),
+                        });
                     }
                     // The HM holder shows TB to be exempt from paying for the melds.
                     if let Some(x) = self.hm_holder()
                         && !declared.iter().any(|d| d.seat == x)
                     {
-                        declared.push(Declared { seat: x, what: "hm_exemption", cards: vec![Card::TB] });
+                        declared.push(Declared {
+                            seat: x,
+                            what: DeclaredKind::HmExemption,
+                            cards: vec![Card::TB],
+                        });
                     }
                 }
                 Some(MadiaoOutcome::FourLowest) => {
                     if let Some(h) = self.four_lowest_holder() {
                         declared.push(Declared {
                             seat: h,
-                            what: "four_lowest",
+                            what: DeclaredKind::FourLowest,
                             cards: cards_desc(crate::card::LOWEST),
                         });
                     }
@@ -188,7 +210,11 @@ impl State {
                     if let Some(h) = self.redeal_forced_by() {
                         let dealt = self.dealt(h);
                         let mask = long_suits(dealt).fold(Cards::EMPTY, |m, s: Suit| m | (dealt & s.mask()));
-                        declared.push(Declared { seat: h, what: "long_suit", cards: cards_desc(mask) });
+                        declared.push(Declared {
+                            seat: h,
+                            what: DeclaredKind::LongSuit,
+                            cards: cards_desc(mask),
+                        });
                     }
                 }
                 _ => {}
@@ -215,7 +241,7 @@ impl State {
             })
             .collect();
         View {
-            seat,
+            seat: Some(seat),
             banker: self.banker(),
             stake: self.stake(),
             variants: *self.variants(),
@@ -238,18 +264,19 @@ impl State {
             exposed_stock_card: (over && self.outcome() == Some(MadiaoOutcome::Played))
                 .then(|| self.deck()[38]),
             result: self.to_record_result(),
-            settlement: self.settlement(),
+            settlement: self.settlement().as_ref().map(SettlementView::from),
         }
     }
 
     /// What `viewer` may know now: a seat's [`State::view`], or for a spectator what every seat
     /// sees (§5: no hand, no legal action, no face-down card until the hand is over). A
-    /// spectator's view is built from the banker's, whose `seat` means nothing.
+    /// spectator's view has no `seat`.
     pub fn view_for(&self, viewer: Viewer) -> View {
         match viewer {
             Viewer::Seat(s) => self.view(s),
             Viewer::Spectator => {
                 let mut v = self.view(self.banker());
+                v.seat = None;
                 v.hand.clear();
                 v.legal_actions.clear();
                 v.captures.clear();
@@ -263,5 +290,26 @@ impl State {
                 v
             }
         }
+    }
+
+    /// What `viewer` may know at a table that asks the long-suit question (§4.3) in private, in
+    /// a redeal window of the same length for everyone (`docs/protocol.md`, "Hidden
+    /// information"). Being asked tells that a seat holds five cards of a suit, so a decline is
+    /// shown only once the hand is over; while the window is open (`window`), every view looks
+    /// the same whether or not its seat may force a redeal: the redeal phase, nobody to move, no
+    /// legal action, no choice.
+    pub fn private_poll_view(&self, viewer: Viewer, window: bool) -> View {
+        let mut v = self.view_for(viewer);
+        if !self.is_over() {
+            v.redeal_choices.retain(|c| c.redeal);
+        }
+        if window {
+            v.phase = Phase::Redeal;
+            v.to_move = None;
+            v.legal_actions.clear();
+            v.captures.clear();
+            v.redeal_choices.clear();
+        }
+        v
     }
 }

@@ -45,8 +45,10 @@ fn check(st: &State) -> Result<(), TestCaseError> {
     // A spectator sees what every seat sees of the table, and no face-down card before the end.
     let spec = st.view_for(Viewer::Spectator);
     prop_assert!(spec.hand.is_empty() && spec.legal_actions.is_empty() && spec.captures.is_empty());
+    prop_assert!(spec.seat.is_none());
     for s in Seat::ALL {
         let mut v = st.view(s);
+        prop_assert_eq!(v.seat, Some(s));
         v.seat = spec.seat;
         v.hand.clear();
         v.legal_actions.clear();

@@ -58,9 +58,13 @@ fn an_unplayed_hand_shows_only_what_was_declared() {
     ];
     let st = state(0, hands, "TQ T3 T2 M1 W8 W9 WH W3", standard());
     let v = st.view(seat(0));
-    let shown: Vec<(u8, &str, usize)> =
+    let shown: Vec<(u8, DeclaredKind, usize)> =
         v.declared.iter().map(|d| (d.seat.number(), d.what, d.cards.len())).collect();
-    assert_eq!(shown, vec![(1, "meld", 4), (3, "meld", 8), (2, "hm_exemption", 1)]);
+    use madiao::view::DeclaredKind;
+    assert_eq!(
+        shown,
+        vec![(1, DeclaredKind::Meld, 4), (3, DeclaredKind::Meld, 8), (2, DeclaredKind::HmExemption, 1)]
+    );
     let json = serde_json::to_string(&v).unwrap();
     // Seat 1's cards outside the meld stay hidden from seat 0, and so does the stock.
     for hidden in ["T7", "M6", "W4", "W5", "T5", "M4", "TQ", "M1"] {
@@ -86,6 +90,6 @@ fn a_redeal_shows_the_long_suit_and_the_choices() {
     let v = st.view(seat(0));
     assert_eq!(v.redeal_choices.len(), 2);
     assert!(!v.redeal_choices[0].redeal && v.redeal_choices[1].redeal);
-    assert_eq!(v.declared[0].what, "long_suit");
+    assert_eq!(v.declared[0].what, madiao::view::DeclaredKind::LongSuit);
     assert_eq!(v.declared[0].cards.len(), 5);
 }

@@ -18,15 +18,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cards::Rng;
 use cards::record::GameKind;
+use cards::{Rng, Seat};
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use client::{Client, ClientError, Socket, random_act};
-use table::protocol::{ActAction, ClientMsg, Legal, NewTable, SeatChoice, ServerMsg, TableEvent};
+use table::protocol::{ActAction, ClientMsg, GameView, Legal, NewTable, SeatChoice, ServerMsg, TableEvent};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -265,7 +265,7 @@ async fn play(
                         }
                         if let Some(TableEvent::HandStart { .. }) = event
                             && measuring
-                            && view.get("seat") == Some(&Value::from(0))
+                            && view.as_ref().and_then(GameView::seat) == Seat::new(0)
                         {
                             totals.hands.fetch_add(1, Ordering::Relaxed);
                         }

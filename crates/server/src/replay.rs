@@ -22,6 +22,7 @@ use cards::record::{
 };
 use serde::Serialize;
 use serde_json::Value;
+use table::protocol::GameView;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The largest record `POST /api/replay` accepts (bytes).
@@ -118,7 +119,7 @@ pub struct ReplayStep {
     /// The hand as an all-seeing spectator sees it: the engine's view with every card played face
     /// up and `hand` empty (the cards are in `hands`); `seat` is `null`.
     #[ts(type = "MadiaoView | DabaifenView")]
-    pub view: Value,
+    pub view: GameView,
 }
 
 /// What led to a step.
@@ -338,6 +339,7 @@ fn madiao_codes(set: ::madiao::Cards) -> Vec<String> {
 
 fn madiao_step(state: &::madiao::State, event: ReplayEvent) -> ReplayStep {
     let mut v = state.view(state.banker());
+    v.seat = None;
     v.hand.clear();
     v.legal_actions.clear();
     // Every card face up: the plays in the order the view lists them.
@@ -349,9 +351,11 @@ fn madiao_step(state: &::madiao::State, event: ReplayEvent) -> ReplayStep {
             }
         }
     }
-    let mut view = serde_json::to_value(v).unwrap_or(Value::Null);
-    view["seat"] = Value::Null;
-    ReplayStep { event, hands: std::array::from_fn(|i| madiao_codes(state.hand(Seat::ALL[i]))), view }
+    ReplayStep {
+        event,
+        hands: std::array::from_fn(|i| madiao_codes(state.hand(Seat::ALL[i]))),
+        view: v.into(),
+    }
 }
 
 /// Plays hand `k` from its setup through its actions, showing `step` each state: as dealt, then
@@ -410,14 +414,14 @@ fn dabaifen_codes(state: &::dabaifen::State, set: ::dabaifen::Cards) -> Vec<Stri
 fn dabaifen_step(state: &::dabaifen::State, event: ReplayEvent) -> ReplayStep {
     use ::dabaifen::Phase;
     let mut v = state.view(state.starter());
+    v.seat = None;
     v.hand.clear();
     let drawing = state.phase() == Phase::Drawing;
     if drawing {
         // The replay shows the whole deal: every seat's twelve cards.
         v.hand_sizes = [12; 4];
     }
-    let mut view = serde_json::to_value(v).unwrap_or(Value::Null);
-    view["seat"] = Value::Null;
+    let view = v.into();
     let hands = std::array::from_fn(|i| {
         let s = Seat::ALL[i];
         dabaifen_codes(state, if drawing { state.dealt(s) } else { state.hand(s) })

@@ -38,8 +38,8 @@ pub fn typescript() -> String {
         madiao::view::TrickView,
         madiao::view::PlayView,
         madiao::view::Declared,
-        madiao::Settlement,
-        madiao::Line,
+        madiao::SettlementView,
+        madiao::LineView,
         cards::record::MadiaoResult,
         cards::record::MadiaoOutcome,
         // Da Bai Fen.

@@ -24,7 +24,9 @@ use cards::record;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::protocol::{ActAction, ErrorCode, HandResult, MatchSummary, PublicAction, Refusal, WindowOutcome};
+use crate::protocol::{
+    ActAction, ErrorCode, GameView, HandResult, MatchSummary, PublicAction, Refusal, WindowOutcome,
+};
 
 pub mod dabaifen;
 pub mod madiao;
@@ -230,8 +232,9 @@ where
     /// A short description of how a window closed (who forced a redeal or annulled), public.
     fn window_outcome(state: &Self::State) -> WindowOutcome;
 
-    /// What `viewer` may see now.
-    fn view_json(state: &Self::State, viewer: Viewer, overlay: Overlay) -> Value;
+    /// What `viewer` may see now, at a table that answers the polls in private (the engine's
+    /// `private_poll_view`).
+    fn table_view(state: &Self::State, viewer: Viewer, overlay: Overlay) -> GameView;
     /// The legal actions of `seat` now, if it has something to decide.
     fn legal_for(state: &Self::State, seat: Seat, overlay: Overlay, request: Self::Request) -> Option<Legal>;
     /// An action as `viewer` may see it in an event (a face-down card or a burial is hidden from

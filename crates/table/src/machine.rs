@@ -42,14 +42,13 @@ use ai::Budget;
 use cards::Seat;
 use cards::record::GameKind;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::bots::{bot_choice, default_bot};
 use crate::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
 use crate::log::{ChatRow, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
-    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, MatchSummary, Refusal, SeatInfo, SeatKind,
-    SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
+    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, MatchSummary, Refusal, SeatInfo,
+    SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
 };
 use crate::settings::{Guest, Pace, TableSettings, Timing};
 
@@ -1077,10 +1076,10 @@ where
         }
     }
 
-    fn view_and_legal(&self, viewer: Viewer) -> (Value, Option<Legal>) {
-        let Some(st) = &self.state else { return (Value::Null, None) };
+    fn view_and_legal(&self, viewer: Viewer) -> (Option<GameView>, Option<Legal>) {
+        let Some(st) = &self.state else { return (None, None) };
         let ov = self.overlay();
-        let view = G::view_json(st, viewer, ov);
+        let view = Some(G::table_view(st, viewer, ov));
         let legal = match viewer {
             Viewer::Seat(s) if self.status == TableStatus::Playing => {
                 G::legal_for(st, s, ov, self.requests[s.index()])

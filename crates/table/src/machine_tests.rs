@@ -3,6 +3,7 @@
 use super::*;
 use ai::{Dabaifen, Madiao};
 use cards::record::{GameKind, Variants};
+use serde_json::Value;
 
 /// A driver with simulated time and an in-memory store that can be told to fail.
 struct Sim<G: TableRules>

@@ -9,7 +9,8 @@
 //!
 //! Fields that hold a game's own values (an action, a result, a match score, a legal action) are
 //! enums over both games' types, serialized as the game's own JSON (untagged), since a message is
-//! read before one knows the game of its table. A view is still the engine's JSON (`Value`).
+//! read before one knows the game of its table. So is a view ([`GameView`]): the engine's own
+//! view type, as the engine writes it.
 //!
 //! This module depends on no other module of the crate (the games and the log depend on it).
 
@@ -200,6 +201,71 @@ pub enum Legal {
         /// True when you have asked for a redeal.
         requested: bool,
     },
+}
+
+/// What a seat or a spectator may see of a hand of either game: the engine's view
+/// (`madiao::View`, `dabaifen::View`), written as the engine writes it (untagged).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GameView {
+    /// A Madiao view.
+    Madiao(Box<madiao::View>),
+    /// A Da Bai Fen view.
+    Dabaifen(Box<dabaifen::View>),
+}
+
+impl GameView {
+    /// The game the view is of.
+    pub fn game(&self) -> GameKind {
+        match self {
+            GameView::Madiao(_) => GameKind::Madiao,
+            GameView::Dabaifen(_) => GameKind::Dabaifen,
+        }
+    }
+
+    /// Whose view it is (`None`: a spectator's).
+    pub fn seat(&self) -> Option<Seat> {
+        match self {
+            GameView::Madiao(v) => v.seat,
+            GameView::Dabaifen(v) => v.seat,
+        }
+    }
+
+    /// Whose turn the view shows (`None` when it shows nobody to move).
+    pub fn to_move(&self) -> Option<Seat> {
+        match self {
+            GameView::Madiao(v) => v.to_move,
+            GameView::Dabaifen(v) => v.to_move,
+        }
+    }
+
+    /// True once the hand is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            GameView::Madiao(v) => v.phase == madiao::Phase::Over,
+            GameView::Dabaifen(v) => v.phase == dabaifen::Phase::Over,
+        }
+    }
+
+    /// The hand's result (the record's result object), once it is over.
+    pub fn result(&self) -> Option<HandResult> {
+        match self {
+            GameView::Madiao(v) => v.result.clone().map(HandResult::Madiao),
+            GameView::Dabaifen(v) => v.result.as_ref().map(|r| HandResult::Dabaifen(r.to_record())),
+        }
+    }
+}
+
+impl From<madiao::View> for GameView {
+    fn from(v: madiao::View) -> GameView {
+        GameView::Madiao(Box::new(v))
+    }
+}
+
+impl From<dabaifen::View> for GameView {
+    fn from(v: dabaifen::View) -> GameView {
+        GameView::Dabaifen(Box::new(v))
+    }
 }
 
 /// An engine action of either game, as a client sends it (`{"play": "M9"}`, `{"play": ["AS"]}`,
@@ -431,7 +497,7 @@ pub struct SyncMsg {
     #[serde(rename = "move")]
     pub move_no: u64,
     #[ts(type = "MadiaoView | DabaifenView | null")]
-    pub view: Value,
+    pub view: Option<GameView>,
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
@@ -449,7 +515,7 @@ pub struct UpdateMsg {
     #[serde(rename = "move")]
     pub move_no: u64,
     #[ts(type = "MadiaoView | DabaifenView | null")]
-    pub view: Value,
+    pub view: Option<GameView>,
     pub legal: Option<Legal>,
     pub timer: Option<Timer>,
     #[serde(rename = "match")]
@@ -614,6 +680,7 @@ pub enum SeatChoice {
     Me,
     /// A bot (the default bot when no name is given).
     Bot {
+        /// The bot's name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         bot: Option<String>,
@@ -625,26 +692,33 @@ pub enum SeatChoice {
 /// `POST /api/tables`'s body (see `docs/protocol.md` for the defaults).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewTable {
+    /// The game.
     pub game: GameKind,
+    /// The rules preset.
     #[serde(default = "standard")]
     #[ts(optional, as = "Option<String>")]
     pub rules: String,
+    /// Variants overriding the preset.
     #[serde(default)]
     #[ts(optional, as = "Option<cards::record::Variants>")]
     pub variants: cards::record::Variants,
+    /// Madiao: chips per stake.
     #[serde(default = "two")]
     #[ts(optional, as = "Option<u32>")]
     pub stake: u32,
+    /// The turn clock, in seconds.
     #[serde(default = "thirty")]
     #[ts(optional, as = "Option<u32>")]
     pub turn_seconds: u32,
+    /// The table's name (default: "NAME's table", after its creator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub name: Option<String>,
+    /// Not listed in the lobby.
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub private: bool,
-    /// The four seats; by default the creator and three of the game's default bot.
+    /// The four seats (default: the creator, then three of the default bot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub seats: Option<Vec<SeatChoice>>,
@@ -661,18 +735,18 @@ pub struct NewTable {
 
 impl NewTable {
     /// A table of `game` with every default: the standard rules, a stake of 2, a 30 s turn
-    /// clock, public, normal pace, a 15 s grace period, the creator and three default bots.
+    /// clock, the normal pace, a 15 s grace period, listed, the creator and three bots.
     pub fn new(game: GameKind) -> NewTable {
         NewTable {
             game,
             rules: standard(),
-            variants: Default::default(),
+            variants: cards::record::Variants::default(),
             stake: two(),
             turn_seconds: thirty(),
             name: None,
             private: false,
             seats: None,
-            pace: Default::default(),
+            pace: crate::settings::Pace::default(),
             grace_seconds: fifteen(),
         }
     }
@@ -681,6 +755,7 @@ impl NewTable {
 fn fifteen() -> u32 {
     15
 }
+
 fn standard() -> String {
     "standard".into()
 }
@@ -1217,7 +1292,12 @@ mod tests {
             you: You { seat: Some(seat(0)), guest: "g1".into(), name: "a".into(), host: true },
             hand: 0,
             move_no: 4,
-            view: json!({"seat": null}),
+            view: Some(
+                madiao::State::new(madiao::HandSetup::new(seat(0), madiao::deck_from_seed(1, 0)))
+                    .unwrap()
+                    .view_for(cards::Viewer::Spectator)
+                    .into(),
+            ),
             legal: Some(legal.clone()),
             timer: Some(Timer::Turn { seat: seat(0), remaining_ms: Some(100) }),
             match_: Some(madiao_match),
@@ -1282,7 +1362,11 @@ mod tests {
                 event,
                 hand: 0,
                 move_no: 1,
-                view: Value::Null,
+                view: (i % 2 == 0).then(|| {
+                    let deck = dabaifen::deck_from_seed(3, i as u64);
+                    let setup = dabaifen::DealSetup::first(deck, seat(1), dabaifen::Variants::STANDARD);
+                    dabaifen::State::new(&setup).unwrap().view(seat(1)).into()
+                }),
                 legal: None,
                 timer: Some(Timer::Draw { every_ms: 250 }),
                 match_: Some(dabaifen_match.clone()),

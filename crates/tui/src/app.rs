@@ -18,12 +18,11 @@ use std::time::Instant;
 use cards::Seat;
 use cards::record::GameKind;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use serde_json::{Value, json};
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
-use crate::model::{Connection, GameView, Legal, MadiaoView, Model, TableInfo};
+use crate::model::{Connection, GameView, Legal, MadiaoView, Model, Timer, hand_codes, timer_seat};
 use crate::names;
-use table::protocol::{CardsAction, RevokeRule};
+use table::protocol::{ActAction, CardsAction, RevokeRule};
 
 /// The interface's own state (what the model does not hold).
 #[derive(Clone, Debug, Default)]
@@ -43,7 +42,7 @@ pub struct Ui {
     /// Asking whether to quit.
     pub confirm_quit: bool,
     /// An action waiting for a second `Enter` (a Madiao face-up discard), with its question.
-    pub confirm: Option<(Value, String)>,
+    pub confirm: Option<(ActAction, String)>,
     /// Feedback on the last key (why nothing happened, what was chosen).
     pub message: Option<String>,
     /// The model's decision this selection belongs to.
@@ -92,9 +91,25 @@ fn codes<C: ToString>(cards: &[C]) -> Vec<String> {
     cards.iter().map(ToString::to_string).collect()
 }
 
-/// True when the action `a` (JSON) is one of `actions`.
-fn offers(actions: &[madiao::Action], a: &Value) -> bool {
-    serde_json::from_value::<madiao::Action>(a.clone()).is_ok_and(|a| actions.contains(&a))
+/// The Da Bai Fen cards of `codes` as one set (`None` when a code is not a card).
+fn dabaifen_set(codes: &[String]) -> Option<dabaifen::Cards> {
+    let mut set = dabaifen::Cards::EMPTY;
+    for c in codes {
+        set.insert(c.parse().ok()?);
+    }
+    Some(set)
+}
+
+/// True when `action` is a request for a poll the table answers (a redeal, a declaration, an
+/// annulment, or withdrawing one), which answers no particular move.
+fn is_request(action: &ActAction) -> bool {
+    matches!(
+        action,
+        ActAction::Madiao(madiao::Action::Redeal(_))
+            | ActAction::Dabaifen(
+                dabaifen::Action::Declare(_) | dabaifen::Action::Pass | dabaifen::Action::Annul
+            )
+    )
 }
 
 /// The led suit and the best card so far of Madiao's current trick, with who played it (`None`
@@ -127,7 +142,7 @@ impl App {
 
     /// The person's cards as codes.
     pub fn hand(&self) -> Vec<String> {
-        self.model.view.as_ref().map(GameView::hand_codes).unwrap_or_default()
+        self.model.view.as_ref().map(hand_codes).unwrap_or_default()
     }
 
     /// When the driver next has something to do by itself.
@@ -148,8 +163,6 @@ impl App {
                     Notice::Connected => self.model.connection = Connection::Connected,
                     Notice::Connecting(s) => self.model.connection = Connection::Connecting(s),
                     Notice::Lobby { server, tables } => {
-                        let tables: Vec<TableInfo> =
-                            tables.into_iter().filter_map(|t| serde_json::from_value(t).ok()).collect();
                         self.model.lobby = Some(tables);
                         self.model.lobby_server = server;
                         self.model.connection = Connection::Connected;
@@ -245,13 +258,13 @@ impl App {
         self.tick(now);
     }
 
-    fn act(&mut self, action: Value, now: Instant) {
+    fn act(&mut self, action: impl Into<ActAction>, now: Instant) {
+        let action = action.into();
         self.ui.confirm = None;
         self.ui.typed.clear();
         self.ui.message = None;
         self.model.error = None;
-        let is_request = ["declare", "pass", "annul", "redeal"].iter().any(|k| action.get(*k).is_some());
-        let move_no = (!is_request).then_some(self.model.move_no);
+        let move_no = (!is_request(&action)).then_some(self.model.move_no);
         self.send(Outgoing::Act { action, move_no }, now);
     }
 
@@ -502,8 +515,10 @@ impl App {
         match (game, ch, &legal) {
             (GameKind::Madiao, 'd', Some(Legal::Actions { actions, .. })) => {
                 let Some(c) = card else { return };
-                let a = json!({ "slough": c });
-                if offers(actions, &a) {
+                let a = c.parse().map(madiao::Action::Slough);
+                if let Ok(a) = a
+                    && actions.contains(&a)
+                {
                     self.act(a, now);
                 } else if madiao_leading(&self.model) {
                     self.ui.message = Some("you lead: the leader plays face up (Enter)".into());
@@ -511,7 +526,9 @@ impl App {
                     self.ui.message = Some(format!("{c} cannot be sloughed now"));
                 }
             }
-            (GameKind::Madiao, 'r', Some(Legal::Redeal { .. })) => self.act(json!({ "redeal": true }), now),
+            (GameKind::Madiao, 'r', Some(Legal::Redeal { .. })) => {
+                self.act(madiao::Action::Redeal(true), now)
+            }
             (GameKind::Dabaifen, 'd', Some(Legal::Declare { cards, requested })) => {
                 let (cards, requested) = (codes(cards), requested.map(|c| c.to_string()));
                 if cards.is_empty() {
@@ -526,12 +543,14 @@ impl App {
                         cards[at.map_or(0, |i| (i + 1) % cards.len())].clone()
                     }
                 };
-                self.act(json!({ "declare": pick }), now);
+                if let Ok(c) = pick.parse() {
+                    self.act(dabaifen::Action::Declare(c), now);
+                }
             }
             (GameKind::Dabaifen, 'p', Some(Legal::Declare { requested: Some(_), .. })) => {
-                self.act(json!({ "pass": true }), now)
+                self.act(dabaifen::Action::Pass, now)
             }
-            (GameKind::Dabaifen, 'n', Some(Legal::Annul { .. })) => self.act(json!({ "annul": true }), now),
+            (GameKind::Dabaifen, 'n', Some(Legal::Annul { .. })) => self.act(dabaifen::Action::Annul, now),
             _ => {
                 self.ui.message = Some(match ch {
                     'q' => "Esc quits (Ctrl-C at once); ? shows the keys".to_string(),
@@ -545,8 +564,8 @@ impl App {
     fn enter(&mut self, now: Instant) {
         let Some(legal) = self.model.legal.clone() else {
             self.ui.message = Some(match &self.model.timer {
-                Some(t) if t.what == "draw" => "the cards are being drawn…".to_string(),
-                Some(t) => match t.seat {
+                Some(Timer::Draw { .. }) => "the cards are being drawn…".to_string(),
+                Some(t) => match timer_seat(t) {
                     Some(s) => format!("waiting for {}…", self.model.seat_name(s)),
                     None => "waiting…".into(),
                 },
@@ -558,18 +577,17 @@ impl App {
         match legal {
             Legal::Actions { actions, .. } => {
                 let Some(c) = card else { return };
-                let play = json!({ "play": c });
+                let Ok(card) = c.parse::<madiao::Card>() else { return };
+                let play = madiao::Action::Play(card);
                 if let Some((a, _)) = &self.ui.confirm
-                    && *a == play
+                    && *a == ActAction::from(play)
                 {
                     return self.act(play, now);
                 }
-                if !offers(&actions, &play) {
+                if !actions.contains(&play) {
                     let why = match self.model.view.as_ref() {
                         Some(GameView::Madiao(v)) => match madiao_best(v) {
-                            Some((led, best, _))
-                                if c.parse::<madiao::Card>().is_ok_and(|x| x.suit() == led) =>
-                            {
+                            Some((led, best, _)) if card.suit() == led => {
                                 format!("{c} does not beat {best}")
                             }
                             Some((led, best, _)) => format!("{led} were led (best {best})"),
@@ -587,15 +605,11 @@ impl App {
                     let q = format!(
                         "{c} face up would be a face-up discard (penalty: 2 stakes). Enter again plays it face up; d sloughs it face down"
                     );
-                    self.ui.confirm = Some((play, q));
+                    self.ui.confirm = Some((play.into(), q));
                 }
             }
             Legal::Cards { action, count, must, from } => {
                 let (must, from) = (codes(&must), codes(&from));
-                let action = match action {
-                    CardsAction::Bury => "bury",
-                    CardsAction::Play => "play",
-                };
                 let count = usize::from(count);
                 let chosen: Vec<String> = if self.ui.selected.is_empty() && count == 1 {
                     card.into_iter().collect()
@@ -606,7 +620,7 @@ impl App {
                     self.ui.selected.clone()
                 };
                 if chosen.len() != count {
-                    let verb = if action == "bury" { "bury" } else { "play" };
+                    let verb = if action == CardsAction::Bury { "bury" } else { "play" };
                     self.ui.message = Some(format!(
                         "choose {count} cards to {verb} with Space ({} chosen), then Enter",
                         chosen.len()
@@ -622,7 +636,11 @@ impl App {
                     self.ui.message = Some(format!("{bad} cannot be played now: follow suit first"));
                     return;
                 }
-                self.act(json!({ action: chosen }), now);
+                let Some(set) = dabaifen_set(&chosen) else { return };
+                match action {
+                    CardsAction::Bury => self.act(dabaifen::Action::Bury(set), now),
+                    CardsAction::Play => self.act(dabaifen::Action::Play(set), now),
+                }
             }
             Legal::Lead { singles, groups, revoke } => {
                 let singles = codes(&singles);
@@ -632,8 +650,10 @@ impl App {
                     self.ui.selected.clone()
                 };
                 if chosen.len() == 1 {
-                    if singles.contains(&chosen[0]) {
-                        return self.act(json!({ "play": chosen }), now);
+                    if singles.contains(&chosen[0])
+                        && let Some(set) = dabaifen_set(&chosen)
+                    {
+                        return self.act(dabaifen::Action::Play(set), now);
                     }
                     self.ui.message = Some(format!("{} cannot be led", chosen[0]));
                     return;
@@ -653,11 +673,15 @@ impl App {
                         Some(format!("{bad} is not a top card: another hand holds a stronger one"));
                     return;
                 }
-                self.act(json!({ "play": chosen }), now);
+                if let Some(set) = dabaifen_set(&chosen) {
+                    self.act(dabaifen::Action::Play(set), now);
+                }
             }
             Legal::Declare { cards, requested } => match card.filter(|c| codes(&cards).contains(c)) {
                 Some(c) if requested.map(|r| r.to_string()) != Some(c.clone()) => {
-                    self.act(json!({ "declare": c }), now)
+                    if let Ok(c) = c.parse() {
+                        self.act(dabaifen::Action::Declare(c), now)
+                    }
                 }
                 Some(_) => {
                     self.ui.message =
@@ -669,8 +693,8 @@ impl App {
                         Some(format!("you may show {}: press d (or Enter on it)", codes(&cards).join(" or ")))
                 }
             },
-            Legal::Annul { .. } => self.act(json!({ "annul": false }), now),
-            Legal::Redeal { .. } => self.act(json!({ "redeal": false }), now),
+            Legal::Annul { .. } => self.act(dabaifen::Action::Pass, now),
+            Legal::Redeal { .. } => self.act(madiao::Action::Redeal(false), now),
         }
     }
 }

@@ -6,13 +6,13 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::Value;
+use table::protocol::{ActAction, ServerMsg, TableSummary};
 
 /// What a driver delivers to the interface.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Incoming {
     /// A protocol message, as the server would send it to this seat.
-    Msg(Value),
+    Msg(ServerMsg),
     /// Something about the driver itself.
     Notice(Notice),
 }
@@ -28,8 +28,8 @@ pub enum Notice {
     Lobby {
         /// The server's address.
         server: String,
-        /// The tables (the protocol's TABLE objects).
-        tables: Vec<Value>,
+        /// The tables.
+        tables: Vec<TableSummary>,
     },
     /// The match's record was written to this file.
     RecordSaved(PathBuf),
@@ -42,10 +42,10 @@ pub enum Notice {
 /// What the interface asks of a driver.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outgoing {
-    /// An action of this seat in the engines' JSON shape, with the `move` it answers.
+    /// An action of this seat, with the `move` it answers.
     Act {
-        /// The action (`{"play": "M9"}`, `{"play": ["AS", "KS"]}`, `{"declare": "2H"}`…).
-        action: Value,
+        /// The action.
+        action: ActAction,
         /// The move number of the update it answers.
         move_no: Option<u64>,
     },

@@ -22,7 +22,6 @@ use ai::Budget;
 use cards::Seat;
 use cards::record;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use table::game::TableGame;
 use table::log::{SeatRow, TableStatus, replay};
 use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Request, Stage, Table, TableRules};
@@ -290,10 +289,9 @@ where
         }
     }
 
-    /// A message of the table for the person, as the interface reads it.
+    /// A message of the table for the person.
     fn deliver(&mut self, msg: &ServerMsg) {
-        let v = serde_json::to_value(msg).unwrap_or(Value::Null);
-        self.out.push(Incoming::Msg(v));
+        self.out.push(Incoming::Msg(msg.clone()));
     }
 
     /// The `yezi/1` record of the match so far: every hand dealt, the current one as far as its
@@ -360,11 +358,7 @@ where
     fn send(&mut self, cmd: Outgoing, now: Instant) {
         let now = self.millis(now).max(self.last);
         let input = match cmd {
-            Outgoing::Act { action, move_no } => {
-                let action =
-                    serde_json::from_value(action).unwrap_or(table::protocol::ActAction::Other(Value::Null));
-                Request::Act { conn: ME, action, move_no, seat: None }
-            }
+            Outgoing::Act { action, move_no } => Request::Act { conn: ME, action, move_no, seat: None },
             Outgoing::Next => Request::Next { conn: ME },
             Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
                 let msg = ServerMsg::Error(ErrorMsg {

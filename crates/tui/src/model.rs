@@ -1,494 +1,54 @@
 //! The one model the interface shows, built from the server protocol's messages (`sync`,
-//! `update`, `seats`, `ack`, `error`; `docs/protocol.md`). Both table drivers speak them: the
-//! remote driver passes on what the server sends, the local driver writes the same messages from
-//! its engines and bots. So what is on the screen is built one way in both modes.
+//! `update`, `seats`, `ack`, `error`; `docs/protocol.md`), typed as the protocol defines them
+//! ([`table::protocol`]). Both table drivers deliver them: the remote driver passes on what the
+//! server sends, the local driver what its table core writes. So what is on the screen is built
+//! one way in both modes, from the engines' own views.
 
-use std::collections::BTreeMap;
-
-use cards::record::{DabaifenResult, GameKind, MadiaoResult};
-use cards::{Halves, Seat};
-use serde::Deserialize;
-use serde_json::Value;
+use cards::Seat;
+use cards::record::GameKind;
 pub use table::game::{LeadGroup, Legal};
+pub use table::protocol::{
+    DabaifenMatch, ErrorCode, GameView, HandResult, MadiaoMatch, MatchSummary, SeatInfo, SeatKind, ServerMsg,
+    TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
+};
 
-/// A seat of a table as the server describes it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct SeatInfo {
-    /// 0–3.
-    pub seat: Seat,
-    /// `person`, `bot` or `open`.
-    pub kind: String,
-    /// The player's name (`bot:NAME` for a bot), if the seat is taken.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// A person's seat has a live connection.
-    #[serde(default)]
-    pub present: bool,
-    /// A person whose clock ran out: a bot plays for him.
-    #[serde(default)]
-    pub away: bool,
-    /// A bot plays this seat now.
-    #[serde(default)]
-    pub bot_plays: bool,
-}
+/// What a seat sees of a Madiao hand: the engine's view.
+pub type MadiaoView = madiao::View;
+/// What a seat sees of a Da Bai Fen deal: the engine's view.
+pub type DabaifenView = dabaifen::View;
 
-/// A table (the protocol's TABLE).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct TableInfo {
-    /// The table's id (`local` for an offline match).
-    pub id: String,
-    /// Its name.
-    #[serde(default)]
-    pub name: String,
-    /// `madiao` or `dabaifen`.
-    pub game: GameKind,
-    /// The rules preset.
-    #[serde(default)]
-    pub rules: String,
-    /// Every variant in force.
-    #[serde(default)]
-    pub variants: BTreeMap<String, String>,
-    /// Madiao: chips per stake.
-    #[serde(default)]
-    pub stake: Option<u32>,
-    /// `waiting`, `playing` or `finished`.
-    #[serde(default)]
-    pub status: String,
-    /// The four seats.
-    #[serde(default)]
-    pub seats: Vec<SeatInfo>,
-    /// Open seats (lobby).
-    #[serde(default)]
-    pub open_seats: u8,
-    /// Hands played (lobby).
-    #[serde(default)]
-    pub hands: u32,
-}
-
-/// Who the connection is.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct You {
-    /// The seat, or `None` for a spectator.
-    #[serde(default)]
-    pub seat: Option<Seat>,
-    /// The name.
-    #[serde(default)]
-    pub name: String,
-}
-
-/// What the table waits for.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Timer {
-    /// `turn`, `bot`, `draw`, `window` or `next_hand`.
-    pub what: String,
-    /// The seat whose turn it is.
-    #[serde(default)]
-    pub seat: Option<Seat>,
-    /// Time left on a clock (absent offline, where nothing is timed).
-    #[serde(default)]
-    pub remaining_ms: Option<u64>,
-    /// The draw's pace.
-    #[serde(default)]
-    pub every_ms: Option<u64>,
-}
-
-/// The running score of a match.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum MatchSummary {
-    /// Madiao: totals in stakes.
-    Madiao {
-        /// Hands finished.
-        hands: u32,
-        /// Each seat's total, in stakes.
-        totals: [f64; 4],
-        /// Seats that have banked.
-        banked: [bool; 4],
-        /// The next banker (`None`: drawn).
-        next_banker: Option<Seat>,
-        /// The match is over.
-        over: bool,
-    },
-    /// Da Bai Fen: team ranks.
-    Dabaifen {
-        /// Deals finished.
-        hands: u32,
-        /// The team ranks.
-        ranks: [String; 2],
-        /// The next starter.
-        next_starter: Seat,
-        /// Deals won by each team.
-        deals_won: [u32; 2],
-        /// The game is over.
-        over: bool,
-        /// The team that won the game.
-        winner: Option<u8>,
-    },
-}
-
-impl MatchSummary {
-    /// True once the match is over.
-    pub fn over(&self) -> bool {
-        match self {
-            MatchSummary::Madiao { over, .. } | MatchSummary::Dabaifen { over, .. } => *over,
-        }
+/// The seat's cards as codes, in the view's order.
+pub fn hand_codes(view: &GameView) -> Vec<String> {
+    match view {
+        GameView::Madiao(v) => v.hand.iter().map(|c| c.code().to_string()).collect(),
+        GameView::Dabaifen(v) => v.hand.iter().map(|c| c.to_string()).collect(),
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Madiao's view
-
-/// A long-suit holder's answer.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct RedealChoice {
-    /// Who.
-    pub seat: Seat,
-    /// Forced a redeal.
-    pub redeal: bool,
-}
-
-/// One card played.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct MPlay {
-    /// Who.
-    pub seat: Seat,
-    /// `lead`, `capture`, `slough` or `discard`.
-    pub kind: String,
-    /// Face up.
-    pub face_up: bool,
-    /// The card, when this seat may see it.
-    pub card: Option<madiao::Card>,
-    /// False for a card that cannot win.
-    pub can_win: bool,
-}
-
-/// One trick.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct MTrick {
-    /// 1–8.
-    pub number: u8,
-    /// Who led.
-    pub leader: Seat,
-    /// The plays so far.
-    pub plays: Vec<MPlay>,
-    /// The winner once complete.
-    pub winner: Option<Seat>,
-    /// Who is winning it so far (the engine's rules say; the winner once complete).
-    #[serde(default)]
-    pub leading: Option<Seat>,
-    /// The best card so far: a face-up card captures when of its suit and higher.
-    #[serde(default)]
-    pub best: Option<madiao::Card>,
-}
-
-/// Cards shown when a hand ends before play.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Declared {
-    /// Who.
-    pub seat: Seat,
-    /// `meld`, `four_lowest`, `long_suit`, `hm_exemption`.
-    pub what: String,
-    /// The cards.
-    pub cards: Vec<madiao::Card>,
-}
-
-/// One settlement line, in words.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct SettlementLine {
-    /// Whose line.
-    pub seat: Seat,
-    /// Counted (false: listed but not counted under `largest_only`).
-    pub counted: bool,
-    /// What each seat gains, in stakes.
-    pub transfers: [Halves; 4],
-    /// The line in words.
-    pub text: String,
-}
-
-/// A hand's settlement.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Settlement {
-    /// The lines in order.
-    pub lines: Vec<SettlementLine>,
-    /// Each seat's total.
-    pub totals: [Halves; 4],
-}
-
-/// What a seat sees of a Madiao hand (`madiao::View` as JSON).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct MadiaoView {
-    /// Whose view (`None`: a spectator's).
-    pub seat: Option<Seat>,
-    /// The banker.
-    pub banker: Seat,
-    /// Chips per stake.
-    pub stake: u32,
-    /// The rules.
-    #[serde(default)]
-    pub variants: BTreeMap<String, String>,
-    /// Who leads trick 1.
-    pub first_recipient: Seat,
-    /// The stock's face-up card.
-    pub upcard: madiao::Card,
-    /// `redeal`, `play` or `over`.
-    pub phase: String,
-    /// Whose turn.
-    pub to_move: Option<Seat>,
-    /// The seat's cards, highest first.
-    pub hand: Vec<madiao::Card>,
-    /// Cards per seat.
-    pub hand_sizes: [u8; 4],
-    /// Redeal answers shown.
-    #[serde(default)]
-    pub redeal_choices: Vec<RedealChoice>,
-    /// Every trick begun.
-    pub tricks: Vec<MTrick>,
-    /// Tricks won per seat.
-    pub tricks_won: [u8; 4],
-    /// Cards shown for a meld, the four lowest, a long suit.
-    #[serde(default)]
-    pub declared: Vec<Declared>,
-    /// The stock card under the upcard, once a played hand is over.
-    #[serde(default)]
-    pub exposed_stock_card: Option<madiao::Card>,
-    /// The result once over.
-    #[serde(default)]
-    pub result: Option<MadiaoResult>,
-    /// The settlement once over.
-    #[serde(default)]
-    pub settlement: Option<Settlement>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Da Bai Fen's view
-
-/// A declaration.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Declaration {
-    /// Who showed.
-    pub seat: Seat,
-    /// The card.
-    pub card: dabaifen::Card,
-    /// Cards drawn when it was shown.
-    pub drawn: u8,
-}
-
-/// How the kitty was turned.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct KittyTurn {
-    /// Cards turned.
-    pub turned: u8,
-    /// The card that fixed the suit.
-    pub card: dabaifen::Card,
-    /// It was of the trump rank.
-    pub by_rank: bool,
-}
-
-/// One play of a trick.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct DPlay {
-    /// Who.
-    pub seat: Seat,
-    /// The cards.
-    pub cards: Vec<dabaifen::Card>,
-}
-
-/// One trick.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct DTrick {
-    /// Who led.
-    pub leader: Seat,
-    /// The plays so far.
-    pub plays: Vec<DPlay>,
-    /// The winner once complete.
-    pub winner: Option<Seat>,
-    /// Who is winning it so far (the engine's rules say; the winner once complete).
-    #[serde(default)]
-    pub leading: Option<Seat>,
-    /// The points once complete.
-    pub points: Option<u32>,
-}
-
-/// One line of a deal's account, as JSON carries it (`dabaifen::Event`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum AccountLine {
-    /// A declaration.
-    Declared { seat: Seat, card: dabaifen::Card, drawn: u8, trump: dabaifen::Trump, became_starter: bool },
-    /// The kitty turned.
-    KittyTurned {
-        starter: Seat,
-        turned: Vec<dabaifen::Card>,
-        card: dabaifen::Card,
-        by_rank: bool,
-        trump: dabaifen::Trump,
-    },
-    /// An open deal with no showing.
-    NoShowing,
-    /// A seat kept a hand without trump.
-    KeptDeal { seat: Seat },
-    /// An annulment.
-    Annulled { seat: Seat, hand: Vec<dabaifen::Card> },
-    /// The burial.
-    Buried { seat: Seat, cards: Vec<dabaifen::Card>, points: u32 },
-    /// A trick.
-    Trick {
-        number: u8,
-        plays: Vec<(Seat, Vec<dabaifen::Card>)>,
-        winner: Seat,
-        points: u32,
-        to_defenders: bool,
-    },
-    /// A revoke.
-    Revoke { seat: Seat, cards: Vec<dabaifen::Card>, not_top: Vec<(dabaifen::Card, Seat, dabaifen::Card)> },
-    /// The kitty's bonus.
-    Kitty { team: u8, to_defenders: bool, kitty_points: u32, multiplier: u32, bonus: u32 },
-    /// The total and the table row.
-    Total { in_tricks: u32, bonus: u32, total: u32, revoke: bool, declarers_win: bool, levels: u8 },
-    /// A rank moved.
-    RankUp { team: u8, from: dabaifen::Rank, to: dabaifen::Rank },
-    /// The next starter.
-    NextStarter { seat: Seat, why: String },
-    /// The game is over.
-    GameOver { team: u8 },
-}
-
-impl AccountLine {
-    /// The line in words, as the engine writes it.
-    pub fn text(&self) -> String {
-        use dabaifen::Event as E;
-        let e = match self.clone() {
-            AccountLine::Declared { seat, card, drawn, trump, became_starter } => {
-                E::Declared { seat, card, drawn, trump, became_starter }
-            }
-            AccountLine::KittyTurned { starter, turned, card, by_rank, trump } => {
-                E::KittyTurned { starter, turned, card, by_rank, trump }
-            }
-            AccountLine::NoShowing => E::NoShowing,
-            AccountLine::KeptDeal { seat } => E::KeptDeal { seat },
-            AccountLine::Annulled { seat, hand } => E::Annulled { seat, hand },
-            AccountLine::Buried { seat, cards, points } => E::Buried { seat, cards, points },
-            AccountLine::Trick { number, plays, winner, points, to_defenders } => {
-                E::Trick { number, plays, winner, points, to_defenders }
-            }
-            AccountLine::Revoke { seat, cards, not_top } => E::Revoke { seat, cards, not_top },
-            AccountLine::Kitty { team, to_defenders, kitty_points, multiplier, bonus } => {
-                E::Kitty { team, to_defenders, kitty_points, multiplier, bonus }
-            }
-            AccountLine::Total { in_tricks, bonus, total, revoke, declarers_win, levels } => {
-                E::Total { in_tricks, bonus, total, revoke, declarers_win, levels }
-            }
-            AccountLine::RankUp { team, from, to } => E::RankUp { team, from, to },
-            // The reason is a fixed text of the engine's; written the engine's way.
-            AccountLine::NextStarter { seat, why } => return format!("next starter: {seat} ({why})"),
-            AccountLine::GameOver { team } => E::GameOver { team },
-        };
-        e.to_string()
+/// True once the match a summary describes is over.
+pub fn summary_over(s: &MatchSummary) -> bool {
+    match s {
+        MatchSummary::Madiao(m) => m.over,
+        MatchSummary::Dabaifen(m) => m.over,
     }
 }
 
-/// A deal's account.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Account {
-    /// The lines in order.
-    pub lines: Vec<AccountLine>,
-}
-
-/// What a seat sees of a Da Bai Fen deal (`dabaifen::View` as JSON).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct DabaifenView {
-    /// Whose view (`None`: a spectator's).
-    pub seat: Option<Seat>,
-    /// `drawing`, `annulling`, `burying`, `playing` or `over`.
-    pub phase: String,
-    /// Whose turn (never shown during the draw and the annulment window).
-    pub to_move: Option<Seat>,
-    /// The rules.
-    #[serde(default)]
-    pub variants: BTreeMap<String, String>,
-    /// The match's first deal.
-    pub first_deal: bool,
-    /// An open deal.
-    pub open: bool,
-    /// Team ranks before the deal.
-    pub ranks: [dabaifen::Rank; 2],
-    /// The starter who drew first.
-    pub provisional_starter: Seat,
-    /// The starter as things stand.
-    pub starter: Seat,
-    /// Who took the first card.
-    pub first_drawer: Seat,
-    /// Cards drawn so far.
-    pub drawn: u8,
-    /// The seat's cards.
-    pub hand: Vec<dabaifen::Card>,
-    /// Cards per seat.
-    pub hand_sizes: [u8; 4],
-    /// The declaration.
-    pub declaration: Option<Declaration>,
-    /// The kitty turn.
-    pub kitty_turn: Option<KittyTurn>,
-    /// Kitty cards turned face up.
-    #[serde(default)]
-    pub kitty_turned: Vec<dabaifen::Card>,
-    /// Trumps once fixed.
-    pub trump: Option<dabaifen::Trump>,
-    /// A hand shown to annul.
-    pub annulment: Option<(Seat, Vec<dabaifen::Card>)>,
-    /// The kitty as taken (the starter only).
-    pub kitty: Option<Vec<dabaifen::Card>>,
-    /// The buried cards (the starter; everyone once scored).
-    pub buried: Option<Vec<dabaifen::Card>>,
-    /// The tricks.
-    pub tricks: Vec<DTrick>,
-    /// Card points per team.
-    pub team_points: [u32; 2],
-    /// The seat that revoked.
-    pub revoke: Option<Seat>,
-    /// The result once over (the record's result object plus details).
-    #[serde(default)]
-    pub result: Option<DabaifenResult>,
-    /// The account once over.
-    #[serde(default)]
-    pub account: Option<Account>,
-}
-
-/// A view of either game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GameView {
-    /// Madiao.
-    Madiao(Box<MadiaoView>),
-    /// Da Bai Fen.
-    Dabaifen(Box<DabaifenView>),
-}
-
-impl GameView {
-    /// Reads a view of `game` from its JSON.
-    pub fn parse(game: GameKind, v: &Value) -> Result<GameView, String> {
-        match game {
-            GameKind::Madiao => serde_json::from_value::<MadiaoView>(v.clone())
-                .map(|x| GameView::Madiao(Box::new(x)))
-                .map_err(|e| format!("a Madiao view the client cannot read: {e}")),
-            GameKind::Dabaifen => serde_json::from_value::<DabaifenView>(v.clone())
-                .map(|x| GameView::Dabaifen(Box::new(x)))
-                .map_err(|e| format!("a Da Bai Fen view the client cannot read: {e}")),
-        }
+/// The seat a clock belongs to, if it is a seat's.
+pub fn timer_seat(t: &Timer) -> Option<Seat> {
+    match t {
+        Timer::Turn { seat, .. } | Timer::Bot { seat } | Timer::Grace { seat, .. } => Some(*seat),
+        _ => None,
     }
+}
 
-    /// The seat's cards as codes, in the view's order.
-    pub fn hand_codes(&self) -> Vec<String> {
-        match self {
-            GameView::Madiao(v) => v.hand.iter().map(|c| c.code().to_string()).collect(),
-            GameView::Dabaifen(v) => v.hand.iter().map(|c| c.to_string()).collect(),
-        }
-    }
-
-    /// True once the hand is over.
-    pub fn is_over(&self) -> bool {
-        match self {
-            GameView::Madiao(v) => v.phase == "over",
-            GameView::Dabaifen(v) => v.phase == "over",
-        }
+/// The time left on a clock, when it counts down.
+pub fn timer_remaining(t: &Timer) -> Option<u64> {
+    match t {
+        Timer::Turn { remaining_ms, .. } | Timer::NextHand { remaining_ms, .. } => *remaining_ms,
+        Timer::Window { remaining_ms }
+        | Timer::Trick { remaining_ms }
+        | Timer::Grace { remaining_ms, .. } => Some(*remaining_ms),
+        Timer::Bot { .. } | Timer::Draw { .. } => None,
     }
 }
 
@@ -510,7 +70,7 @@ pub struct Model {
     /// The game, once known.
     pub game: Option<GameKind>,
     /// The table.
-    pub table: Option<TableInfo>,
+    pub table: Option<TableSummary>,
     /// The seat this client plays.
     pub me: Option<Seat>,
     /// The current hand of the match (from 0).
@@ -527,8 +87,8 @@ pub struct Model {
     pub timer_at: Option<std::time::Instant>,
     /// The running score.
     pub summary: Option<MatchSummary>,
-    /// The result objects of the finished hands.
-    pub results: Vec<Value>,
+    /// The results of the finished hands.
+    pub results: Vec<HandResult>,
     /// Events of the hand that the view does not keep (windows, the draw's end), in words.
     pub notes: Vec<String>,
     /// The last error the table sent, in words.
@@ -538,7 +98,7 @@ pub struct Model {
     /// The connection.
     pub connection: Connection,
     /// Tables offered by a server's lobby (remote mode before joining).
-    pub lobby: Option<Vec<TableInfo>>,
+    pub lobby: Option<Vec<TableSummary>>,
     /// The server's address in the lobby.
     pub lobby_server: String,
     /// Bumped on every change of the decision (to reset the selection).
@@ -570,13 +130,6 @@ impl Default for Model {
     }
 }
 
-fn opt<T: for<'de> Deserialize<'de>>(v: &Value, what: &str) -> Result<Option<T>, String> {
-    if v.is_null() {
-        return Ok(None);
-    }
-    serde_json::from_value(v.clone()).map(Some).map_err(|e| format!("{what}: {e}"))
-}
-
 impl Model {
     /// The name shown for a seat: "You" for one's own, else the seat's player name.
     pub fn seat_name(&self, s: Seat) -> String {
@@ -585,7 +138,7 @@ impl Model {
         }
         self.table
             .as_ref()
-            .and_then(|t| t.seats.iter().find(|x| x.seat == s))
+            .and_then(|t| t.seats.iter().find(|x| x.seat == s.number()))
             .and_then(|x| x.name.clone())
             .unwrap_or_else(|| "open seat".into())
     }
@@ -599,7 +152,7 @@ impl Model {
         let mut l = format!("seat {} · {}", s.number(), name.strip_prefix("bot:").unwrap_or(&name));
         // At a server: a person who is gone or away is played by a bot meanwhile.
         if let Some(i) = self.seat_info(s)
-            && i.kind == "person"
+            && i.kind == SeatKind::Person
         {
             if !i.present {
                 l.push_str(" (gone: a bot plays)");
@@ -612,25 +165,25 @@ impl Model {
 
     /// The seat's information from the table.
     pub fn seat_info(&self, s: Seat) -> Option<&SeatInfo> {
-        self.table.as_ref().and_then(|t| t.seats.iter().find(|x| x.seat == s))
+        self.table.as_ref().and_then(|t| t.seats.iter().find(|x| x.seat == s.number()))
     }
 
     /// The table's variant `name`, if known.
     pub fn variant(&self, name: &str) -> Option<&str> {
-        self.table.as_ref().and_then(|t| t.variants.get(name)).map(String::as_str)
+        self.table.as_ref().and_then(|t| t.variants.get(name)).and_then(|v| v.as_str())
     }
 
-    fn set_view(&mut self, view: &Value) -> Result<(), String> {
-        self.view = match (self.game, view.is_null()) {
-            (_, true) => None,
-            (Some(g), false) => Some(GameView::parse(g, view)?),
-            (None, false) => return Err("a view before the table is known".into()),
-        };
+    fn set_view(&mut self, view: Option<GameView>) -> Result<(), String> {
+        if let (Some(v), Some(g)) = (&view, self.game)
+            && v.game() != g
+        {
+            return Err(format!("a {} view at a {} table", v.game().name(), g.name()));
+        }
+        self.view = view;
         Ok(())
     }
 
-    fn set_legal(&mut self, legal: &Value) -> Result<(), String> {
-        let new: Option<Legal> = opt(legal, "legal")?;
+    fn set_legal(&mut self, new: Option<Legal>) {
         if new != self.legal {
             // A new decision (not just a request's echo) starts a fresh selection.
             let same_kind = matches!(
@@ -644,172 +197,194 @@ impl Model {
             }
             self.legal = new;
         }
-        Ok(())
     }
 
-    fn set_timer(&mut self, timer: &Value, now: std::time::Instant) -> Result<(), String> {
-        self.timer = opt(timer, "timer")?;
+    fn set_timer(&mut self, timer: Option<Timer>, now: std::time::Instant) {
+        self.timer = timer;
         self.timer_at = Some(now);
-        Ok(())
     }
 
     /// Takes one protocol message; returns an error in words for a message the client cannot
-    /// read (the model is then left as it was, except for what was read before the error).
-    pub fn apply(&mut self, msg: &Value, now: std::time::Instant) -> Result<(), String> {
-        let ty = msg["type"].as_str().unwrap_or("");
-        match ty {
-            "sync" => {
-                let table: TableInfo =
-                    serde_json::from_value(msg["table"].clone()).map_err(|e| format!("sync: table: {e}"))?;
-                let you: You =
-                    serde_json::from_value(msg["you"].clone()).map_err(|e| format!("sync: you: {e}"))?;
-                self.game = Some(table.game);
-                self.table = Some(table);
-                self.me = you.seat;
+    /// show (a view of the other game's: the model then keeps the view it had).
+    pub fn apply(&mut self, msg: &ServerMsg, now: std::time::Instant) -> Result<(), String> {
+        match msg {
+            ServerMsg::Sync(s) => {
+                self.game = Some(s.table.game);
+                self.table = Some(s.table.clone());
+                self.me = s.you.seat;
                 self.connection = Connection::Connected;
                 self.lobby = None;
-                self.hand = msg["hand"].as_u64().unwrap_or(0) as u32;
-                self.move_no = msg["move"].as_u64().unwrap_or(0);
-                self.set_view(&msg["view"])?;
-                self.set_legal(&msg["legal"])?;
-                self.set_timer(&msg["timer"], now)?;
-                self.summary = opt(&msg["match"], "match")?;
-                self.results = msg["results"].as_array().cloned().unwrap_or_default();
+                self.hand = s.hand;
+                self.move_no = s.move_no;
+                self.set_legal(s.legal.clone());
+                self.set_timer(s.timer.clone(), now);
+                self.summary = s.match_.clone();
+                self.results = s.results.clone();
                 self.notes.clear();
                 self.error = None;
+                self.set_view(s.view.clone())?;
             }
-            "update" => {
-                let hand = msg["hand"].as_u64().unwrap_or(0) as u32;
-                let event = &msg["event"];
-                let kind = event["kind"].as_str().unwrap_or("");
-                if hand != self.hand || kind == "hand_start" || kind == "start" {
+            ServerMsg::Update(u) => {
+                if u.hand != self.hand || matches!(u.event, TableEvent::HandStart { .. } | TableEvent::Start)
+                {
                     self.notes.clear();
                 }
                 // A finished hand's result joins the results when the next one starts.
-                if let Some(v) = &self.view
-                    && v.is_over()
-                    && hand != self.hand
-                    && let Some(r) = self.current_result()
+                if u.hand != self.hand
+                    && let Some(r) = self.view.as_ref().filter(|v| v.is_over()).and_then(GameView::result)
                 {
                     self.results.push(r);
                 }
-                self.hand = hand;
-                self.move_no = msg["move"].as_u64().unwrap_or(self.move_no);
-                self.set_view(&msg["view"])?;
-                self.set_legal(&msg["legal"])?;
-                self.set_timer(&msg["timer"], now)?;
-                self.summary = opt(&msg["match"], "match")?.or(self.summary.take());
+                self.hand = u.hand;
+                self.move_no = u.move_no;
+                self.set_legal(u.legal.clone());
+                self.set_timer(u.timer.clone(), now);
+                if u.match_.is_some() {
+                    self.summary = u.match_.clone();
+                }
                 self.error = None;
-                match kind {
-                    "draw_end" => self.notes.push("the draw is over: nobody showed a card".into()),
-                    "window_closed" => {
-                        let o = &event["outcome"];
-                        // Only what someone did: that nobody acted says nothing worth a line.
-                        let text = if let Some(s) = o.get("redeal_forced_by").and_then(Value::as_u64) {
-                            format!("seat {s} forced a redeal with a long suit")
-                        } else if let Some(s) = o.get("annulled_by").and_then(Value::as_u64) {
-                            format!("seat {s} annulled the deal (a hand without trumps)")
-                        } else {
-                            String::new()
-                        };
-                        if !text.is_empty() {
-                            self.notes.push(text);
+                match &u.event {
+                    TableEvent::DrawEnd => self.notes.push("the draw is over: nobody showed a card".into()),
+                    // Only what someone did: that nobody acted says nothing worth a line.
+                    TableEvent::WindowClosed { outcome: WindowOutcome::Redeal(o) } => {
+                        if let Some(s) = o.redeal_forced_by {
+                            self.notes.push(format!("seat {} forced a redeal with a long suit", s.number()));
+                        }
+                    }
+                    TableEvent::WindowClosed { outcome: WindowOutcome::Annul(o) } => {
+                        if let Some(s) = o.annulled_by {
+                            self.notes.push(format!(
+                                "seat {} annulled the deal (a hand without trumps)",
+                                s.number()
+                            ));
                         }
                     }
                     _ => {}
                 }
+                self.set_view(u.view.clone())?;
             }
-            "seats" => {
-                let seats: Vec<SeatInfo> =
-                    serde_json::from_value(msg["seats"].clone()).map_err(|e| format!("seats: {e}"))?;
+            ServerMsg::Seats(s) => {
                 if let Some(t) = &mut self.table {
-                    t.seats = seats;
-                    if let Some(s) = msg["status"].as_str() {
-                        t.status = s.to_string();
-                    }
+                    t.seats = s.seats.clone();
+                    t.status = s.status;
                 }
-                if msg.get("timer").is_some() {
-                    self.set_timer(&msg["timer"], now)?;
+                self.set_timer(s.timer.clone(), now);
+            }
+            ServerMsg::Ack(a) => {
+                if let Some(legal) = &a.legal {
+                    self.set_legal(legal.clone());
                 }
             }
-            "ack" if msg.get("legal").is_some() => self.set_legal(&msg["legal"])?,
-            "error" => {
-                let code = msg["code"].as_str().unwrap_or("error");
-                let text = msg["message"].as_str().unwrap_or("");
-                self.error =
-                    Some(if code == "illegal" { text.to_string() } else { format!("{code}: {text}") });
+            ServerMsg::Error(e) => {
+                let text = &e.message;
+                self.error = Some(if e.code == ErrorCode::Illegal {
+                    text.clone()
+                } else {
+                    // The code as the protocol writes it (`not_your_turn`).
+                    let code = serde_json::to_value(e.code).ok();
+                    format!("{}: {text}", code.as_ref().and_then(|c| c.as_str()).unwrap_or("error"))
+                });
             }
-            _ => {}
+            ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::Pong => {}
         }
         Ok(())
     }
 
-    /// The result object of the current hand, once it is over.
-    pub fn current_result(&self) -> Option<Value> {
-        match &self.view {
-            Some(GameView::Madiao(v)) => v.result.as_ref().and_then(|r| serde_json::to_value(r).ok()),
-            Some(GameView::Dabaifen(v)) => v.result.as_ref().and_then(|r| serde_json::to_value(r).ok()),
-            None => None,
-        }
-    }
-
     /// True once the match is over.
     pub fn match_over(&self) -> bool {
-        self.summary.as_ref().is_some_and(MatchSummary::over)
-            || self.table.as_ref().is_some_and(|t| t.status == "finished")
+        self.summary.as_ref().is_some_and(summary_over)
+            || self.table.as_ref().is_some_and(|t| t.status == TableStatus::Finished)
+    }
+}
+
+/// A clock's kind, as the protocol names it (`turn`, `bot`, `draw`, `window`, `next_hand`,
+/// `trick`, `grace`).
+pub fn timer_what(t: &Timer) -> &'static str {
+    match t {
+        Timer::Turn { .. } => "turn",
+        Timer::Bot { .. } => "bot",
+        Timer::Draw { .. } => "draw",
+        Timer::Window { .. } => "window",
+        Timer::NextHand { .. } => "next_hand",
+        Timer::Trick { .. } => "trick",
+        Timer::Grace { .. } => "grace",
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cards::Viewer;
 
-    #[test]
-    fn account_lines_read_back_as_the_engine_writes_them() {
-        use dabaifen::random::RandomPolicy;
-        use dabaifen::{Match, Variants, deal_from_seed};
-        // A few deals of random play: every account line read from JSON says what the engine says.
-        let mut checked = 0;
-        for seed in 0..20 {
-            let m = Match::new(Variants::STANDARD, Seat::ALL[(seed % 4) as usize]);
-            let (deck, rng) = deal_from_seed(seed, 0);
-            let mut st = dabaifen::State::new(&m.setup(deck)).unwrap();
-            let mut policy = RandomPolicy::new(rng);
-            while st.to_move().is_some() {
-                let a = policy.choose(&st);
-                st.apply(a).unwrap();
-            }
-            let account = st.account();
-            let json = serde_json::to_value(&account).unwrap();
-            let read: Account = serde_json::from_value(json).unwrap();
-            assert_eq!(read.lines.len(), account.lines.len());
-            for (a, b) in read.lines.iter().zip(&account.lines) {
-                assert_eq!(a.text(), b.to_string());
-                checked += 1;
-            }
-        }
-        assert!(checked > 100, "{checked}");
+    fn seat(n: u8) -> Seat {
+        Seat::new(n).unwrap()
     }
 
+    fn table_json(game: &str) -> serde_json::Value {
+        serde_json::json!({
+            "id": "t1", "name": "a table", "game": game, "rules": "standard", "variants": {},
+            "turn_seconds": 30, "pace": "normal", "grace_seconds": 15, "private": false,
+            "status": "playing", "host": null, "seats": [], "open_seats": 0, "spectators": 0,
+            "hands": 0, "created_ms": 1
+        })
+    }
+
+    /// A `sync` as the server writes it (JSON, with the engine's view in it) is read as the
+    /// protocol's typed message, and the model holds the very view the engine made.
     #[test]
-    fn unreadable_messages_are_errors_not_panics() {
-        let now = std::time::Instant::now();
+    fn a_sync_from_the_wire_gives_the_engines_view() {
+        let st = madiao::State::new(madiao::HandSetup::new(seat(1), madiao::deck_from_seed(7, 0))).unwrap();
+        let view = st.view(seat(2));
+        let text = serde_json::json!({
+            "type": "sync", "v": 3, "table": table_json("madiao"),
+            "you": {"seat": 2, "guest": "g", "name": "Ann", "host": false},
+            "hand": 0, "move": 5, "view": view, "legal": null,
+            "timer": {"what": "turn", "seat": 1, "remaining_ms": 2500},
+            "match": null, "results": [], "chat": []
+        })
+        .to_string();
+        let msg: ServerMsg = serde_json::from_str(&text).unwrap();
         let mut m = Model::default();
-        for bad in [
-            serde_json::json!({"type": "sync"}),
-            serde_json::json!({"type": "sync", "table": {"id": "x", "game": "chess"}, "you": {}}),
-            serde_json::json!({"type": "update", "view": {"seat": 9}}),
-            serde_json::json!({"type": "seats", "seats": 3}),
-        ] {
-            assert!(m.apply(&bad, now).is_err(), "{bad}");
-        }
-        // Unknown types and errors are taken in.
-        m.apply(&serde_json::json!({"type": "pong"}), now).unwrap();
-        m.apply(
-            &serde_json::json!({"type": "error", "code": "illegal", "message": "seat 0 does not hold TW"}),
-            now,
-        )
-        .unwrap();
-        assert_eq!(m.error.as_deref(), Some("seat 0 does not hold TW"));
+        m.apply(&msg, std::time::Instant::now()).unwrap();
+        assert_eq!(m.view, Some(GameView::Madiao(Box::new(view.clone()))));
+        assert_eq!((m.me, m.move_no, m.game), (Some(seat(2)), 5, Some(GameKind::Madiao)));
+        assert_eq!(m.timer.as_ref().map(timer_what), Some("turn"));
+        assert_eq!(m.timer.as_ref().and_then(timer_seat), Some(seat(1)));
+        assert_eq!(m.timer.as_ref().and_then(timer_remaining), Some(2500));
+        assert_eq!(hand_codes(m.view.as_ref().unwrap()).len(), view.hand.len());
+        // A spectator's view has no seat.
+        let spec = st.view_for(Viewer::Spectator);
+        assert_eq!(serde_json::to_value(&spec).unwrap()["seat"], serde_json::Value::Null);
+    }
+
+    /// A view of the other game than the table's is refused in words, and the model keeps the
+    /// view it had; errors are shown in the protocol's words.
+    #[test]
+    fn a_view_of_the_wrong_game_is_an_error_not_a_panic() {
+        let (deck, _) = dabaifen::deal_from_seed(2, 0);
+        let m0 = dabaifen::Match::new(dabaifen::Variants::STANDARD, seat(0));
+        let db = dabaifen::State::new(&m0.setup(deck)).unwrap();
+        let text = serde_json::json!({
+            "type": "sync", "v": 1, "table": table_json("madiao"),
+            "you": {"seat": null, "guest": "g", "name": "Ann", "host": false},
+            "hand": 0, "move": 0, "view": db.view_for(Viewer::Spectator), "legal": null, "timer": null,
+            "match": null, "results": [], "chat": []
+        })
+        .to_string();
+        let msg: ServerMsg = serde_json::from_str(&text).unwrap();
+        let mut m = Model::default();
+        let e = m.apply(&msg, std::time::Instant::now()).unwrap_err();
+        assert!(e.contains("dabaifen view at a madiao table"), "{e}");
+        assert_eq!(m.view, None);
+        let err: ServerMsg =
+            serde_json::from_str(r#"{"type": "error", "code": "not_your_turn", "message": "wait", "v": 1}"#)
+                .unwrap();
+        m.apply(&err, std::time::Instant::now()).unwrap();
+        assert_eq!(m.error.as_deref(), Some("not_your_turn: wait"));
+        let illegal: ServerMsg =
+            serde_json::from_str(r#"{"type": "error", "code": "illegal", "message": "no TW", "v": 1}"#)
+                .unwrap();
+        m.apply(&illegal, std::time::Instant::now()).unwrap();
+        assert_eq!(m.error.as_deref(), Some("no TW"));
     }
 }

@@ -20,8 +20,7 @@ use std::time::{Duration, Instant};
 use cards::record::GameKind;
 use client::{Client, ClientError, GuestToken};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use table::protocol::{ActAction, ClientMsg, ErrorCode, NewTable, SeatChoice, ServerMsg, TableStatus};
+use table::protocol::{ClientMsg, ErrorCode, LobbyReply, NewTable, SeatChoice, ServerMsg, TableStatus};
 use tokio::sync::mpsc;
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
@@ -393,19 +392,16 @@ impl Connection {
         loop {
             // One page of the lobby, as large as the server gives: the tables with open seats
             // come first.
-            match self.client().get(&format!("/api/tables?limit={}", table::protocol::LOBBY_PAGE_MAX)).await {
-                Ok((200, v)) => {
-                    let tables = v["tables"].as_array().cloned().unwrap_or_default();
-                    let total = v["total"].as_u64().unwrap_or(tables.len() as u64);
-                    let shown = tables.len() as u64;
+            match self.client().lobby(table::protocol::LOBBY_PAGE_MAX).await {
+                Ok(LobbyReply { tables, total, .. }) => {
+                    let shown = tables.len();
                     self.notice(Notice::Lobby { server: self.target.addr.clone(), tables });
-                    if total > shown {
+                    if total as usize > shown {
                         self.notice(Notice::Info(format!(
                             "the first {shown} of {total} tables (those with open seats first)"
                         )));
                     }
                 }
-                Ok((status, v)) => self.notice(Notice::Info(format!("the lobby answered {status}: {v}"))),
                 Err(e) => self.notice(Notice::Info(format!("cannot list the tables: {e}"))),
             }
             match self.cmd_rx.recv().await? {
@@ -477,10 +473,6 @@ impl Connection {
                         ServerMsg::Seats(s) => s.status == TableStatus::Finished,
                         _ => false,
                     };
-                    let m = match serde_json::to_value(&m) {
-                        Ok(m) => m,
-                        Err(e) => return Ended::Dropped(e.to_string()),
-                    };
                     if self.out.send(Incoming::Msg(m)).is_err() {
                         sock.close().await;
                         return Ended::Quit;
@@ -496,10 +488,7 @@ impl Connection {
                             sock.close().await;
                             return Ended::Quit;
                         }
-                        Some(Outgoing::Act { action, move_no }) => {
-                            let Ok(action) = serde_json::from_value::<ActAction>(action) else { continue };
-                            ClientMsg::Act { action, move_no, seat: None }
-                        }
+                        Some(Outgoing::Act { action, move_no }) => ClientMsg::Act { action, move_no, seat: None },
                         Some(Outgoing::Next) => ClientMsg::Next,
                         Some(_) => continue,
                     };
@@ -522,20 +511,18 @@ impl Connection {
         for i in 0..10 {
             match self.client().get_text(&format!("/api/records/{table}")).await {
                 Ok((200, text)) => {
-                    let game = serde_json::from_str::<Value>(&text)
-                        .ok()
-                        .and_then(|v| v["game"].as_str().map(str::to_string))
-                        .unwrap_or_else(|| "match".into());
+                    // The record's game (`madiao` or `dabaifen`) names the file.
+                    #[derive(Deserialize)]
+                    struct RecordGame {
+                        game: GameKind,
+                    }
+                    let game = serde_json::from_str::<RecordGame>(&text).map_or(GameKind::Madiao, |r| r.game);
                     let path = self.opts.out.clone().unwrap_or_else(|| {
                         let secs = std::time::SystemTime::now()
                             .duration_since(std::time::UNIX_EPOCH)
                             .map_or(0, |d| d.as_secs());
-                        let name = crate::record_file_name(
-                            if game == "dabaifen" { GameKind::Dabaifen } else { GameKind::Madiao },
-                            secs,
-                            0,
-                        )
-                        .replace("-seed0.json", &format!("-table-{table}.json"));
+                        let name = crate::record_file_name(game, secs, 0)
+                            .replace("-seed0.json", &format!("-table-{table}.json"));
                         self.opts.records.join(name)
                     });
                     let written = path

@@ -15,7 +15,10 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, madiao_best};
-use crate::model::{Connection, DabaifenView, GameView, Legal, MadiaoView, MatchSummary, Model};
+use crate::model::{
+    Connection, DabaifenView, GameView, Legal, MadiaoView, MatchSummary, Model, Timer, timer_remaining,
+    timer_seat,
+};
 use crate::names;
 
 /// The smallest terminal the interface draws in.
@@ -148,11 +151,11 @@ fn waiting(f: &mut Frame, area: Rect, app: &App) {
         Connection::Connected => {
             lines.push(Line::styled("Waiting for the match to begin…", accent()));
             if let Some(t) = &m.table {
-                lines.push(Line::raw(format!("table {} ({}), {}", t.name, t.id, t.status)));
+                lines.push(Line::raw(format!("table {} ({}), {}", t.name, t.id, t.status.name())));
                 for s in &t.seats {
                     lines.push(Line::raw(format!(
                         "seat {}: {}",
-                        s.seat.number(),
+                        s.seat,
                         s.name.clone().unwrap_or_else(|| "open".into())
                     )));
                 }
@@ -188,7 +191,11 @@ fn lobby(f: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::styled(
             format!(
                 "{mark}{:<28} {:<10} {} · {} open seat(s) · {} hand(s)",
-                t.name, game, t.status, t.open_seats, t.hands
+                t.name,
+                game,
+                t.status.name(),
+                t.open_seats,
+                t.hands
             ),
             style,
         ));
@@ -226,7 +233,7 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
     let best = madiao_best(v);
     let current = v.tricks.last();
     let totals = match &m.summary {
-        Some(MatchSummary::Madiao { totals, .. }) => *totals,
+        Some(MatchSummary::Madiao(s)) => s.totals,
         _ => [0.0; 4],
     };
     std::array::from_fn(|i| {
@@ -241,10 +248,10 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
         }
         let stats = format!(
             "{} card{} · {} trick{} · {}",
-            v.hand_sizes[i],
-            if v.hand_sizes[i] == 1 { "" } else { "s" },
-            v.tricks_won[i],
-            if v.tricks_won[i] == 1 { "" } else { "s" },
+            v.hand_sizes[s],
+            if v.hand_sizes[s] == 1 { "" } else { "s" },
+            v.tricks_won[s],
+            if v.tricks_won[s] == 1 { "" } else { "s" },
             signed(totals[i])
         );
         let mut play = Vec::new();
@@ -254,10 +261,10 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
             match (p.face_up, p.card) {
                 (true, Some(c)) => {
                     play.push(card_span(GameKind::Madiao, c.code(), bold()));
-                    if p.kind == "discard" {
+                    if p.kind == madiao::PlayKind::Discard {
                         play.push(Span::styled(" discard", dim()));
                     }
-                    if !p.can_win && p.kind == "capture" {
+                    if !p.can_win && p.kind == madiao::PlayKind::Capture {
                         play.push(Span::styled(" (cannot win)", dim()));
                     }
                 }
@@ -295,7 +302,7 @@ fn dabaifen_blocks(m: &Model, v: &DabaifenView) -> [SeatBlock; 4] {
             head.push(Span::styled("▶ ", accent()));
         }
         head.push(Span::styled(m.seat_label(s), bold()));
-        let starter_known = v.trump.is_some() || !(v.first_deal || v.open);
+        let starter_known = v.starter_settled();
         if s == v.starter && starter_known {
             head.push(Span::styled(" · 親 starter", Style::default().fg(Color::Cyan)));
         }
@@ -337,10 +344,10 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
     let (title, blocks, center) = match view {
         GameView::Madiao(v) => {
             let n = v.tricks.len();
-            let title = match v.phase.as_str() {
-                "redeal" => " Table · the deal: long suits may force a redeal ".to_string(),
-                "over" => " Table · the hand is over ".to_string(),
-                _ => format!(" Table · trick {}/8 ", n.max(1)),
+            let title = match v.phase {
+                madiao::Phase::Redeal => " Table · the deal: long suits may force a redeal ".to_string(),
+                madiao::Phase::Over => " Table · the hand is over ".to_string(),
+                madiao::Phase::Play => format!(" Table · trick {}/8 ", n.max(1)),
             };
             let mut center = Vec::new();
             if let Some(t) = v.tricks.last() {
@@ -350,7 +357,7 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
                     (None, Some(c)) => center.push(format!("{} led {}", m.seat_label(t.leader), c.suit())),
                     _ => {}
                 }
-            } else if v.phase == "play" {
+            } else if v.phase == madiao::Phase::Play {
                 center.push(format!(
                     "{} lead{}",
                     m.seat_label(v.first_recipient),
@@ -360,15 +367,19 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
             (title, madiao_blocks(m, v), center)
         }
         GameView::Dabaifen(v) => {
-            let title = match v.phase.as_str() {
-                "drawing" => format!(" Table · drawing {}/48 ", v.drawn),
-                "annulling" => " Table · trumps fixed: a hand without trumps may annul ".to_string(),
-                "burying" => " Table · the starter takes the kitty and buries six ".to_string(),
-                "over" => " Table · the deal is over ".to_string(),
-                _ => format!(" Table · trick {} ", v.tricks.len().max(1)),
+            let title = match v.phase {
+                dabaifen::Phase::Drawing => format!(" Table · drawing {}/48 ", v.drawn),
+                dabaifen::Phase::Annulling => {
+                    " Table · trumps fixed: a hand without trumps may annul ".to_string()
+                }
+                dabaifen::Phase::Burying => {
+                    " Table · the starter takes the kitty and buries six ".to_string()
+                }
+                dabaifen::Phase::Over => " Table · the deal is over ".to_string(),
+                dabaifen::Phase::Playing => format!(" Table · trick {} ", v.tricks.len().max(1)),
             };
             let mut center = Vec::new();
-            if v.phase == "drawing" {
+            if v.phase == dabaifen::Phase::Drawing {
                 let w = 24usize;
                 let filled = usize::from(v.drawn.min(48)) * w / 48;
                 center.push(format!(
@@ -451,14 +462,12 @@ fn table(f: &mut Frame, area: Rect, app: &App) {
 fn madiao_match_lines(m: &Model, v: &MadiaoView) -> Vec<Line<'static>> {
     let mut lines = vec![Line::raw(format!("hand {} · stake {} chips", m.hand + 1, v.stake))];
     lines.push(Line::from(vec![Span::raw("upcard "), card_span(GameKind::Madiao, v.upcard.code(), bold())]));
-    // §6: the reward cards are the tops, the upcard's suit promoted to its second card.
-    let tops = [madiao::Card::TW, madiao::Card::M9, madiao::Card::S9, madiao::Card::W0];
-    let rewards: Vec<String> = tops
-        .iter()
-        .map(|&t| if t == v.upcard { t.suit().second().code().to_string() } else { t.code().to_string() })
-        .collect();
+    // The reward cards, as the engine's rules give them for this upcard, highest first.
+    let rewards: Vec<String> =
+        madiao::card::reward_cards(v.upcard).iter().rev().map(|c| c.code().to_string()).collect();
     lines.push(Line::raw(format!("rewards {}", rewards.join(" "))));
-    if let Some(MatchSummary::Madiao { banked, totals, .. }) = &m.summary {
+    if let Some(MatchSummary::Madiao(madiao_match)) = &m.summary {
+        let (banked, totals) = (&madiao_match.banked, &madiao_match.totals);
         let b: Vec<String> =
             Seat::ALL.iter().filter(|s| banked[s.index()]).map(|&s| seat_short(m, s)).collect();
         lines.push(Line::raw(format!(
@@ -471,9 +480,9 @@ fn madiao_match_lines(m: &Model, v: &MadiaoView) -> Vec<Line<'static>> {
             .collect();
         lines.push(Line::raw(format!("score {}", t.join(" "))));
     }
-    let fd = v.variants.get("faceup_discard").map_or("", String::as_str);
+    let forbidden = v.variants.faceup_discard == madiao::variants::FaceupDiscard::Forbidden;
     lines.push(Line::styled(
-        format!("face-up discard: {}", if fd == "forbidden" { "forbidden" } else { "penalty 2" }),
+        format!("face-up discard: {}", if forbidden { "forbidden" } else { "penalty 2" }),
         dim(),
     ));
     lines
@@ -507,7 +516,7 @@ fn dabaifen_match_lines(m: &Model, v: &DabaifenView) -> Vec<Line<'static>> {
     }
     let me = m.me.unwrap_or(Seat::ALL[0]);
     let declarers = v.starter.team();
-    let starter_known = v.trump.is_some() || !(v.first_deal || v.open);
+    let starter_known = v.starter_settled();
     for team in 0..2u8 {
         let who = if me.team() == team { "us" } else { "them" };
         let role = if !starter_known {
@@ -522,7 +531,8 @@ fn dabaifen_match_lines(m: &Model, v: &DabaifenView) -> Vec<Line<'static>> {
     if starter_known {
         lines.push(Line::raw(format!("defenders' points {}", v.team_points[1 - declarers as usize])));
     }
-    if let Some(MatchSummary::Dabaifen { deals_won, .. }) = &m.summary {
+    if let Some(MatchSummary::Dabaifen(dm)) = &m.summary {
+        let deals_won = dm.deals_won;
         lines.push(Line::raw(format!("deals won {}–{}", deals_won[0], deals_won[1])));
     }
     if let Some(b) = &v.buried {
@@ -535,7 +545,7 @@ fn dabaifen_match_lines(m: &Model, v: &DabaifenView) -> Vec<Line<'static>> {
     lines
 }
 
-fn madiao_play_text(m: &Model, p: &crate::model::MPlay) -> String {
+fn madiao_play_text(m: &Model, p: &madiao::view::PlayView) -> String {
     let who = seat_short(m, p.seat);
     match (p.face_up, p.card) {
         (true, Some(c)) => format!("{who} {}", c.code()),
@@ -545,7 +555,7 @@ fn madiao_play_text(m: &Model, p: &crate::model::MPlay) -> String {
 }
 
 /// A Da Bai Fen play as the log and the last trick show it: the seat, then its cards.
-fn dabaifen_play_text(m: &Model, p: &crate::model::DPlay) -> String {
+fn dabaifen_play_text(m: &Model, p: &dabaifen::view::PlayView) -> String {
     let c: Vec<String> = p.cards.iter().map(ToString::to_string).collect();
     format!("{} {}", seat_short(m, p.seat), c.join(" "))
 }
@@ -754,7 +764,9 @@ fn hand_area(f: &mut Frame, area: Rect, app: &App, now: Instant) {
         rows[3].push(Span::styled(pad(cur, cell), accent()));
     }
     let title = match &m.view {
-        Some(GameView::Dabaifen(v)) if v.phase == "drawing" => format!("Your cards ({} drawn)", hand.len()),
+        Some(GameView::Dabaifen(v)) if v.phase == dabaifen::Phase::Drawing => {
+            format!("Your cards ({} drawn)", hand.len())
+        }
         _ => format!("Your hand ({} card{})", hand.len(), if hand.len() == 1 { "" } else { "s" }),
     };
     let mut header = vec![Span::styled(format!("── {title} "), bold())];
@@ -805,10 +817,10 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
     let your = accent();
     let countdown = |base: &str| -> String {
         match (&m.timer, m.timer_at) {
-            // A finished trick's time on show is not the person's clock.
-            (Some(t), Some(at)) if t.remaining_ms.is_some() && t.what != "trick" => {
-                let left = t
-                    .remaining_ms
+            // A finished trick's time on show is not the person's clock; an untimed table's
+            // turn and pause have no time left to show.
+            (Some(t), Some(at)) if timer_remaining(t).is_some() && !matches!(t, Timer::Trick { .. }) => {
+                let left = timer_remaining(t)
                     .unwrap_or(0)
                     .saturating_sub(now.saturating_duration_since(at).as_millis() as u64);
                 format!("{base} ({}s)", left.div_ceil(1000))
@@ -938,10 +950,10 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
         }
         None => {
             let t = match &m.timer {
-                Some(t) if t.what == "draw" => "The cards are being drawn…".to_string(),
-                Some(t) if t.what == "window" => "Waiting for the other players' answers…".to_string(),
-                Some(t) if t.what == "trick" => "The trick is complete; the next lead follows…".to_string(),
-                Some(t) => match t.seat {
+                Some(Timer::Draw { .. }) => "The cards are being drawn…".to_string(),
+                Some(Timer::Window { .. }) => "Waiting for the other players' answers…".to_string(),
+                Some(Timer::Trick { .. }) => "The trick is complete; the next lead follows…".to_string(),
+                Some(t) => match timer_seat(t) {
                     Some(s) if Some(s) == m.me => countdown("Your turn"),
                     Some(s) => countdown(&format!("{} is thinking…", m.seat_label(s))),
                     None => "Waiting…".into(),
@@ -1068,11 +1080,13 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
             if let Some(s) = &v.settlement {
                 let totals: Vec<String> = Seat::ALL
                     .iter()
-                    .map(|&x| format!("{} {}", seat_short(m, x), signed(s.totals[x.index()].to_f64())))
+                    .map(|&x| format!("{} {}", seat_short(m, x), signed(s.totals[x].to_f64())))
                     .collect();
                 head.push(Line::styled(format!("this hand (stakes): {}", totals.join(" · ")), bold()));
             }
-            if let Some(MatchSummary::Madiao { totals, next_banker, banked, hands, .. }) = &m.summary {
+            if let Some(MatchSummary::Madiao(mm)) = &m.summary {
+                let (totals, next_banker, banked, hands) =
+                    (&mm.totals, &mm.next_banker, &mm.banked, mm.hands);
                 let t: Vec<String> = Seat::ALL
                     .iter()
                     .map(|&x| format!("{} {}", seat_short(m, x), signed(totals[x.index()])))
@@ -1093,17 +1107,20 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
                     }));
                 }
             }
-            let tricks: Vec<String> = Seat::ALL
-                .iter()
-                .map(|&s| format!("{} {}", seat_short(m, s), v.tricks_won[s.index()]))
-                .collect();
+            let tricks: Vec<String> =
+                Seat::ALL.iter().map(|&s| format!("{} {}", seat_short(m, s), v.tricks_won[s])).collect();
             lines.push(Line::raw(format!("tricks: {}", tricks.join(" · "))));
             for d in &v.declared {
                 let cards: Vec<&str> = d.cards.iter().map(|c| c.code()).collect();
                 lines.push(Line::raw(format!(
                     "{} shows {}: {}",
                     m.seat_label(d.seat),
-                    d.what.replace('_', " "),
+                    match d.what {
+                        madiao::view::DeclaredKind::Meld => "a meld",
+                        madiao::view::DeclaredKind::FourLowest => "the four lowest",
+                        madiao::view::DeclaredKind::LongSuit => "a long suit",
+                        madiao::view::DeclaredKind::HmExemption => "the HM exemption",
+                    },
                     cards.join(" ")
                 )));
             }
@@ -1125,8 +1142,8 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
         Some(GameView::Dabaifen(v)) => {
             let r = v.result.as_ref();
             let outcome = match r.map(|r| r.outcome) {
-                Some(cards::record::DabaifenOutcome::Annulled) => "annulled",
-                Some(cards::record::DabaifenOutcome::Revoke) => "ended by a revoke",
+                Some(dabaifen::Outcome::Annulled) => "annulled",
+                Some(dabaifen::Outcome::Revoke) => "ended by a revoke",
                 _ => "played",
             };
             head.push(Line::styled(format!("Deal {} · {outcome}", m.hand + 1), accent()));
@@ -1144,7 +1161,9 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
                     bold(),
                 ));
             }
-            if let Some(MatchSummary::Dabaifen { ranks, deals_won, winner, next_starter, .. }) = &m.summary {
+            if let Some(MatchSummary::Dabaifen(dm)) = &m.summary {
+                let (ranks, deals_won, winner, next_starter) =
+                    (&dm.ranks, &dm.deals_won, &dm.winner, &dm.next_starter);
                 head.push(Line::styled(
                     format!(
                         "ranks: team 0 {} · team 1 {} (you are team {}) · deals won {}–{}",
@@ -1167,7 +1186,7 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
             if let Some(a) = &v.account {
                 lines.push(Line::styled("The deal, in order:", bold()));
                 for l in &a.lines {
-                    lines.push(Line::raw(format!("  {}", l.text())));
+                    lines.push(Line::raw(format!("  {l}")));
                 }
             }
         }
@@ -1175,7 +1194,8 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
     }
     if over {
         head.insert(0, Line::styled("The match is over.", accent()));
-        if let Some(MatchSummary::Madiao { totals, .. }) = &m.summary {
+        if let Some(MatchSummary::Madiao(mm)) = &m.summary {
+            let totals = &mm.totals;
             let best = totals.iter().cloned().fold(f64::MIN, f64::max);
             if totals[me.index()] == best {
                 head.insert(1, Line::styled("You finish on top!", accent()));

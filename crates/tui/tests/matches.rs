@@ -48,9 +48,13 @@ fn a_complete_madiao_match_through_the_keys() {
     assert!(results.last().unwrap().game_over);
     assert!(results[..results.len() - 1].iter().all(|r| !r.game_over));
     // The running score on screen is the sum of the record's payoffs.
-    let Some(MatchSummary::Madiao { totals, hands, over, .. }) = &h.app.model.summary else { panic!() };
+    let Some(MatchSummary::Madiao(tui::model::MadiaoMatch { totals, hands, over, .. })) =
+        &h.app.model.summary
+    else {
+        panic!()
+    };
     assert!(*over);
-    assert_eq!(*hands as usize, results.len());
+    assert_eq!(*hands, results.len());
     for (s, total) in totals.iter().enumerate() {
         let sum: f64 = results.iter().map(|r| r.payoffs.0[s].to_f64()).sum();
         assert_eq!(*total, sum, "seat {s}");
@@ -73,13 +77,16 @@ fn a_complete_dabaifen_match_through_the_keys() {
     assert!(rep.is_clean(), "{:?} {:?}", rep.error, rep.differences());
     let last = rep.hands.last().unwrap().state.to_record_result().expect("finished");
     assert!(last.game_over);
-    let Some(MatchSummary::Dabaifen { ranks, winner, over, hands, .. }) = &h.app.model.summary else {
+    let Some(MatchSummary::Dabaifen(tui::model::DabaifenMatch { ranks, winner, over, hands, .. })) =
+        &h.app.model.summary
+    else {
         panic!()
     };
     assert!(*over);
-    assert_eq!(*hands as usize, rep.hands.len());
+    assert_eq!(*hands, rep.hands.len());
     assert_eq!(*winner, last.winner);
-    assert_eq!(ranks.to_vec(), last.ranks.to_vec());
+    let ranks: Vec<String> = ranks.iter().map(ToString::to_string).collect();
+    assert_eq!(ranks, last.ranks.to_vec());
     assert!(ranks.iter().any(|r| r == "A"), "{ranks:?}");
     // The person buried, led and followed: his plays are in the record.
     let mine: Vec<_> = rec.hands.iter().flat_map(|h| &h.actions).filter(|a| a.seat().number() == 0).collect();

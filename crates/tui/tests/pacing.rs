@@ -7,7 +7,7 @@ use std::time::Duration;
 use cards::record::{AnyRecord, GameKind};
 use ratatui::crossterm::event::KeyCode;
 use table::settings::Pace;
-use tui::model::{GameView, Legal};
+use tui::model::{GameView, Legal, timer_remaining};
 use tui::testing::Harness;
 
 fn harness(game: GameKind, seed: u64, pace: Pace) -> Harness {
@@ -22,7 +22,7 @@ fn over(a: &tui::App) -> bool {
 }
 
 fn timer_what(a: &tui::App) -> Option<&str> {
-    a.model.timer.as_ref().map(|t| t.what.as_str())
+    a.model.timer.as_ref().map(tui::model::timer_what)
 }
 
 /// Waits an hour on the harness's clock.
@@ -40,7 +40,7 @@ fn the_redeal_window_lasts_its_paced_time_and_applies_the_answer_when_it_closes(
         assert!(h.until_decision());
         assert_eq!(h.legal(), Some(&Legal::Redeal { requested: false }));
         let t = h.app.model.timer.clone().unwrap();
-        assert_eq!((t.what.as_str(), t.remaining_ms), ("window", Some(ms)), "{pace:?}");
+        assert_eq!((tui::model::timer_what(&t), timer_remaining(&t)), ("window", Some(ms)), "{pace:?}");
         // Forcing a redeal is a request: the window stays open until its time is up.
         h.key(KeyCode::Char('r'));
         assert_eq!(h.legal(), Some(&Legal::Redeal { requested: true }));
@@ -67,7 +67,7 @@ fn a_finished_trick_stays_on_show_before_a_bot_leads() {
             Some(GameView::Madiao(v)) => v.tricks.len(),
             _ => unreachable!(),
         };
-        assert_eq!(h.app.model.timer.as_ref().unwrap().remaining_ms, Some(ms));
+        assert_eq!(h.app.model.timer.as_ref().and_then(timer_remaining), Some(ms));
         assert_eq!(h.legal(), None);
         let s = h.screen();
         assert!(s.contains("The trick is complete"), "{s}");
@@ -106,7 +106,10 @@ fn the_next_hand_waits_for_the_person() {
     assert_eq!(h.app.model.hand, 0);
     assert_eq!(timer_what(&h.app), Some("next_hand"));
     // Untimed offline: no countdown is shown, and an hour later the table still waits.
-    assert_eq!(h.app.model.timer.as_ref().unwrap().remaining_ms, None);
+    assert_eq!(h.app.model.timer.as_ref().and_then(tui::model::timer_remaining), None);
+    let s = h.screen();
+    let prompt = s.lines().find(|l| l.contains("The hand is over")).unwrap_or_else(|| panic!("{s}"));
+    assert!(!prompt.contains("s)"), "{prompt}");
     wait_an_hour(&mut h);
     assert_eq!(h.app.model.hand, 0);
     assert!(over(&h.app));
@@ -122,8 +125,11 @@ fn the_person_has_no_turn_clock() {
     let my_lead =
         |a: &tui::App| matches!(a.model.legal, Some(Legal::Lead { .. })) && timer_what(a) == Some("turn");
     assert!(h.play_until(5000, true, my_lead));
-    let t = h.app.model.timer.clone().unwrap();
-    assert_eq!((t.what.as_str(), t.remaining_ms), ("turn", None));
+    // His turn's clock is not shown: offline it does not run.
+    assert_eq!(h.app.model.timer.as_ref().and_then(tui::model::timer_remaining), None);
+    let s = h.screen();
+    let prompt = s.lines().find(|l| l.contains("Your lead")).unwrap_or_else(|| panic!("{s}"));
+    assert!(!prompt.trim_end().ends_with("s)"), "{prompt}");
     let cards = h.app.hand().len();
     let moves = h.app.model.move_no;
     wait_an_hour(&mut h);

@@ -139,7 +139,7 @@ fn dabaifen_draw_with_a_declaration_possible() {
         |a| matches!(&a.model.legal, Some(Legal::Declare { cards, requested: None }) if !cards.is_empty())
     ));
     let v = dabaifen_view(&h);
-    assert_eq!(v.phase, "drawing");
+    assert_eq!(v.phase, dabaifen::Phase::Drawing);
     assert!(v.drawn > 0 && v.drawn < 48);
     let s = h.screen();
     assert!(s.contains(" · d shows "), "{s}");

@@ -229,7 +229,7 @@ fn dabaifen_joined_from_the_lobby() {
     assert!(wait(
         &mut h,
         20,
-        |a| matches!(&a.model.view, Some(GameView::Dabaifen(v)) if v.phase == "drawing" && v.drawn > 0 && v.drawn < 48)
+        |a| matches!(&a.model.view, Some(GameView::Dabaifen(v)) if v.phase == dabaifen::Phase::Drawing && v.drawn > 0 && v.drawn < 48)
     ));
     // Play the first deal to its end (declaring when possible).
     assert!(

@@ -66,7 +66,7 @@ impl Know {
     pub fn from_view(view: &View, legal: &[Action]) -> Option<Know> {
         let trump = view.trump?;
         let t = Tables::of(trump);
-        let me = view.seat.number();
+        let me = view.seat?.number();
         let starter = view.starter.number();
         let hand = mask(&view.hand);
         let mut played = 0u64;

@@ -465,7 +465,7 @@ impl PimcBot {
         if !worlds.iter().all(sizes_ok) {
             return None;
         }
-        let defends = view.seat.team() != view.starter.team();
+        let defends = view.seat?.team() != view.starter.team();
         let i = self.search.best_play(&worlds, &cands, defends);
         Some(Action::Play(Cards::from_bits(cands[i])))
     }
@@ -478,7 +478,7 @@ impl PimcBot {
             return cands.first().map(|&c| Action::Bury(Cards::from_bits(c)));
         }
         let problem = Problem::of(&k);
-        let defends = view.seat.team() != view.starter.team();
+        let defends = view.seat?.team() != view.starter.team();
         let mut sums = vec![0.0; cands.len()];
         for _ in 0..self.search.params.bury_samples {
             let world = problem.sample(&mut self.rng);
@@ -512,7 +512,7 @@ impl PimcBot {
     /// the heuristic's rule; otherwise the starter buries by the heuristic and the deal is played.
     fn pass_value(&mut self, view: &View, k: &Know, world: &[u64; 5]) -> f64 {
         let t = k.t;
-        let me = view.seat;
+        let me = Seat::ALL[usize::from(k.me)];
         let starter = view.starter;
         let hand_of = |s: Seat| if s == me { k.hand } else { world[s.index()] };
         // Seats asked after this one, in play order from the starter.
@@ -555,6 +555,7 @@ impl PimcBot {
     }
 
     fn declare(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
+        let me = view.seat?;
         let hand = mask(&view.hand);
         let drawn_mine = hand.count_ones();
         // Only suits the hand supports are searched; a weak suit is never shown on a sampling
@@ -587,7 +588,7 @@ impl PimcBot {
                     sums[j] = f64::NEG_INFINITY;
                     continue;
                 }
-                sums[j] += self.search.finish(s, view.seat);
+                sums[j] += self.search.finish(s, me);
             }
         }
         if used == 0 {
@@ -656,7 +657,7 @@ fn pos_after_burial(view: &View, k: &Know, world: &[u64; 5], b: u64) -> Pos {
 /// drawn cards where it drew them (in a random order), every other card shuffled. `None` when
 /// the sampled deck does not reach the poll (then another is drawn).
 pub fn sample_draw_state(view: &View, rng: &mut Rng) -> Option<State> {
-    let me = view.seat;
+    let me = view.seat?;
     let mut mine: Vec<Card> = view.hand.clone();
     rng.shuffle(&mut mine);
     let held = mask(&view.hand);

@@ -92,9 +92,10 @@ pub fn has_long_suit(dealt: u64) -> bool {
 }
 
 impl Knowledge {
-    /// What the view's seat knows.
+    /// What the view's seat knows. A bot is given its seat's view; a view without a seat (a
+    /// spectator's) is read as the view of the seat to move, or else the banker's.
     pub fn from_view(view: &View) -> Knowledge {
-        let me = view.seat.index() as u8;
+        let me = view.seat.or(view.to_move).unwrap_or(view.banker).index() as u8;
         let banker = view.banker.index() as u8;
         let hand = mask_of(&view.hand);
         let mut up = [0u64; 4];

@@ -30,7 +30,8 @@ use super::{
     Begin, LeadGroup, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, Viewer,
 };
 use crate::protocol::{
-    ActAction, AnnulOutcome, CardsAction, HiddenAction, MatchSummary, PublicAction, RevokeRule, WindowOutcome,
+    ActAction, AnnulOutcome, CardsAction, GameView, HiddenAction, MatchSummary, PublicAction, RevokeRule,
+    WindowOutcome,
 };
 
 /// The rules of a Da Bai Fen table.
@@ -229,31 +230,8 @@ impl TableGame for Dabaifen {
         WindowOutcome::Annul(AnnulOutcome { annulled_by: state.annulled_by() })
     }
 
-    fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
-        let mut v = match overlay.drawn {
-            Some(d) => state.draw_view(viewer, d),
-            None => state.view_for(viewer),
-        };
-        if overlay.window && overlay.drawn.is_none() {
-            // The same view whether or not anyone may annul, and the kitty not yet taken.
-            v.phase = Phase::Annulling;
-            v.hand = match viewer {
-                Viewer::Seat(s) => state.tables().map_or_else(Vec::new, |t| t.sorted(state.dealt(s))),
-                Viewer::Spectator => Vec::new(),
-            };
-            v.hand_sizes = [12; 4];
-            v.kitty = None;
-            v.buried = None;
-        }
-        // Polls are answered by the server: no view ever shows who is asked.
-        if matches!(v.phase, Phase::Drawing | Phase::Annulling) {
-            v.to_move = None;
-        }
-        let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
-        if viewer == Viewer::Spectator {
-            j["seat"] = Value::Null;
-        }
-        j
+    fn table_view(state: &State, viewer: Viewer, overlay: Overlay) -> GameView {
+        state.private_poll_view(viewer, overlay.drawn, overlay.window).into()
     }
 
     fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: DabaifenRequest) -> Option<Legal> {

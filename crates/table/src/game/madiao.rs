@@ -17,7 +17,9 @@ use serde_json::Value;
 use super::{
     Begin, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, TooLate, Viewer,
 };
-use crate::protocol::{ActAction, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome};
+use crate::protocol::{
+    ActAction, GameView, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome,
+};
 
 /// The rules of a Madiao table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,24 +172,8 @@ impl TableGame for Madiao {
         WindowOutcome::Redeal(RedealOutcome { redeal_forced_by: state.redeal_forced_by() })
     }
 
-    fn view_json(state: &State, viewer: Viewer, overlay: Overlay) -> Value {
-        let mut v = state.view_for(viewer);
-        if !state.is_over() {
-            // Declining a redeal tells that one had a long suit: shown once the hand is over.
-            v.redeal_choices.retain(|c| c.redeal);
-        }
-        if overlay.window {
-            v.phase = Phase::Redeal;
-            v.to_move = None;
-            v.legal_actions.clear();
-            v.captures.clear();
-            v.redeal_choices.clear();
-        }
-        let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
-        if viewer == Viewer::Spectator {
-            j["seat"] = Value::Null;
-        }
-        j
+    fn table_view(state: &State, viewer: Viewer, overlay: Overlay) -> GameView {
+        state.private_poll_view(viewer, overlay.window).into()
     }
 
     fn legal_for(state: &State, seat: Seat, overlay: Overlay, request: bool) -> Option<Legal> {
