@@ -73,7 +73,8 @@ impl ai::Bot<ai::Madiao> for PolicyBot {
         for &a in legal {
             mask[MCore::id(a)] = 1;
         }
-        self.ask(obs, mask, view.seat.number()).and_then(MCore::action).unwrap_or(legal[0])
+        let seat = view.seat.or(view.to_move).map_or(0, |s| s.number());
+        self.ask(obs, mask, seat).and_then(MCore::action).unwrap_or(legal[0])
     }
 }
 
@@ -84,7 +85,7 @@ impl ai::Bot<ai::Dabaifen> for PolicyBot {
 
     fn choose(&mut self, view: &dabaifen::View, legal: &[dabaifen::Action]) -> dabaifen::Action {
         use dabaifen::{Action, Cards, Phase};
-        let seat = view.seat.number();
+        let seat = view.seat.or(view.to_move).map_or(0, |s| s.number());
         let sets: Vec<Cards> = legal
             .iter()
             .filter_map(|a| match a {
@@ -358,6 +359,7 @@ pub fn run<'py>(
                 seed,
                 budget,
                 threads: 1,
+                limits: ai::ext::ExtLimits::default(),
                 rules: ai::arena::madiao::MadiaoRules { preset: preset.into(), variants: v },
             };
             ai::arena::run_with::<ai::Madiao>(&cfg, &mut |side, _seat, s| {
@@ -376,6 +378,7 @@ pub fn run<'py>(
                 seed,
                 budget,
                 threads: 1,
+                limits: ai::ext::ExtLimits::default(),
                 rules: v,
             };
             ai::arena::run_with::<ai::Dabaifen>(&cfg, &mut |side, _seat, s| {

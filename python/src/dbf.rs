@@ -342,7 +342,8 @@ impl Core for DCore {
 /// the seat's own picks when it is to move.
 pub fn encode_view(v: &dabaifen::View, picked: u64, out: &mut [f32], info: bool) {
     out.fill(0.0);
-    let me = v.seat;
+    // Views are encoded for a seat; a spectator's (never asked for here) stays all zeros.
+    let Some(me) = v.seat else { return };
     let us = me.team() as usize;
     for c in &v.hand {
         one(out, O_HAND + bit(c));

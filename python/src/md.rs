@@ -221,7 +221,8 @@ pub fn progress(hands_before: u32, banked: Option<Vec<bool>>) -> Result<MatchPro
 /// The observation (`info`: information-state) tensor of a seat's view into `out`.
 pub fn encode_view(v: &madiao::View, out: &mut [f32], info: bool) {
     out.fill(0.0);
-    let me = v.seat;
+    // Views are encoded for a seat; a spectator's (never asked for here) stays all zeros.
+    let Some(me) = v.seat else { return };
     for c in &v.hand {
         one(out, O_HAND + c.number() as usize);
     }
