@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::actor::{Cmd, ConnId, TableHandle};
+use crate::cluster::Control;
 use crate::store::TableStatus;
 use crate::{App, ids};
 use table::protocol::{self, ClientMsg, ErrorCode};
@@ -119,6 +120,9 @@ impl Drop for GuestSlot {
     }
 }
 
+/// How a connection entered its table: `Some(seat)` joined (asking for `seat`), `None` watches.
+type Entry = Option<Option<u8>>;
+
 struct Conn {
     id: ConnId,
     app: Arc<App>,
@@ -126,6 +130,8 @@ struct Conn {
     guest: Option<Guest>,
     slot: Option<GuestSlot>,
     table: Option<TableHandle>,
+    /// The table the connection is at, and how it entered (to enter again if the table moves).
+    at: Option<(String, Entry)>,
     messages: Bucket,
     chats: Bucket,
     dropped: u32,
@@ -258,7 +264,13 @@ impl Conn {
                         Cmd::Chat { conn, text }
                     }
                     ClientMsg::Resync => Cmd::Resync { conn },
-                    ClientMsg::Leave => Cmd::Leave { conn },
+                    ClientMsg::Leave => {
+                        // Entering again after a move, the connection watches.
+                        if let Some((_, entry)) = &mut self.at {
+                            *entry = None;
+                        }
+                        Cmd::Leave { conn }
+                    }
                     ClientMsg::Back => Cmd::Back { conn },
                     ClientMsg::Start => Cmd::Start { conn },
                     ClientMsg::Next => Cmd::Next { conn },
@@ -279,7 +291,7 @@ impl Conn {
     }
 
     /// Joins (`seat` is `Some`) or watches (`None`) a table.
-    async fn enter(&mut self, id: String, seat: Option<Option<u8>>, guest: Guest) -> bool {
+    async fn enter(&mut self, id: String, seat: Entry, guest: Guest) -> bool {
         if self.table.is_some() {
             self.error(
                 ErrorCode::AlreadyAtTable,
@@ -287,20 +299,36 @@ impl Conn {
             );
             return true;
         }
-        let Some(handle) = self.app.table(&id) else {
-            let finished =
-                matches!(self.app.store.table(&id).await, Ok(Some(t)) if t.status == TableStatus::Finished);
-            if finished {
-                self.error(
-                    ErrorCode::Finished,
-                    format!("the match at table {id} is over; its record is at /api/records/{id}"),
-                );
-            } else {
+        if let Err((code, why)) = self.try_enter(&id, seat, guest).await {
+            self.error(code, why);
+        }
+        true
+    }
+
+    /// The table `id` where it runs: here, or claimed now if no node holds it.
+    async fn find(&self, id: &str) -> Result<TableHandle, (ErrorCode, String)> {
+        if let Some(handle) = self.app.table(id) {
+            return Ok(handle);
+        }
+        let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
+        if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
+            return crate::cluster::load(&self.app, row, epoch).await.map_err(unavailable);
+        }
+        match self.app.store.table(id).await {
+            Ok(Some(t)) if t.status == TableStatus::Finished => Err((
+                ErrorCode::Finished,
+                format!("the match at table {id} is over; its record is at /api/records/{id}"),
+            )),
+            Ok(Some(_)) => Err((ErrorCode::Unavailable, format!("table {id} runs on another node"))),
+            _ => {
                 let shown: String = id.chars().take(40).collect();
-                self.error(ErrorCode::NoTable, format!("no table {shown:?}"));
+                Err((ErrorCode::NoTable, format!("no table {shown:?}")))
             }
-            return true;
-        };
+        }
+    }
+
+    async fn try_enter(&mut self, id: &str, seat: Entry, guest: Guest) -> Result<(), (ErrorCode, String)> {
+        let handle = self.find(id).await?;
         let (reply, rx) = oneshot::channel();
         let conn = self.id;
         let out = self.out.clone();
@@ -308,16 +336,34 @@ impl Conn {
             Some(seat) => Cmd::Join { conn, guest, seat, out, reply },
             None => Cmd::Watch { conn, guest, out, reply },
         };
-        if handle.tx.send(cmd).await.is_err() {
-            self.error(ErrorCode::Unavailable, "the table has closed");
-            return true;
+        let closed = || (ErrorCode::Unavailable, "the table has closed".to_string());
+        handle.tx.send(cmd).await.map_err(|_| closed())?;
+        rx.await.map_err(|_| closed())??;
+        self.table = Some(handle);
+        self.at = Some((id.to_string(), seat));
+        Ok(())
+    }
+
+    /// The table stopped where the connection reached it: enter it again where it runs now
+    /// (the client gets a fresh `sync`), trying for up to twice a lease's length.
+    async fn moved(&mut self, table: &str) {
+        let Some((id, entry)) = self.at.clone().filter(|(id, _)| id == table) else { return };
+        let Some(guest) = self.guest.clone() else { return };
+        self.table = None;
+        self.at = None;
+        let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
+        loop {
+            match self.try_enter(&id, entry, guest.clone()).await {
+                Ok(()) => return,
+                Err((ErrorCode::Unavailable, _)) if Instant::now() < until => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err((code, why)) => {
+                    self.error(code, format!("the table moved and could not be entered again: {why}"));
+                    return;
+                }
+            }
         }
-        match rx.await {
-            Ok(Ok(())) => self.table = Some(handle),
-            Ok(Err((code, why))) => self.error(code, why),
-            Err(_) => self.error(ErrorCode::Unavailable, "the table has closed"),
-        }
-        true
     }
 }
 
@@ -341,6 +387,8 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         let _ = sink.close().await;
     });
     let limits = app.limits;
+    let (control_tx, mut control) = mpsc::unbounded_channel();
+    app.cluster.attach(id, control_tx);
     let mut conn = Conn {
         id,
         app: app.clone(),
@@ -348,6 +396,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         guest: None,
         slot: None,
         table: None,
+        at: None,
         messages: Bucket::new(limits.messages_per_second, limits.message_burst),
         chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
         dropped: 0,
@@ -361,7 +410,16 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
             None => hello_by.saturating_duration_since(Instant::now()).min(idle),
             Some(_) => idle,
         };
-        let msg = match tokio::time::timeout(wait, stream.next()).await {
+        let next = tokio::select! {
+            m = tokio::time::timeout(wait, stream.next()) => m,
+            Some(c) = control.recv() => {
+                match c {
+                    Control::Moved(table) => conn.moved(&table).await,
+                }
+                continue;
+            }
+        };
+        let msg = match next {
             Ok(Some(Ok(m))) => m,
             Err(_) if conn.guest.is_none() && Instant::now() >= hello_by => {
                 conn.error(
@@ -395,6 +453,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
             Message::Close(_) => break,
         }
     }
+    app.cluster.detach(id);
     if let Some(t) = conn.table.take() {
         let _ = t.tx.send(Cmd::Gone { conn: id }).await;
     }

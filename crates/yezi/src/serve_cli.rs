@@ -21,6 +21,9 @@ pub struct ServeArgs {
     /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DB`).
     #[arg(long, default_value = "yezi.db")]
     pub db: String,
+    /// With a PostgreSQL database: how many connections to it the server opens at most.
+    #[arg(long, default_value_t = server::store::postgres::DEFAULT_POOL)]
+    pub db_connections: usize,
     /// Da Bai Fen: milliseconds per card of the draw (at a table's normal pace).
     #[arg(long, default_value_t = Timing::default().draw_ms)]
     pub draw_ms: u64,
@@ -97,6 +100,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     if let Some(url) = &args.public_url {
         server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
     }
+    anyhow::ensure!(args.db_connections >= 1, "--db-connections must be at least 1");
     anyhow::ensure!(args.connections_per_ip >= 1, "--connections-per-ip must be at least 1");
     anyhow::ensure!(args.sockets_per_guest >= 1, "--sockets-per-guest must be at least 1");
     anyhow::ensure!(args.max_websockets >= 1, "--max-websockets must be at least 1");
@@ -124,13 +128,17 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     runtime()?.block_on(async {
         // The URL may hold a password: every message shows it redacted.
         let db = server::store::redact(&args.db);
-        let store = server::store::open(&args.db)
-            .await
-            .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
-            .with_context(|| format!("opening the database {db}"))?;
+        let store = server::store::open_with(
+            &args.db,
+            server::store::OpenOptions { pool: args.db_connections, ..Default::default() },
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+        .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
-        let app: Arc<App> =
-            App::start(store, Config { timing, limits }).await.context("resuming the tables")?;
+        let app: Arc<App> = App::start(store, Config { timing, limits, ..Default::default() })
+            .await
+            .context("resuming the tables")?;
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
