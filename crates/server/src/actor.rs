@@ -214,10 +214,12 @@ where
                 break;
             }
         }
-        if let Ok(mut tables) = self.app.tables.lock()
-            && tables.get(&self.id).is_some_and(|h| h.tx.same_channel(&self.tx))
-        {
-            tables.remove(&self.id);
+        let removed = self.app.tables.lock().is_ok_and(|mut tables| {
+            tables.get(&self.id).is_some_and(|h| h.tx.same_channel(&self.tx))
+                && tables.remove(&self.id).is_some()
+        });
+        if removed {
+            self.app.cluster.stopped(&self.id).await;
         }
     }
 

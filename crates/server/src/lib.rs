@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 pub mod actor;
+pub mod bus;
 pub mod cluster;
 pub mod http;
 pub mod ids;
@@ -320,7 +321,8 @@ impl App {
             guest_buckets: Mutex::new(HashMap::new()),
             caps: Mutex::new(None),
             replays: replay::Replays::new(config.limits.replay),
-            next_conn: AtomicU64::new(1),
+            // Connections are known by id across nodes: each node numbers from a random start.
+            next_conn: AtomicU64::new((ids::new_seed().unwrap_or(0) & 0x7fff_ffff_0000_0000) | 1),
             site: std::sync::OnceLock::new(),
         });
         if app.store.renew_leases().await? == store::Held::Every {

@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::actor::{Cmd, ConnId, TableHandle};
-use crate::cluster::Control;
+use crate::cluster::{Control, Wire};
 use crate::store::TableStatus;
 use crate::{App, ids};
 use table::protocol::{self, ClientMsg, ErrorCode};
@@ -132,6 +132,8 @@ struct Conn {
     table: Option<TableHandle>,
     /// The table the connection is at, and how it entered (to enter again if the table moves).
     at: Option<(String, Entry)>,
+    /// The table the connection is at when it runs on another node.
+    remote: Option<String>,
     messages: Bucket,
     chats: Bucket,
     dropped: u32,
@@ -245,6 +247,45 @@ impl Conn {
             ClientMsg::Join { table, seat } => self.enter(table, Some(seat), guest).await,
             ClientMsg::Watch { table } => self.enter(table, None, guest).await,
             other => {
+                if matches!(other, ClientMsg::Chat { .. })
+                    && (self.table.is_some() || self.remote.is_some())
+                    && !self.chats.take()
+                {
+                    let l = self.app.limits;
+                    self.error(
+                        ErrorCode::RateLimited,
+                        format!(
+                            "too many chat lines (at most {} in a burst, then one every {} s): dropped",
+                            l.chat_burst,
+                            1.0 / l.chat_per_second
+                        ),
+                    );
+                    return true;
+                }
+                if let Some(table) = self.remote.clone() {
+                    let wire = match other {
+                        ClientMsg::Act { action, move_no, seat } => Wire::Act { action, move_no, seat },
+                        ClientMsg::Chat { text } => Wire::Chat { text },
+                        ClientMsg::Resync => Wire::Resync,
+                        ClientMsg::Leave => {
+                            if let Some((_, entry)) = &mut self.at {
+                                *entry = None;
+                            }
+                            Wire::Leave
+                        }
+                        ClientMsg::Back => Wire::Back,
+                        ClientMsg::Start => Wire::Start,
+                        ClientMsg::Next => Wire::Next,
+                        ClientMsg::Hello { .. }
+                        | ClientMsg::Ping
+                        | ClientMsg::Join { .. }
+                        | ClientMsg::Watch { .. } => {
+                            return true;
+                        }
+                    };
+                    self.app.cluster.send_remote(self.app.store.node(), &table, self.id, wire).await;
+                    return true;
+                }
                 let Some(t) = &self.table else {
                     self.error(ErrorCode::NotAtTable, "join or watch a table first");
                     return true;
@@ -252,17 +293,7 @@ impl Conn {
                 let conn = self.id;
                 let cmd = match other {
                     ClientMsg::Act { action, move_no, seat } => Cmd::Act { conn, action, move_no, seat },
-                    ClientMsg::Chat { text } => {
-                        if !self.chats.take() {
-                            let l = self.app.limits;
-                            self.error(
-                                ErrorCode::RateLimited,
-                                format!("too many chat lines (at most {} in a burst, then one every {} s): dropped", l.chat_burst, 1.0 / l.chat_per_second),
-                            );
-                            return true;
-                        }
-                        Cmd::Chat { conn, text }
-                    }
+                    ClientMsg::Chat { text } => Cmd::Chat { conn, text },
                     ClientMsg::Resync => Cmd::Resync { conn },
                     ClientMsg::Leave => {
                         // Entering again after a move, the connection watches.
@@ -292,7 +323,7 @@ impl Conn {
 
     /// Joins (`seat` is `Some`) or watches (`None`) a table.
     async fn enter(&mut self, id: String, seat: Entry, guest: Guest) -> bool {
-        if self.table.is_some() {
+        if self.table.is_some() || self.remote.is_some() {
             self.error(
                 ErrorCode::AlreadyAtTable,
                 "this connection is at a table already; open another for another table",
@@ -305,21 +336,26 @@ impl Conn {
         true
     }
 
-    /// The table `id` where it runs: here, or claimed now if no node holds it.
-    async fn find(&self, id: &str) -> Result<TableHandle, (ErrorCode, String)> {
+    /// The table `id` where it runs: here (claimed now if no node holds it), or on another node
+    /// (`None`), for a node with a bus.
+    async fn find(&self, id: &str) -> Result<Option<TableHandle>, (ErrorCode, String)> {
         if let Some(handle) = self.app.table(id) {
-            return Ok(handle);
+            return Ok(Some(handle));
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
         if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
-            return crate::cluster::load(&self.app, row, epoch).await.map_err(unavailable);
+            return crate::cluster::load(&self.app, row, epoch).await.map(Some).map_err(unavailable);
         }
         match self.app.store.table(id).await {
             Ok(Some(t)) if t.status == TableStatus::Finished => Err((
                 ErrorCode::Finished,
                 format!("the match at table {id} is over; its record is at /api/records/{id}"),
             )),
-            Ok(Some(_)) => Err((ErrorCode::Unavailable, format!("table {id} runs on another node"))),
+            Ok(Some(_)) if self.app.cluster.has_bus() => Ok(None),
+            Ok(Some(_)) => Err((
+                ErrorCode::Unavailable,
+                format!("table {id} runs on another node, and this node has no --bus to reach it"),
+            )),
             _ => {
                 let shown: String = id.chars().take(40).collect();
                 Err((ErrorCode::NoTable, format!("no table {shown:?}")))
@@ -328,9 +364,19 @@ impl Conn {
     }
 
     async fn try_enter(&mut self, id: &str, seat: Entry, guest: Guest) -> Result<(), (ErrorCode, String)> {
-        let handle = self.find(id).await?;
-        let (reply, rx) = oneshot::channel();
         let conn = self.id;
+        let Some(handle) = self.find(id).await? else {
+            let (guest, name) = (guest.id, guest.name);
+            let wire = match seat {
+                Some(seat) => Wire::Join { guest, name, seat },
+                None => Wire::Watch { guest, name },
+            };
+            self.app.cluster.enter_remote(self.app.store.node(), id, conn, wire).await?;
+            self.remote = Some(id.to_string());
+            self.at = Some((id.to_string(), seat));
+            return Ok(());
+        };
+        let (reply, rx) = oneshot::channel();
         let out = self.out.clone();
         let cmd = match seat {
             Some(seat) => Cmd::Join { conn, guest, seat, out, reply },
@@ -350,6 +396,7 @@ impl Conn {
         let Some((id, entry)) = self.at.clone().filter(|(id, _)| id == table) else { return };
         let Some(guest) = self.guest.clone() else { return };
         self.table = None;
+        self.remote = None;
         self.at = None;
         let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
         loop {
@@ -388,7 +435,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
     });
     let limits = app.limits;
     let (control_tx, mut control) = mpsc::unbounded_channel();
-    app.cluster.attach(id, control_tx);
+    app.cluster.attach(id, out.clone(), control_tx);
     let mut conn = Conn {
         id,
         app: app.clone(),
@@ -397,6 +444,7 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         slot: None,
         table: None,
         at: None,
+        remote: None,
         messages: Bucket::new(limits.messages_per_second, limits.message_burst),
         chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
         dropped: 0,
@@ -454,6 +502,9 @@ async fn connection(app: Arc<App>, socket: WebSocket) {
         }
     }
     app.cluster.detach(id);
+    if let Some(table) = conn.remote.take() {
+        app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
+    }
     if let Some(t) = conn.table.take() {
         let _ = t.tx.send(Cmd::Gone { conn: id }).await;
     }
