@@ -171,6 +171,51 @@ pub async fn renew(app: &Arc<App>) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Stores the summaries of this node's tables that changed since `published` (what was stored).
+async fn publish_summaries(
+    app: &Arc<App>,
+    published: &mut HashMap<String, String>,
+) -> Result<(), StoreError> {
+    let handles: Vec<(String, TableHandle)> = app
+        .tables
+        .lock()
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for (id, h) in &handles {
+        let Some(text) = h.summary.read().ok().and_then(|s| serde_json::to_string(&*s).ok()) else {
+            continue;
+        };
+        if published.get(id) != Some(&text) {
+            rows.push((id.clone(), text));
+        }
+    }
+    app.store.put_summaries(&rows).await?;
+    published.retain(|id, _| handles.iter().any(|(h, _)| h == id));
+    published.extend(rows);
+    Ok(())
+}
+
+/// The lobby's summaries of every table: this node's own, and the others' as stored.
+pub async fn all_summaries(app: &Arc<App>) -> Vec<table::protocol::TableSummary> {
+    let handles: Vec<TableHandle> =
+        app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
+    let mut list: Vec<table::protocol::TableSummary> =
+        handles.iter().filter_map(|h| h.summary.read().ok().map(|s| s.clone())).collect();
+    let stored = app.store.summaries().await.unwrap_or_else(|e| {
+        eprintln!("yezi serve: the other nodes' tables cannot be listed: {e}");
+        Vec::new()
+    });
+    for text in stored {
+        if let Ok(s) = serde_json::from_str::<table::protocol::TableSummary>(&text)
+            && !list.iter().any(|l| l.id == s.id)
+        {
+            list.push(s);
+        }
+    }
+    list
+}
+
 /// The node's background work, until the server is dropped: renew the leases every third of
 /// their length, and claim orphaned tables (again at once while batches come back full).
 pub fn spawn_upkeep(app: &Arc<App>) {
@@ -178,6 +223,7 @@ pub fn spawn_upkeep(app: &Arc<App>) {
     let period = app.cluster.lease() / 3;
     tokio::spawn(async move {
         let mut renewed = tokio::time::Instant::now();
+        let mut published: HashMap<String, String> = HashMap::new();
         loop {
             let Some(app) = weak.upgrade() else { break };
             let mut pause = period;
@@ -185,6 +231,9 @@ pub fn spawn_upkeep(app: &Arc<App>) {
                 renewed = tokio::time::Instant::now();
                 if let Err(e) = renew(&app).await {
                     eprintln!("yezi serve: the leases cannot be renewed: {e}");
+                }
+                if let Err(e) = publish_summaries(&app, &mut published).await {
+                    eprintln!("yezi serve: the lobby's summaries cannot be stored: {e}");
                 }
             }
             if let Err(e) = check_remote(&app).await {

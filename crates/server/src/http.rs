@@ -242,10 +242,10 @@ async fn lobby(
             table::protocol::LOBBY_PAGE_MAX
         )));
     }
-    let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
-    let mut list: Vec<table::protocol::TableSummary> = handles
-        .iter()
-        .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
+    // This node's tables, and those of the other nodes as they last stored them.
+    let mut list: Vec<table::protocol::TableSummary> = crate::cluster::all_summaries(&app)
+        .await
+        .into_iter()
         .filter(|s| !s.private && s.status != TableStatus::Finished)
         .collect();
     list.sort_by(|a, b| {

@@ -170,6 +170,12 @@ async fn connections_reach_tables_on_other_nodes(bus_url: &str) {
     let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
     let created = a.client.create_table(&g.token, &body).await.unwrap();
     let id = created["table"]["id"].as_str().unwrap().to_string();
+    // B's lobby lists the table A runs (as A last stored its summary).
+    let listed = async || {
+        let (_, lobby) = b.client.get("/api/tables").await.unwrap();
+        lobby["tables"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str())
+    };
+    eventually("B's lobby lists A's table", Duration::from_secs(5), listed).await;
     // Ann joins through B: her moves go to A, A's messages come back.
     let mut s = b.client.connect_as(&g.token).await.unwrap();
     s.send(&json!({ "type": "join", "table": id })).await.unwrap();

@@ -182,6 +182,11 @@ pub trait Store: Send + Sync + 'static {
     async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError>;
     /// How many unfinished tables this guest hosts (the limit per guest counts them).
     async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError>;
+    /// Stores the lobby's summaries (JSON) of tables this node runs, for the other nodes'
+    /// lobbies (a store of one node keeps none: its lobby is its own tables).
+    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError>;
+    /// The stored summaries (JSON) of the unfinished tables whose lease is held.
+    async fn summaries(&self) -> Result<Vec<String>, StoreError>;
 }
 
 pub use table::machine::Write;

@@ -33,6 +33,9 @@ const OWNERSHIP: &[&str] = &[
         epoch BIGINT NOT NULL,
         expires TIMESTAMPTZ NOT NULL)",
     "CREATE INDEX IF NOT EXISTS owners_by_node ON owners (node)",
+    "CREATE TABLE IF NOT EXISTS summaries (
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        summary TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS owners_by_expiry ON owners (expires)",
     "INSERT INTO owners (table_id, node, epoch, expires)
         SELECT id, '', 0, '-infinity' FROM tables WHERE status <> 'finished'
@@ -658,5 +661,36 @@ impl Store for PgStore {
             .await
             .map_err(pg)?;
         Ok(usize::try_from(row.get::<_, i64>(0)).unwrap_or(usize::MAX))
+    }
+
+    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        let texts: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+        let slot = self.client().await?;
+        slot.execute(
+            "INSERT INTO summaries (table_id, summary) SELECT * FROM unnest($1::text[], $2::text[]) \
+             ON CONFLICT (table_id) DO UPDATE SET summary = excluded.summary",
+            &[&ids, &texts],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn summaries(&self) -> Result<Vec<String>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT s.summary FROM summaries s JOIN tables t ON t.id = s.table_id \
+                 JOIN owners o ON o.table_id = s.table_id \
+                 WHERE t.status <> 'finished' AND o.expires > now()",
+                &[],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }

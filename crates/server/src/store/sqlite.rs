@@ -558,4 +558,12 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    async fn put_summaries(&self, _rows: &[(String, String)]) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn summaries(&self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
 }
