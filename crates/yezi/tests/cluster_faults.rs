@@ -231,7 +231,7 @@ async fn three_nodes_survive_kills_and_stalls() {
         let c = Client::new(&format!("127.0.0.1:{}", ports[t % NODES]));
         let host = c.guest(&format!("Host{t}")).await.unwrap();
         let other = c.guest(&format!("Other{t}")).await.unwrap();
-        let body = json!({ "game": "madiao", "turn_seconds": 3600,
+        let body = json!({ "game": "madiao", "turn_seconds": 3600, "variants": { "game_length": "hands:1000" },
             "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] });
         let v: Value = c.create_table(&host.token, &body).await.unwrap();
         let id = v["table"]["id"].as_str().unwrap().to_string();

@@ -145,16 +145,20 @@ impl PgStore {
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(options.pool.max(1)),
         };
-        let client = store.open_client().await?;
+        let mut client = store.open_client().await?;
+        // Nodes starting together on an empty database: one creates the schema at a time
+        // (PostgreSQL's `IF NOT EXISTS` is not safe against a concurrent creation).
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.execute("SELECT pg_advisory_xact_lock(2026112413)", &[]).await.map_err(pg)?;
         if let Some(s) = &store.schema {
-            client
-                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {s}; SET search_path TO {s}"))
+            tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {s}; SET search_path TO {s}"))
                 .await
                 .map_err(pg)?;
         }
         for sql in SCHEMA.iter().chain(OWNERSHIP) {
-            client.batch_execute(sql).await.map_err(pg)?;
+            tx.batch_execute(sql).await.map_err(pg)?;
         }
+        tx.commit().await.map_err(pg)?;
         // A real write, so that a database the server cannot write is found before it starts.
         client.execute(super::WRITE_PROBE, &[&super::now_ms_text()]).await.map_err(|e| {
             StoreError::Unusable(format!(
