@@ -43,6 +43,9 @@ pub struct Cluster {
     pending: Mutex<HashMap<ConnId, tokio::sync::oneshot::Sender<RemoteAnswer>>>,
     /// This node's connections at tables on other nodes.
     remote_at: Mutex<HashMap<ConnId, Remote>>,
+    /// The current entry of each connection entering or at a table on another node.
+    attached: Mutex<HashMap<ConnId, u64>>,
+    next_attach: std::sync::atomic::AtomicU64,
 }
 
 /// The answer to a join or watch on another node, and who runs the table.
@@ -57,6 +60,8 @@ impl Cluster {
             bus: Mutex::new(None),
             pending: Mutex::new(HashMap::new()),
             remote_at: Mutex::new(HashMap::new()),
+            attached: Mutex::new(HashMap::new()),
+            next_attach: std::sync::atomic::AtomicU64::new(1),
         }
     }
 
@@ -257,10 +262,10 @@ pub fn spawn_upkeep(app: &Arc<App>) {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "c", rename_all = "snake_case")]
 pub enum Wire {
-    /// Join (see [`actor::Cmd::Join`]).
-    Join { guest: String, name: String, seat: Option<u8> },
+    /// Join (see [`actor::Cmd::Join`]); `attach` names this entry: the messages it gives carry it.
+    Join { guest: String, name: String, seat: Option<u8>, attach: u64 },
     /// Watch.
-    Watch { guest: String, name: String },
+    Watch { guest: String, name: String, attach: u64 },
     /// An action.
     Act { action: table::protocol::ActAction, move_no: Option<u64>, seat: Option<u8> },
     /// A chat line.
@@ -287,8 +292,9 @@ pub enum BusMsg {
     Cmd { from: String, conn: ConnId, cmd: Wire },
     /// To a node's channel: the answer to a join or watch, from the table's owner.
     Reply { conn: ConnId, error: Option<(table::protocol::ErrorCode, String)>, node: String, epoch: Epoch },
-    /// To a node's channel: a message for its connection.
-    Out { conn: ConnId, text: String },
+    /// To a node's channel: a message for its connection, of its entry `attach` (messages of an
+    /// older entry, or of a table's task that has lost the table, are dropped).
+    Out { conn: ConnId, attach: u64, text: String },
     /// To a node's channel: the table stopped where the connection reached it.
     Moved { conn: ConnId, table: String },
 }
@@ -368,6 +374,16 @@ impl Cluster {
         if let Ok(mut p) = self.pending.lock() {
             p.insert(conn, tx);
         }
+        // A new entry: messages of any earlier one are dropped from now on.
+        let attach = self.next_attach.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let cmd = match cmd {
+            Wire::Join { guest, name, seat, .. } => Wire::Join { guest, name, seat, attach },
+            Wire::Watch { guest, name, .. } => Wire::Watch { guest, name, attach },
+            other => other,
+        };
+        if let Ok(mut a) = self.attached.lock() {
+            a.insert(conn, attach);
+        }
         self.send_remote(node, table, conn, cmd).await;
         let answer = tokio::time::timeout(REMOTE_REPLY, rx).await;
         if let Ok(mut p) = self.pending.lock() {
@@ -391,6 +407,9 @@ impl Cluster {
     pub fn left_remote(&self, conn: ConnId) {
         if let Ok(mut r) = self.remote_at.lock() {
             r.remove(&conn);
+        }
+        if let Ok(mut a) = self.attached.lock() {
+            a.remove(&conn);
         }
     }
 }
@@ -417,7 +436,11 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                         let _ = tx.send((error, crate::store::Holder { node, epoch }));
                     }
                 }
-                BusMsg::Out { conn, text } => {
+                BusMsg::Out { conn, attach, text } => {
+                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    if current != Some(attach) {
+                        continue;
+                    }
                     let out = app.cluster.local.lock().ok().and_then(|m| m.get(&conn).map(|l| l.0.clone()));
                     if let Some(out) = out {
                         // A full queue drops the message: the client sees a gap in `v` and resyncs.
@@ -458,9 +481,9 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
         app.cluster.publish(&to, &msg).await;
         return;
     };
-    let (guest, entry) = match cmd {
-        Wire::Join { guest, name, seat } => (Guest { id: guest, name }, Some(seat)),
-        Wire::Watch { guest, name } => (Guest { id: guest, name }, None),
+    let (guest, entry, attach) = match cmd {
+        Wire::Join { guest, name, seat, attach } => (Guest { id: guest, name }, Some(seat), attach),
+        Wire::Watch { guest, name, attach } => (Guest { id: guest, name }, None, attach),
         other => {
             let cmd = match other {
                 Wire::Act { action, move_no, seat } => actor::Cmd::Act { conn, action, move_no, seat },
@@ -485,7 +508,7 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
     tokio::spawn(async move {
         let (app, to, id) = forward;
         while let Some(text) = rx.recv().await {
-            app.cluster.publish(&to, &BusMsg::Out { conn, text: text.to_string() }).await;
+            app.cluster.publish(&to, &BusMsg::Out { conn, attach, text: text.to_string() }).await;
         }
         app.cluster.publish(&to, &BusMsg::Moved { conn, table: id }).await;
     });

@@ -367,9 +367,10 @@ impl Conn {
         let conn = self.id;
         let Some(handle) = self.find(id).await? else {
             let (guest, name) = (guest.id, guest.name);
+            // The entry's name is given by the cluster.
             let wire = match seat {
-                Some(seat) => Wire::Join { guest, name, seat },
-                None => Wire::Watch { guest, name },
+                Some(seat) => Wire::Join { guest, name, seat, attach: 0 },
+                None => Wire::Watch { guest, name, attach: 0 },
             };
             self.app.cluster.enter_remote(self.app.store.node(), id, conn, wire).await?;
             self.remote = Some(id.to_string());
