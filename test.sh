@@ -3,11 +3,12 @@
 # doc tests, the server's API, WebSocket, restart and leak tests), the command-line tests (among
 # them `yezi play` run in a real terminal under tmux), and the browser client's (type checks, unit
 # tests, end-to-end tests in headless Chromium against the real binary; see docs/web.md).
-# Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite,
-# started on a loopback port in a temporary directory and stopped at the end; Chromium and a CJK
-# font from Debian; playwright-core and TypeScript from npm), and the Python bindings' tests in a
-# virtualenv under target/ (pip installs numpy, maturin, pytest, gymnasium, pettingzoo, open-spiel
-# and rlcard when missing; see docs/python.md). `.ci/run` calls this.
+# Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite and the
+# cluster tests, and Redis, for the cluster's bus, each started on a loopback port in a temporary
+# directory and stopped at the end; Chromium and a CJK font from Debian; playwright-core and
+# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ (pip installs
+# numpy, maturin, pytest, gymnasium, pettingzoo, open-spiel and rlcard when missing; see
+# docs/python.md). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -56,12 +57,33 @@ if [ "$(id -u)" = 0 ]; then
   chown postgres "$PGDIR"
 fi
 stop_pg() { as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$PGDIR"; }
-trap stop_pg EXIT
+REDISDIR=
+stop_redis() {
+  if [ -n "$REDISDIR" ]; then
+    [ -f "$REDISDIR/pid" ] && kill "$(cat "$REDISDIR/pid")" 2>/dev/null || true
+    rm -rf "$REDISDIR"
+  fi
+}
+trap 'stop_pg; stop_redis' EXIT
 as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres -A trust --no-sync >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
   -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
 export YEZI_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
 echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
+
+step "Redis for the cluster's bus"
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "Redis is not installed: installing it (apt-get)"
+  apt_install redis-server
+  command -v redis-server >/dev/null 2>&1 || { echo "Redis could not be installed"; exit 1; }
+fi
+REDISDIR=$(mktemp -d /tmp/yezi-redis.XXXXXX)
+REDISPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --port "$REDISPORT" --bind 127.0.0.1 --dir "$REDISDIR" --save '' --appendonly no \
+  --daemonize yes --pidfile "$REDISDIR/pid" --logfile "$REDISDIR/log"
+for _ in $(seq 50); do redis-cli -p "$REDISPORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+export YEZI_TEST_REDIS_URL="redis://127.0.0.1:$REDISPORT"
+echo "$(redis-server --version | awk '{print $1, $3}') on 127.0.0.1:$REDISPORT"
 
 step "cargo test (workspace)"
 cargo test --workspace --locked

@@ -6,6 +6,11 @@
 //! the machine answers, in this order: **the writes are stored first**, and only once they are
 //! durable is the step committed and its messages sent. A write that fails leaves the table as it
 //! was: a person's move is refused with `storage`, a bot's move or a draw is tried again.
+//!
+//! The task runs the table for as long as its node holds the table's lease (see
+//! [`crate::store::Store::write_step`]): every step's writes name the lease's epoch, and a step
+//! whose writes are fenced, or a lease the node failed to renew, stops the task at once, without
+//! sending anything; its connections are told the table moved ([`crate::cluster`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -23,7 +28,7 @@ use table::protocol::{ErrorCode, Refusal, TableSummary};
 use table::settings::TableSettings;
 
 use crate::App;
-use crate::store::{StoreError, TableRow};
+use crate::store::{Epoch, StoreError, TableRow};
 
 /// A connection's identity within the server.
 pub type ConnId = u64;
@@ -45,20 +50,26 @@ pub struct TableHandle {
     tx: mpsc::Sender<Box<Cmd>>,
     /// The table's summary, kept up to date by its task.
     pub summary: Arc<RwLock<TableSummary>>,
+    /// Told when the node has lost the table's lease: the task stops at once.
+    pub lost: Arc<tokio::sync::Notify>,
+    /// The epoch of the lease the task holds.
+    pub epoch: Epoch,
 }
 
 /// Starts the task of a stored table (a new one, or one resumed after a restart from its log).
+/// The task holds the table's lease in `epoch`.
 pub(crate) fn spawn(
     app: Arc<App>,
     row: TableRow,
+    epoch: Epoch,
     log: Vec<LoggedAction>,
     chat: Vec<ChatRow>,
 ) -> Result<TableHandle, String> {
     let doc: TableSettings =
         serde_json::from_str(&row.settings).map_err(|e| format!("table {}: settings: {e}", row.id))?;
     match doc.game {
-        GameKind::Madiao => Shell::<ai::Madiao>::start(app, row, doc, log, chat),
-        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(app, row, doc, log, chat),
+        GameKind::Madiao => Shell::<ai::Madiao>::start(app, row, epoch, doc, log, chat),
+        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(app, row, epoch, doc, log, chat),
     }
 }
 
@@ -95,6 +106,11 @@ where
     epoch: Instant,
     wake: Option<Millis>,
     retire: bool,
+    /// The lease's epoch every write names.
+    lease: Epoch,
+    lost: Arc<tokio::sync::Notify>,
+    /// The task's own queue (to know its entry in the server's tables from a newer one's).
+    tx: mpsc::Sender<Box<Cmd>>,
 }
 
 impl TableHandle {
@@ -111,6 +127,7 @@ where
     fn start(
         app: Arc<App>,
         row: TableRow,
+        lease: Epoch,
         doc: TableSettings,
         log: Vec<LoggedAction>,
         chat: Vec<ChatRow>,
@@ -129,6 +146,7 @@ where
         let summary = Arc::new(RwLock::new(table.summary(0)));
         let (tx, rx) = mpsc::channel(256);
         let (done_tx, done_rx) = mpsc::unbounded_channel();
+        let lost = Arc::new(tokio::sync::Notify::new());
         let fx = table.start(0);
         let mut shell = Shell {
             app,
@@ -143,11 +161,14 @@ where
             epoch: Instant::now(),
             wake: None,
             retire: false,
+            lease,
+            lost: lost.clone(),
+            tx: tx.clone(),
         };
         shell.carry_out(fx);
         // Boxed: an `async fn`'s future holds its by-value arguments twice.
         tokio::spawn(Box::new(shell).run());
-        Ok(TableHandle { tx, summary })
+        Ok(TableHandle { tx, summary, lost, epoch: lease })
     }
 
     /// The machine's time now.
@@ -165,6 +186,10 @@ where
                 },
                 Some(done) = self.done_rx.recv() => Some(Input::Done(done)),
                 _ = sleep_until_opt(wake) => Some(Input::Tick),
+                _ = self.lost.notified() => {
+                    self.fenced("the node could not renew its lease");
+                    None
+                }
             };
             if let Some(input) = input {
                 self.feed(input).await;
@@ -173,9 +198,24 @@ where
                 break;
             }
         }
-        if let Ok(mut tables) = self.app.tables.lock() {
-            tables.remove(&self.id);
+        let removed = self.app.tables.lock().is_ok_and(|mut tables| {
+            tables.get(&self.id).is_some_and(|h| h.tx.same_channel(&self.tx))
+                && tables.remove(&self.id).is_some()
+        });
+        if removed {
+            self.app.cluster.stopped(&self.id).await;
         }
+    }
+
+    /// The node no longer holds the table: stop at once, sending nothing, and tell the
+    /// connections at the table that it moved.
+    fn fenced(&mut self, why: &str) {
+        eprintln!("yezi serve: table {} stops here (epoch {}): {why}", self.id, self.lease);
+        self.retire = true;
+        self.wake = None;
+        self.waiting.clear();
+        let conns: Vec<ConnId> = self.outs.drain().map(|(c, _)| c).collect();
+        self.app.cluster.moved(&self.id, &conns);
     }
 
     /// A command as the machine's input (a join or watch leaves its queue and answer here).
@@ -208,6 +248,7 @@ where
         let step = self.table.step(input, now);
         let fx = match self.persist(&step.writes).await {
             Ok(()) => self.table.commit(step),
+            Err(StoreError::Fenced(why)) => return self.fenced(&why),
             Err(e) => self.table.refuse(step, &e.to_string(), self.now()),
         };
         self.carry_out(fx);
@@ -216,19 +257,12 @@ where
         }
     }
 
-    /// Stores a step's writes, in order.
+    /// Stores a step's writes, in order and all or none, if the node still holds the lease.
     async fn persist(&self, writes: &[Write]) -> Result<(), StoreError> {
-        let store = &self.app.store;
-        for w in writes {
-            match w {
-                Write::Actions(rows) => store.append_actions(&self.id, rows).await?,
-                Write::Seat { seat, owner } => store.set_seat(&self.id, *seat, owner).await?,
-                Write::Status(status) => store.set_status(&self.id, *status).await?,
-                Write::Chat(row) => store.append_chat(&self.id, row).await?,
-                Write::Finish { record } => store.finish_table(&self.id, record).await?,
-            }
+        if writes.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        self.app.store.write_step(&self.id, self.lease, writes).await
     }
 
     fn carry_out(&mut self, fx: Effects<G>) {

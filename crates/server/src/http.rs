@@ -238,10 +238,10 @@ async fn lobby(
             table::protocol::LOBBY_PAGE_MAX
         )));
     }
-    let handles: Vec<_> = app.tables.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
-    let mut list: Vec<table::protocol::TableSummary> = handles
-        .iter()
-        .filter_map(|h| h.summary.read().ok().map(|s| s.clone()))
+    // This node's tables, and those of the other nodes as they last stored them.
+    let mut list: Vec<table::protocol::TableSummary> = crate::cluster::all_summaries(&app)
+        .await
+        .into_iter()
         .filter(|s| !s.private && s.status != TableStatus::Finished)
         .collect();
     list.sort_by(|a, b| {
@@ -339,19 +339,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if me > 1 {
         return Err(ApiError::bad("seats: the creator can take one seat"));
     }
-    let hosted = app
-        .tables
-        .lock()
-        .map(|t| {
-            t.values()
-                .filter(|h| {
-                    h.summary.read().is_ok_and(|s| {
-                        s.host.as_deref() == Some(host.id.as_str()) && s.status != TableStatus::Finished
-                    })
-                })
-                .count()
-        })
-        .unwrap_or(0);
+    // Counted in the database: the guest's tables may run on other nodes.
+    let hosted = app.store.hosted_tables(&host.id).await.map_err(|e| ApiError::internal(e.to_string()))?;
     if hosted >= app.limits.tables_per_guest {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
@@ -373,10 +362,12 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     };
     app.store.create_table(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
     let id = row.id.clone();
-    let handle = actor::spawn(app.clone(), row, Vec::new(), Vec::new()).map_err(ApiError::internal)?;
+    let handle = actor::spawn(app.clone(), row, crate::store::FIRST_EPOCH, Vec::new(), Vec::new())
+        .map_err(ApiError::internal)?;
     if let Ok(mut t) = app.tables.lock() {
         t.insert(id.clone(), handle.clone());
     }
+    app.cluster.running(&id).await;
     if all_taken {
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.

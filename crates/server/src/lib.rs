@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 pub mod actor;
+pub mod bus;
+pub mod cluster;
 pub mod http;
 pub mod ids;
 pub mod listen;
@@ -106,12 +108,20 @@ impl Default for Limits {
 }
 
 /// How the server runs.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Config {
     /// The tables' timing.
     pub timing: Timing,
     /// The connections' limits.
     pub limits: Limits,
+    /// How long a table's lease lasts (milliseconds), with a store that keeps leases.
+    pub lease_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { timing: Timing::default(), limits: Limits::default(), lease_ms: store::DEFAULT_LEASE_MS }
+    }
 }
 
 /// Where the server is reached from outside, and which web pages may open its WebSocket.
@@ -227,6 +237,8 @@ pub struct App {
     pub limits: Limits,
     /// The tables loaded, by id.
     pub tables: Mutex<HashMap<String, TableHandle>>,
+    /// The node's leases and connections (see [`cluster`]).
+    pub cluster: cluster::Cluster,
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
     /// Open TCP connections (HTTP and WebSocket).
@@ -290,15 +302,18 @@ impl RateBucket {
 }
 
 impl App {
-    /// A server on `store`, with every unfinished table of the database resumed where its log
-    /// leaves it. A table whose log cannot be replayed is reported on standard error and left
-    /// out (it stays in the database untouched).
+    /// A server on `store`. With a store of one node (SQLite), every unfinished table of the
+    /// database is resumed where its log leaves it; with a shared one (PostgreSQL), the node
+    /// claims orphaned tables in batches from now on (see [`cluster`]). A table whose log cannot
+    /// be replayed is reported on standard error and left out (it stays in the database
+    /// untouched).
     pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, StoreError> {
         let app = Arc::new(App {
             store,
             timing: config.timing,
             limits: config.limits,
             tables: Mutex::new(HashMap::new()),
+            cluster: cluster::Cluster::new(config.lease_ms),
             connections: AtomicUsize::new(0),
             tcp_connections: AtomicUsize::new(0),
             per_ip: listen::PerIp::default(),
@@ -306,21 +321,16 @@ impl App {
             guest_buckets: Mutex::new(HashMap::new()),
             caps: Mutex::new(None),
             replays: replay::Replays::new(config.limits.replay),
-            next_conn: AtomicU64::new(1),
+            // Connections are known by id across nodes: each node numbers from a random start.
+            next_conn: AtomicU64::new((ids::new_seed().unwrap_or(0) & 0x7fff_ffff_0000_0000) | 1),
             site: std::sync::OnceLock::new(),
         });
-        for row in app.store.unfinished_tables().await? {
-            let id = row.id.clone();
-            let log = app.store.actions(&id).await?;
-            let chat = app.store.recent_chat(&id, 30).await?;
-            match actor::spawn(app.clone(), row, log, chat) {
-                Ok(handle) => {
-                    if let Ok(mut t) = app.tables.lock() {
-                        t.insert(id, handle);
-                    }
-                }
-                Err(e) => eprintln!("yezi serve: table {id} is not resumed: {e}"),
-            }
+        if app.store.renew_leases().await? == store::Held::Every {
+            // One node: every table at once, and nothing to keep up.
+            cluster::claim_batch(&app, u32::MAX).await?;
+        } else {
+            cluster::claim_batch(&app, cluster::CLAIM_BATCH).await?;
+            cluster::spawn_upkeep(&app);
         }
         Ok(app)
     }

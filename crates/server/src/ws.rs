@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::actor::{Cmd, ConnId, TableHandle};
+use crate::cluster::{Control, Wire};
 use crate::store::TableStatus;
 use crate::{App, ids};
 use table::machine::Request;
@@ -120,6 +121,9 @@ impl Drop for GuestSlot {
     }
 }
 
+/// How a connection entered its table: `Some(seat)` joined (asking for `seat`), `None` watches.
+type Entry = Option<Option<u8>>;
+
 struct Conn {
     id: ConnId,
     app: Arc<App>,
@@ -127,6 +131,10 @@ struct Conn {
     guest: Option<Guest>,
     slot: Option<GuestSlot>,
     table: Option<TableHandle>,
+    /// The table the connection is at, and how it entered (to enter again if the table moves).
+    at: Option<(String, Entry)>,
+    /// The table the connection is at when it runs on another node.
+    remote: Option<String>,
     messages: Bucket,
     chats: Bucket,
     dropped: u32,
@@ -240,6 +248,45 @@ impl Conn {
             ClientMsg::Join { table, seat } => self.enter(table, Some(seat), guest).await,
             ClientMsg::Watch { table } => self.enter(table, None, guest).await,
             other => {
+                if matches!(other, ClientMsg::Chat { .. })
+                    && (self.table.is_some() || self.remote.is_some())
+                    && !self.chats.take()
+                {
+                    let l = self.app.limits;
+                    self.error(
+                        ErrorCode::RateLimited,
+                        format!(
+                            "too many chat lines (at most {} in a burst, then one every {} s): dropped",
+                            l.chat_burst,
+                            1.0 / l.chat_per_second
+                        ),
+                    );
+                    return true;
+                }
+                if let Some(table) = self.remote.clone() {
+                    let wire = match other {
+                        ClientMsg::Act { action, move_no, seat } => Wire::Act { action, move_no, seat },
+                        ClientMsg::Chat { text } => Wire::Chat { text },
+                        ClientMsg::Resync => Wire::Resync,
+                        ClientMsg::Leave => {
+                            if let Some((_, entry)) = &mut self.at {
+                                *entry = None;
+                            }
+                            Wire::Leave
+                        }
+                        ClientMsg::Back => Wire::Back,
+                        ClientMsg::Start => Wire::Start,
+                        ClientMsg::Next => Wire::Next,
+                        ClientMsg::Hello { .. }
+                        | ClientMsg::Ping
+                        | ClientMsg::Join { .. }
+                        | ClientMsg::Watch { .. } => {
+                            return true;
+                        }
+                    };
+                    self.app.cluster.send_remote(self.app.store.node(), &table, self.id, wire).await;
+                    return true;
+                }
                 let Some(t) = &self.table else {
                     self.error(ErrorCode::NotAtTable, "join or watch a table first");
                     return true;
@@ -247,19 +294,15 @@ impl Conn {
                 let conn = self.id;
                 let request = match other {
                     ClientMsg::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
-                    ClientMsg::Chat { text } => {
-                        if !self.chats.take() {
-                            let l = self.app.limits;
-                            self.error(
-                                ErrorCode::RateLimited,
-                                format!("too many chat lines (at most {} in a burst, then one every {} s): dropped", l.chat_burst, 1.0 / l.chat_per_second),
-                            );
-                            return true;
-                        }
-                        Request::Chat { conn, text, at_ms: crate::http::now_ms() }
-                    }
+                    ClientMsg::Chat { text } => Request::Chat { conn, text, at_ms: crate::http::now_ms() },
                     ClientMsg::Resync => Request::Resync { conn },
-                    ClientMsg::Leave => Request::Leave { conn },
+                    ClientMsg::Leave => {
+                        // Entering again after a move, the connection watches.
+                        if let Some((_, entry)) = &mut self.at {
+                            *entry = None;
+                        }
+                        Request::Leave { conn }
+                    }
                     ClientMsg::Back => Request::Back { conn },
                     ClientMsg::Start => Request::Start { conn },
                     ClientMsg::Next => Request::Next { conn },
@@ -280,46 +323,96 @@ impl Conn {
     }
 
     /// Joins (`seat` is `Some`) or watches (`None`) a table.
-    async fn enter(&mut self, id: String, seat: Option<Option<u8>>, guest: Guest) -> bool {
-        if self.table.is_some() {
+    async fn enter(&mut self, id: String, seat: Entry, guest: Guest) -> bool {
+        if self.table.is_some() || self.remote.is_some() {
             self.error(
                 ErrorCode::AlreadyAtTable,
                 "this connection is at a table already; open another for another table",
             );
             return true;
         }
-        let Some(handle) = self.app.table(&id) else {
-            let finished =
-                matches!(self.app.store.table(&id).await, Ok(Some(t)) if t.status == TableStatus::Finished);
-            if finished {
-                self.error(
-                    ErrorCode::Finished,
-                    format!("the match at table {id} is over; its record is at /api/records/{id}"),
-                );
-            } else {
+        if let Err((code, why)) = self.try_enter(&id, seat, guest).await {
+            self.error(code, why);
+        }
+        true
+    }
+
+    /// The table `id` where it runs: here (claimed now if no node holds it), or on another node
+    /// (`None`), for a node with a bus.
+    async fn find(&self, id: &str) -> Result<Option<TableHandle>, (ErrorCode, String)> {
+        if let Some(handle) = self.app.table(id) {
+            return Ok(Some(handle));
+        }
+        let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
+        if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
+            return crate::cluster::load(&self.app, row, epoch).await.map(Some).map_err(unavailable);
+        }
+        match self.app.store.table(id).await {
+            Ok(Some(t)) if t.status == TableStatus::Finished => Err((
+                ErrorCode::Finished,
+                format!("the match at table {id} is over; its record is at /api/records/{id}"),
+            )),
+            Ok(Some(_)) if self.app.cluster.has_bus() => Ok(None),
+            Ok(Some(_)) => Err((
+                ErrorCode::Unavailable,
+                format!("table {id} runs on another node, and this node has no --bus to reach it"),
+            )),
+            _ => {
                 let shown: String = id.chars().take(40).collect();
-                self.error(ErrorCode::NoTable, format!("no table {shown:?}"));
+                Err((ErrorCode::NoTable, format!("no table {shown:?}")))
             }
-            return true;
+        }
+    }
+
+    async fn try_enter(&mut self, id: &str, seat: Entry, guest: Guest) -> Result<(), (ErrorCode, String)> {
+        let conn = self.id;
+        let Some(handle) = self.find(id).await? else {
+            let (guest, name) = (guest.id, guest.name);
+            // The entry's name is given by the cluster.
+            let wire = match seat {
+                Some(seat) => Wire::Join { guest, name, seat, attach: 0 },
+                None => Wire::Watch { guest, name, attach: 0 },
+            };
+            self.app.cluster.enter_remote(self.app.store.node(), id, conn, wire).await?;
+            self.remote = Some(id.to_string());
+            self.at = Some((id.to_string(), seat));
+            return Ok(());
         };
         let (reply, rx) = oneshot::channel();
-        let conn = self.id;
         let out = self.out.clone();
         let request = match seat {
             Some(seat) => Request::Join { conn, guest, seat },
             None => Request::Watch { conn, guest },
         };
-        let cmd = Cmd::Enter { request, out, reply };
-        if handle.send(cmd).await.is_err() {
-            self.error(ErrorCode::Unavailable, "the table has closed");
-            return true;
+        let closed = || (ErrorCode::Unavailable, "the table has closed".to_string());
+        handle.send(Cmd::Enter { request, out, reply }).await.map_err(|_| closed())?;
+        rx.await.map_err(|_| closed())?.map_err(|r| (r.code, r.message))?;
+        self.table = Some(handle);
+        self.at = Some((id.to_string(), seat));
+        Ok(())
+    }
+
+    /// The table stopped where the connection reached it: enter it again where it runs now
+    /// (the client gets a fresh `sync`), trying for up to twice a lease's length.
+    async fn moved(&mut self, table: &str) {
+        let Some((id, entry)) = self.at.clone().filter(|(id, _)| id == table) else { return };
+        let Some(guest) = self.guest.clone() else { return };
+        self.table = None;
+        self.remote = None;
+        self.at = None;
+        let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
+        loop {
+            match self.try_enter(&id, entry, guest.clone()).await {
+                Ok(()) => return,
+                Err((ErrorCode::Unavailable, _)) if Instant::now() < until => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err((code, why)) => {
+                    self.error(code, format!("the table moved and could not be entered again: {why}"));
+                    return;
+                }
+            }
         }
-        match rx.await {
-            Ok(Ok(())) => self.table = Some(handle),
-            Ok(Err(refusal)) => self.error(refusal.code, refusal.message),
-            Err(_) => self.error(ErrorCode::Unavailable, "the table has closed"),
-        }
-        true
     }
 }
 
@@ -353,6 +446,8 @@ async fn serve_connection(
         let _ = sink.close().await;
     });
     let limits = app.limits;
+    let (control_tx, mut control) = mpsc::unbounded_channel();
+    app.cluster.attach(id, out.clone(), control_tx);
     let mut conn = Conn {
         id,
         app: app.clone(),
@@ -360,6 +455,8 @@ async fn serve_connection(
         guest: None,
         slot: None,
         table: None,
+        at: None,
+        remote: None,
         messages: Bucket::new(limits.messages_per_second, limits.message_burst),
         chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
         dropped: 0,
@@ -373,7 +470,16 @@ async fn serve_connection(
             None => hello_by.saturating_duration_since(Instant::now()).min(idle),
             Some(_) => idle,
         };
-        let msg = match tokio::time::timeout(wait, stream.next()).await {
+        let next = tokio::select! {
+            m = tokio::time::timeout(wait, stream.next()) => m,
+            Some(c) = control.recv() => {
+                match c {
+                    Control::Moved(table) => conn.moved(&table).await,
+                }
+                continue;
+            }
+        };
+        let msg = match next {
             Ok(Some(Ok(m))) => m,
             Err(_) if conn.guest.is_none() && Instant::now() >= hello_by => {
                 conn.error(
@@ -406,6 +512,10 @@ async fn serve_connection(
             Message::Ping(_) | Message::Pong(_) => {}
             Message::Close(_) => break,
         }
+    }
+    app.cluster.detach(id);
+    if let Some(table) = conn.remote.take() {
+        app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
     }
     if let Some(t) = conn.table.take() {
         let _ = t.send(Cmd::Request(Request::Gone { conn: id })).await;

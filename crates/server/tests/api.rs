@@ -24,7 +24,8 @@ impl Api {
     async fn new(limits: Limits) -> Api {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(SqliteStore::open(dir.path().join("y.db").to_str().unwrap()).unwrap());
-        let app = App::start(store, Config { timing: common::fast(), limits }).await.unwrap();
+        let app =
+            App::start(store, Config { timing: common::fast(), limits, ..Default::default() }).await.unwrap();
         let listen = "127.0.0.1:8080".parse().unwrap();
         app.set_site(server::Site::new("https://cards.example.org/", &[], listen).unwrap());
         Api { app, _dir: dir }

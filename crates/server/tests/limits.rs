@@ -363,7 +363,11 @@ async fn a_parked_table_stays_parked_over_a_restart() {
     // The same database in a new server (a long park time: it must be parked from the start).
     let app2 = server::App::start(
         srv.app.store.clone(),
-        server::Config { timing: Timing { park_ms: 600_000, ..timing }, limits: Limits::default() },
+        server::Config {
+            timing: Timing { park_ms: 600_000, ..timing },
+            limits: Limits::default(),
+            ..Default::default()
+        },
     )
     .await
     .unwrap();

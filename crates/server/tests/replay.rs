@@ -50,7 +50,8 @@ impl Api {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(SqliteStore::open(dir.path().join("y.db").to_str().unwrap()).unwrap());
         let limits = Limits { replay, ..Limits::default() };
-        let app = App::start(store, Config { timing: common::fast(), limits }).await.unwrap();
+        let app =
+            App::start(store, Config { timing: common::fast(), limits, ..Default::default() }).await.unwrap();
         Api { app, _dir: dir }
     }
 

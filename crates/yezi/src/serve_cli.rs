@@ -21,6 +21,19 @@ pub struct ServeArgs {
     /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DB`).
     #[arg(long, default_value = "yezi.db")]
     pub db: String,
+    /// Makes this server a member of a cluster of nodes sharing one PostgreSQL database: the bus
+    /// that carries commands and messages between them, `redis://HOST:PORT` (Redis pub/sub) or
+    /// `postgres` (`LISTEN`/`NOTIFY` on the database). Without it the node is alone. See
+    /// docs/deploy.md.
+    #[arg(long, value_name = "URL")]
+    pub bus: Option<String>,
+    /// With a PostgreSQL database: milliseconds a node's hold on a table (its lease) lasts unless
+    /// renewed; a table whose node died is taken over by another within about this long.
+    #[arg(long, default_value_t = server::store::DEFAULT_LEASE_MS)]
+    pub lease_ms: u64,
+    /// With a PostgreSQL database: how many connections to it the server opens at most.
+    #[arg(long, default_value_t = server::store::postgres::DEFAULT_POOL)]
+    pub db_connections: usize,
     /// Da Bai Fen: milliseconds per card of the draw (at a table's normal pace).
     #[arg(long, default_value_t = Timing::default().draw_ms)]
     pub draw_ms: u64,
@@ -114,6 +127,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     if let Some(url) = &args.public_url {
         server::Site::new(url, &args.allowed_origin, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
     }
+    anyhow::ensure!(args.lease_ms >= 300, "--lease-ms must be at least 300");
+    anyhow::ensure!(args.db_connections >= 1, "--db-connections must be at least 1");
     anyhow::ensure!(args.connections_per_ip >= 1, "--connections-per-ip must be at least 1");
     anyhow::ensure!(args.sockets_per_guest >= 1, "--sockets-per-guest must be at least 1");
     anyhow::ensure!(args.max_websockets >= 1, "--max-websockets must be at least 1");
@@ -141,13 +156,26 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     runtime()?.block_on(async {
         // The URL may hold a password: every message shows it redacted.
         let db = server::store::redact(&args.db);
-        let store = server::store::open(&args.db)
-            .await
-            .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
-            .with_context(|| format!("opening the database {db}"))?;
+        let store = server::store::open_with(
+            &args.db,
+            server::store::OpenOptions { pool: args.db_connections, lease_ms: args.lease_ms },
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+        .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
-        let app: Arc<App> =
-            App::start(store, Config { timing, limits }).await.context("resuming the tables")?;
+        let app: Arc<App> = App::start(store, Config { timing, limits, lease_ms: args.lease_ms })
+            .await
+            .context("resuming the tables")?;
+        if let Some(url) = &args.bus {
+            anyhow::ensure!(backend == "postgres", "--bus needs a PostgreSQL database (--db postgres://…)");
+            let (bus, heard) = server::bus::open(url, &args.db)
+                .await
+                .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+                .context("opening the bus")?;
+            println!("yezi serve: a cluster member (node {}) on the {} bus", app.store.node(), bus.kind());
+            server::cluster::Cluster::join_bus(&app, bus, heard).await.context("joining the bus")?;
+        }
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;

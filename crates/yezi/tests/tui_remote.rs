@@ -46,7 +46,8 @@ impl TestServer {
                 poll_hold_ms: 0,
             };
             let limits = Limits { messages_per_second: 1000.0, message_burst: 1000.0, ..Limits::default() };
-            let app = server::App::start(store, Config { timing, limits }).await.unwrap();
+            let app =
+                server::App::start(store, Config { timing, limits, ..Default::default() }).await.unwrap();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
             tokio::spawn(async move {

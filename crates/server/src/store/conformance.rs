@@ -5,7 +5,10 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use super::{ChatRow, GuestRow, LoggedAction, SeatRow, Store, StoreError, TableRow, TableStatus};
+use super::{
+    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, LoggedAction, SeatRow, Store, StoreError, TableRow,
+    TableStatus, Write,
+};
 
 macro_rules! check {
     ($cond:expr, $($msg:tt)+) => {
@@ -258,6 +261,49 @@ where
     let reopen = store.set_status(&t1.id, TableStatus::Playing).await;
     check!(reopen.is_err(), "{}: a finished table's status changed back", at("set_status"));
 
+    // A step's writes: all or none, under the creator's lease.
+    let t3 = table_row(&unique("t"), 3_000);
+    ok(&at("create_table"), store.create_table(&t3).await)?;
+    let chat =
+        |seq: u64| ChatRow { seq, at_ms: 1, guest: None, name: "x".into(), seat: None, text: "y".into() };
+    let step = [
+        Write::Actions(vec![action(0, 0, 1, r#"{"pass":true}"#)]),
+        Write::Seat { seat: 2, owner: person.clone() },
+        Write::Status(TableStatus::Playing),
+        Write::Chat(chat(0)),
+    ];
+    ok(&at("write_step"), store.write_step(&t3.id, FIRST_EPOCH, &step).await)?;
+    let back = ok(&at("table"), store.table(&t3.id).await)?;
+    check!(
+        back.as_ref().is_some_and(|t| t.status == TableStatus::Playing && t.seats[2] == person),
+        "{}: the step's seat and status: {back:?}",
+        at("write_step")
+    );
+    // The second write fails (a chat number used twice): the first is undone.
+    let failing = [Write::Actions(vec![action(1, 0, 2, r#"{"pass":true}"#)]), Write::Chat(chat(0))];
+    let dup = store.write_step(&t3.id, FIRST_EPOCH, &failing).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "{}: a failing step gave {dup:?}", at("write_step"));
+    let log3 = ok(&at("actions"), store.actions(&t3.id).await)?;
+    check!(log3.len() == 1, "{}: a failed step left part of its writes: {log3:?}", at("write_step"));
+    ok(
+        &at("write_step"),
+        store.write_step(&t3.id, FIRST_EPOCH, &[Write::Actions(vec![action(1, 0, 2, "{}")])]).await,
+    )?;
+
+    // Ownership, through a second node (a second store on the same database).
+    let other = ok("open a second store", open().await)?;
+    let shared = ok(&at("renew_leases"), store.renew_leases().await)? != Held::Every;
+    if shared {
+        fencing(&*store, &*other, &t3.id).await.map_err(|e| format!("{backend}: fencing: {e}"))?;
+    } else {
+        // One node holds every unfinished table.
+        let mine = ok(&at("claim_table"), other.claim_table(&t3.id).await)?;
+        check!(mine.is_some_and(|(t, e)| t.id == t3.id && e == FIRST_EPOCH), "{}: claim", at("one node"));
+    }
+    let done = ok(&at("claim_table"), other.claim_table(&t1.id).await)?;
+    check!(done.is_none(), "{}: a finished table was claimed: {done:?}", at("claim_table"));
+    drop(other);
+
     // Everything is still there through a new connection.
     drop(store);
     let again = ok("reopen", open().await)?;
@@ -276,5 +322,86 @@ where
         "{}: the record after reopening",
         at("reopen")
     );
+    Ok(())
+}
+
+/// The leases of a store shared by nodes: `a` holds `table` (it created it, epoch 1) and `b` is
+/// another node on the same database.
+async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), String> {
+    check!(a.node() != b.node(), "two stores share the node name {:?}", a.node());
+    let one = |seq: u64| [Write::Actions(vec![action(seq, 0, 0, r#"{"pass":true}"#)])];
+    // A held table cannot be claimed by another node, nor written by it.
+    let c = ok("claim_table", b.claim_table(table).await)?;
+    check!(c.is_none(), "another node claimed a held table: {c:?}");
+    let n = ok("actions", a.actions(table).await)?.len() as u64;
+    let w = b.write_step(table, FIRST_EPOCH, &one(n)).await;
+    check!(matches!(w, Err(StoreError::Fenced(_))), "a node that never held the table wrote: {w:?}");
+    let holders = ok("holders", a.holders(&[table.to_string()]).await)?;
+    check!(
+        holders.len() == 1 && holders[0].1.node == a.node() && holders[0].1.epoch == FIRST_EPOCH,
+        "holders: {holders:?}"
+    );
+    let held = ok("renew_leases", a.renew_leases().await)?;
+    check!(matches!(&held, Held::Only(h) if h.contains(table)), "the holder's renewal: {held:?}");
+    // The holder gives the table up; the other node claims it in a new epoch.
+    ok("release", a.release(table, FIRST_EPOCH).await)?;
+    let claimed = ok("claim_table", b.claim_table(table).await)?;
+    let epoch: Epoch = match claimed {
+        Some((row, e)) if row.id == table && e > FIRST_EPOCH => e,
+        other => return Err(format!("the released table's claim gave {other:?}")),
+    };
+    // The stale epoch's writes are refused, one statement or several, and change nothing.
+    let w = a.write_step(table, FIRST_EPOCH, &one(n)).await;
+    check!(matches!(w, Err(StoreError::Fenced(_))), "a stale epoch's move was written: {w:?}");
+    let several = [
+        Write::Actions(vec![action(n, 0, 0, r#"{"pass":true}"#)]),
+        Write::Seat { seat: 0, owner: SeatRow::Open },
+        Write::Status(TableStatus::Parked),
+        Write::Chat(ChatRow {
+            seq: 90,
+            at_ms: 1,
+            guest: None,
+            name: "x".into(),
+            seat: None,
+            text: "y".into(),
+        }),
+        Write::Finish { record: "{}".into() },
+    ];
+    let w = a.write_step(table, FIRST_EPOCH, &several).await;
+    check!(matches!(w, Err(StoreError::Fenced(_))), "a stale epoch's step was written: {w:?}");
+    let w = b.write_step(table, epoch - 1, &one(n)).await;
+    check!(matches!(w, Err(StoreError::Fenced(_))), "the new holder wrote with the old epoch: {w:?}");
+    let after = ok("table", a.table(table).await)?;
+    check!(
+        after.as_ref().is_some_and(|t| t.status == TableStatus::Playing && t.seats[0] != SeatRow::Open),
+        "a fenced step changed the table: {after:?}"
+    );
+    check!(ok("actions", a.actions(table).await)?.len() as u64 == n, "a fenced step changed the log");
+    check!(
+        ok("recent_chat", a.recent_chat(table, 100).await)?.iter().all(|m| m.seq != 90),
+        "a fenced step stored its chat line"
+    );
+    // The new holder writes; the old one's renewal no longer holds the table.
+    ok("write_step", b.write_step(table, epoch, &one(n)).await)?;
+    check!(
+        ok("actions", a.actions(table).await)?.len() as u64 == n + 1,
+        "the new holder's move is not in the log"
+    );
+    let held = ok("renew_leases", a.renew_leases().await)?;
+    check!(matches!(&held, Held::Only(h) if !h.contains(table)), "the old holder still holds it: {held:?}");
+    let held = ok("renew_leases", b.renew_leases().await)?;
+    check!(matches!(&held, Held::Only(h) if h.contains(table)), "the new holder lost it: {held:?}");
+    let holders = ok("holders", a.holders(&[table.to_string()]).await)?;
+    check!(
+        holders.len() == 1 && holders[0].1.node == b.node() && holders[0].1.epoch == epoch,
+        "holders after the claim: {holders:?}"
+    );
+    let again = ok("claim_table", a.claim_table(table).await)?;
+    check!(again.is_none(), "a held table was claimed back: {again:?}");
+    // Released again: two nodes racing for it, exactly one wins.
+    ok("release", b.release(table, epoch).await)?;
+    let (x, y) = tokio::join!(a.claim_table(table), b.claim_table(table));
+    let won = [ok("claim_table", x)?, ok("claim_table", y)?].into_iter().flatten().count();
+    check!(won == 1, "{won} nodes claimed the same table at once");
     Ok(())
 }

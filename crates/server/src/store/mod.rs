@@ -36,7 +36,56 @@ pub enum StoreError {
     /// (found when it is opened, before the server starts).
     #[error("{0}")]
     Unusable(String),
+    /// The write names an epoch of the table's lease that is no longer the current one (or the
+    /// lease has run out): another node may run the table now, so nothing was written.
+    #[error("fenced: {0}")]
+    Fenced(String),
 }
+
+/// The epoch of a table's lease: how many times the table has been claimed. Every write of the
+/// table names the epoch its writer holds, and is refused ([`StoreError::Fenced`]) once another
+/// epoch has begun.
+pub type Epoch = i64;
+
+/// The epoch of a table's first lease, which its creator holds.
+pub const FIRST_EPOCH: Epoch = 1;
+
+/// Which node holds a table's lease, and in which epoch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holder {
+    /// The node's name ([`Store::node`]).
+    pub node: String,
+    /// The lease's epoch.
+    pub epoch: Epoch,
+}
+
+/// The leases a node still holds after renewing them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// The store has no leases (one node on its own database): every table is this node's.
+    Every,
+    /// These tables (by id); any other table the node runs has been lost.
+    Only(std::collections::HashSet<String>),
+}
+
+/// How a store is opened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// With PostgreSQL, how many connections the store opens at most.
+    pub pool: usize,
+    /// With PostgreSQL, how long a table's lease lasts unless renewed (milliseconds).
+    pub lease_ms: u64,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions { pool: postgres::DEFAULT_POOL, lease_ms: DEFAULT_LEASE_MS }
+    }
+}
+
+/// How long a table's lease lasts unless renewed: the owner renews every third of it, and a
+/// table whose node died is claimed by another within about this long.
+pub const DEFAULT_LEASE_MS: u64 = 5_000;
 
 /// A guest identity: a name and the hash of its secret token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +155,41 @@ pub trait Store: Send + Sync + 'static {
     async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError>;
     /// The record of a finished table (`None` for a table that is not finished or not stored).
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError>;
+
+    // Ownership. One node runs a table at a time: the one holding its lease. A store shared by
+    // several nodes (PostgreSQL) keeps the leases and fences the writes; a store of one node
+    // (SQLite) gives that node every table.
+
+    /// This node's name in the leases (unique to the process).
+    fn node(&self) -> &str;
+    /// Claims for this node up to `limit` unfinished tables that no node holds (never claimed,
+    /// or their lease ran out), skipping those another node is claiming or writing at the same
+    /// moment; each comes with the epoch its writes must name.
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError>;
+    /// Claims one unfinished table if no node holds it (`None`: held by a node, finished, or
+    /// not stored).
+    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError>;
+    /// Renews every lease this node holds, in one statement, and says which it still holds.
+    async fn renew_leases(&self) -> Result<Held, StoreError>;
+    /// Who holds each of these tables' leases now (tables nobody holds are left out).
+    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError>;
+    /// Gives up a lease this node holds in `epoch`, so that another node may claim the table at
+    /// once.
+    async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError>;
+    /// Stores one step's writes of a table, in order and all or none, if `epoch` is still the
+    /// table's current lease held by this node; else nothing is written and the answer is
+    /// [`StoreError::Fenced`].
+    async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError>;
+    /// How many unfinished tables this guest hosts (the limit per guest counts them).
+    async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError>;
+    /// Stores the lobby's summaries (JSON) of tables this node runs, for the other nodes'
+    /// lobbies (a store of one node keeps none: its lobby is its own tables).
+    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError>;
+    /// The stored summaries (JSON) of the unfinished tables whose lease is held.
+    async fn summaries(&self) -> Result<Vec<String>, StoreError>;
 }
+
+pub use table::machine::Write;
 
 /// `text` with every password it shows replaced by `***`: the password of a URL's user
 /// (`postgres://user:PASSWORD@host/db`, wherever such a URL appears in the text) and every
@@ -188,8 +271,13 @@ fn redact_key_values(text: &str) -> String {
 /// Opens the backend a URL names: `postgres://…` or `postgresql://…` for PostgreSQL;
 /// `sqlite:PATH`, `sqlite://PATH` or a plain file path for SQLite (created when missing).
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    open_with(url, OpenOptions::default()).await
+}
+
+/// [`open`], with options for a PostgreSQL database (SQLite needs none).
+pub async fn open_with(url: &str, options: OpenOptions) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(std::sync::Arc::new(postgres::PgStore::connect(url, None).await?))
+        Ok(std::sync::Arc::new(postgres::PgStore::connect_with(url, None, options).await?))
     } else if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
         Ok(std::sync::Arc::new(sqlite::SqliteStore::open(path)?))
     } else if url.contains("://") {

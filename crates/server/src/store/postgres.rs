@@ -1,31 +1,102 @@
 //! The PostgreSQL backend, for larger installations (`--db postgres://…`).
 //!
-//! A few connections are kept open and used in turn; each operation holds one connection for its
-//! duration, so the writes of one operation are one transaction. A connection that breaks is
-//! opened again on its next use.
+//! A pool of connections: each operation takes any free connection (opening a new one while the
+//! pool is below its size) and holds it for its duration, so the writes of one operation are one
+//! transaction; operations beyond the pool's size wait, first come first served, for the first
+//! connection given back. A connection that broke is not given back (the next operation opens a
+//! fresh one).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use async_trait::async_trait;
-use tokio::sync::Mutex;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, NoTls, Row};
+use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::{
-    ChatRow, GuestRow, LoggedAction, SCHEMA, SeatRow, Store, StoreError, TableRow, TableStatus, seat_columns,
-    seat_from_columns,
+    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, OpenOptions, SCHEMA, SeatRow, Store,
+    StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
 };
 
-/// How many connections a store keeps.
-const CONNECTIONS: usize = 4;
+/// How many connections a store opens at most, unless told otherwise: enough for the
+/// database's group commit to gather many tables' moves into one flush, few enough that three
+/// nodes stay well under PostgreSQL's default of 100 connections.
+pub const DEFAULT_POOL: usize = 16;
+
+/// The leases (PostgreSQL only); tables stored before there were leases get one that has run
+/// out, so that some node claims them.
+const OWNERSHIP: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS owners (
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        node TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS owners_by_node ON owners (node)",
+    "CREATE TABLE IF NOT EXISTS summaries (
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        summary TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS owners_by_expiry ON owners (expires)",
+    "INSERT INTO owners (table_id, node, epoch, expires)
+        SELECT id, '', 0, '-infinity' FROM tables WHERE status <> 'finished'
+        ON CONFLICT (table_id) DO NOTHING",
+];
+
+/// The condition of a fenced write: `$1` the table, `$2` the node, `$3` the epoch.
+const FENCE: &str =
+    "SELECT 1 FROM owners WHERE table_id = $1 AND node = $2 AND epoch = $3 AND expires > now() FOR KEY SHARE";
 
 /// A PostgreSQL database.
+///
+/// Ownership: each unfinished table has a row in `owners` naming the node that holds its lease,
+/// the lease's epoch and when it runs out (by the database's clock, so the nodes' clocks do not
+/// matter). Every write of a table checks, in its own statement or transaction, that the writer
+/// still holds the current epoch and that it has not run out, with a `FOR KEY SHARE` lock on the
+/// lease row that a concurrent claim (`FOR UPDATE … SKIP LOCKED`) waits for or skips: so once a
+/// claim has committed, no write of the epoch before it can commit.
 pub struct PgStore {
     url: String,
     schema: Option<String>,
-    slots: Vec<Mutex<Option<Client>>>,
-    next: AtomicUsize,
+    /// This node's name in the leases.
+    node: String,
+    /// How long a lease lasts unless renewed (milliseconds).
+    lease_ms: i64,
+    /// The connections not in use.
+    idle: Mutex<Vec<Client>>,
+    /// One permit per connection the pool may have in use at once.
+    permits: Semaphore,
+}
+
+/// A connection taken from the pool for one operation; given back when dropped (unless it broke).
+struct Pooled<'a> {
+    store: &'a PgStore,
+    client: Option<Client>,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl std::ops::Deref for Pooled<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        // Set when made, taken only by `drop`.
+        self.client.as_ref().expect("a pooled connection")
+    }
+}
+
+impl std::ops::DerefMut for Pooled<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client.as_mut().expect("a pooled connection")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.client.take()
+            && !c.is_closed()
+            && let Ok(mut idle) = self.store.idle.lock()
+        {
+            idle.push(c);
+        }
+    }
 }
 
 fn pg(e: tokio_postgres::Error) -> StoreError {
@@ -51,6 +122,16 @@ impl PgStore {
     /// Connects to the database at `url` and creates the tables when missing — in `schema`
     /// (created when missing) when one is given, else in the connection's default schema.
     pub async fn connect(url: &str, schema: Option<&str>) -> Result<PgStore, StoreError> {
+        PgStore::connect_with(url, schema, OpenOptions::default()).await
+    }
+
+    /// [`PgStore::connect`] with a pool of at most `options.pool` connections (at least one)
+    /// and leases of `options.lease_ms`.
+    pub async fn connect_with(
+        url: &str,
+        schema: Option<&str>,
+        options: OpenOptions,
+    ) -> Result<PgStore, StoreError> {
         if let Some(s) = schema
             && !valid_schema(s)
         {
@@ -59,19 +140,25 @@ impl PgStore {
         let store = PgStore {
             url: url.to_string(),
             schema: schema.map(str::to_string),
-            slots: (0..CONNECTIONS).map(|_| Mutex::new(None)).collect(),
-            next: AtomicUsize::new(0),
+            node: crate::ids::new_id("n").map_err(|e| StoreError::Backend(e.to_string()))?,
+            lease_ms: i64::try_from(options.lease_ms.max(1)).unwrap_or(i64::MAX),
+            idle: Mutex::new(Vec::new()),
+            permits: Semaphore::new(options.pool.max(1)),
         };
-        let client = store.open_client().await?;
+        let mut client = store.open_client().await?;
+        // Nodes starting together on an empty database: one creates the schema at a time
+        // (PostgreSQL's `IF NOT EXISTS` is not safe against a concurrent creation).
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.execute("SELECT pg_advisory_xact_lock(2026112413)", &[]).await.map_err(pg)?;
         if let Some(s) = &store.schema {
-            client
-                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {s}; SET search_path TO {s}"))
+            tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {s}; SET search_path TO {s}"))
                 .await
                 .map_err(pg)?;
         }
-        for sql in SCHEMA {
-            client.batch_execute(sql).await.map_err(pg)?;
+        for sql in SCHEMA.iter().chain(OWNERSHIP) {
+            tx.batch_execute(sql).await.map_err(pg)?;
         }
+        tx.commit().await.map_err(pg)?;
         // A real write, so that a database the server cannot write is found before it starts.
         client.execute(super::WRITE_PROBE, &[&super::now_ms_text()]).await.map_err(|e| {
             StoreError::Unusable(format!(
@@ -80,7 +167,9 @@ impl PgStore {
                 super::redact(&pg(e).to_string())
             ))
         })?;
-        *store.slots[0].lock().await = Some(client);
+        if let Ok(mut idle) = store.idle.lock() {
+            idle.push(client);
+        }
         Ok(store)
     }
 
@@ -97,20 +186,26 @@ impl PgStore {
         Ok(client)
     }
 
-    /// A connection for one operation (opened again if it broke).
-    async fn client(&self) -> Result<tokio::sync::MutexGuard<'_, Option<Client>>, StoreError> {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.slots.len();
-        let mut slot = self.slots[i].lock().await;
-        if slot.as_ref().is_none_or(Client::is_closed) {
-            *slot = Some(self.open_client().await?);
-        }
-        Ok(slot)
+    /// A free connection for one operation: an idle one that still works, else a new one.
+    async fn client(&self) -> Result<Pooled<'_>, StoreError> {
+        let permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| StoreError::Backend("the connection pool is closed".into()))?;
+        let reused = loop {
+            let next = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+            match next {
+                Some(c) if c.is_closed() => continue,
+                other => break other,
+            }
+        };
+        let client = match reused {
+            Some(c) => c,
+            None => self.open_client().await?,
+        };
+        Ok(Pooled { store: self, client: Some(client), _permit: permit })
     }
-}
-
-/// The client inside a slot that [`PgStore::client`] has filled.
-fn inner(slot: &mut Option<Client>) -> Result<&mut Client, StoreError> {
-    slot.as_mut().ok_or_else(|| StoreError::Backend("no database connection".into()))
 }
 
 async fn read_seats(c: &Client, table: &str) -> Result<[SeatRow; 4], StoreError> {
@@ -156,6 +251,119 @@ async fn table_from(c: &Client, r: &Row) -> Result<TableRow, StoreError> {
     })
 }
 
+async fn write_seat<C: GenericClient>(c: &C, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
+    let (kind, bot, guest, name) = seat_columns(row);
+    let n = c
+        .execute(
+            "UPDATE seats SET kind = $3, bot = $4, guest_id = $5, name = $6 WHERE table_id = $1 AND seat = $2",
+            &[&table, &i16::from(seat), &kind, &bot, &guest, &name],
+        )
+        .await
+        .map_err(pg)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
+async fn write_status<C: GenericClient>(c: &C, table: &str, status: TableStatus) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "UPDATE tables SET status = $2 WHERE id = $1 AND status <> 'finished'",
+            &[&table, &status.name()],
+        )
+        .await
+        .map_err(pg)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
+/// The columns of actions as the statement's parameters take them.
+fn action_cols(actions: &[LoggedAction]) -> Vec<(i64, i32, i16)> {
+    actions.iter().map(|a| (a.seq as i64, a.hand as i32, i16::from(a.seat))).collect()
+}
+
+async fn write_actions<C: GenericClient>(
+    c: &C,
+    table: &str,
+    actions: &[LoggedAction],
+) -> Result<(), StoreError> {
+    // One statement for the whole batch: all rows or none.
+    let cols = action_cols(actions);
+    let mut sql = String::from("INSERT INTO actions (table_id, seq, hand, seat, action) VALUES ");
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table];
+    for (i, (a, (seq, hand, seat))) in actions.iter().zip(&cols).enumerate() {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        let b = 2 + 4 * i;
+        sql.push_str(&format!("($1, ${b}, ${}, ${}, ${})", b + 1, b + 2, b + 3));
+        params.push(seq);
+        params.push(hand);
+        params.push(seat);
+        params.push(&a.action);
+    }
+    match c.execute(sql.as_str(), &params).await {
+        Ok(_) => Ok(()),
+        Err(e) if is_fk(&e) => Err(StoreError::NoTable(table.to_string())),
+        Err(e) => Err(pg(e)),
+    }
+}
+
+async fn write_chat<C: GenericClient>(c: &C, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
+    let seq = chat.seq as i64;
+    let seat = chat.seat.map(i16::from);
+    match c
+        .execute(
+            "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[&table, &seq, &chat.at_ms, &chat.guest, &chat.name, &seat, &chat.text],
+        )
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) if is_fk(&e) => Err(StoreError::NoTable(table.to_string())),
+        Err(e) => Err(pg(e)),
+    }
+}
+
+async fn write_finish<C: GenericClient>(c: &C, table: &str, record: &str) -> Result<(), StoreError> {
+    let n = c
+        .execute("UPDATE tables SET status = 'finished', record = $2 WHERE id = $1", &[&table, &record])
+        .await
+        .map_err(pg)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
+/// The claim of tables whose lease ran out (`$1` this node, `$2` the lease in milliseconds,
+/// `$3` how many at most, `$4` one table's id or null for any).
+const CLAIM: &str = "WITH c AS (
+        SELECT o.table_id FROM owners o JOIN tables t ON t.id = o.table_id
+        WHERE o.expires <= now() AND t.status <> 'finished' AND ($4::text IS NULL OR o.table_id = $4)
+        ORDER BY o.expires LIMIT $3
+        FOR UPDATE OF o SKIP LOCKED)
+    UPDATE owners SET node = $1, epoch = owners.epoch + 1, expires = now() + $2 * interval '1 millisecond'
+    FROM c WHERE owners.table_id = c.table_id
+    RETURNING owners.table_id, owners.epoch";
+
+impl PgStore {
+    /// Claims up to `limit` tables whose lease ran out (only `only`, if given).
+    async fn claim(&self, limit: u32, only: Option<&str>) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(CLAIM, &[&self.node, &(self.lease_ms as f64), &i64::from(limit), &only])
+            .await
+            .map_err(pg)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let id: String = r.get(0);
+            let epoch: Epoch = r.get(1);
+            let row = slot
+                .query_opt(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = $1"), &[&id])
+                .await
+                .map_err(pg)?
+                .ok_or_else(|| StoreError::NoTable(id.clone()))?;
+            out.push((table_from(&slot, &row).await?, epoch));
+        }
+        Ok(out)
+    }
+}
+
 #[async_trait]
 impl Store for PgStore {
     fn backend(&self) -> &'static str {
@@ -164,7 +372,7 @@ impl Store for PgStore {
 
     async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         c.execute(
             "INSERT INTO guests (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)",
             &[&guest.id, &guest.name, &guest.token_hash, &guest.created_ms],
@@ -176,7 +384,7 @@ impl Store for PgStore {
 
     async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let row = c
             .query_opt(
                 "SELECT id, name, token_hash, created_ms FROM guests WHERE token_hash = $1",
@@ -189,7 +397,7 @@ impl Store for PgStore {
 
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
         let seed = table.seed as i64;
         tx.execute(
@@ -207,12 +415,20 @@ impl Store for PgStore {
             .await
             .map_err(pg)?;
         }
+        // The creating node holds the new table's first lease.
+        tx.execute(
+            "INSERT INTO owners (table_id, node, epoch, expires) \
+             VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')",
+            &[&table.id, &self.node, &FIRST_EPOCH, &(self.lease_ms as f64)],
+        )
+        .await
+        .map_err(pg)?;
         tx.commit().await.map_err(pg)
     }
 
     async fn table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let row = c
             .query_opt(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = $1"), &[&id])
             .await
@@ -225,7 +441,7 @@ impl Store for PgStore {
 
     async fn unfinished_tables(&self) -> Result<Vec<TableRow>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let rows = c
             .query(
                 &format!(
@@ -243,30 +459,13 @@ impl Store for PgStore {
     }
 
     async fn set_seat(&self, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
-        let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
-        let (kind, bot, guest, name) = seat_columns(row);
-        let n = c
-            .execute(
-                "UPDATE seats SET kind = $3, bot = $4, guest_id = $5, name = $6 WHERE table_id = $1 AND seat = $2",
-                &[&table, &i16::from(seat), &kind, &bot, &guest, &name],
-            )
-            .await
-            .map_err(pg)?;
-        if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+        let slot = self.client().await?;
+        write_seat(&*slot, table, seat, row).await
     }
 
     async fn set_status(&self, table: &str, status: TableStatus) -> Result<(), StoreError> {
-        let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
-        let n = c
-            .execute(
-                "UPDATE tables SET status = $2 WHERE id = $1 AND status <> 'finished'",
-                &[&table, &status.name()],
-            )
-            .await
-            .map_err(pg)?;
-        if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+        let slot = self.client().await?;
+        write_status(&*slot, table, status).await
     }
 
     async fn append_actions(&self, table: &str, actions: &[LoggedAction]) -> Result<(), StoreError> {
@@ -276,34 +475,13 @@ impl Store for PgStore {
                 None => Err(StoreError::NoTable(table.to_string())),
             };
         }
-        let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
-        // One statement for the whole batch: all rows or none.
-        let cols: Vec<(i64, i32, i16)> =
-            actions.iter().map(|a| (a.seq as i64, a.hand as i32, i16::from(a.seat))).collect();
-        let mut sql = String::from("INSERT INTO actions (table_id, seq, hand, seat, action) VALUES ");
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table];
-        for (i, (a, (seq, hand, seat))) in actions.iter().zip(&cols).enumerate() {
-            if i > 0 {
-                sql.push_str(", ");
-            }
-            let b = 2 + 4 * i;
-            sql.push_str(&format!("($1, ${b}, ${}, ${}, ${})", b + 1, b + 2, b + 3));
-            params.push(seq);
-            params.push(hand);
-            params.push(seat);
-            params.push(&a.action);
-        }
-        match c.execute(sql.as_str(), &params).await {
-            Ok(_) => Ok(()),
-            Err(e) if is_fk(&e) => Err(StoreError::NoTable(table.to_string())),
-            Err(e) => Err(pg(e)),
-        }
+        let slot = self.client().await?;
+        write_actions(&*slot, table, actions).await
     }
 
     async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let rows = c
             .query("SELECT seq, hand, seat, action FROM actions WHERE table_id = $1 ORDER BY seq", &[&table])
             .await
@@ -323,26 +501,13 @@ impl Store for PgStore {
     }
 
     async fn append_chat(&self, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
-        let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
-        let seq = chat.seq as i64;
-        let seat = chat.seat.map(i16::from);
-        match c
-            .execute(
-                "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &[&table, &seq, &chat.at_ms, &chat.guest, &chat.name, &seat, &chat.text],
-            )
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(e) if is_fk(&e) => Err(StoreError::NoTable(table.to_string())),
-            Err(e) => Err(pg(e)),
-        }
+        let slot = self.client().await?;
+        write_chat(&*slot, table, chat).await
     }
 
     async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let rows = c
             .query(
                 "SELECT seq, at_ms, guest_id, name, seat, text FROM chat WHERE table_id = $1 ORDER BY seq DESC LIMIT $2",
@@ -373,22 +538,163 @@ impl Store for PgStore {
     }
 
     async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError> {
-        let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
-        let n = c
-            .execute("UPDATE tables SET status = 'finished', record = $2 WHERE id = $1", &[&table, &record])
-            .await
-            .map_err(pg)?;
-        if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+        let slot = self.client().await?;
+        write_finish(&*slot, table, record).await
     }
 
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
         let mut slot = self.client().await?;
-        let c = inner(&mut slot)?;
+        let c: &mut Client = &mut slot;
         let row = c
             .query_opt("SELECT record FROM tables WHERE id = $1 AND status = 'finished'", &[&table])
             .await
             .map_err(pg)?;
         Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
+    }
+
+    fn node(&self) -> &str {
+        &self.node
+    }
+
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
+        self.claim(limit, None).await
+    }
+
+    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
+        Ok(self.claim(1, Some(id)).await?.into_iter().next())
+    }
+
+    async fn renew_leases(&self) -> Result<Held, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "UPDATE owners SET expires = now() + $2 * interval '1 millisecond' \
+                 WHERE node = $1 AND expires > now() RETURNING table_id",
+                &[&self.node, &(self.lease_ms as f64)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(Held::Only(rows.iter().map(|r| r.get(0)).collect()))
+    }
+
+    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT table_id, node, epoch FROM owners WHERE table_id = ANY($1) AND expires > now()",
+                &[&tables],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| (r.get(0), Holder { node: r.get(1), epoch: r.get(2) })).collect())
+    }
+
+    async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        slot.execute(
+            "UPDATE owners SET expires = '-infinity' WHERE table_id = $1 AND node = $2 AND epoch = $3",
+            &[&table, &self.node, &epoch],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError> {
+        let fenced = || {
+            StoreError::Fenced(format!(
+                "table {table}: epoch {epoch} of this node's lease is over (another node may run it)"
+            ))
+        };
+        let mut slot = self.client().await?;
+        // The usual step, a move or two: one statement, its insert conditional on the lease.
+        if let [Write::Actions(actions)] = writes
+            && !actions.is_empty()
+        {
+            let cols = action_cols(actions);
+            let mut sql = String::from(
+                "INSERT INTO actions (table_id, seq, hand, seat, action) SELECT $1, v.* FROM (VALUES ",
+            );
+            let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table, &self.node, &epoch];
+            for (i, (a, (seq, hand, seat))) in actions.iter().zip(&cols).enumerate() {
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                let b = 4 + 4 * i;
+                sql.push_str(&format!(
+                    "(${b}::bigint, ${}::integer, ${}::smallint, ${}::text)",
+                    b + 1,
+                    b + 2,
+                    b + 3
+                ));
+                params.push(seq);
+                params.push(hand);
+                params.push(seat);
+                params.push(&a.action);
+            }
+            sql.push_str(&format!(") AS v (seq, hand, seat, action) WHERE EXISTS ({FENCE})"));
+            return match slot.execute(sql.as_str(), &params).await {
+                Ok(0) => Err(fenced()),
+                Ok(_) => Ok(()),
+                Err(e) if is_fk(&e) => Err(StoreError::NoTable(table.to_string())),
+                Err(e) => Err(pg(e)),
+            };
+        }
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        if tx.query_opt(FENCE, &[&table, &self.node, &epoch]).await.map_err(pg)?.is_none() {
+            return Err(fenced());
+        }
+        for w in writes {
+            match w {
+                Write::Actions(rows) if rows.is_empty() => {}
+                Write::Actions(rows) => write_actions(&tx, table, rows).await?,
+                Write::Seat { seat, owner } => write_seat(&tx, table, *seat, owner).await?,
+                Write::Status(status) => write_status(&tx, table, *status).await?,
+                Write::Chat(row) => write_chat(&tx, table, row).await?,
+                Write::Finish { record } => write_finish(&tx, table, record).await?,
+            }
+        }
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError> {
+        let slot = self.client().await?;
+        let row = slot
+            .query_one("SELECT COUNT(*) FROM tables WHERE host = $1 AND status <> 'finished'", &[&guest])
+            .await
+            .map_err(pg)?;
+        Ok(usize::try_from(row.get::<_, i64>(0)).unwrap_or(usize::MAX))
+    }
+
+    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        let texts: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+        let slot = self.client().await?;
+        slot.execute(
+            "INSERT INTO summaries (table_id, summary) SELECT * FROM unnest($1::text[], $2::text[]) \
+             ON CONFLICT (table_id) DO UPDATE SET summary = excluded.summary",
+            &[&ids, &texts],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn summaries(&self) -> Result<Vec<String>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT s.summary FROM summaries s JOIN tables t ON t.id = s.table_id \
+                 JOIN owners o ON o.table_id = s.table_id \
+                 WHERE t.status <> 'finished' AND o.expires > now()",
+                &[],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }

@@ -14,8 +14,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ChatRow, GuestRow, LoggedAction, SCHEMA, SeatRow, Store, StoreError, TableRow, TableStatus, seat_columns,
-    seat_from_columns,
+    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, SCHEMA, SeatRow, Store, StoreError,
+    TableRow, TableStatus, Write, seat_columns, seat_from_columns,
 };
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
@@ -27,6 +27,9 @@ struct Job {
 }
 
 /// A SQLite database file.
+///
+/// One node uses the file, so ownership is trivial: that node holds every unfinished table, in
+/// the epoch [`FIRST_EPOCH`], any claim of one succeeds, and no write is ever fenced.
 pub struct SqliteStore {
     jobs: mpsc::Sender<Job>,
 }
@@ -237,6 +240,56 @@ fn require_table(c: &Connection, table: &str) -> Result<(), StoreError> {
     found.map(|_| ()).ok_or_else(|| StoreError::NoTable(table.to_string()))
 }
 
+fn write_seat(c: &Connection, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
+    let (kind, bot, guest, name) = seat_columns(row);
+    let n = c
+        .execute(
+            "UPDATE seats SET kind = ?3, bot = ?4, guest_id = ?5, name = ?6 WHERE table_id = ?1 AND seat = ?2",
+            params![table, i64::from(seat), kind, bot, guest, name],
+        )
+        .map_err(backend)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
+fn write_status(c: &Connection, table: &str, status: TableStatus) -> Result<(), StoreError> {
+    let n = c
+        .execute(
+            "UPDATE tables SET status = ?2 WHERE id = ?1 AND status <> 'finished'",
+            params![table, status.name()],
+        )
+        .map_err(backend)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
+fn write_actions(c: &Connection, table: &str, actions: &[LoggedAction]) -> Result<(), StoreError> {
+    require_table(c, table)?;
+    let mut stmt = c
+        .prepare_cached("INSERT INTO actions (table_id, seq, hand, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .map_err(backend)?;
+    for a in actions {
+        stmt.execute(params![table, a.seq as i64, i64::from(a.hand), i64::from(a.seat), a.action])
+            .map_err(backend)?;
+    }
+    Ok(())
+}
+
+fn write_chat(c: &Connection, table: &str, m: &ChatRow) -> Result<(), StoreError> {
+    require_table(c, table)?;
+    c.execute(
+        "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![table, m.seq as i64, m.at_ms, m.guest, m.name, m.seat.map(i64::from), m.text],
+    )
+    .map_err(backend)?;
+    Ok(())
+}
+
+fn write_finish(c: &Connection, table: &str, record: &str) -> Result<(), StoreError> {
+    let n = c
+        .execute("UPDATE tables SET status = 'finished', record = ?2 WHERE id = ?1", params![table, record])
+        .map_err(backend)?;
+    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+}
+
 #[async_trait]
 impl Store for SqliteStore {
     fn backend(&self) -> &'static str {
@@ -330,49 +383,17 @@ impl Store for SqliteStore {
 
     async fn set_seat(&self, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
         let (table, row) = (table.to_string(), row.clone());
-        self.call(move |c| {
-            let (kind, bot, guest, name) = seat_columns(&row);
-            let n = c
-                .execute(
-                    "UPDATE seats SET kind = ?3, bot = ?4, guest_id = ?5, name = ?6 WHERE table_id = ?1 AND seat = ?2",
-                    params![table, i64::from(seat), kind, bot, guest, name],
-                )
-                .map_err(backend)?;
-            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
-        })
-        .await
+        self.call(move |c| write_seat(c, &table, seat, &row)).await
     }
 
     async fn set_status(&self, table: &str, status: TableStatus) -> Result<(), StoreError> {
         let table = table.to_string();
-        self.call(move |c| {
-            let n = c
-                .execute(
-                    "UPDATE tables SET status = ?2 WHERE id = ?1 AND status <> 'finished'",
-                    params![table, status.name()],
-                )
-                .map_err(backend)?;
-            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
-        })
-        .await
+        self.call(move |c| write_status(c, &table, status)).await
     }
 
     async fn append_actions(&self, table: &str, actions: &[LoggedAction]) -> Result<(), StoreError> {
         let (table, actions) = (table.to_string(), actions.to_vec());
-        self.call(move |c| {
-            require_table(c, &table)?;
-            let mut stmt = c
-                .prepare_cached(
-                    "INSERT INTO actions (table_id, seq, hand, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .map_err(backend)?;
-            for a in &actions {
-                stmt.execute(params![table, a.seq as i64, i64::from(a.hand), i64::from(a.seat), a.action])
-                    .map_err(backend)?;
-            }
-            Ok(())
-        })
-        .await
+        self.call(move |c| write_actions(c, &table, &actions)).await
     }
 
     async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
@@ -411,16 +432,7 @@ impl Store for SqliteStore {
 
     async fn append_chat(&self, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
         let (table, m) = (table.to_string(), chat.clone());
-        self.call(move |c| {
-            require_table(c, &table)?;
-            c.execute(
-                "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![table, m.seq as i64, m.at_ms, m.guest, m.name, m.seat.map(i64::from), m.text],
-            )
-            .map_err(backend)?;
-            Ok(())
-        })
-        .await
+        self.call(move |c| write_chat(c, &table, &m)).await
     }
 
     async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
@@ -465,16 +477,7 @@ impl Store for SqliteStore {
 
     async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError> {
         let (table, record) = (table.to_string(), record.to_string());
-        self.call(move |c| {
-            let n = c
-                .execute(
-                    "UPDATE tables SET status = 'finished', record = ?2 WHERE id = ?1",
-                    params![table, record],
-                )
-                .map_err(backend)?;
-            if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table)) }
-        })
-        .await
+        self.call(move |c| write_finish(c, &table, &record)).await
     }
 
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
@@ -491,5 +494,76 @@ impl Store for SqliteStore {
             Ok(r.flatten())
         })
         .await
+    }
+
+    fn node(&self) -> &str {
+        "local"
+    }
+
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
+        let unfinished = self.unfinished_tables().await?;
+        Ok(unfinished.into_iter().take(limit as usize).map(|t| (t, FIRST_EPOCH)).collect())
+    }
+
+    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
+        Ok(self.table(id).await?.filter(|t| t.status != TableStatus::Finished).map(|t| (t, FIRST_EPOCH)))
+    }
+
+    async fn renew_leases(&self) -> Result<Held, StoreError> {
+        Ok(Held::Every)
+    }
+
+    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
+        let mut out = Vec::new();
+        for t in tables {
+            if self.claim_table(t).await?.is_some() {
+                out.push((t.clone(), Holder { node: self.node().to_string(), epoch: FIRST_EPOCH }));
+            }
+        }
+        Ok(out)
+    }
+
+    async fn release(&self, _table: &str, _epoch: Epoch) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn write_step(&self, table: &str, _epoch: Epoch, writes: &[Write]) -> Result<(), StoreError> {
+        let (table, writes) = (table.to_string(), writes.to_vec());
+        // One job: its savepoint makes the step's writes all or none.
+        self.call(move |c| {
+            for w in &writes {
+                match w {
+                    Write::Actions(rows) => write_actions(c, &table, rows)?,
+                    Write::Seat { seat, owner } => write_seat(c, &table, *seat, owner)?,
+                    Write::Status(status) => write_status(c, &table, *status)?,
+                    Write::Chat(row) => write_chat(c, &table, row)?,
+                    Write::Finish { record } => write_finish(c, &table, record)?,
+                }
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM tables WHERE host = ?1 AND status <> 'finished'",
+                params![guest],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as usize)
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn put_summaries(&self, _rows: &[(String, String)]) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn summaries(&self) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
     }
 }

@@ -53,7 +53,7 @@ impl TestServer {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("yezi.db");
         let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).unwrap());
-        let app = App::start(store, Config { timing, limits }).await.unwrap();
+        let app = App::start(store, Config { timing, limits, ..Default::default() }).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let a = app.clone();

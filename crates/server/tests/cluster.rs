@@ -1,0 +1,248 @@
+//! Nodes sharing one PostgreSQL database (`YEZI_TEST_POSTGRES_URL`; `./test.sh` starts one), run
+//! in the test process, each a whole server with its own store (so its own node name) on its own
+//! loopback port: a table whose node stops renewing its lease (as a stalled node does) is
+//! claimed by another node within about a lease, the stalled node's task stops without writing
+//! or sending anything more, its connections are told the table moved, and the table plays on
+//! at the new node from its log.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use client::Client;
+use common::fast;
+use serde_json::json;
+use server::store::OpenOptions;
+use server::store::postgres::PgStore;
+use server::{App, Config, Limits};
+use table::settings::Timing;
+
+const LEASE_MS: u64 = 600;
+
+struct Node {
+    app: Arc<App>,
+    client: Client,
+}
+
+async fn node(url: &str, schema: &str, timing: Timing) -> Node {
+    let options = OpenOptions { pool: 4, lease_ms: LEASE_MS };
+    let store = Arc::new(PgStore::connect_with(url, Some(schema), options).await.unwrap());
+    let limits = Limits {
+        messages_per_second: 1000.0,
+        message_burst: 1000.0,
+        guests_burst: 1000.0,
+        connections_per_ip: 1000,
+        ..Limits::default()
+    };
+    let app = App::start(store, Config { timing, limits, lease_ms: LEASE_MS }).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let a = app.clone();
+    tokio::spawn(async move {
+        let _ = server::serve(listener, a).await;
+    });
+    Node { app, client: Client::new(&addr) }
+}
+
+fn url() -> String {
+    std::env::var("YEZI_TEST_POSTGRES_URL")
+        .expect("YEZI_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a local PostgreSQL")
+}
+
+/// Waits up to `limit` for `cond`.
+async fn eventually(what: &str, limit: Duration, mut cond: impl AsyncFnMut() -> bool) {
+    let end = tokio::time::Instant::now() + limit;
+    while !cond().await {
+        assert!(tokio::time::Instant::now() < end, "{what}: not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
+    let (url, schema) = (url(), server::ids::new_id("cluster_").unwrap());
+    let timing = Timing { bot_delay_ms: 15, ..fast() };
+    let a = node(&url, &schema, timing).await;
+    let b = node(&url, &schema, timing).await;
+    let g = a.client.guest("Ann").await.unwrap();
+    let body = json!({ "game": "madiao", "seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let created = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap();
+    let id = created.table.id;
+    assert!(a.app.table(&id).is_some() && b.app.table(&id).is_none(), "the creating node runs the table");
+    // B may not take a table A holds, though asked for it.
+    let mut w = b.client.connect_as(&g.token).await.unwrap();
+    w.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    let refused = w.until(Duration::from_secs(5), "an answer", |m| m["type"] == "error").await.unwrap();
+    assert_eq!(refused["code"], "unavailable", "{refused}");
+    assert!(b.app.table(&id).is_none(), "B runs a table A holds");
+    // A watcher at A.
+    let mut watcher = a.client.connect_as(&g.token).await.unwrap();
+    watcher.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    watcher.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    let store = a.app.store.clone();
+    eventually("bots play at A", Duration::from_secs(10), async || {
+        store.actions(&id).await.unwrap().len() >= 6
+    })
+    .await;
+
+    // A stalls: its lease runs out unrenewed (as a SIGSTOPped node's does).
+    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    let stalled = tokio::time::Instant::now();
+    pg.execute("UPDATE owners SET expires = '-infinity' WHERE table_id = $1", &[&id]).await.unwrap();
+
+    // A node claims it again (B, or A itself: a node in this process goes on claiming), and
+    // the task of the old epoch stops: one node runs it.
+    eventually("the table is claimed again", Duration::from_secs(5), async || {
+        store.holders(std::slice::from_ref(&id)).await.unwrap().iter().any(|(_, h)| h.epoch == 2)
+    })
+    .await;
+    let taken = stalled.elapsed();
+    let holder = store.holders(std::slice::from_ref(&id)).await.unwrap().remove(0).1;
+    let (runner, other) = if holder.node == a.app.store.node() { (&a, &b) } else { (&b, &a) };
+    let (r, o) = (runner.app.clone(), other.app.clone());
+    eventually("the holder runs the table", Duration::from_secs(5), async || {
+        r.table(&id).is_some_and(|h| h.epoch == 2)
+    })
+    .await;
+    // The old epoch's task stops at its next write (fenced) or the node's next renewal.
+    eventually("the old task stops", Duration::from_millis(LEASE_MS), async || o.table(&id).is_none()).await;
+    assert!(taken < Duration::from_millis(LEASE_MS * 3), "taken over after {taken:?}");
+
+    // The table plays on from its log: numbers without gaps, and a fresh load replays it.
+    let at_claim = store.actions(&id).await.unwrap().len();
+    eventually("bots play on", Duration::from_secs(10), async || {
+        store.actions(&id).await.unwrap().len() >= at_claim + 6
+    })
+    .await;
+    let log = store.actions(&id).await.unwrap();
+    assert!(log.iter().enumerate().all(|(i, a)| a.seq == i as u64), "the log has gaps");
+    let row = store.table(&id).await.unwrap().unwrap();
+    let doc: table::settings::TableSettings = serde_json::from_str(&row.settings).unwrap();
+    let config = table::machine::Config {
+        id: row.id.clone(),
+        settings: doc,
+        seed: row.seed,
+        host: row.host.clone(),
+        seats: row.seats.clone(),
+        status: row.status,
+        created_ms: row.created_ms,
+        timing,
+    };
+    assert!(table::machine::Table::<ai::Madiao>::new(config, &log, Vec::new(), 0).is_ok(), "the log replays");
+
+    // A's watcher is told the table moved: it enters it again if A holds it now (a fresh
+    // `sync`), else it is told it cannot (A alone cannot reach B's table: no bus).
+    let told = watcher
+        .until(Duration::from_secs(10), "the move", |m| {
+            (m["type"] == "error" && m["code"] == "unavailable") || m["type"] == "sync"
+        })
+        .await
+        .unwrap();
+    if holder.node == a.app.store.node() {
+        assert_eq!(told["type"], "sync", "{told}");
+    } else {
+        assert!(told["message"].as_str().unwrap().contains("moved"), "{told}");
+    }
+    // A person at the holder's node watches it there.
+    let mut at_b = runner.client.connect_as(&g.token).await.unwrap();
+    at_b.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    let sync = at_b.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    assert_eq!(sync["table"]["id"], id.as_str());
+}
+
+/// Two nodes joined by a bus: a connection at one node plays at a table run by the other, and
+/// when the running node stalls, the connection is told the table moved and enters it again at
+/// the node that took it over.
+async fn connections_reach_tables_on_other_nodes(bus_url: &str) {
+    let (url, schema) = (url(), server::ids::new_id("bus_").unwrap());
+    let timing = Timing { bot_delay_ms: 15, ..fast() };
+    let a = node(&url, &schema, timing).await;
+    let b = node(&url, &schema, timing).await;
+    for n in [&a, &b] {
+        let (bus, heard) = server::bus::open(bus_url, &url).await.unwrap();
+        // The node's own database schema is not the bus's concern: channels are per node/table.
+        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+    }
+    let g = a.client.guest("Ann").await.unwrap();
+    let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let created = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap();
+    let id = created.table.id;
+    // B's lobby lists the table A runs (as A last stored its summary).
+    let listed = async || {
+        let (_, lobby) = b.client.get("/api/tables").await.unwrap();
+        lobby["tables"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str())
+    };
+    eventually("B's lobby lists A's table", Duration::from_secs(5), listed).await;
+    // Ann joins through B: her moves go to A, A's messages come back.
+    let mut s = b.client.connect_as(&g.token).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let sync = s
+        .until(Duration::from_secs(5), "sync", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(sync["type"], "sync", "{sync}");
+    assert!(b.app.table(&id).is_none(), "B runs the table it only routes to");
+    s.send(&json!({ "type": "start" })).await.unwrap();
+    let mut rng = cards::Rng::from_seed(5);
+    let mut played = 0;
+    let mut last_v = 0u64;
+    let mut moved_at = None;
+    let mut silences = 0;
+    let end = tokio::time::Instant::now() + Duration::from_secs(30);
+    while played < 12 {
+        assert!(tokio::time::Instant::now() < end, "only {played} moves played through B");
+        // A command sent as the table moves may be lost with the old task: the client asks for
+        // the state again after a silence, as clients do.
+        let Some(m) = s.recv_timeout(Duration::from_secs(2)).await.unwrap() else {
+            silences += 1;
+            assert!(silences <= 3, "silent {silences} times");
+            s.send(&json!({ "type": "resync" })).await.unwrap();
+            continue;
+        };
+        if let Some(v) = m["v"].as_u64() {
+            assert!(
+                m["type"] == "sync" || v > last_v || m["type"] == "error",
+                "v went from {last_v} to {v}: {m}"
+            );
+            last_v = v;
+        }
+        if played == 5 && moved_at.is_none() {
+            // A stalls: its lease runs out unrenewed; B (or A) claims the table again.
+            let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+            tokio::spawn(conn);
+            pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+            pg.execute("UPDATE owners SET expires = '-infinity' WHERE table_id = $1", &[&id]).await.unwrap();
+            moved_at = Some(a.app.store.actions(&id).await.unwrap().len());
+        }
+        let decide = matches!(m["type"].as_str(), Some("update" | "sync"));
+        if decide && let Some(act) = client::random_action(&m["legal"], &mut rng) {
+            s.send(&json!({ "type": "act", "action": act, "move": m["move"] })).await.unwrap();
+            played += 1;
+        }
+    }
+    // Moves were played after the stall, at whichever node holds the table now.
+    let store = a.app.store.clone();
+    let holders = store.holders(std::slice::from_ref(&id)).await.unwrap();
+    assert_eq!(holders.len(), 1);
+    assert!(holders[0].1.epoch >= 2, "the table was not claimed again: {holders:?}");
+    let running = [&a, &b].iter().filter(|n| n.app.table(&id).is_some()).count();
+    assert_eq!(running, 1, "{running} nodes run the table");
+    let log = store.actions(&id).await.unwrap();
+    assert!(log.len() > moved_at.unwrap(), "nothing was played after the move");
+    assert!(log.iter().enumerate().all(|(i, a)| a.seq == i as u64), "the log has gaps");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_the_postgres_bus() {
+    connections_reach_tables_on_other_nodes("postgres").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_the_redis_bus() {
+    let redis = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    connections_reach_tables_on_other_nodes(&redis).await;
+}
