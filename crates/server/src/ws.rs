@@ -331,7 +331,7 @@ impl Conn {
             );
             return true;
         }
-        if let Err((code, why)) = self.try_enter(&id, seat, guest).await {
+        if let Err((code, why)) = Box::pin(self.try_enter(&id, seat, guest)).await {
             self.error(code, why);
         }
         true
@@ -402,7 +402,7 @@ impl Conn {
         self.at = None;
         let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
         loop {
-            match self.try_enter(&id, entry, guest.clone()).await {
+            match Box::pin(self.try_enter(&id, entry, guest.clone())).await {
                 Ok(()) => return,
                 Err((ErrorCode::Unavailable, _)) if Instant::now() < until => {
                     tokio::time::sleep(Duration::from_millis(250)).await;
@@ -474,7 +474,7 @@ async fn serve_connection(
             m = tokio::time::timeout(wait, stream.next()) => m,
             Some(c) = control.recv() => {
                 match c {
-                    Control::Moved(table) => conn.moved(&table).await,
+                    Control::Moved(table) => Box::pin(conn.moved(&table)).await,
                 }
                 continue;
             }
