@@ -361,62 +361,6 @@ where
     }
 }
 
-#[cfg(test)]
-mod budget_tests {
-    use super::*;
-    use crate::settings::{Pace, TableSettings, Timing};
-    use ai::Madiao;
-
-    #[test]
-    fn a_bot_move_thinks_with_the_budget_the_driver_gives() {
-        let settings = TableSettings {
-            name: "t".into(),
-            game: GameKind::Madiao,
-            rules: "standard".into(),
-            variants: Default::default(),
-            stake: 2,
-            turn_seconds: 30,
-            private: false,
-            pace: Pace::Normal,
-            grace_seconds: 15,
-            untimed: false,
-        };
-        let config = Config {
-            id: "t1".into(),
-            settings,
-            seed: 42,
-            host: None,
-            seats: std::array::from_fn(|_| SeatRow::Bot("random".into())),
-            status: TableStatus::Waiting,
-            created_ms: 0,
-            timing: Timing::default(),
-        };
-        let mut t = Table::<Madiao>::new(config, &[], Vec::new(), 0).unwrap();
-        let (_, mut fx) = t.apply(Input::Request(Request::AutoStart), 0);
-        let mut now = 0;
-        // Run the redeal window's polls until the first bot move is asked for.
-        let job = loop {
-            if let Some(i) = fx.jobs.iter().position(|j| j.bot().is_some()) {
-                break fx.jobs.swap_remove(i);
-            }
-            fx = match fx.jobs.pop() {
-                Some(j) => t.apply(Input::Done(j.run()), now).1,
-                None => {
-                    now = fx.wake.expect("the table waits for its clock");
-                    t.apply(Input::Tick, now).1
-                }
-            };
-            assert!(now < 60_000, "no bot move was asked for");
-        };
-        let job = job.with_budget(Budget { think_ms: 7 });
-        assert!(matches!(job.work, Work::Bot { budget: Budget { think_ms: 7 }, .. }));
-        // The move it thinks of is the table's next move.
-        let moves = t.moves();
-        t.apply(Input::Done(job.run()), now);
-        assert_eq!(t.moves(), moves + 1);
-    }
-}
-
 /// Answers the engine's hidden polls: a person's from his request, a bot seat's by its bot.
 fn answer_polls<G: TableGame>(
     mut st: G::State,

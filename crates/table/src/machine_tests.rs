@@ -73,6 +73,13 @@ fn bots() -> [SeatRow; 4] {
     std::array::from_fn(|_| SeatRow::Bot("random".into()))
 }
 
+/// Seat 0 open (for a person), the others random bots.
+fn open_and_bots() -> [SeatRow; 4] {
+    let mut seats = bots();
+    seats[0] = SeatRow::Open;
+    seats
+}
+
 fn guest(i: u64) -> Guest {
     Guest { id: format!("g{i}"), name: format!("P{i}") }
 }
@@ -230,15 +237,7 @@ fn a_table_of_bots_plays_its_match_to_the_end_and_stores_its_record() {
 
 fn person_and_bots(game: GameKind, variants: &[(&str, &str)]) -> Sim<Madiao> {
     let _ = game;
-    let mut sim = Sim::<Madiao>::new(config(
-        settings(GameKind::Madiao, variants),
-        [
-            SeatRow::Open,
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-        ],
-    ));
+    let mut sim = Sim::<Madiao>::new(config(settings(GameKind::Madiao, variants), open_and_bots()));
     sim.join(1, guest(0), Some(0));
     assert_eq!(sim.replies.last(), Some(&(1, Ok(()))));
     assert_eq!(
@@ -385,15 +384,7 @@ fn back_within_the_grace_he_just_continues() {
 fn a_grace_of_zero_lets_a_bot_stand_in_at_once() {
     let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:1")]);
     doc.grace_seconds = 0;
-    let mut sim = Sim::<Madiao>::new(config(
-        doc,
-        [
-            SeatRow::Open,
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-        ],
-    ));
+    let mut sim = Sim::<Madiao>::new(config(doc, open_and_bots()));
     sim.join(1, guest(0), Some(0));
     to_persons_turn(&mut sim).expect("a turn");
     let moves = sim.t.moves();
@@ -427,15 +418,7 @@ fn a_finished_trick_stays_on_show_then_the_next_lead() {
 fn the_pace_scales_the_trick_the_window_and_the_draw_and_bot_tables_play_fast() {
     let mut relaxed = settings(GameKind::Dabaifen, &[]);
     relaxed.pace = Pace::Relaxed;
-    let mut sim = Sim::<Dabaifen>::new(config(
-        relaxed.clone(),
-        [
-            SeatRow::Open,
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-        ],
-    ));
+    let mut sim = Sim::<Dabaifen>::new(config(relaxed.clone(), open_and_bots()));
     assert_eq!(sim.t.pace(), Pace::Fast, "no person is seated yet");
     sim.join(1, guest(0), Some(0));
     assert_eq!(sim.t.pace(), Pace::Relaxed);
@@ -507,15 +490,7 @@ fn an_untimed_table_waits_for_its_person_at_his_turn_and_after_a_hand() {
     let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:2")]);
     doc.untimed = true;
     doc.grace_seconds = 0;
-    let mut sim = Sim::<Madiao>::new(config(
-        doc,
-        [
-            SeatRow::Open,
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-        ],
-    ));
+    let mut sim = Sim::<Madiao>::new(config(doc, open_and_bots()));
     sim.join(1, guest(0), Some(0));
     let mut turns = 0;
     let mut pauses = 0;
@@ -862,4 +837,33 @@ fn wire(v: serde_json::Value) -> crate::protocol::ActAction {
 fn a_job_result_is_small() {
     assert!(std::mem::size_of::<Done<ai::Dabaifen>>() <= 64, "{}", std::mem::size_of::<Done<ai::Dabaifen>>());
     assert!(std::mem::size_of::<Done<ai::Madiao>>() <= 64, "{}", std::mem::size_of::<Done<ai::Madiao>>());
+}
+
+#[test]
+fn a_bot_move_thinks_with_the_budget_the_driver_gives() {
+    let config =
+        Config { host: None, timing: Timing::default(), ..config(settings(GameKind::Madiao, &[]), bots()) };
+    let mut t = Table::<Madiao>::new(config, &[], Vec::new(), 0).unwrap();
+    let (_, mut fx) = t.apply(Input::Request(Request::AutoStart), 0);
+    let mut now = 0;
+    // Run the redeal window's polls until the first bot move is asked for.
+    let job = loop {
+        if let Some(i) = fx.jobs.iter().position(|j| j.bot().is_some()) {
+            break fx.jobs.swap_remove(i);
+        }
+        fx = match fx.jobs.pop() {
+            Some(j) => t.apply(Input::Done(j.run()), now).1,
+            None => {
+                now = fx.wake.expect("the table waits for its clock");
+                t.apply(Input::Tick, now).1
+            }
+        };
+        assert!(now < 60_000, "no bot move was asked for");
+    };
+    let job = job.with_budget(Budget { think_ms: 7 });
+    assert!(matches!(job.work, Work::Bot { budget: Budget { think_ms: 7 }, .. }));
+    // The move it thinks of is the table's next move.
+    let moves = t.moves();
+    t.apply(Input::Done(job.run()), now);
+    assert_eq!(t.moves(), moves + 1);
 }
