@@ -80,6 +80,14 @@ impl Fallbacks {
         self.illegal + self.malformed + self.timeouts + self.crashes
     }
 
+    /// The failures by cause, as text: `2 illegal, 0 malformed, 1 timeouts, 0 crashes`.
+    pub fn causes(&self) -> String {
+        format!(
+            "{} illegal, {} malformed, {} timeouts, {} crashes",
+            self.illegal, self.malformed, self.timeouts, self.crashes
+        )
+    }
+
     /// Adds another bot's counts.
     pub fn add(&mut self, other: &Fallbacks) {
         self.decisions += other.decisions;

@@ -348,13 +348,5 @@ pub fn report_text(r: &Report, rules: &str, threads: usize) -> String {
 }
 
 fn fallbacks_text(f: &Fallbacks) -> String {
-    format!(
-        "{} of {} decisions: {} illegal, {} malformed, {} timeouts, {} crashes",
-        f.total(),
-        f.decisions,
-        f.illegal,
-        f.malformed,
-        f.timeouts,
-        f.crashes
-    )
+    format!("{} of {} decisions: {}", f.total(), f.decisions, f.causes())
 }

@@ -114,13 +114,10 @@ impl<G: Registry> BotTable<G> {
         for (name, f) in &self.fallbacks {
             let _ = writeln!(
                 s,
-                "  {name}: {} of {} decisions fell back to the first legal action ({} illegal, {} malformed, {} timeouts, {} crashes)",
+                "  {name}: {} of {} decisions fell back to the first legal action ({})",
                 f.total(),
                 f.decisions,
-                f.illegal,
-                f.malformed,
-                f.timeouts,
-                f.crashes
+                f.causes()
             );
         }
         s
