@@ -15,4 +15,5 @@ pub mod log;
 pub mod machine;
 pub mod protocol;
 pub mod settings;
+pub mod standings;
 pub mod text;

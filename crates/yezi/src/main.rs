@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod arena_cli;
 mod bots_cli;
+mod calibrate_cli;
 mod dabaifen_cli;
 mod madiao_cli;
 mod play_cli;
@@ -39,6 +40,8 @@ enum Command {
     Bench(BenchArgs),
     /// Duplicate matches between a candidate bot and a baseline bot.
     Arena(arena_cli::ArenaArgs),
+    /// The bots' ratings on the players' scale, from whole matches between them (docs/ratings.md).
+    Calibrate(calibrate_cli::CalibrateArgs),
 }
 
 /// The two games.
@@ -157,6 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             GameArg::Dabaifen => dabaifen_cli::bench(&a).map(|()| true),
         },
         Command::Arena(a) => arena_cli::arena(&a).map(|()| true),
+        Command::Calibrate(a) => calibrate_cli::calibrate(&a).map(|()| true),
     }
 }
 

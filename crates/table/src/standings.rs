@@ -1,0 +1,73 @@
+//! How a finished match ranks its seats, as ratings read it (`docs/ratings.md`): Madiao by each
+//! seat's stakes, Da Bai Fen by partnership.
+
+use cards::Seat;
+
+use crate::protocol::MatchSummary;
+
+/// A seat's place at the end of a match.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The seat's side: seats on the same side are not ranked against each other (Da Bai Fen's
+    /// partnerships); `None` when each seat plays for itself (Madiao).
+    pub side: Option<u8>,
+    /// The seat's result: the higher the better (Madiao: the stakes won over the match; Da Bai
+    /// Fen: 1 for the side that won the match, 0 for the other).
+    pub result: f64,
+}
+
+impl MatchSummary {
+    /// Every seat's standing once the match is over (`None` before, or for a Da Bai Fen match
+    /// without a winner).
+    pub fn standings(&self) -> Option<[Standing; 4]> {
+        match self {
+            MatchSummary::Madiao(m) => m.over.then(|| m.totals.map(|t| Standing { side: None, result: t })),
+            MatchSummary::Dabaifen(m) => {
+                let winner = m.winner.filter(|_| m.over)?;
+                Some(Seat::ALL.map(|s| Standing {
+                    side: Some(s.team()),
+                    result: if s.team() == winner { 1.0 } else { 0.0 },
+                }))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{DabaifenMatch, MadiaoMatch};
+
+    #[test]
+    fn madiao_ranks_by_stakes_once_over() {
+        let mut m = MadiaoMatch {
+            hands: 5,
+            totals: [3.0, -1.5, 0.5, -2.0],
+            banked: [true; 4],
+            next_banker: None,
+            over: false,
+        };
+        assert_eq!(MatchSummary::Madiao(m.clone()).standings(), None);
+        m.over = true;
+        let s = MatchSummary::Madiao(m).standings().unwrap();
+        assert_eq!(s.map(|x| x.result), [3.0, -1.5, 0.5, -2.0]);
+        assert!(s.iter().all(|x| x.side.is_none()));
+    }
+
+    #[test]
+    fn dabaifen_ranks_by_partnership() {
+        let m = DabaifenMatch {
+            hands: 12,
+            ranks: [dabaifen::Rank::Ace, dabaifen::Rank::Nine],
+            next_starter: Seat::new(1).unwrap(),
+            deals_won: [7, 5],
+            over: true,
+            winner: Some(1),
+        };
+        let s = MatchSummary::Dabaifen(m.clone()).standings().unwrap();
+        assert_eq!(s.map(|x| x.side), [Some(0), Some(1), Some(0), Some(1)]);
+        assert_eq!(s.map(|x| x.result), [0.0, 1.0, 0.0, 1.0]);
+        let unfinished = DabaifenMatch { over: false, ..m };
+        assert_eq!(MatchSummary::Dabaifen(unfinished).standings(), None);
+    }
+}
