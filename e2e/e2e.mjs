@@ -365,6 +365,71 @@ async function scenario(name, f) {
   }
 }
 
+/** The heroes of docs/rules/madiao.md §1 on the Tens and the Myriads (written from the rules). */
+const HEROES = {
+  TW: '宋江', TQ: '武松', TB: '阮小五', T9: '阮小七', T8: '朱仝', T7: '孫立', T6: '呼延灼', T5: '魯智深', T4: '李逵', T3: '楊志', T2: '扈三娘',
+  M9: '雷橫', M8: '索超', M7: '秦明', M6: '史進', M5: '李俊', M4: '柴進', M3: '關勝', M2: '花榮', M1: '燕青',
+};
+
+/**
+ * Every Madiao card matched by `selector` that should carry a hero shows his name, visible, inside
+ * the card, clear of the card's other marks, in type of at least `minPx` pixels, not cut off.
+ * Returns how many figures were checked.
+ */
+async function checkFigures(page, selector, what, minPx) {
+  const cards = await page.evaluate((sel) => {
+    const box = (e) => e.getBoundingClientRect();
+    const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    return [...document.querySelectorAll(sel)].map((c) => {
+      const code = c.getAttribute('data-card');
+      const f = c.querySelector('.figure');
+      if (!f) return { code, text: null };
+      const cr = box(c);
+      const fr = box(f);
+      const st = getComputedStyle(f);
+      const clash = ['.corner', '.name', '.red-dot'].filter((s) => c.querySelector(s) && hit(fr, box(c.querySelector(s))));
+      return {
+        code,
+        text: f.textContent.trim(),
+        inside: fr.left >= cr.left - 0.5 && fr.right <= cr.right + 0.5 && fr.top >= cr.top - 0.5 && fr.bottom <= cr.bottom + 0.5,
+        shown: st.display !== 'none' && st.visibility !== 'hidden' && Number(st.opacity) > 0 && fr.width > 0 && fr.height > 0,
+        px: parseFloat(st.fontSize),
+        fits: f.scrollWidth <= f.clientWidth + 1,
+        clash,
+        label: c.getAttribute('aria-label') ?? '',
+      };
+    });
+  }, selector);
+  let n = 0;
+  for (const c of cards) {
+    const hero = HEROES[c.code];
+    if (!hero) continue;
+    n += 1;
+    assert(c.text === hero, `${what}: ${c.code} shows ${JSON.stringify(c.text)}, not its hero ${hero}`);
+    assert(c.inside && c.shown && c.fits, `${what}: ${c.code}'s figure is not wholly shown: ${JSON.stringify(c)}`);
+    assert(c.clash.length === 0, `${what}: ${c.code}'s figure covers ${c.clash}`);
+    assert(c.px >= minPx, `${what}: ${c.code}'s figure is set in ${c.px}px type (at least ${minPx})`);
+    assert(c.label.includes(hero), `${what}: ${c.code}'s label does not name ${hero}: ${c.label}`);
+  }
+  // Playwright's own test of visibility, on the first hero of the selection.
+  const first = cards.find((c) => HEROES[c.code]);
+  if (first) assert(await page.locator(`${selector}[data-card="${first.code}"] .figure`).first().isVisible(), `${what}: ${first.code}'s figure is not visible`);
+  return n;
+}
+
+/** Opens a Madiao table from the lobby with the zero cash drawn as `zeroCash`; returns its id. */
+async function madiaoTableWithDeck(page, zeroCash) {
+  await page.goto('/');
+  await page.locator('.new-table').waitFor();
+  await page.locator('.game-pick button[data-game="madiao"]').click();
+  await page.locator('select[name="clock"]').selectOption('600');
+  await page.locator('select[name="zero_cash"]').selectOption(zeroCash);
+  await page.locator('button[data-action="create"]').click();
+  await page.locator('.felt').waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('.hand .card').length >= 8, null, { timeout: 20000 });
+  return page.evaluate(() => document.querySelector('.table-page').getAttribute('data-table'));
+}
+
 async function noHorizontalOverflow(page, what) {
   const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   assert(w.scroll <= w.client, `${what}: the page is ${w.scroll}px wide in a ${w.client}px viewport`);
@@ -1021,6 +1086,55 @@ async function main() {
       await noHorizontalOverflow(p, 'rules');
       await snap(p, 'phone-rules');
       await phone.close();
+    });
+
+    await scenario('the cards show their heroes: the table’s deck, at desktop and phone sizes', async () => {
+      // The rules page draws the default deck: heroes on the Tens and Myriads, an unnamed figure on the zero cash.
+      await page.goto('/rules?game=madiao');
+      await page.locator('.rules .sample .card').first().waitFor();
+      assert((await checkFigures(page, '.rules .sample .card', 'rules page', 10)) >= 3, 'the rules page shows heroes');
+      assert((await page.locator('.rules .sample .card[data-card="W0"] .figure.unnamed').count()) === 1, 'the default zero cash is an unnamed figure');
+      const history = await page.locator('.rules section[data-section="figures"]').textContent();
+      // In either language (the traditional titles in English, the simplified in Chinese).
+      for (const source of [['菽園雜記', '菽园杂记'], ['紙牌說', '纸牌说'], ['周亮工'], ['王英'], ['cread.tw']]) {
+        assert(source.some((s) => history.includes(s)), `the deck's history names ${source[0]}`);
+      }
+      // A table with the modern 王英: the person's cards at desktop size, and the API and the rules dialog draw the same deck.
+      const id = await madiaoTableWithDeck(page, 'wang_ying');
+      const summary = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}`)).json(), id);
+      assert(summary.zero_cash === 'wang_ying', `the table's summary says ${JSON.stringify(summary.zero_cash)}`);
+      const desktopN = await checkFigures(page, '.table-page .card.madiao:not(.tiny)', 'desktop table', 10);
+      await snap(page, 'figures-desktop');
+      assert(desktopN >= 1, 'a hero was on a card at the desktop table');
+      await page.locator('.head-buttons button', { hasText: 'Rules' }).click();
+      await page.locator('.dialog .sample .card[data-card="W0"]').waitFor();
+      const wang = await page.locator('.dialog .sample .card[data-card="W0"] .figure').textContent();
+      assert(wang === '王英', `the table's zero cash shows ${JSON.stringify(wang)}, not 王英`);
+      await page.locator('.dialog .close').click();
+      // A spectator of the table draws its deck too.
+      await spy.goto(`/t/${id}?watch`);
+      await spy.locator('.felt').waitFor({ timeout: 20000 });
+      await spy.locator('.head-buttons button', { hasText: 'Rules' }).click();
+      const spyWang = await spy.locator('.dialog .sample .card[data-card="W0"] .figure').textContent();
+      assert(spyWang === '王英', `the spectator's zero cash shows ${JSON.stringify(spyWang)}`);
+      await spy.locator('.dialog .close').click();
+      // Phones, 360 and 390 px wide: the names stay whole and readable on the smaller cards.
+      for (const [w, h] of [[360, 740], [390, 844]]) {
+        const phone = await browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: base, locale: 'zh-CN' });
+        const p = await watchedPage(phone, `figures${w}`);
+        await p.goto('/');
+        await enterName(p, `Fig${w}`);
+        await madiaoTableWithDeck(p, 'blank');
+        const n = await checkFigures(p, '.hand .card', `${w} px phone`, 10);
+        await snap(p, `figures-phone-${w}`);
+        assert(n >= 1, `a hero was on a card in the hand at ${w} px`);
+        await noHorizontalOverflow(p, `${w} px table with figures`);
+        await p.goto('/rules?game=madiao');
+        await p.locator('.rules .sample .card').first().waitFor();
+        await checkFigures(p, '.rules .sample .card', `${w} px rules`, 9);
+        await snap(p, `figures-phone-${w}-rules`);
+        await phone.close();
+      }
     });
   } finally {
     await browser.close();

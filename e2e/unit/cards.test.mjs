@@ -79,3 +79,26 @@ test('hands sort as the server shows them: trumps together, strongest first, the
   // Before trumps are fixed: jokers first, then by printed suit, high first.
   assert.deepEqual(sortDabaifen(['3C', '8D', 'AH', 'SJ', '2S', 'BJ'], null), ['BJ', 'SJ', '2S', 'AH', '8D', '3C']);
 });
+
+test('the figures on the Madiao cards follow the table’s deck (generated from the Rust table)', async () => {
+  const { madiaoFigure, ZERO_CASH } = await import('../../web/js/cards.js');
+  assert.deepEqual(ZERO_CASH, ['unnamed', 'blank', 'wang_ying']);
+  assert.equal(madiaoFigure('TW').name, '宋江');
+  assert.equal(madiaoFigure('TW').reading, 'Song Jiang');
+  assert.equal(madiaoFigure('M1', 'blank').name, '燕青');
+  assert.equal(madiaoFigure('T2', 'wang_ying').name, '扈三娘');
+  // The Tens and the Myriads have heroes under every deck; the strings and other cash none.
+  for (const z of ZERO_CASH) {
+    for (const c of MADIAO_ORDER) {
+      const f = madiaoFigure(c, z);
+      if (c[0] === 'T' || c[0] === 'M') assert.ok(f && f.name, `${c} under ${z}`);
+      else if (c !== 'W0') assert.equal(f, null, `${c} under ${z}`);
+    }
+  }
+  assert.deepEqual(madiaoFigure('W0'), { name: null, reading: null, source: 'li_dongqi' });
+  assert.equal(madiaoFigure('W0', 'blank'), null);
+  assert.equal(madiaoFigure('W0', 'wang_ying').name, '王英');
+  // An absent or unknown deck (an older server) draws the default.
+  assert.deepEqual(madiaoFigure('W0', null), madiaoFigure('W0', 'unnamed'));
+  assert.deepEqual(madiaoFigure('W0', /** @type {any} */ ('nonsense')), madiaoFigure('W0', 'unnamed'));
+});

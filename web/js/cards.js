@@ -6,6 +6,12 @@
 /** @typedef {import('./wire').DabaifenCard} DabaifenCard */
 /** @typedef {import('./wire').Trump} Trump */
 /** @typedef {'en' | 'zh'} Lang */
+/** @typedef {import('./figures.js').ZeroCash} ZeroCash */
+/** @typedef {import('./figures.js').Figure} Figure */
+
+import { FIGURES, ZERO_CASH } from './figures.js';
+
+export { ZERO_CASH };
 
 // ---------------------------------------------------------------------------------------------
 // Madiao (馬弔): four money suits, 40 cards.
@@ -78,6 +84,18 @@ export function madiaoEnglish(code) {
     return `${v} cash`;
   }
   return suit === 'M' ? `${v} myriad` : `${v} strings`;
+}
+
+/**
+ * The figure drawn on a Madiao card (§1): a Water Margin hero on the Tens and the Myriads, the
+ * zero cash as the table's deck draws it, `null` for a card without one. The data is generated
+ * from the Rust table (web/js/figures.js).
+ * @param {string} code @param {ZeroCash | null | undefined} [zeroCash] the deck (default `unnamed`)
+ * @returns {Figure | null}
+ */
+export function madiaoFigure(code, zeroCash) {
+  const deck = FIGURES[zeroCash && ZERO_CASH.includes(zeroCash) ? zeroCash : 'unnamed'];
+  return deck[code] ?? null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
 import { lang, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
+import { ZERO_CASH } from './figures.js';
 import { seenTables } from './state.js';
 import { VARIANTS, overrides } from './variants.js';
 import { BotIcon, errorText, notify } from './ui.js';
@@ -15,6 +16,7 @@ import { BotIcon, errorText, notify } from './ui.js';
 /** @typedef {import('./wire').TableSummary} TableSummary */
 /** @typedef {import('./wire').SeatChoice} SeatChoice */
 /** @typedef {import('./pace.js').Pace} Pace */
+/** @typedef {import('./figures.js').ZeroCash} ZeroCash */
 /** @typedef {import('./state.js').Identity} Identity */
 /** @typedef {'me' | 'open' | string} SeatPick a seat: me, open, or `bot:NAME` */
 
@@ -117,6 +119,7 @@ function NewTable(p) {
   const [seats, setSeats] = useState(/** @type {SeatPick[]} */ (['me', bot, bot, bot]));
   const [busy, setBusy] = useState(false);
   const [more, setMore] = useState(false);
+  const [zeroCash, setZeroCash] = useState(/** @type {ZeroCash} */ (ZERO_CASH[0]));
   const l = lang();
 
   /** @param {'madiao' | 'dabaifen'} g */
@@ -153,6 +156,7 @@ function NewTable(p) {
         name: name.trim() || undefined,
         private: priv,
         seats: seatChoices,
+        zero_cash: game === 'madiao' ? zeroCash : undefined,
       });
       p.navigate(`/t/${r.table.id}${seats.includes('me') ? '' : '?watch'}`);
     } catch (err) {
@@ -213,6 +217,15 @@ function NewTable(p) {
             onInput=${(/** @type {Event} */ e) => setGrace(/** @type {HTMLInputElement} */ (e.target).value)} /> ${t('lobby.seconds_unit')}</span></label>
       </div>
       <p class="hint pace-hint">${t('lobby.pace_hint')}</p>
+      ${game === 'madiao'
+        ? html`<div class="row zero-cash">
+            <label title=${t('zero_cash.about')}>${t('zero_cash.label')}
+              <select name="zero_cash" value=${zeroCash} onChange=${(/** @type {Event} */ e) => setZeroCash(/** @type {ZeroCash} */ (/** @type {HTMLSelectElement} */ (e.target).value))}>
+                ${ZERO_CASH.map((z) => html`<option key=${z} value=${z}>${t(`zero_cash.${z}`)}</option>`)}
+              </select></label>
+            <span class="hint">${t('zero_cash.about')}</span>
+          </div>`
+        : null}
       <button type="button" class="link" aria-expanded=${more ? 'true' : 'false'} onClick=${() => setMore(!more)}>
         ${more ? '▾' : '▸'} ${t('lobby.variants')} ${Object.keys(overrides(presetValues, values)).length ? `(${t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })})` : ''}</button>
       ${more

@@ -9,7 +9,7 @@ import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
 import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
 import { TablePage } from './table.js';
-import { Notices, notify } from './ui.js';
+import { Notices, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
 
 /** @typedef {import('./state.js').Identity} Identity */
@@ -72,6 +72,8 @@ function App() {
   }
 
   const r = route(loc.path, loc.search);
+  // Away from a table, Madiao cards are drawn as the default deck (a table draws its own).
+  if (r.page !== 'table') setZeroCash(null);
   /** @type {import('../vendor/preact-htm.js').VNode | null} */
   let body = null;
   // A table needs a name to sit down; opening a record file needs one to post it.

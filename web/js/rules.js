@@ -7,7 +7,7 @@ import { lang, t } from './i18n.js';
 import { VARIANTS } from './variants.js';
 import { Card } from './ui.js';
 
-/** @typedef {{h: string, p?: string[], li?: string[]}} Section */
+/** @typedef {{h: string, id?: string, p?: string[], li?: string[]}} Section */
 
 /** @type {Record<'madiao' | 'dabaifen', Record<'en' | 'zh', Section[]>>} */
 export const RULES = {
@@ -28,6 +28,16 @@ export const RULES = {
           'Strings (索): 9 down to 1 string — 9 cards.',
           'Cash (文): 空沒文 Zero cash, 半文 Half cash, then 1 up to 9 cash — 11 cards. In cash the order is reversed: 9 cash is the lowest.',
           'The top card of each suit (萬萬, 九萬, 九索, 空沒文) is its “honour”; ten cards are red (marked 紅 on the cards).',
+        ],
+      },
+      {
+        h: 'The deck and its heroes',
+        id: 'figures',
+        p: [
+          'The Madiao deck grew out of paper money: the Strings and the Cash copy the pips of notes, and the half cash is drawn as a spray of flowers. The Tens, the Myriads and the zero cash carried figures instead: heroes of the Water Margin (水滸傳), the novel of the outlaws of Liangshan. A figure changes nothing in play; the cards on this page carry the hero’s name along their foot (point at it for its reading).',
+          'The oldest list is Lu Rong’s Shuyuan zaji (陸容《菽園雜記》, 15th century): 萬萬 is Song Jiang 宋江, 千萬 Wu Song 武松, 百萬 Ruan Xiaowu 阮小五, 九十萬 Ruan Xiaoqi 阮小七, and so on down to 一萬, Yan Qing 燕青. Lu Rong names only these; the others come from later compilations, here a modern one (cread.tw, book 81749): 八十萬 Zhu Tong 朱仝, 七十萬 Sun Li 孫立, 六十萬 Huyan Zhuo 呼延灼, 五十萬 Lu Zhishen 魯智深, 四十萬 Li Kui 李逵, 三十萬 Yang Zhi 楊志, 二十萬 Hu Sanniang 扈三娘; 九萬 Lei Heng 雷橫, 八萬 Suo Chao 索超, 七萬 Qin Ming 秦明, 六萬 Shi Jin 史進, 五萬 Li Jun 李俊, 四萬 Chai Jin 柴進, 三萬 Guan Sheng 關勝, 二萬 Hua Rong 花榮.',
+          'The zero cash is the odd one out. Li Dongqi’s Zhipai shuo (李東琪《紙牌說》) says that among the cash “the zero cash alone also has a human form” (獨空沒文，亦具人狀), without naming it; some decks left the card blank, and a modern account names the figure Wang Ying 王英. A new table chooses which of these decks it plays with (an unnamed figure unless it says otherwise), and everyone at the table sees the same cards.',
+          'Not every deck had figures at all: Zhou Lianggong (周亮工) tells of regional decks drawn without them.',
         ],
       },
       {
@@ -84,6 +94,16 @@ export const RULES = {
           '索门：九索至一索，共九张。',
           '文门：空没文、半文，再一文至九文，共十一张。文门次序倒转：九文最小。',
           '每门最大的牌（万万、九万、九索、空没文）为「尊」；有十张红牌（牌上标「红」）。',
+        ],
+      },
+      {
+        h: '牌与人物',
+        id: 'figures',
+        p: [
+          '马吊牌源自纸币：索、文两门照抄钱钞上的图样，半文画一枝花。十门、万门和空没文则画人物——《水浒传》里梁山的英雄。人物不影响打法；本页的牌在底部写着人物的名字。',
+          '最早的记载是陆容《菽园杂记》（十五世纪）：万万为宋江，千万为武松，百万为阮小五，九十万为阮小七，依次而下，一万为燕青。陆容只举了这几张；其余见于后世的汇编，此处依据一部现代汇编（cread.tw 第 81749 号书）：八十万朱仝、七十万孙立、六十万呼延灼、五十万鲁智深、四十万李逵、三十万杨志、二十万扈三娘；九万雷横、八万索超、七万秦明、六万史进、五万李俊、四万柴进、三万关胜、二万花荣。',
+          '空没文与众不同。李东琪《纸牌说》说文门中「独空没文，亦具人状」，却没有说画的是谁；有些牌的空没文是空白的，一种现代的说法则称其人为王英。开新桌时可以选用哪一种牌（不选则为无名人像），同桌的人看到的牌都一样。',
+          '也并非所有的牌都画人物：周亮工记有不画人物的地方牌。',
         ],
       },
       { h: '发牌', p: ['每人八张，余下八张为余牌，翻转使最底一张（翻牌）在打牌时可见。切牌决定谁先得牌，该人打第一墩的首张。'] },
@@ -246,7 +266,7 @@ export function GameRules(p) {
       ? html`<p class="sample">${['TW', 'TB', 'M9', 'S9', 'W0', 'WH', 'W9'].map((c) => html`<${Card} key=${c} game="madiao" code=${c} size="small" />`)}</p>`
       : html`<p class="sample">${['BJ', 'SJ', 'AS', 'KH', 'TD', '5C'].map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} size="small" />`)}</p>`}
     ${sections.map(
-      (s) => html`<section key=${s.h}>
+      (s) => html`<section key=${s.h} data-section=${s.id ?? null}>
         <h3>${s.h}</h3>
         ${(s.p ?? []).map((x) => html`<p>${x}</p>`)}
         ${s.li ? html`<ul>${s.li.map((x) => html`<li>${x}</li>`)}</ul>` : null}

@@ -11,7 +11,7 @@ import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
-import { Card, Countdown, errorText, notify, useKeydown } from './ui.js';
+import { Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -236,6 +236,8 @@ function TableGone(p) {
 function Table(p) {
   const { st } = p;
   const game = st.table.game;
+  // Every viewer draws the table's deck (the zero cash as it chose; §1).
+  setZeroCash(st.table.zero_cash);
   const seats = st.table.seats;
   const names = seatNames(seats);
   const me = st.you.seat;

@@ -9,6 +9,7 @@ import {
   dabaifenRed,
   isTrump,
   madiaoEnglish,
+  madiaoFigure,
   madiaoIndex,
   madiaoName,
   madiaoSuit,
@@ -36,6 +37,43 @@ export { errorText };
  * @property {(() => void) | null} [onClick]
  */
 
+/** @typedef {import('./cards.js').ZeroCash} ZeroCash */
+
+/** How the Madiao deck on the page draws the zero cash: the table's choice, else the default. */
+let zeroCash = /** @type {ZeroCash | null} */ (null);
+
+/**
+ * Draws the page's Madiao cards as the deck `z` (a table's `zero_cash`; `null` or absent: the
+ * default). Every viewer of a table draws its deck. @param {ZeroCash | null | undefined} z
+ */
+export function setZeroCash(z) {
+  zeroCash = z ?? null;
+}
+
+/**
+ * The figure on a Madiao card, drawn: the hero's name (Chinese, with its reading and the gloss
+ * in the title), a silhouette for an unnamed figure, nothing for a card without one.
+ * @param {string} code
+ */
+function FigureMark(code) {
+  const f = madiaoFigure(code, zeroCash);
+  if (!f) return null;
+  if (f.name === null) {
+    return html`<span class="figure unnamed" data-figure="" title=${t('card.figure_unnamed')}>
+      <svg viewBox="0 0 10 12" width="0.9em" height="1.1em" aria-hidden="true"><circle cx="5" cy="2.6" r="2.1" fill="currentColor" /><path d="M1 12 C1 6.5 9 6.5 9 12 Z" fill="currentColor" /></svg>
+    </span>`;
+  }
+  const title = t('card.figure', { name: f.name, reading: f.reading ?? '' });
+  return html`<span class=${`figure len${f.name.length}`} data-figure=${f.name} title=${title}>${f.name}</span>`;
+}
+
+/** The words for a Madiao card's figure, for its label. @param {string} code */
+function figureWords(code) {
+  const f = madiaoFigure(code, zeroCash);
+  if (!f) return '';
+  return f.name === null ? `, ${t('card.figure_unnamed')}` : `, ${t('card.figure', { name: f.name, reading: f.reading ?? '' })}`;
+}
+
 /** A card drawn in CSS: Madiao's money cards or Da Bai Fen's French cards. @param {CardProps} p */
 export function Card(p) {
   const size = p.size ? ` ${p.size}` : '';
@@ -56,10 +94,12 @@ export function Card(p) {
     const info = MADIAO_SUITS[suit];
     const name = madiaoName(p.code);
     const red = MADIAO_RED.has(p.code);
-    cls = `card madiao suit-${info.cls}${red ? ' red' : ''}`;
-    label = `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}`;
+    const figure = FigureMark(p.code);
+    cls = `card madiao suit-${info.cls}${red ? ' red' : ''}${figure ? ' has-figure' : ''}`;
+    label = `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}${figureWords(p.code)}`;
     face = html`<span class="corner"><b>${madiaoIndex(p.code)}</b><i>${info.zh}</i></span>
-      <span class=${`name len${name.length}`}>${name}</span>
+      <span class=${`name len${name.length}`}>${[...name].map((ch, i) => html`<span key=${i}>${ch}</span>`)}</span>
+      ${figure}
       ${red ? html`<span class="red-dot" title=${t('card.red')}>紅</span>` : null}`;
   } else {
     const red = dabaifenRed(p.code);

@@ -18,6 +18,8 @@ export type GameKind = "madiao" | "dabaifen";
 
 export type MadiaoCard = "TW" | "TQ" | "TB" | "T9" | "T8" | "T7" | "T6" | "T5" | "T4" | "T3" | "T2" | "M9" | "M8" | "M7" | "M6" | "M5" | "M4" | "M3" | "M2" | "M1" | "S9" | "S8" | "S7" | "S6" | "S5" | "S4" | "S3" | "S2" | "S1" | "W0" | "WH" | "W1" | "W2" | "W3" | "W4" | "W5" | "W6" | "W7" | "W8" | "W9";
 
+export type ZeroCash = "unnamed" | "blank" | "wang_ying";
+
 export type MadiaoAction = { "play": MadiaoCard } | { "slough": MadiaoCard } | { "redeal": boolean };
 
 export type MadiaoPhase = "redeal" | "play" | "over";
@@ -633,7 +635,12 @@ hands: number,
 /**
  * Creation time, milliseconds since the Unix epoch.
  */
-created_ms: number, };
+created_ms: number, 
+/**
+ * Madiao: how the table's deck draws the zero cash, so that every viewer draws the same
+ * deck (absent for Da Bai Fen; a client reads an absent value as `unnamed`).
+ */
+zero_cash?: ZeroCash, };
 
 export type LeadSuit = "trumps" | "S" | "H" | "D" | "C";
 
@@ -974,7 +981,12 @@ pace?: Pace,
  * Seconds before a bot stands in for a seated person whose connection dropped (0–120,
  * default 15).
  */
-grace_seconds?: number, };
+grace_seconds?: number, 
+/**
+ * Madiao: how the table's deck draws the zero cash (`unnamed`, the default, `blank` or
+ * `wang_ying`; the figures are presentation only, `docs/rules/madiao.md` §1).
+ */
+zero_cash?: ZeroCash, };
 
 export type NewTableReply = { table: TableSummary, 
 /**

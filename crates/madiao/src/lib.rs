@@ -51,6 +51,7 @@ pub mod account;
 pub mod card;
 pub mod deal;
 pub mod declare;
+pub mod figures;
 pub mod game;
 pub mod random;
 pub mod record;
@@ -62,6 +63,7 @@ pub use account::{Item, Line, LineDetail, LineView, Settlement, SettlementView};
 pub use card::{Card, Cards, Suit, canonical_deck};
 pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
+pub use figures::{Figure, Hero, ZeroCash, figure};
 pub use game::{Match, MatchError};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
@@ -95,6 +97,7 @@ impl cards::GameState for State {
 mod ts {
     use cards::{ts_named, ts_union};
 
+    ts_named!(crate::ZeroCash, "ZeroCash", ts_union(crate::ZeroCash::ALL.iter().map(|z| z.name())));
     ts_named!(crate::Card, "MadiaoCard", ts_union(crate::card::ALL_CARDS.iter().rev().map(|c| c.code())));
     ts_named!(
         crate::Action,

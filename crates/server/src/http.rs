@@ -300,6 +300,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         pace: req.pace,
         grace_seconds: req.grace_seconds,
         untimed: false,
+        zero_cash: req.zero_cash,
     };
     let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;

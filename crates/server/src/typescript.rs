@@ -30,6 +30,7 @@ pub fn typescript() -> String {
         GameKind,
         // Madiao.
         madiao::Card,
+        madiao::ZeroCash,
         madiao::Action,
         madiao::Phase,
         madiao::PlayKind,

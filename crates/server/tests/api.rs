@@ -275,6 +275,57 @@ async fn records_are_served_only_once_the_game_is_over() {
     assert_eq!((s, info["status"].as_str()), (StatusCode::OK, Some("finished")));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_madiao_table_draws_the_zero_cash_it_chose_and_keeps_it_out_of_its_record() {
+    let api = Api::new(Limits::default()).await;
+    let (_, token) = api.guest("Ann").await;
+    let t = Some(token.as_str());
+    // An older client sends no zero cash: the default, an unnamed figure.
+    for (zero_cash, expected) in
+        [(Some("wang_ying"), "wang_ying"), (Some("blank"), "blank"), (None, "unnamed")]
+    {
+        let mut body = json!({ "game": "madiao", "private": true });
+        if let Some(z) = zero_cash {
+            body["zero_cash"] = json!(z);
+        }
+        let (s, v) = api.json("POST", "/api/tables", Some(body), t).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        assert_eq!(v["table"]["zero_cash"], expected, "{v}");
+        let id = v["table"]["id"].as_str().unwrap();
+        let (_, info) = api.json("GET", &format!("/api/tables/{id}"), None, None).await;
+        assert_eq!(info["zero_cash"], expected, "{info}");
+    }
+    let (s, v) =
+        api.json("POST", "/api/tables", Some(json!({ "game": "madiao", "zero_cash": "portrait" })), t).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    bad(&v, "unknown variant `portrait`");
+    let (s, v) = api.json("POST", "/api/tables", Some(json!({ "game": "dabaifen" })), t).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert!(v["table"].get("zero_cash").is_none(), "no zero cash in Da Bai Fen: {v}");
+    // A match played with the deck of 王英: its record is the same as any other's.
+    let bots = json!([{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]);
+    let body = json!({ "game": "madiao", "variants": { "game_length": "hands:1" }, "seats": bots, "zero_cash": "wang_ying" });
+    let (s, v) = api.json("POST", "/api/tables", Some(body), t).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["table"]["id"].as_str().unwrap().to_string();
+    let text = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let (s, text) = api.call("GET", &format!("/api/records/{id}"), None, None).await;
+            if s == StatusCode::OK {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert!(!text.contains("zero_cash") && !text.contains("wang_ying"), "{text}");
+    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
+        panic!("{text}")
+    };
+    assert!(madiao::record::replay(&rec).is_clean());
+}
+
 fn default_bot() -> String {
     table::bots::default_bot_of(cards::record::GameKind::Madiao).to_string()
 }

@@ -858,6 +858,7 @@ where
             spectators: self.members.iter().filter(|m| m.seat.is_none()).count(),
             hands: self.results.len(),
             created_ms: self.created_ms,
+            zero_cash: (self.doc.game == GameKind::Madiao).then_some(self.doc.zero_cash),
         }
     }
 

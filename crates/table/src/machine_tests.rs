@@ -40,6 +40,7 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         pace: Pace::Normal,
         grace_seconds: 15,
         untimed: false,
+        zero_cash: Default::default(),
     }
 }
 
@@ -233,6 +234,19 @@ fn a_table_of_bots_plays_its_match_to_the_end_and_stores_its_record() {
     // Nobody connected: it retires once the retire time has passed.
     sim.run_until(sim.now + timing().retire_ms + 1);
     assert!(sim.retired);
+}
+
+#[test]
+fn every_viewer_learns_the_madiao_decks_zero_cash_from_the_summary() {
+    let mut doc = settings(GameKind::Madiao, &[]);
+    doc.zero_cash = madiao::ZeroCash::WangYing;
+    let sim = Sim::<Madiao>::new(config(doc, bots()));
+    assert_eq!(sim.t.summary(sim.now).zero_cash, Some(madiao::ZeroCash::WangYing));
+    let sim = Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[]), bots()));
+    assert_eq!(sim.t.summary(sim.now).zero_cash, Some(madiao::ZeroCash::Unnamed));
+    // Da Bai Fen has no zero cash.
+    let sim = Sim::<Dabaifen>::new(config(settings(GameKind::Dabaifen, &[]), bots()));
+    assert_eq!(sim.t.summary(sim.now).zero_cash, None);
 }
 
 fn person_and_bots(game: GameKind, variants: &[(&str, &str)]) -> Sim<Madiao> {

@@ -731,6 +731,11 @@ pub struct NewTable {
     #[serde(default = "fifteen")]
     #[ts(optional, as = "Option<u32>")]
     pub grace_seconds: u32,
+    /// Madiao: how the table's deck draws the zero cash (`unnamed`, the default, `blank` or
+    /// `wang_ying`; the figures are presentation only, `docs/rules/madiao.md` §1).
+    #[serde(default)]
+    #[ts(optional, as = "Option<madiao::ZeroCash>")]
+    pub zero_cash: madiao::ZeroCash,
 }
 
 impl NewTable {
@@ -748,6 +753,7 @@ impl NewTable {
             seats: None,
             pace: crate::settings::Pace::default(),
             grace_seconds: fifteen(),
+            zero_cash: madiao::ZeroCash::default(),
         }
     }
 }
@@ -878,6 +884,11 @@ pub struct TableSummary {
     pub hands: usize,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: i64,
+    /// Madiao: how the table's deck draws the zero cash, so that every viewer draws the same
+    /// deck (absent for Da Bai Fen; a client reads an absent value as `unnamed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub zero_cash: Option<madiao::ZeroCash>,
 }
 
 /// A message from a client.
@@ -1261,6 +1272,7 @@ mod tests {
             created_ms: 5,
             pace: crate::settings::Pace::Relaxed,
             grace_seconds: 15,
+            zero_cash: Some(madiao::ZeroCash::WangYing),
         };
         let madiao_match = MatchSummary::Madiao(MadiaoMatch {
             hands: 1,

@@ -60,12 +60,14 @@ pub struct LocalConfig {
     pub out: Option<PathBuf>,
     /// Bots think on a worker thread (false: inline, within `poll`, for tests).
     pub threaded: bool,
+    /// Madiao: how the deck draws the zero cash (presentation only).
+    pub zero_cash: madiao::ZeroCash,
 }
 
 impl LocalConfig {
     /// Defaults for a match of `seed`: the person in seat 0, `pimc` bots at 100 ms, the normal
     /// pace, a bot's move 0.7 s after its turn began, the draw at 250 ms a card, nothing written,
-    /// bots inline.
+    /// bots inline, the zero cash drawn as an unnamed figure.
     pub fn new(seed: u64) -> LocalConfig {
         LocalConfig {
             seed,
@@ -81,6 +83,7 @@ impl LocalConfig {
             draw_every: Duration::from_millis(250),
             out: None,
             threaded: false,
+            zero_cash: madiao::ZeroCash::default(),
         }
     }
 }
@@ -194,6 +197,7 @@ where
             pace: cfg.pace,
             grace_seconds: 0,
             untimed: true,
+            zero_cash: cfg.zero_cash,
         };
         let seats = std::array::from_fn(|i| {
             if i == cfg.seat.index() {

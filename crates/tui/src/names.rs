@@ -29,6 +29,18 @@ pub fn madiao_name(code: &str) -> Option<String> {
     })
 }
 
+/// The figure drawn on a Madiao card in a deck that draws the zero cash as `zero_cash`
+/// (`docs/rules/madiao.md` §1), in words: "武松 Wu Song, a hero of the Water Margin", "an unnamed
+/// figure"; `None` for a card without a figure or a code that is not a Madiao card.
+pub fn madiao_figure(code: &str, zero_cash: madiao::ZeroCash) -> Option<String> {
+    let card = code.parse::<madiao::Card>().ok()?;
+    let figure = madiao::figure(card, zero_cash)?;
+    Some(match figure.hero {
+        Some(h) => format!("{} {}, a hero of the Water Margin", h.name, h.reading),
+        None => "an unnamed figure".to_string(),
+    })
+}
+
 /// The Chinese name of a Madiao suit letter.
 pub fn madiao_suit_name(letter: char) -> &'static str {
     match letter {

@@ -805,10 +805,31 @@ fn status_line(app: &App) -> Line<'static> {
     if let Some(e) = &m.error {
         return Line::styled(format!(" {e}"), Style::default().fg(Color::Red));
     }
+    if let Some(figure) = chosen_figure(app) {
+        let mut spans = vec![Span::styled(format!(" {figure}"), accent())];
+        if let Some(s) = &m.status {
+            spans.push(Span::styled(format!(" · {s}"), dim()));
+        }
+        return Line::from(spans);
+    }
     if let Some(s) = &m.status {
         return Line::styled(format!(" {s}"), dim());
     }
     Line::raw("")
+}
+
+/// The figure on the Madiao card under the cursor, named (`docs/rules/madiao.md` §1), as the
+/// table's deck draws it: "TQ 千萬: 武松 Wu Song, a hero of the Water Margin".
+fn chosen_figure(app: &App) -> Option<String> {
+    let m = &app.model;
+    let Some(GameView::Madiao(v)) = &m.view else { return None };
+    if v.phase == madiao::Phase::Over {
+        return None;
+    }
+    let code = app.hand().get(app.ui.cursor).cloned()?;
+    let zero_cash = m.table.as_ref().and_then(|t| t.zero_cash).unwrap_or_default();
+    let figure = names::madiao_figure(&code, zero_cash)?;
+    Some(format!("{code} {}: {figure}", names::madiao_name(&code).unwrap_or_default()))
 }
 
 /// The prompt for the decision at hand.

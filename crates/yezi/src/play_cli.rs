@@ -48,6 +48,10 @@ pub struct PlayArgs {
     /// finished trick on show (relaxed: twice as long, fast: a quarter).
     #[arg(long, default_value = "normal", value_parser = ["relaxed", "normal", "fast"])]
     pub pace: String,
+    /// Madiao: how the deck draws the zero cash, a picture only (docs/rules/madiao.md §1): an
+    /// unnamed figure, blank, or the figure 王英.
+    #[arg(long, default_value = "unnamed", value_parser = ["unnamed", "blank", "wang_ying"])]
+    pub zero_cash: String,
     /// Da Bai Fen: milliseconds per card of the draw.
     #[arg(long, default_value_t = 250)]
     pub draw_ms: u64,
@@ -111,6 +115,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         cfg.bot_delay = Duration::from_millis(args.delay_ms);
         cfg.pace = Pace::parse(&args.pace).with_context(|| format!("--pace {}", args.pace))?;
         cfg.draw_every = Duration::from_millis(args.draw_ms.max(1));
+        cfg.zero_cash = args.zero_cash.parse().with_context(|| format!("--zero-cash {}", args.zero_cash))?;
         cfg.out = Some(out);
         cfg.threaded = true;
         tui::play_local(game, cfg).context("yezi play")?
