@@ -353,7 +353,11 @@ async function createTable(page, game, opts = {}) {
   return page.evaluate(() => document.querySelector('.table-page').getAttribute('data-table'));
 }
 
+/** Only the scenarios whose names contain this (case-insensitive), when set: YEZI_E2E_ONLY=turn node e2e.mjs */
+const only = (process.env.YEZI_E2E_ONLY ?? '').toLowerCase();
+
 async function scenario(name, f) {
+  if (only && !name.toLowerCase().includes(only)) return;
   const t0 = Date.now();
   try {
     await f();
@@ -1135,6 +1139,128 @@ async function main() {
         await snap(p, `figures-phone-${w}-rules`);
         await phone.close();
       }
+    });
+
+    await scenario('sound and motion: the turn notice, the mute switch, cards that move (not with reduced motion), a trick area of one size', async () => {
+      const ctx = await browser.newContext(desktop);
+      const m = await watchedPage(ctx, 'motion');
+      await m.goto('/');
+      await enterName(m, 'Mo');
+      const base = await m.title();
+      assert(!base.includes('●'), `the page's own title has no notice: ${base}`);
+      const id = await madiaoTableWithDeck(m, 'blank');
+      // Every size the trick area and the hand's top edge take, frame by frame, from now on.
+      await m.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.__sizes = new Set();
+        w.__handTops = new Set();
+        const tick = () => {
+          const tr = document.querySelector('.felt .trick');
+          const hand = document.querySelector('.my-area');
+          if (tr) { const r = tr.getBoundingClientRect(); w.__sizes.add(`${r.width.toFixed(1)}x${r.height.toFixed(1)}`); }
+          if (hand) w.__handTops.add(hand.getBoundingClientRect().top.toFixed(1));
+          requestAnimationFrame(tick);
+        };
+        tick();
+      });
+      /** Waits until it is the player's turn to play a card after a bot's card in the trick; keeps any redeal. */
+      const awaitTurnAfterBot = async () => {
+        const deadline = Date.now() + 60000;
+        while (Date.now() < deadline) {
+          const s = await tableState(m);
+          if (s.legal === 'redeal') { await clickAction(m, 'keep'); await sleep(200); continue; }
+          if (s.myTurn && s.legal === 'actions' && s.legalCards.length && s.tricks > 0) return s;
+          if (s.myTurn && s.legal === 'actions' && s.legalCards.length) { await playCard(s); continue; }
+          if (s.handEnd) throw new Error('the hand ended before a bot passed the turn');
+          await sleep(50);
+        }
+        throw new Error('the turn did not come after a bot in 60 s');
+      };
+      /** Plays the first legal card by clicking; resolves once it has left the hand. @param {any} s */
+      const playCard = async (s) => {
+        const card = s.legalCards[0];
+        await m.locator(`.hand .card[data-card="${card}"]`).click();
+        const buttons = (await tableState(m)).buttons;
+        const choice = ['lead', 'capture'].find((b) => buttons.includes(b)) ?? (buttons.includes('slough') ? 'slough' : buttons[0]);
+        await clickAction(m, choice);
+        await m.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: 10000 });
+        return card;
+      };
+      // A bot passes the turn: the title says so, a chime sounds (once).
+      let s = await awaitTurnAfterBot();
+      await m.waitForFunction(() => document.title.startsWith('● Your turn — '), null, { timeout: 5000 });
+      const chimes = async () => Number(await m.evaluate(() => document.body.dataset.chimes ?? '0'));
+      const c1 = await chimes();
+      assert(c1 >= 1, `a chime sounded when the turn arrived (${c1})`);
+      await snap(m, 'motion-your-turn');
+      // The played card flies in (its animation is running or ran: a named animation with a duration).
+      const played = await playCard(s);
+      const anim = await m.evaluate((c) => {
+        const play = document.querySelector(`.trick .play[data-seat="0"]`);
+        const st = play ? getComputedStyle(play) : null;
+        return st ? { name: st.animationName, dur: st.animationDuration, card: play?.querySelector('.card')?.getAttribute('data-card') } : null;
+      }, played);
+      assert(anim && anim.name.includes('play-in') && parseFloat(anim.dur) > 0, `the played card animates: ${JSON.stringify(anim)}`);
+      // Not one's turn: the title is the page's own again.
+      await m.waitForFunction((b) => document.title === b, base, { timeout: 10000 });
+      // A completed trick is gathered toward its winner.
+      await m.waitForFunction(() => !!document.querySelector('.trick[data-gather] .play'), null, { timeout: 15000 });
+      const gather = await m.evaluate(() => getComputedStyle(/** @type {Element} */ (document.querySelector('.trick[data-gather] .play'))).animationName);
+      assert(gather.includes('gather'), `the gathered trick animates: ${gather}`);
+      await sleep(450);
+      await snap(m, 'motion-gathered-end');
+      // Muted: the next turn changes the title but sounds nothing.
+      await m.locator('button[data-action="mute"]').click();
+      await m.waitForFunction(() => document.querySelector('button[data-action="mute"]')?.getAttribute('aria-pressed') === 'true');
+      // Whatever turn came meanwhile is played, so that the next one arrives while muted.
+      const c2 = await chimes();
+      s = await tableState(m);
+      if (s.myTurn && s.legal === 'actions' && s.legalCards.length) await playCard(s);
+      s = await awaitTurnAfterBot();
+      await m.waitForFunction(() => document.title.startsWith('● Your turn — '), null, { timeout: 5000 });
+      const pressed = await m.locator('button[data-action="mute"]').getAttribute('aria-pressed');
+      assert((await chimes()) === c2, `no chime while muted (${c2} before, ${await chimes()} now, pressed ${pressed})`);
+      await playCard(s);
+      // The switch is kept across a reload.
+      await m.reload();
+      await m.locator('button[data-action="mute"]').waitFor({ timeout: 20000 });
+      assert((await m.locator('button[data-action="mute"]').getAttribute('aria-pressed')) === 'true', 'muted after a reload');
+      await m.locator('button[data-action="mute"]').click();
+      assert((await m.evaluate(() => localStorage.getItem('yezi.mute'))) === null, 'unmuted is kept too');
+      await m.reload();
+      await m.locator('button[data-action="mute"]').waitFor({ timeout: 20000 });
+      assert((await m.locator('button[data-action="mute"]').getAttribute('aria-pressed')) === 'false', 'unmuted after a reload');
+      // With reduced motion, a watcher's cards do not move.
+      const still = await browser.newContext({ ...desktop, reducedMotion: 'reduce' });
+      const w = await watchedPage(still, 'still');
+      await w.goto('/');
+      await enterName(w, 'Still');
+      await w.goto(`/t/${id}?watch`);
+      await w.locator('.trick .play').first().waitFor({ timeout: 30000 });
+      const stillAnim = await w.evaluate(() => [...document.querySelectorAll('.trick .play, .trick .card')].map((e) => {
+        const st = getComputedStyle(e);
+        return { name: st.animationName, dur: st.transitionDuration, running: e.getAnimations().length };
+      }));
+      assert(stillAnim.length > 0 && stillAnim.every((a) => a.name === 'none' && a.running === 0 && a.dur.split(',').every((d) => parseFloat(d) === 0)),
+        `no card moves with reduced motion: ${JSON.stringify(stillAnim)}`);
+      await snap(w, 'motion-reduced');
+      await still.close();
+      // The trick area kept one size, and the hand one place, through every trick seen (the reloads start new samples).
+      s = await awaitTurnAfterBot();
+      await m.evaluate(() => { const w = /** @type {any} */ (window); w.__sizes = new Set(); w.__handTops = new Set(); const tick = () => { const tr = document.querySelector('.felt .trick'); const hand = document.querySelector('.my-area'); if (tr) { const r = tr.getBoundingClientRect(); w.__sizes.add(`${r.width.toFixed(1)}x${r.height.toFixed(1)}`); } if (hand) w.__handTops.add(hand.getBoundingClientRect().top.toFixed(1)); requestAnimationFrame(tick); }; tick(); });
+      await playCard(s);
+      s = await awaitTurnAfterBot();
+      await playCard(s);
+      const sizes = await m.evaluate(() => { const w = /** @type {any} */ (window); return { sizes: [...w.__sizes], tops: [...w.__handTops] }; });
+      log(`trick area sizes: ${sizes.sizes}; hand tops: ${sizes.tops}`);
+      assert(sizes.sizes.length === 1, `the trick area kept one size: ${sizes.sizes}`);
+      assert(sizes.tops.length === 1, `the hand never moved: ${sizes.tops}`);
+      // The events list names the tricks' winners.
+      await m.locator('.side .tabs button', { hasText: 'Events' }).click();
+      const won = await m.locator('.log [data-story="trick"]').allTextContents();
+      assert(won.length >= 1 && won.every((x) => /^Trick \d+: /.test(x)), `the events list the tricks won: ${JSON.stringify(won)}`);
+      await snap(m, 'motion-events');
+      await ctx.close();
     });
   } finally {
     await browser.close();

@@ -104,7 +104,7 @@ export function Board(p) {
     })}
     <div class="center">
       <div class="info">${madiao ? madiaoInfo(/** @type {MadiaoView} */ (view), names) : dabaifenInfo(/** @type {DabaifenView} */ (view), names)}</div>
-      <div class=${`trick${p.showLast ? ' last' : ''}`} aria-label=${t(p.showLast ? 'trick.last' : 'trick.current')}>
+      <div class=${`trick${p.showLast ? ' last' : ''}`} data-gather=${!p.showLast && trick && trick.winner != null ? position(trick.winner, bottom) : null} aria-label=${t(p.showLast ? 'trick.last' : 'trick.current')}>
         ${trick ? trickCards(game, trick, bottom, trump, names) : null}
         ${p.showLast ? html`<span class="trick-label">${t('trick.last')}</span>` : null}
       </div>

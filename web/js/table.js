@@ -8,6 +8,7 @@ import { lang, t } from './i18n.js';
 import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
+import { MuteToggle, useMuted, useTurnNotice } from './notice.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
@@ -261,6 +262,8 @@ function Table(p) {
   const open = seats.some((s) => s.kind === 'open');
   const finished = st.table.status === 'finished';
   const matchOver = !!st.match && st.match.over;
+  const [muted, toggleMute] = useMuted();
+  useTurnNotice(!!view && me !== null && view.to_move === me, muted);
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
   useKeydown((e) => {
@@ -288,6 +291,7 @@ function Table(p) {
       </div>
       <div class="head-buttons">
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
+        <${MuteToggle} muted=${muted} onToggle=${toggleMute} />
         <button onClick=${() => setRules(true)}>${t('nav.rules')}</button>
         <button onClick=${() => setHelp((x) => !x)} title=${t('keys.title')}>⌨</button>
         ${me !== null && !finished
