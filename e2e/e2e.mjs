@@ -2,6 +2,8 @@
 // `yezi` binary with a temporary database. Run by ../test.sh (`node e2e.mjs`); screenshots of
 // each step go to target/e2e-artifacts/. Any console error or warning, or page error, fails.
 //
+// YEZI_E2E_ONLY=words runs only the scenarios whose names contain the words.
+//
 // Scenarios: a Madiao table with three bots, one complete hand played by clicking (every prompt
 // handled), watched by a spectator in a second browser context who must see no hidden card, with
 // a reload in mid-hand; a Da Bai Fen table with three bots, one complete deal played by clicking

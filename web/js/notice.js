@@ -127,5 +127,5 @@ export function useMuted() {
 export function MuteToggle(p) {
   return html`<button class="mute" data-action="mute" aria-pressed=${p.muted ? 'true' : 'false'}
     title=${t(p.muted ? 'notice.unmute' : 'notice.mute')} aria-label=${t(p.muted ? 'notice.unmute' : 'notice.mute')}
-    onClick=${p.onToggle}>${p.muted ? '🔕' : '🔔'}</button>`;
+    onClick=${p.onToggle}><span class=${p.muted ? 'muted' : ''}>♪</span></button>`;
 }
