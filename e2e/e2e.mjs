@@ -2,7 +2,7 @@
 // `yezi` binary with a temporary database. Run by ../test.sh (`node e2e.mjs`); screenshots of
 // each step go to target/e2e-artifacts/. Any console error or warning, or page error, fails.
 //
-// YEZI_E2E_ONLY=words runs only the scenarios whose names contain the words.
+// YEZI_E2E_ONLY='words|other words' runs only the scenarios whose names contain one of them.
 //
 // Scenarios: a Madiao table with three bots, one complete hand played by clicking (every prompt
 // handled), watched by a spectator in a second browser context who must see no hidden card, with
@@ -355,11 +355,11 @@ async function createTable(page, game, opts = {}) {
   return page.evaluate(() => document.querySelector('.table-page').getAttribute('data-table'));
 }
 
-/** Only the scenarios whose names contain this (case-insensitive), when set: YEZI_E2E_ONLY=turn node e2e.mjs */
-const only = (process.env.YEZI_E2E_ONLY ?? '').toLowerCase();
+/** Only the scenarios whose names contain one of these (case-insensitive, split by `|`), when set: YEZI_E2E_ONLY='newcomer|phone' node e2e.mjs */
+const only = (process.env.YEZI_E2E_ONLY ?? '').toLowerCase().split('|').filter((x) => x);
 
 async function scenario(name, f) {
-  if (only && !name.toLowerCase().includes(only)) return;
+  if (only.length && !only.some((x) => name.toLowerCase().includes(x))) return;
   const t0 = Date.now();
   try {
     await f();
