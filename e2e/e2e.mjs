@@ -441,6 +441,70 @@ async function noHorizontalOverflow(page, what) {
   assert(w.scroll <= w.client, `${what}: the page is ${w.scroll}px wide in a ${w.client}px viewport`);
 }
 
+/** Plays the first legal Madiao card by clicking; resolves with it once it has left the hand. @param {any} s */
+async function playFirstCard(m, s) {
+  const card = s.legalCards[0];
+  await m.locator(`.hand .card[data-card="${card}"]`).click();
+  const buttons = (await tableState(m)).buttons;
+  const choice = ['lead', 'capture'].find((b) => buttons.includes(b)) ?? (buttons.includes('slough') ? 'slough' : buttons[0]);
+  await clickAction(m, choice);
+  await m.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: 10000 });
+  return card;
+}
+
+/** Waits until it is the player's turn to play a Madiao card after a bot's card in the trick (playing any lead, keeping any redeal). */
+async function turnAfterBot(m) {
+  const deadline = Date.now() + 60000;
+  while (Date.now() < deadline) {
+    const s = await tableState(m);
+    if (s.legal === 'redeal') { await clickAction(m, 'keep'); await sleep(200); continue; }
+    if (s.myTurn && s.legal === 'actions' && s.legalCards.length && s.tricks > 0) return s;
+    if (s.myTurn && s.legal === 'actions' && s.legalCards.length) { await playFirstCard(m, s); continue; }
+    if (s.handEnd) {
+      // A hand ended (a redeal, or its last trick): on to the next one.
+      await m.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
+      await sleep(200);
+      continue;
+    }
+    await sleep(50);
+  }
+  throw new Error('the turn did not come after a bot in 60 s');
+}
+
+/** Records, every frame from now on, the trick area's size, the hand's top edge and how far a play's box (without its motion) reaches above or below the trick area. */
+async function sampleTrickArea(m) {
+  await m.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__sizes = new Set();
+    w.__handTops = new Set();
+    w.__overflow = 0;
+    const tick = () => {
+      const tr = /** @type {HTMLElement | null} */ (document.querySelector('.felt .trick'));
+      const hand = document.querySelector('.my-area');
+      if (tr) {
+        const r = tr.getBoundingClientRect();
+        w.__sizes.add(`${r.width.toFixed(1)}x${r.height.toFixed(1)}`);
+        for (const p of /** @type {NodeListOf<HTMLElement>} */ (tr.querySelectorAll('.play'))) {
+          const out = Math.max(-p.offsetTop, p.offsetTop + p.offsetHeight - tr.clientHeight);
+          if (out > w.__overflow) { w.__overflow = out; w.__worst = `${p.className} ${p.textContent} at ${p.offsetLeft},${p.offsetTop} ${p.offsetWidth}x${p.offsetHeight}`; }
+        }
+      }
+      if (hand) w.__handTops.add((hand.getBoundingClientRect().top + window.scrollY).toFixed(1));
+      requestAnimationFrame(tick);
+    };
+    tick();
+  });
+}
+
+/** Checks what sampleTrickArea saw: one size, one place for the hand, no play out of the area. */
+async function checkTrickArea(m, what) {
+  const seen = await m.evaluate(() => { const w = /** @type {any} */ (window); return { sizes: [...w.__sizes], tops: [...w.__handTops], overflow: w.__overflow, worst: w.__worst }; });
+  log(`${what}: trick area sizes ${seen.sizes}; hand tops ${seen.tops}; plays out of the area by ${seen.overflow}px at most`);
+  assert(seen.sizes.length === 1, `${what}: the trick area kept one size: ${seen.sizes}`);
+  assert(seen.tops.length === 1, `${what}: the hand never moved: ${seen.tops}`);
+  assert(seen.overflow <= 0, `${what}: a play reached ${seen.overflow}px out of the trick area: ${seen.worst}`);
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
   let { proc, base } = await startServer(dir);
@@ -1148,55 +1212,18 @@ async function main() {
       const m = await watchedPage(ctx, 'motion');
       await m.goto('/');
       await enterName(m, 'Mo');
-      const base = await m.title();
-      assert(!base.includes('●'), `the page's own title has no notice: ${base}`);
+      const ownTitle = await m.title();
+      assert(!ownTitle.includes('●'), `the page's own title has no notice: ${ownTitle}`);
       const id = await madiaoTableWithDeck(m, 'blank');
-      // Every size the trick area and the hand's top edge take, frame by frame, from now on.
-      await m.evaluate(() => {
-        const w = /** @type {any} */ (window);
-        w.__sizes = new Set();
-        w.__handTops = new Set();
-        const tick = () => {
-          const tr = document.querySelector('.felt .trick');
-          const hand = document.querySelector('.my-area');
-          if (tr) { const r = tr.getBoundingClientRect(); w.__sizes.add(`${r.width.toFixed(1)}x${r.height.toFixed(1)}`); }
-          if (hand) w.__handTops.add(hand.getBoundingClientRect().top.toFixed(1));
-          requestAnimationFrame(tick);
-        };
-        tick();
-      });
-      /** Waits until it is the player's turn to play a card after a bot's card in the trick; keeps any redeal. */
-      const awaitTurnAfterBot = async () => {
-        const deadline = Date.now() + 60000;
-        while (Date.now() < deadline) {
-          const s = await tableState(m);
-          if (s.legal === 'redeal') { await clickAction(m, 'keep'); await sleep(200); continue; }
-          if (s.myTurn && s.legal === 'actions' && s.legalCards.length && s.tricks > 0) return s;
-          if (s.myTurn && s.legal === 'actions' && s.legalCards.length) { await playCard(s); continue; }
-          if (s.handEnd) throw new Error('the hand ended before a bot passed the turn');
-          await sleep(50);
-        }
-        throw new Error('the turn did not come after a bot in 60 s');
-      };
-      /** Plays the first legal card by clicking; resolves once it has left the hand. @param {any} s */
-      const playCard = async (s) => {
-        const card = s.legalCards[0];
-        await m.locator(`.hand .card[data-card="${card}"]`).click();
-        const buttons = (await tableState(m)).buttons;
-        const choice = ['lead', 'capture'].find((b) => buttons.includes(b)) ?? (buttons.includes('slough') ? 'slough' : buttons[0]);
-        await clickAction(m, choice);
-        await m.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: 10000 });
-        return card;
-      };
       // A bot passes the turn: the title says so, a chime sounds (once).
-      let s = await awaitTurnAfterBot();
+      let s = await turnAfterBot(m);
       await m.waitForFunction(() => document.title.startsWith('● Your turn — '), null, { timeout: 5000 });
       const chimes = async () => Number(await m.evaluate(() => document.body.dataset.chimes ?? '0'));
       const c1 = await chimes();
       assert(c1 >= 1, `a chime sounded when the turn arrived (${c1})`);
       await snap(m, 'motion-your-turn');
       // The played card flies in (its animation is running or ran: a named animation with a duration).
-      const played = await playCard(s);
+      const played = await playFirstCard(m, s);
       const anim = await m.evaluate((c) => {
         const play = document.querySelector(`.trick .play[data-seat="0"]`);
         const st = play ? getComputedStyle(play) : null;
@@ -1204,7 +1231,7 @@ async function main() {
       }, played);
       assert(anim && anim.name.includes('play-in') && parseFloat(anim.dur) > 0, `the played card animates: ${JSON.stringify(anim)}`);
       // Not one's turn: the title is the page's own again.
-      await m.waitForFunction((b) => document.title === b, base, { timeout: 10000 });
+      await m.waitForFunction((b) => document.title === b, ownTitle, { timeout: 10000 });
       // A completed trick is gathered toward its winner.
       await m.waitForFunction(() => !!document.querySelector('.trick[data-gather] .play'), null, { timeout: 15000 });
       const gather = await m.evaluate(() => getComputedStyle(/** @type {Element} */ (document.querySelector('.trick[data-gather] .play'))).animationName);
@@ -1217,12 +1244,12 @@ async function main() {
       // Whatever turn came meanwhile is played, so that the next one arrives while muted.
       const c2 = await chimes();
       s = await tableState(m);
-      if (s.myTurn && s.legal === 'actions' && s.legalCards.length) await playCard(s);
-      s = await awaitTurnAfterBot();
+      if (s.myTurn && s.legal === 'actions' && s.legalCards.length) await playFirstCard(m, s);
+      s = await turnAfterBot(m);
       await m.waitForFunction(() => document.title.startsWith('● Your turn — '), null, { timeout: 5000 });
       const pressed = await m.locator('button[data-action="mute"]').getAttribute('aria-pressed');
       assert((await chimes()) === c2, `no chime while muted (${c2} before, ${await chimes()} now, pressed ${pressed})`);
-      await playCard(s);
+      await playFirstCard(m, s);
       // The switch is kept across a reload.
       await m.reload();
       await m.locator('button[data-action="mute"]').waitFor({ timeout: 20000 });
@@ -1248,21 +1275,34 @@ async function main() {
       await snap(w, 'motion-reduced');
       await still.close();
       // The trick area kept one size, and the hand one place, through every trick seen (the reloads start new samples).
-      s = await awaitTurnAfterBot();
-      await m.evaluate(() => { const w = /** @type {any} */ (window); w.__sizes = new Set(); w.__handTops = new Set(); const tick = () => { const tr = document.querySelector('.felt .trick'); const hand = document.querySelector('.my-area'); if (tr) { const r = tr.getBoundingClientRect(); w.__sizes.add(`${r.width.toFixed(1)}x${r.height.toFixed(1)}`); } if (hand) w.__handTops.add(hand.getBoundingClientRect().top.toFixed(1)); requestAnimationFrame(tick); }; tick(); });
-      await playCard(s);
-      s = await awaitTurnAfterBot();
-      await playCard(s);
-      const sizes = await m.evaluate(() => { const w = /** @type {any} */ (window); return { sizes: [...w.__sizes], tops: [...w.__handTops] }; });
-      log(`trick area sizes: ${sizes.sizes}; hand tops: ${sizes.tops}`);
-      assert(sizes.sizes.length === 1, `the trick area kept one size: ${sizes.sizes}`);
-      assert(sizes.tops.length === 1, `the hand never moved: ${sizes.tops}`);
+      s = await turnAfterBot(m);
+      await sampleTrickArea(m);
+      await playFirstCard(m, s);
+      s = await turnAfterBot(m);
+      await playFirstCard(m, s);
+      await turnAfterBot(m);
+      await checkTrickArea(m, 'desktop');
       // The events list names the tricks' winners.
       await m.locator('.side .tabs button', { hasText: 'Events' }).click();
       const won = await m.locator('.log [data-story="trick"]').allTextContents();
       assert(won.length >= 1 && won.every((x) => /^Trick \d+: /.test(x)), `the events list the tricks won: ${JSON.stringify(won)}`);
       await snap(m, 'motion-events');
       await ctx.close();
+      // On a 390×844 phone too.
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: base, locale: 'en-US' });
+      const ph = await watchedPage(phone, 'motion-phone');
+      await ph.goto('/');
+      await enterName(ph, 'Pho');
+      await madiaoTableWithDeck(ph, 'blank');
+      s = await turnAfterBot(ph);
+      await sampleTrickArea(ph);
+      for (let i = 0; i < 3; i += 1) {
+        await playFirstCard(ph, s);
+        s = await turnAfterBot(ph);
+      }
+      await checkTrickArea(ph, '390 px phone');
+      await snap(ph, 'motion-phone');
+      await phone.close();
     });
   } finally {
     await browser.close();

@@ -320,7 +320,8 @@ function Table(p) {
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
               centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
-                : null} />`
+                : /* Its place is kept before there is a last trick, so the hand below never jumps. */
+                  html`<button class="last-trick placeholder" disabled aria-hidden="true" tabIndex=${-1}>${t('trick.show_last')}</button>`} />`
           : html`<div class="felt empty"><p>${t('table.not_started')}</p></div>`}
         ${view && over && endHidden !== st.hand
           ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${st.table.stake ?? 2}
