@@ -54,6 +54,7 @@ pub mod declare;
 pub mod game;
 pub mod random;
 pub mod record;
+pub mod stake;
 pub mod state;
 pub mod variants;
 pub mod view;
@@ -66,6 +67,7 @@ pub use game::{Match, MatchError};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
 };
+pub use stake::{MAX_STAKE, StakeError, StakeLimits};
 pub use variants::{VariantError, Variants};
 pub use view::View;
 
