@@ -64,10 +64,10 @@ pub use card::{Card, Cards, Suit, canonical_deck};
 pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
 pub use game::{Match, MatchError};
+pub use stake::{MAX_STAKE, StakeError, StakeLimits};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
 };
-pub use stake::{MAX_STAKE, StakeError, StakeLimits};
 pub use variants::{VariantError, Variants};
 pub use view::View;
 

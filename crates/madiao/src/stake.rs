@@ -21,7 +21,7 @@ pub struct StakeLimits {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StakeError {
     /// A limit that is odd, below 2 or above [`MAX_STAKE`].
-    #[error("a stake limit must be an even number of chips from 2 to {MAX_STAKE}, not {0}")]
+    #[error("stake must be an even number of chips from 2 to {MAX_STAKE}, not {0}")]
     BadLimit(u32),
     /// The lowest limit above the highest.
     #[error("the lowest stake ({low}) is above the highest ({high})")]

@@ -39,8 +39,10 @@ pub struct LocalConfig {
     pub rules: String,
     /// Single variants overriding the preset.
     pub variants: record::Variants,
-    /// Madiao: chips per stake.
+    /// Madiao: chips per stake; the lowest stake when `stake_max` is above it.
     pub stake: u32,
+    /// Madiao: the highest stake a banker may name for a hand (`None`: the stake is fixed).
+    pub stake_max: Option<u32>,
     /// The person's seat.
     pub seat: Seat,
     /// The person's name.
@@ -72,6 +74,7 @@ impl LocalConfig {
             rules: "standard".into(),
             variants: record::Variants::default(),
             stake: 2,
+            stake_max: None,
             seat: Seat::ALL[0],
             name: "You".into(),
             bots: std::array::from_fn(|_| "pimc".to_string()),
@@ -165,8 +168,9 @@ where
     /// A new match; its first hand is dealt at `now`. Fails for rules or bots the game does not
     /// know.
     pub fn new(cfg: LocalConfig, now: Instant) -> Result<LocalTable<G>, LocalError> {
-        let settings = G::settings(&cfg.rules, &cfg.variants, cfg.stake)
-            .map_err(|e| LocalError::Settings(e.to_string()))?;
+        let settings =
+            G::settings(&cfg.rules, &cfg.variants, (cfg.stake, cfg.stake_max.unwrap_or(cfg.stake)))
+                .map_err(|e| LocalError::Settings(e.to_string()))?;
         for (i, b) in cfg.bots.iter().enumerate() {
             if i != cfg.seat.index() {
                 G::bot(b, 0, Budget { think_ms: 1 }).map_err(|e| LocalError::Bot(e.to_string()))?;
@@ -189,6 +193,7 @@ where
             rules: cfg.rules.clone(),
             variants: cfg.variants.clone(),
             stake: cfg.stake,
+            stake_max: cfg.stake_max,
             turn_seconds: 30,
             private: true,
             pace: cfg.pace,
