@@ -755,6 +755,11 @@ where
         self.state.as_ref().map(|s| (self.hand, s))
     }
 
+    /// The number of the current hand (from 0), dealt or waiting for its banker's stake.
+    pub fn hand_number(&self) -> u32 {
+        self.hand
+    }
+
     /// The match between hands, once it has begun.
     pub fn match_state(&self) -> Option<&G::Match> {
         self.m.as_ref()

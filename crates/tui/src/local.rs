@@ -239,7 +239,7 @@ where
         t.carry_out(fx, 0);
         // Every seat is taken: the match begins, and the person sits down to it.
         t.input(Request::AutoStart, 0);
-        if t.table.hand().is_none() {
+        if t.table.match_state().is_none() {
             return Err(LocalError::Deal);
         }
         t.input(Request::Join { conn: ME, guest, seat: Some(t.cfg.seat.number()) }, 0);
@@ -303,7 +303,8 @@ where
     /// log goes.
     pub fn record(&self) -> Result<String, String> {
         let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log()).map_err(|e| e.to_string())?;
-        let dealt = self.table.hand().map_or(0, |(h, _)| h as usize + 1);
+        // A hand waiting for its banker's stake is not dealt yet.
+        let dealt = self.table.hand().map_or(self.table.hand_number() as usize, |(h, _)| h as usize + 1);
         let states = &r.states[..dealt.min(r.states.len())];
         G::record(&self.settings, self.cfg.seed, self.players(), states).map_err(|e| e.to_string())
     }
