@@ -839,7 +839,13 @@ async function main() {
           await p.locator('.hand-end button[data-action="next"]').click({ timeout: 2000 }).catch(() => {});
           await p.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 }).catch(() => {});
         } else if (s.legal) {
-          await playMadiaoHand(p, {});
+          try {
+            await playMadiaoHand(p, {});
+          } catch (e) {
+            await snap(p, 'stake-play-failure');
+            log('the table when a hand could not be played:', JSON.stringify(await tableState(p)));
+            throw e;
+          }
         }
         await sleep(200);
       }
