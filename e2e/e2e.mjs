@@ -348,6 +348,7 @@ async function createTable(page, game, opts = {}) {
     await page.locator('.new-table button.link').click();
     for (const [k, v] of Object.entries(opts.variants)) await page.locator(`select[name="${k}"]`).selectOption(v);
   }
+  if (opts.stakeMax) await page.locator('input[name="stake_max"]').fill(String(opts.stakeMax));
   if (opts.name) await page.locator('input[name="table-name"]').fill(opts.name);
   await snap(page, `lobby-new-${game}`);
   await page.locator('button[data-action="create"]').click();
@@ -939,6 +940,56 @@ async function main() {
       }
       await page.locator('button[data-action="lang"]').click();
       await page.waitForFunction(() => document.documentElement.lang === 'en');
+    });
+
+    await scenario('Madiao: a person who banks names the stake; the hand and the match score show it', async () => {
+      const ctx = await browser.newContext(desktop);
+      const p = await watchedPage(ctx, 'stake');
+      await p.goto('/');
+      await enterName(p, 'Sam');
+      await p.locator('.new-table').waitFor();
+      const id = await createTable(p, 'madiao', { stakeMax: 8, name: 'Sam names the stake' });
+      const summary = await (await p.request.get(`/api/tables/${id}`)).json();
+      assert(summary.stake === 2 && summary.stake_max === 8, `the limits: ${summary.stake}–${summary.stake_max}`);
+      // The bots bank and name their stakes until Sam banks (everyone banks once in a match).
+      const deadline = Date.now() + 400000;
+      let named = false;
+      while (!named && Date.now() < deadline) {
+        if (await p.locator('.stake-pick').count()) {
+          const options = await p.locator('.stake-pick select[name="stake"] option').allTextContents();
+          assert(options.join(' ') === '2 4 6 8', `the even stakes within the limits: ${options}`);
+          assert((await p.locator('.hand .card').count()) === 0, 'no card is dealt before the stake');
+          await snap(p, 'stake-pick');
+          await p.locator('.stake-pick select[name="stake"]').selectOption('6');
+          await p.locator('.stake-pick button[data-action="stake"]').click();
+          named = true;
+          break;
+        }
+        const s = await tableState(p);
+        if (s.handEnd) {
+          await p.locator('.hand-end button[data-action="next"]').click({ timeout: 2000 }).catch(() => {});
+          await p.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 }).catch(() => {});
+        } else if (s.legal) {
+          try {
+            await playMadiaoHand(p, {});
+          } catch (e) {
+            await snap(p, 'stake-play-failure');
+            log('the table when a hand could not be played:', JSON.stringify(await tableState(p)));
+            throw e;
+          }
+        }
+        await sleep(200);
+      }
+      assert(named, 'Sam banked and was asked for the stake');
+      await p.locator('.hand .card').first().waitFor({ timeout: 20000 });
+      await playMadiaoHand(p, {});
+      await p.locator('.hand-end .hand-stake').waitFor({ timeout: 20000 });
+      const text = await p.locator('.hand-end .hand-stake').textContent();
+      assert(/Stake: 6 chips/.test(text ?? ''), `the hand's scoring names its stake: ${text}`);
+      const stakes = await p.locator('.hand-end .match-score .stakes').textContent();
+      assert(/Stakes by hand: .*6/.test(stakes ?? ''), `the match score lists each hand's stake: ${stakes}`);
+      await snap(p, 'stake-hand-end');
+      await ctx.close();
     });
 
     await scenario('between hands, pressing Ready shows it; the next hand begins once every connected person is ready', async () => {

@@ -26,6 +26,8 @@ export function Scoring(p) {
   const view = p.view;
   if (isMadiao(view)) {
     const r = view.result;
+    // Each hand has its own stake (the banker names it, rules §2).
+    const stake = view.stake ?? p.stake;
     return html`<div class="scoring madiao">
       ${r ? html`<p class="result-text">${madiaoResultText(r, p.names, l)}</p>` : null}
       ${view.declared.length
@@ -47,8 +49,9 @@ export function Scoring(p) {
             <thead><tr><th></th>${p.names.map((n, s) => html`<th key=${s}>${n}</th>`)}</tr></thead>
             <tbody>
               <tr><th>${t('end.stakes')}</th>${view.settlement.totals.map((x, s) => html`<td key=${s} class=${x > 0 ? 'plus' : x < 0 ? 'minus' : ''}>${signed(x)}</td>`)}</tr>
-              <tr><th>${t('end.chips')}</th>${view.settlement.totals.map((x, s) => html`<td key=${s}>${signed(x * p.stake)}</td>`)}</tr>
+              <tr><th>${t('end.chips')}</th>${view.settlement.totals.map((x, s) => html`<td key=${s}>${signed(x * stake)}</td>`)}</tr>
             </tbody>
+            <caption class="hand-stake">${t('end.stake', { n: stake })}</caption>
           </table>`
         : r
           ? html`<p>${r.payoffs.map((x, s) => html`<span key=${s} class="pay">${p.names[s]} ${signed(x)}</span>`)}</p>`
@@ -138,11 +141,12 @@ export function MatchScore(p) {
         (n, s) => html`<tr key=${s} class=${m.next_banker === s && !m.over ? 'next' : ''}>
           <td>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
           <td class=${m.totals[s] > 0 ? 'plus' : m.totals[s] < 0 ? 'minus' : ''}>${signed(m.totals[s])}</td>
-          <td>${signed(m.totals[s] * p.stake)}</td>
+          <td>${signed(m.chips ? m.chips[s] : m.totals[s] * p.stake)}</td>
           <td>${m.banked[s] ? '✓' : ''}</td>
         </tr>`,
       )}</tbody>
-      <caption>${t('score.hands', { n: m.hands })}${m.over ? ` · ${t('score.over')}` : ''}</caption>
+      <caption>${t('score.hands', { n: m.hands })}${m.over ? ` · ${t('score.over')}` : ''}${m.stakes && m.stakes.length
+        ? html`<br /><span class="stakes">${t('score.stakes', { list: m.stakes.join(', ') })}</span>` : null}</caption>
     </table>`;
   }
   const l = lang();

@@ -110,6 +110,7 @@ function NewTable(p) {
   const presetValues = info.presets[preset] ?? info.presets.standard ?? {};
   const [chosen, setChosen] = useState(/** @type {Record<string, string>} */ ({}));
   const [stake, setStake] = useState(2);
+  const [stakeMax, setStakeMax] = useState(2);
   const [clock, setClock] = useState(30);
   const [pace, setPace] = useState(/** @type {Pace} */ ('normal'));
   const [grace, setGrace] = useState(String(GRACE.default));
@@ -150,6 +151,7 @@ function NewTable(p) {
         rules: preset,
         variants: overrides(presetValues, values),
         stake: game === 'madiao' ? stake : undefined,
+        stake_max: game === 'madiao' && stakeMax > stake ? stakeMax : undefined,
         turn_seconds: clock,
         pace,
         grace_seconds: graceSecs,
@@ -201,6 +203,11 @@ function NewTable(p) {
           ? html`<label>${t('lobby.stake')}
               <input type="number" name="stake" min="2" max="1000" step="2" value=${stake}
                 onInput=${(/** @type {Event} */ e) => setStake(Number(/** @type {HTMLInputElement} */ (e.target).value))} /></label>`
+          : null}
+        ${game === 'madiao'
+          ? html`<label title=${t('stake.default', { low: stake })}>${t('lobby.stake_max')}
+              <input type="number" name="stake_max" min="2" max="1000" step="2" value=${Math.max(stakeMax, stake)}
+                onInput=${(/** @type {Event} */ e) => setStakeMax(Number(/** @type {HTMLInputElement} */ (e.target).value))} /></label>`
           : null}
         <label>${t('lobby.clock')}
           <select name="clock" value=${String(clock)} onChange=${(/** @type {Event} */ e) => setClock(Number(/** @type {HTMLSelectElement} */ (e.target).value))}>

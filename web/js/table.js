@@ -322,9 +322,11 @@ function Table(p) {
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
                 : /* Its place is kept before there is a last trick, so the hand below never jumps. */
                   html`<button class="last-trick placeholder" disabled aria-hidden="true" tabIndex=${-1}>${t('trick.show_last')}</button>`} />`
-          : html`<div class="felt empty"><p>${t('table.not_started')}</p></div>`}
+          : st.table.status !== 'waiting' && game === 'madiao'
+            ? html`<${StakeFelt} st=${st} names=${names} act=${act} />`
+            : html`<div class="felt empty"><p>${t('table.not_started')}</p></div>`}
         ${view && over && endHidden !== st.hand
-          ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${st.table.stake ?? 2}
+          ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${(view && 'stake' in view ? view.stake : null) ?? st.table.stake ?? 2}
               timer=${st.timer} timerAt=${st.timerAt} ready=${st.ready} seated=${me !== null} finished=${finished} tableId=${st.table.id}
               seats=${seats} me=${me}
               onNext=${() => send({ type: 'next' })} onHide=${() => setEndHidden(st.hand)} navigate=${p.navigate} />`
@@ -354,6 +356,35 @@ function Table(p) {
           names=${names} stake=${st.table.stake ?? 2} onClose=${() => setPastHand(null)} />`
       : null}
     ${rules ? html`<${RulesDialog} game=${game} variants=${st.table.variants} onClose=${() => setRules(false)} />` : null}
+  </div>`;
+}
+
+/**
+ * Madiao, before a hand is dealt: its banker names the stake (rules §2). The banker picks an even
+ * stake within the table's limits; everyone else sees who is choosing.
+ * @param {{st: any, names: string[], act: (a: any) => void}} p
+ */
+function StakeFelt(p) {
+  const legal = p.st.legal;
+  const ask = legal && legal.kind === 'stake' ? legal : null;
+  const [stake, setStake] = useState(0);
+  const timer = p.st.timer;
+  if (!ask) {
+    const seat = timer && 'seat' in timer ? timer.seat : null;
+    return html`<div class="felt empty stake-wait"><p>${seat === null ? t('table.not_started') : t('stake.choosing', { name: p.names[seat], n: p.st.hand + 1 })}</p></div>`;
+  }
+  const choices = [];
+  for (let x = ask.low; x <= ask.high; x += 2) choices.push(x);
+  const value = choices.includes(stake) ? stake : ask.low;
+  return html`<div class="felt empty stake-pick" data-legal="stake">
+    <form onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); p.act({ stake: value }); }}>
+      <label>${t('stake.you_bank', { n: p.st.hand + 1, low: ask.low, high: ask.high })}
+        <select name="stake" value=${String(value)} onChange=${(/** @type {Event} */ e) => setStake(Number(/** @type {HTMLSelectElement} */ (e.target).value))}>
+          ${choices.map((x) => html`<option key=${x} value=${String(x)}>${x}</option>`)}
+        </select></label>
+      <button class="primary" type="submit" data-action="stake">${t('stake.name')}</button>
+      <p class="hint">${t('stake.default', { low: ask.low })}</p>
+    </form>
   </div>`;
 }
 

@@ -589,9 +589,13 @@ rules: string,
  */
 variants: Record<string, string>, 
 /**
- * Madiao: chips per stake.
+ * Madiao: chips per stake (the lowest stake when the banker names it).
  */
 stake?: number, 
+/**
+ * Madiao: the highest stake the banker may name, when it is above `stake`.
+ */
+stake_max?: number, 
 /**
  * The turn clock, in seconds.
  */
@@ -713,7 +717,15 @@ requested: DabaifenCard | null, } | { "kind": "annul",
 /**
  * True when you have asked to annul.
  */
-requested: boolean, } | { "kind": "redeal", 
+requested: boolean, } | { "kind": "stake", 
+/**
+ * The lowest stake (also the stake if you do not choose in time).
+ */
+low: number, 
+/**
+ * The highest stake.
+ */
+high: number, } | { "kind": "redeal", 
 /**
  * True when you have asked for a redeal.
  */
@@ -749,7 +761,7 @@ text: string, };
 
 export type Timer = { "what": "turn", seat: Seat, remaining_ms?: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms?: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, };
 
-export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
+export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "stake", seat: Seat, stake: number, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
 
 export type You = { 
 /**
@@ -778,6 +790,14 @@ hands: number,
  * Each seat's total, in stakes.
  */
 totals: [number, number, number, number], 
+/**
+ * The stake of each finished hand, in order (chips per stake, named by its banker).
+ */
+stakes: Array<number>, 
+/**
+ * Each seat's total in chips: the sum over hands of the payoffs times the hand's stake.
+ */
+chips: [number, number, number, number], 
 /**
  * The seats that have banked.
  */
@@ -954,9 +974,14 @@ rules?: string,
  */
 variants?: VariantOverrides, 
 /**
- * Madiao: chips per stake.
+ * Madiao: chips per stake; with `stake_max`, the lowest stake the banker may name.
  */
 stake?: number, 
+/**
+ * Madiao: the highest stake the banker may name for a hand (§2); absent or equal to
+ * `stake`, the stake is fixed.
+ */
+stake_max?: number, 
 /**
  * The turn clock, in seconds.
  */

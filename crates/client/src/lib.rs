@@ -374,6 +374,11 @@ pub fn random_act(legal: &Legal, rng: &mut cards::Rng) -> Option<ActAction> {
             }
             (!singles.is_empty()).then(|| play(vec![singles[rng.index(singles.len())]]))
         }
+        Legal::Stake { low, high } => {
+            let n = (high.saturating_sub(*low) / 2 + 1) as usize;
+            let stake = low + 2 * rng.index(n) as u32;
+            Some(ActAction::Stake(table::protocol::StakeChoice { stake }))
+        }
         Legal::Declare { .. } | Legal::Annul { .. } | Legal::Redeal { .. } => None,
     }
 }

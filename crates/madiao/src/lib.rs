@@ -55,6 +55,7 @@ pub mod figures;
 pub mod game;
 pub mod random;
 pub mod record;
+pub mod stake;
 pub mod state;
 pub mod variants;
 pub mod view;
@@ -65,6 +66,7 @@ pub use deal::{BankerDraw, deck_from_hands, deck_from_seed, first_recipient};
 pub use declare::{MeldKind, Melds};
 pub use figures::{Figure, Hero, ZeroCash, figure};
 pub use game::{Match, MatchError};
+pub use stake::{MAX_STAKE, StakeError, StakeLimits};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
 };

@@ -15,7 +15,7 @@ pub struct Entrant {
     /// Players on the same side are not rated against each other (Da Bai Fen's partnerships);
     /// `None` plays for themself (Madiao).
     pub side: Option<u8>,
-    /// The player's result in the match: the higher the better (Madiao: the stakes won; Da Bai
+    /// The player's result in the match: the higher the better (Madiao: the chips won; Da Bai
     /// Fen: the side's result).
     pub result: f64,
     /// Left the match or lost it on the clock: loses to every other player, draws with another

@@ -78,9 +78,9 @@ pub(crate) fn check_settings(
     doc: &TableSettings,
 ) -> Result<serde_json::Map<String, Value>, table::game::SettingsError> {
     match doc.game {
-        GameKind::Madiao => <ai::Madiao as TableGame>::settings(&doc.rules, &doc.variants, doc.stake)
+        GameKind::Madiao => <ai::Madiao as TableGame>::settings(&doc.rules, &doc.variants, doc.stakes())
             .map(|s| <ai::Madiao as TableGame>::variant_map(&s)),
-        GameKind::Dabaifen => <ai::Dabaifen as TableGame>::settings(&doc.rules, &doc.variants, doc.stake)
+        GameKind::Dabaifen => <ai::Dabaifen as TableGame>::settings(&doc.rules, &doc.variants, doc.stakes())
             .map(|s| <ai::Dabaifen as TableGame>::variant_map(&s)),
     }
 }

@@ -295,6 +295,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         rules: req.rules,
         variants: req.variants,
         stake: req.stake,
+        stake_max: req.stake_max.filter(|_| req.game == GameKind::Madiao),
         turn_seconds: req.turn_seconds,
         private: req.private,
         pace: req.pace,

@@ -174,6 +174,11 @@ async fn creating_tables_checks_everything_and_the_lobby_lists_public_ones() {
         (json!({ "variants": { "colour": "red" } }), "unknown variant `colour`"),
         (json!({ "variants": { "slam": "sometimes" } }), "variant `slam` cannot be"),
         (json!({ "stake": 3 }), "stake must be an even number"),
+        (
+            json!({ "stake": 4, "stake_max": 9 }),
+            "stake must be an even number of chips from 2 to 1000, not 9",
+        ),
+        (json!({ "stake": 8, "stake_max": 4 }), "the lowest stake (8) is above the highest (4)"),
         (json!({ "turn_seconds": 2 }), "turn_seconds must be 5 to 3600"),
         (json!({ "name": "" }), "a table name must have 1 to 60 characters"),
         (json!({ "seats": [{"kind": "me"}] }), "a table has 4 seats, not 1"),

@@ -140,20 +140,26 @@ pub enum SettingsError {
     /// Da Bai Fen's preset or variants.
     #[error(transparent)]
     Dabaifen(#[from] ::dabaifen::VariantError),
-    /// A Madiao stake out of range.
-    #[error("stake must be an even number of chips from 2 to {max}, not {stake}")]
-    Stake {
-        /// The stake asked for.
-        stake: u32,
-        /// The largest stake allowed.
-        max: u32,
-    },
+    /// Madiao's stake limits (§2).
+    #[error(transparent)]
+    Stake(#[from] ::madiao::StakeError),
 }
 
 impl From<SettingsError> for Refusal {
     fn from(e: SettingsError) -> Refusal {
         Refusal::new(ErrorCode::BadMessage, e.to_string())
     }
+}
+
+/// A stake to name before a hand is dealt: the banker, and the table's limits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StakeAsk {
+    /// The banker of the hand, who names it.
+    pub seat: Seat,
+    /// The lowest stake, also the stake when the banker's clock runs out.
+    pub low: u32,
+    /// The highest stake.
+    pub high: u32,
 }
 
 /// Why a table's record cannot be written.
@@ -183,18 +189,44 @@ where
     /// The result of a finished hand (the record's `result`).
     type HandResult: Clone + Debug + PartialEq + Send + Sync + Into<HandResult> + 'static;
 
-    /// Checks a table's rules: the preset, the variant overrides and (Madiao) the stake.
+    /// Checks a table's rules: the preset, the variant overrides and (Madiao) the stake limits,
+    /// lowest and highest (equal: a fixed stake).
     fn settings(
         rules: &str,
         variants: &record::Variants,
-        stake: u32,
+        stakes: (u32, u32),
     ) -> Result<Self::Settings, SettingsError>;
     /// Every variant in force, by name.
     fn variant_map(settings: &Self::Settings) -> serde_json::Map<String, Value>;
     /// A new match; the first banker or starter is drawn from the table's seed.
     fn new_match(settings: &Self::Settings, seed: u64) -> Self::Match;
-    /// Hand `hand` (from 0) of the match, dealt from the table's seed; `None` once the match is over.
-    fn start_hand(settings: &Self::Settings, m: &Self::Match, seed: u64, hand: u32) -> Option<Self::State>;
+    /// Hand `hand` (from 0) of the match, dealt from the table's seed, at the stake the banker
+    /// chose (`None`: the lowest, or the game has none); `None` once the match is over.
+    fn start_hand(
+        settings: &Self::Settings,
+        m: &Self::Match,
+        seed: u64,
+        hand: u32,
+        stake: Option<u32>,
+    ) -> Option<Self::State>;
+    /// Madiao: who names the stake of hand `hand` before it is dealt, and within which limits
+    /// (§2); `None` when nobody is asked (fixed limits, the match over, a game without a stake).
+    fn stake_choice(
+        _settings: &Self::Settings,
+        _m: &Self::Match,
+        _seed: u64,
+        _hand: u32,
+    ) -> Option<StakeAsk> {
+        None
+    }
+    /// A stake named for a hand, checked against the table's limits.
+    fn check_stake(_settings: &Self::Settings, stake: u32) -> Result<u32, SettingsError> {
+        Ok(stake)
+    }
+    /// The stake a bot banker names (the engine's documented policy).
+    fn bot_stake(_settings: &Self::Settings, _m: &Self::Match, _seat: Seat, ask: StakeAsk) -> u32 {
+        ask.low
+    }
     /// Records a finished hand in the match; returns its result (`None` when the hand is not over).
     fn finish_hand(m: &mut Self::Match, state: &Self::State) -> Option<Self::HandResult>;
     /// True once the match is over.

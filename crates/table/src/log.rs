@@ -3,8 +3,8 @@
 
 use cards::Seat;
 
-use crate::game::TableGame;
-use crate::protocol::ChatMessage;
+use crate::game::{StakeAsk, TableGame};
+use crate::protocol::{ChatMessage, StakeChoice};
 
 pub use crate::protocol::TableStatus;
 
@@ -41,12 +41,44 @@ where
     G::Action: serde::de::DeserializeOwned,
 {
     pub m: G::Match,
-    /// Every hand, the current (last) one included.
+    /// Every hand dealt, the current (last) one included unless its stake is still to be named.
     pub states: Vec<G::State>,
-    /// The results of every hand but the last.
+    /// The results of every finished hand.
     pub results: Vec<G::HandResult>,
     /// How many of the actions were moves everyone saw.
     pub moves: u64,
+    /// The next hand (number `states.len()`) waits for its banker to name the stake.
+    pub stake_due: Option<StakeAsk>,
+}
+
+/// One entry of a table's log: a move of the game, or a banker's stake for the hand about to be
+/// dealt (Madiao §2), stored as `{"stake": 6}`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Logged<A> {
+    /// A move, or an answer to a poll.
+    Act(A),
+    /// The stake the banker named.
+    Stake(u32),
+}
+
+impl<A: serde::Serialize> Logged<A> {
+    /// The entry as the log stores it.
+    pub fn to_json(&self) -> String {
+        match self {
+            Logged::Act(a) => serde_json::to_string(a).unwrap_or_default(),
+            Logged::Stake(stake) => serde_json::to_string(&StakeChoice { stake: *stake }).unwrap_or_default(),
+        }
+    }
+}
+
+impl<A: serde::de::DeserializeOwned> Logged<A> {
+    /// Reads an entry as the log stores it.
+    pub fn parse(text: &str) -> Result<Logged<A>, String> {
+        if let Ok(c) = serde_json::from_str::<StakeChoice>(text) {
+            return Ok(Logged::Stake(c.stake));
+        }
+        serde_json::from_str(text).map(Logged::Act).map_err(|e| e.to_string())
+    }
 }
 
 /// Why a table's log cannot be replayed, or its record written.
@@ -87,6 +119,14 @@ pub enum LogError {
         /// The seat.
         seat: Seat,
     },
+    /// A hand's first entry is not the stake its banker names, or a stake where none is named.
+    #[error("log entry {seq}: {why}")]
+    Stake {
+        /// The entry's position.
+        seq: u64,
+        /// What is wrong.
+        why: String,
+    },
     /// An action that is not one of the game (the reader's reason).
     #[error("log entry {seq}: {reason}")]
     NotAnAction {
@@ -119,47 +159,91 @@ where
     G::Action: serde::de::DeserializeOwned,
 {
     let mut m = G::new_match(settings, seed);
-    let mut st = G::start_hand(settings, &m, seed, 0).ok_or(LogError::FirstHand)?;
+    // The hand being played, or `None` while its banker has to name the stake.
+    let mut stake_due = G::stake_choice(settings, &m, seed, 0);
+    let mut st = match stake_due {
+        Some(_) => None,
+        None => Some(G::start_hand(settings, &m, seed, 0, None).ok_or(LogError::FirstHand)?),
+    };
     let mut states = Vec::new();
     let mut results = Vec::new();
     let mut moves = 0;
     for a in log {
-        while G::to_move(&st).is_none() {
-            results.extend(G::finish_hand(&mut m, &st));
+        while let Some(cur) = st.as_ref().filter(|cur| G::to_move(cur).is_none()) {
+            results.extend(G::finish_hand(&mut m, cur));
             let next = states.len() as u32 + 1;
-            let new = G::start_hand(settings, &m, seed, next).ok_or(LogError::MatchOver { seq: a.seq })?;
-            states.push(std::mem::replace(&mut st, new));
+            stake_due = G::stake_choice(settings, &m, seed, next);
+            let new = match stake_due {
+                Some(_) => None,
+                None => Some(
+                    G::start_hand(settings, &m, seed, next, None)
+                        .ok_or(LogError::MatchOver { seq: a.seq })?,
+                ),
+            };
+            states.extend(std::mem::replace(&mut st, new));
         }
         let hand = states.len() as u32;
         if a.hand != hand {
             return Err(LogError::WrongHand { seq: a.seq, named: a.hand, playing: hand });
         }
         let seat = Seat::new(a.seat).ok_or(LogError::BadSeat { seq: a.seq, seat: a.seat })?;
-        if G::to_move(&st) != Some(seat) {
-            return Err(LogError::NotToMove { seq: a.seq, seat });
+        let entry = Logged::<G::Action>::parse(&a.action)
+            .map_err(|reason| LogError::NotAnAction { seq: a.seq, reason })?;
+        match (stake_due, st.as_mut(), entry) {
+            (Some(ask), _, Logged::Stake(stake)) => {
+                if ask.seat != seat {
+                    return Err(LogError::NotToMove { seq: a.seq, seat });
+                }
+                let stake = G::check_stake(settings, stake)
+                    .map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
+                let dealt = G::start_hand(settings, &m, seed, hand, Some(stake))
+                    .ok_or(LogError::MatchOver { seq: a.seq })?;
+                st = Some(dealt);
+                stake_due = None;
+            }
+            (Some(ask), _, Logged::Act(_)) => {
+                let why = format!("hand {hand} begins with its banker ({}) naming the stake", ask.seat);
+                return Err(LogError::Stake { seq: a.seq, why });
+            }
+            (None, _, Logged::Stake(_)) => {
+                let why = format!("the stake of hand {hand} is not named now");
+                return Err(LogError::Stake { seq: a.seq, why });
+            }
+            (None, None, Logged::Act(_)) => return Err(LogError::MatchOver { seq: a.seq }),
+            (None, Some(cur), Logged::Act(action)) => {
+                if G::to_move(cur) != Some(seat) {
+                    return Err(LogError::NotToMove { seq: a.seq, seat });
+                }
+                moves += u64::from(G::is_move(cur, &action));
+                G::apply(cur, action).map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
+            }
         }
-        let action: G::Action = serde_json::from_str(&a.action)
-            .map_err(|e| LogError::NotAnAction { seq: a.seq, reason: e.to_string() })?;
-        moves += u64::from(G::is_move(&st, &action));
-        G::apply(&mut st, action).map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
     }
     // Hands settled as soon as they are dealt (a Madiao meld, a Da Bai Fen open deal where nobody
     // can show) leave nothing in the log, and so does the pause after a hand: deal on to the first
-    // hand that waits for someone, or to the end of the match.
-    while G::to_move(&st).is_none() {
+    // hand that waits for someone (its banker's stake included), or to the end of the match.
+    while let Some(cur) = st.as_ref().filter(|cur| G::to_move(cur).is_none()) {
         let mut after = m.clone();
-        let result = G::finish_hand(&mut after, &st);
+        let result = G::finish_hand(&mut after, cur);
         if G::match_over(&after) {
             break;
         }
         let next = states.len() as u32 + 1;
-        let Some(new) = G::start_hand(settings, &after, seed, next) else { break };
+        let ask = G::stake_choice(settings, &after, seed, next);
+        let new = match ask {
+            Some(_) => None,
+            None => match G::start_hand(settings, &after, seed, next, None) {
+                Some(new) => Some(new),
+                None => break,
+            },
+        };
         m = after;
         results.extend(result);
-        states.push(std::mem::replace(&mut st, new));
+        stake_due = ask;
+        states.extend(std::mem::replace(&mut st, new));
     }
-    states.push(st);
-    Ok(Replayed { m, states, results, moves })
+    states.extend(st);
+    Ok(Replayed { m, states, results, moves, stake_due })
 }
 
 /// The `yezi/1` record of a table from its log.
@@ -186,13 +270,13 @@ mod tests {
     fn madiao_settings(hands: u32) -> <Madiao as TableGame>::Settings {
         let mut v = record::Variants::default();
         v.0.insert("game_length".into(), format!("hands:{hands}"));
-        <Madiao as TableGame>::settings("standard", &v, 2).unwrap()
+        <Madiao as TableGame>::settings("standard", &v, (2, 2)).unwrap()
     }
 
     /// Plays the first hand of a match with the first legal action each time; returns its log.
     fn first_hand_log(settings: &<Madiao as TableGame>::Settings, seed: u64) -> Vec<LoggedAction> {
         let m = <Madiao as TableGame>::new_match(settings, seed);
-        let mut st = <Madiao as TableGame>::start_hand(settings, &m, seed, 0).unwrap();
+        let mut st = <Madiao as TableGame>::start_hand(settings, &m, seed, 0, None).unwrap();
         let mut log = Vec::new();
         while let Some(seat) = st.to_move() {
             let a = st.legal_actions()[0];
@@ -215,12 +299,12 @@ mod tests {
             .find_map(|seed| {
                 let log = first_hand_log(&settings, seed);
                 let mut m = <Madiao as TableGame>::new_match(&settings, seed);
-                let mut first = <Madiao as TableGame>::start_hand(&settings, &m, seed, 0)?;
+                let mut first = <Madiao as TableGame>::start_hand(&settings, &m, seed, 0, None)?;
                 for a in &log {
                     first.apply(serde_json::from_str(&a.action).ok()?).ok()?;
                 }
                 <Madiao as TableGame>::finish_hand(&mut m, &first);
-                let second = <Madiao as TableGame>::start_hand(&settings, &m, seed, 1)?;
+                let second = <Madiao as TableGame>::start_hand(&settings, &m, seed, 1, None)?;
                 second.is_over().then_some((seed, log))
             })
             .expect("a seed whose second hand is settled at once");

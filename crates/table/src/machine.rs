@@ -44,8 +44,8 @@ use cards::record::GameKind;
 use serde::de::DeserializeOwned;
 
 use crate::bots::{bot_choice, default_bot};
-use crate::game::{Begin, Legal, Overlay, RequestError, TableGame, Viewer, decision_seed};
-use crate::log::{ChatRow, LoggedAction, SeatRow, TableStatus, record_of, replay};
+use crate::game::{Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, Viewer, decision_seed};
+use crate::log::{ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
     AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, MatchSummary, Refusal, SeatInfo,
     SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
@@ -407,6 +407,9 @@ pub enum Stage {
     Draw { shown: u8, due: Millis },
     /// A decision window (Madiao redeal, Da Bai Fen annulment) closes at `until`.
     Window { until: Millis },
+    /// Madiao, before a hand is dealt: its banker (`ask.seat`) names the stake (§2), on his
+    /// turn clock (`deadline`; the lowest stake when it runs out) or a bot's (`bot_at`).
+    Stake { ask: StakeAsk, deadline: Option<Millis>, bot_at: Option<Millis> },
     /// `seat` is to move. `deadline`: a person's turn clock (set when the turn began, never
     /// restarted); `bot_at`: when a bot moves for the seat, if a bot plays it now.
     Turn { seat: Seat, deadline: Option<Millis>, bot_at: Option<Millis> },
@@ -446,6 +449,7 @@ enum Event<A> {
     Draw(u8),
     DrawEnd,
     Action { seat: Seat, action: A, by_bot: bool },
+    Stake { seat: Seat, stake: u32, by_bot: bool },
     WindowOpen,
     WindowClosed(WindowOutcome),
 }
@@ -514,8 +518,8 @@ struct Log<G: TableGame>(Vec<Entry<G>>)
 where
     G::Action: DeserializeOwned;
 
-/// One action of the log: its hand, its seat, the action.
-type Entry<G> = (u32, Seat, <G as ai::Game>::Action);
+/// One entry of the log: its hand, its seat, the action or the stake named.
+type Entry<G> = (u32, Seat, Logged<<G as ai::Game>::Action>);
 
 impl<G: TableGame> Clone for Log<G>
 where
@@ -572,7 +576,7 @@ where
         now: Millis,
     ) -> Result<Self, LoadError> {
         let doc = config.settings;
-        let settings = G::settings(&doc.rules, &doc.variants, doc.stake)
+        let settings = G::settings(&doc.rules, &doc.variants, doc.stakes())
             .map_err(|why| LoadError::Settings { id: config.id.clone(), why: why.to_string() })?;
         let chat_seq = chat.last().map_or(0, |c| c.seq + 1);
         let mut chat: VecDeque<ChatRow> = chat.into_iter().collect();
@@ -616,8 +620,12 @@ where
             let r = replay::<G>(&t.settings, t.seed, log)
                 .map_err(|why| LoadError::Log { id: t.id.clone(), why: why.to_string() })?;
             let mut states = r.states;
-            let Some(st) = states.pop() else {
-                return Err(LoadError::Log { id: t.id.clone(), why: "no hand".into() });
+            let st = match r.stake_due {
+                Some(_) => None,
+                None => match states.pop() {
+                    Some(st) => Some(st),
+                    None => return Err(LoadError::Log { id: t.id.clone(), why: "no hand".into() }),
+                },
             };
             t.hand = states.len() as u32;
             t.results = std::sync::Arc::new(r.results);
@@ -629,14 +637,16 @@ where
                 let why =
                     |e: String| LoadError::Log { id: t.id.clone(), why: format!("log entry {}: {e}", a.seq) };
                 let seat = Seat::new(a.seat).ok_or_else(|| why("no such seat".into()))?;
-                let action: G::Action = serde_json::from_str(&a.action).map_err(|e| why(e.to_string()))?;
+                let action = Logged::<G::Action>::parse(&a.action).map_err(why)?;
                 entries.push((a.hand, seat, action));
             }
             t.log = Log(entries);
             t.log_len = log.len() as u64;
-            t.state = Some(st);
+            t.state = st;
             if t.status == TableStatus::Finished {
                 t.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + t.timing.retire_ms) };
+            } else if let Some(ask) = r.stake_due {
+                t.start_stake(ask, now);
             } else {
                 t.enter_hand(now, true);
                 if t.status == TableStatus::Parked {
@@ -745,6 +755,11 @@ where
         self.state.as_ref().map(|s| (self.hand, s))
     }
 
+    /// The number of the current hand (from 0), dealt or waiting for its banker's stake.
+    pub fn hand_number(&self) -> u32 {
+        self.hand
+    }
+
     /// The match between hands, once it has begun.
     pub fn match_state(&self) -> Option<&G::Match> {
         self.m.as_ref()
@@ -765,7 +780,7 @@ where
                 seq: i as u64,
                 hand: *hand,
                 seat: seat.number(),
-                action: serde_json::to_string(a).unwrap_or_default(),
+                action: a.to_json(),
             })
             .collect()
     }
@@ -824,6 +839,10 @@ where
                     }
                 }
             }
+            Stage::Stake { ask, deadline, bot_at } => match self.controller(ask.seat, now) {
+                Controller::Person => take(*deadline),
+                Controller::Bot(_) => take(*bot_at),
+            },
             Stage::Trick { until } => take(Some(*until)),
             Stage::HandOver { until, .. } => take(*until),
             Stage::MatchOver { record_due, retire_at } => {
@@ -847,6 +866,10 @@ where
             rules: self.doc.rules.clone(),
             variants: G::variant_map(&self.settings),
             stake: (self.doc.game == GameKind::Madiao).then_some(self.doc.stake),
+            stake_max: self
+                .doc
+                .stake_max
+                .filter(|&m| self.doc.game == GameKind::Madiao && m > self.doc.stake),
             turn_seconds: self.doc.turn_seconds,
             pace: self.doc.pace,
             grace_seconds: self.doc.grace_seconds,
@@ -967,7 +990,6 @@ where
     }
 
     fn timer_now(&self, now: Millis) -> Option<Timer> {
-        self.state.as_ref()?;
         if self.status == TableStatus::Finished {
             return None;
         }
@@ -976,21 +998,16 @@ where
             Stage::Parked { was } => was.as_ref(),
             s => s,
         };
+        if self.state.is_none() && !matches!(stage, Stage::Stake { .. }) {
+            return None;
+        }
         Some(match stage {
             Stage::Waiting { .. } | Stage::Parked { .. } => return None,
             Stage::Draw { .. } => Timer::Draw { every_ms: self.draw_every() },
             Stage::Window { until } => Timer::Window { remaining_ms: left(*until) },
             Stage::Trick { until } => Timer::Trick { remaining_ms: left(*until) },
-            Stage::Turn { seat, deadline, .. } => match self.controller(*seat, now) {
-                Controller::Person => {
-                    let turn = deadline.map(left);
-                    match self.grace_left(*seat, now) {
-                        Some(g) => Timer::Grace { seat: *seat, remaining_ms: turn.map_or(g, |t| g.min(t)) },
-                        None => Timer::Turn { seat: *seat, remaining_ms: turn },
-                    }
-                }
-                Controller::Bot(_) => Timer::Bot { seat: *seat },
-            },
+            Stage::Stake { ask, deadline, .. } => self.turn_timer(ask.seat, *deadline, now),
+            Stage::Turn { seat, deadline, .. } => self.turn_timer(*seat, *deadline, now),
             Stage::HandOver { until, ready } => Timer::NextHand {
                 remaining_ms: until.map(left),
                 ready: Seat::ALL.into_iter().filter(|s| ready[s.index()]).collect(),
@@ -999,6 +1016,20 @@ where
                 Timer::NextHand { remaining_ms: Some(retire_at.map_or(0, left)), ready: Vec::new() }
             }
         })
+    }
+
+    /// The clock of a seat's turn (a move, or a banker naming the stake).
+    fn turn_timer(&self, seat: Seat, deadline: Option<Millis>, now: Millis) -> Timer {
+        match self.controller(seat, now) {
+            Controller::Person => {
+                let turn = deadline.map(|t| t.saturating_sub(now));
+                match self.grace_left(seat, now) {
+                    Some(g) => Timer::Grace { seat, remaining_ms: turn.map_or(g, |t| g.min(t)) },
+                    None => Timer::Turn { seat, remaining_ms: turn },
+                }
+            }
+            Controller::Bot(_) => Timer::Bot { seat },
+        }
     }
 
     fn match_json(&self) -> Option<MatchSummary> {
@@ -1016,12 +1047,21 @@ where
                 action: G::public_action(action, *seat, viewer),
                 by_bot: *by_bot,
             },
+            Event::Stake { seat, stake, by_bot } => {
+                TableEvent::Stake { seat: *seat, stake: *stake, by_bot: *by_bot }
+            }
             Event::WindowOpen => TableEvent::Window { closes_in_ms: self.window_len() },
             Event::WindowClosed(outcome) => TableEvent::WindowClosed { outcome: *outcome },
         }
     }
 
     fn view_and_legal(&self, viewer: Viewer) -> (Option<GameView>, Option<Legal>) {
+        if let Stage::Stake { ask, .. } = &self.stage
+            && viewer == Viewer::Seat(ask.seat)
+            && self.status == TableStatus::Playing
+        {
+            return (None, Some(Legal::Stake { low: ask.low, high: ask.high }));
+        }
         let Some(st) = &self.state else { return (None, None) };
         let ov = self.overlay();
         let view = Some(G::table_view(st, viewer, ov));
@@ -1140,16 +1180,16 @@ where
         self.members.iter().find(|m| m.conn == conn)
     }
 
-    fn rows(&self, actions: &[(Seat, G::Action)]) -> Vec<LoggedAction> {
+    fn rows(&self, entries: &[(Seat, Logged<G::Action>)]) -> Vec<LoggedAction> {
         let start = self.log_len;
-        actions
+        entries
             .iter()
             .enumerate()
             .map(|(i, (s, a))| LoggedAction {
                 seq: start + i as u64,
                 hand: self.hand,
                 seat: s.number(),
-                action: serde_json::to_string(a).unwrap_or_default(),
+                action: a.to_json(),
             })
             .collect()
     }
@@ -1158,13 +1198,19 @@ where
     fn log_actions(&mut self, actions: &[(Seat, G::Action)]) -> Option<Write> {
         let mut all = std::mem::take(&mut self.draw_answers);
         all.extend_from_slice(actions);
-        if all.is_empty() {
+        let entries: Vec<_> = all.into_iter().map(|(s, a)| (s, Logged::Act(a))).collect();
+        self.log_entries(entries)
+    }
+
+    /// Logs entries: the write, and the table's log follows.
+    fn log_entries(&mut self, entries: Vec<(Seat, Logged<G::Action>)>) -> Option<Write> {
+        if entries.is_empty() {
             return None;
         }
-        let rows = self.rows(&all);
+        let rows = self.rows(&entries);
         self.log_len += rows.len() as u64;
         let hand = self.hand;
-        self.fresh.extend(all.iter().map(|&(s, a)| (hand, s, a)));
+        self.fresh.extend(entries.into_iter().map(|(s, a)| (hand, s, a)));
         Some(Write::Actions(rows))
     }
 
@@ -1433,6 +1479,48 @@ where
             }
             TableStatus::Parked | TableStatus::Playing => {}
         }
+        let staking = match &self.stage {
+            Stage::Stake { ask, .. } => Some(*ask),
+            Stage::Parked { was } => match was.as_ref() {
+                Stage::Stake { ask, .. } => Some(*ask),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let ActAction::Stake(c) = raw {
+            let Some(ask) = staking else {
+                self.err(
+                    conn,
+                    ErrorCode::TooLate,
+                    "the stake is named by the banker before the deal, not now",
+                );
+                return none;
+            };
+            if ask.seat != seat {
+                let msg = format!("{} is the banker and names the stake, not you ({seat})", ask.seat);
+                self.err(conn, ErrorCode::NotYourTurn, msg);
+                return none;
+            }
+            if let Err(why) = G::check_stake(&self.settings, c.stake) {
+                self.err(conn, ErrorCode::Illegal, why.to_string());
+                return none;
+            }
+            if self.seats[seat.index()].away {
+                self.seats[seat.index()].away = false;
+                self.person_back(seat, now);
+                self.broadcast_seats(None, now);
+            }
+            let writes = self.name_stake(ask, c.stake, false, now);
+            return (
+                writes,
+                OnFail::Refuse { conn, join: false, what: "the stake could not be saved, nothing changed" },
+            );
+        }
+        if let Some(ask) = staking {
+            let msg = format!("the hand is not dealt yet: its banker ({}) names the stake first", ask.seat);
+            self.err(conn, ErrorCode::NotYourTurn, msg);
+            return none;
+        }
         let action: G::Action = match G::from_wire(raw) {
             Some(a) => a,
             None => {
@@ -1514,15 +1602,45 @@ where
         (vec![Write::Status(TableStatus::Playing)], OnFail::Drop("cannot start"))
     }
 
-    /// Deals hand `self.hand` and enters its first stage.
+    /// Deals hand `self.hand` and enters its first stage, or first asks its banker for the
+    /// stake (Madiao §2).
     fn deal(&mut self, now: Millis) {
         let Some(m) = &self.m else { return };
-        self.state = G::start_hand(&self.settings, m, self.seed, self.hand);
+        let ask = G::stake_choice(&self.settings, m, self.seed, self.hand);
+        self.state = match ask {
+            Some(_) => None,
+            None => G::start_hand(&self.settings, m, self.seed, self.hand, None),
+        };
         self.requests = [G::Request::default(); 4];
         self.draw_answers.clear();
         self.held = None;
         self.job = None;
+        match ask {
+            Some(ask) => self.start_stake(ask, now),
+            None => self.enter_hand(now, false),
+        }
+    }
+
+    /// The banker's turn to name the stake begins.
+    fn start_stake(&mut self, ask: StakeAsk, now: Millis) {
+        let person = matches!(self.seats[ask.seat.index()].owner, SeatRow::Person { .. });
+        let deadline = (person && !self.doc.untimed).then(|| now + u64::from(self.doc.turn_seconds) * 1000);
+        let bot_at = match self.controller(ask.seat, now) {
+            Controller::Bot(_) => Some(now + self.timing.bot_delay_ms),
+            Controller::Person => None,
+        };
+        self.stage = Stage::Stake { ask, deadline, bot_at };
+    }
+
+    /// The banker named the stake (checked): it is logged, the hand is dealt at that stake and
+    /// its first stage begins.
+    fn name_stake(&mut self, ask: StakeAsk, stake: u32, by_bot: bool, now: Millis) -> Vec<Write> {
+        let writes = self.log_entries(vec![(ask.seat, Logged::Stake(stake))]).into_iter().collect();
+        self.state =
+            self.m.as_ref().and_then(|m| G::start_hand(&self.settings, m, self.seed, self.hand, Some(stake)));
         self.enter_hand(now, false);
+        self.broadcast(Event::Stake { seat: ask.seat, stake, by_bot }, now);
+        writes
     }
 
     /// Enters the stage a hand begins (or resumes) with.
@@ -1644,6 +1762,10 @@ where
                 self.start_turn(seat, now, self.timing.bot_delay_ms);
                 return;
             }
+            Stage::Stake { ask, .. } => {
+                self.start_stake(ask, now);
+                return;
+            }
             other => other,
         };
     }
@@ -1699,6 +1821,26 @@ where
                 return (vec![Write::Finish { record }], OnFail::Retry("cannot store the record"));
             }
             _ => {}
+        }
+        if let Stage::Stake { ask, deadline, bot_at } = self.stage {
+            let named = match self.controller(ask.seat, now) {
+                // The banker's clock ran out: the lowest stake, and a bot plays for him until
+                // he is back.
+                Controller::Person if deadline.is_some_and(|d| d <= now) => {
+                    self.seats[ask.seat.index()].away = true;
+                    self.broadcast_seats(None, now);
+                    Some(ask.low)
+                }
+                Controller::Bot(_) if bot_at.is_some_and(|b| b <= now) => {
+                    self.m.as_ref().map(|m| G::bot_stake(&self.settings, m, ask.seat, ask))
+                }
+                _ => None,
+            };
+            if let Some(stake) = named {
+                let stake = G::check_stake(&self.settings, stake).unwrap_or(ask.low);
+                let writes = self.name_stake(ask, stake, true, now);
+                return (writes, OnFail::Retry("cannot write the stake"));
+            }
         }
         if let Some((_, _, at)) = &self.held
             && *at <= now
@@ -1902,6 +2044,16 @@ where
                         },
                     }
                 }
+                Stage::Stake { ask, deadline, bot_at } => match self.controller(ask.seat, now) {
+                    Controller::Person if bot_at.is_some() => {
+                        self.stage = Stage::Stake { ask, deadline, bot_at: None };
+                    }
+                    Controller::Bot(_) if bot_at.is_none() => {
+                        let bot_at = Some(now + self.timing.bot_delay_ms);
+                        self.stage = Stage::Stake { ask, deadline, bot_at };
+                    }
+                    _ => {}
+                },
                 Stage::Waiting { .. } | Stage::MatchOver { .. } | Stage::Parked { .. } => {}
             }
             break;

@@ -35,6 +35,7 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         rules: "standard".into(),
         variants: v,
         stake: 2,
+        stake_max: None,
         turn_seconds: 30,
         private: false,
         pace: Pace::Normal,
@@ -880,4 +881,197 @@ fn a_bot_move_thinks_with_the_budget_the_driver_gives() {
     let moves = t.moves();
     t.apply(Input::Done(job.run()), now);
     assert_eq!(t.moves(), moves + 1);
+}
+
+mod stakes {
+    use super::*;
+    use crate::game::StakeAsk;
+    use crate::log::LogError;
+    use crate::protocol::{Legal, MatchSummary};
+    use serde_json::json;
+
+    /// A person at seat 0 and three bots, the banker naming stakes from 2 to 8.
+    fn staked(hands: &str) -> Sim<Madiao> {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", hands)]);
+        doc.stake_max = Some(8);
+        let mut sim = Sim::<Madiao>::new(config(doc, open_and_bots()));
+        sim.join(1, guest(0), Some(0));
+        sim
+    }
+
+    fn stake_ask(sim: &Sim<Madiao>) -> Option<StakeAsk> {
+        match sim.t.stage() {
+            Stage::Stake { ask, .. } => Some(*ask),
+            _ => None,
+        }
+    }
+
+    /// Runs until the person (seat 0) is asked for the stake.
+    fn to_persons_stake(sim: &mut Sim<Madiao>) {
+        let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::Stake { ask, .. } if ask.seat.number() == 0));
+        assert!(ok, "seat 0 banks in a match where every seat banks");
+    }
+
+    fn stake_entries(sim: &Sim<Madiao>) -> Vec<(u32, u8, u32)> {
+        sim.stored_log()
+            .iter()
+            .filter_map(|a| match Logged::<::madiao::Action>::parse(&a.action) {
+                Ok(Logged::Stake(s)) => Some((a.hand, a.seat, s)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_banker_names_the_stake_before_the_deal_and_only_he_only_then_only_within_the_limits() {
+        let mut sim = staked("each_banker_once");
+        sim.feed(Request::Start { conn: 1 });
+        // Each hand begins with its banker naming the stake; the bots name theirs.
+        let banker_is_bot = stake_ask(&sim).is_some_and(|a| a.seat.number() != 0);
+        if banker_is_bot {
+            assert!(sim.t.hand().is_none(), "nothing is dealt before the stake");
+            sim.act(1, json!({"stake": 4}));
+            assert_eq!(
+                sim.errors(1).last(),
+                Some(&ErrorCode::NotYourTurn),
+                "the banker names it, not seat 0"
+            );
+        }
+        to_persons_stake(&mut sim);
+        let hand = sim.t.hand;
+        assert!(sim.t.hand().is_none(), "the cards are not dealt while the banker chooses");
+        let ServerMsg::Sync(sync) = sim.t.sync_for(1, sim.now).unwrap() else { panic!() };
+        assert_eq!(sync.legal, Some(Legal::Stake { low: 2, high: 8 }));
+        assert!(sync.view.is_none());
+        assert!(
+            matches!(sync.timer, Some(Timer::Turn { seat, remaining_ms: Some(_) }) if seat.number() == 0)
+        );
+        let errors = sim.errors(1).len();
+        sim.act(1, json!({"stake": 5}));
+        sim.act(1, json!({"stake": 10}));
+        sim.act(1, json!({"stake": 0}));
+        sim.act(1, json!({"play": "M9"}));
+        assert_eq!(
+            sim.errors(1)[errors..],
+            [ErrorCode::Illegal, ErrorCode::Illegal, ErrorCode::Illegal, ErrorCode::NotYourTurn]
+        );
+        let ServerMsg::Error(e) = last_to(&sim, 1) else { panic!() };
+        assert!(e.message.contains("names the stake first"), "{}", e.message);
+        assert!(stake_ask(&sim).is_some(), "refused stakes change nothing");
+        sim.act(1, json!({"stake": 6}));
+        assert!(stake_ask(&sim).is_none());
+        let (h, st) = sim.t.hand().unwrap();
+        assert_eq!((h, st.stake(), st.banker().number()), (hand, 6, 0));
+        assert_eq!(stake_entries(&sim).last(), Some(&(hand, 0, 6)));
+        assert!(sim.got.iter().any(|(c, m)| *c == 1
+            && matches!(m, ServerMsg::Update(u) if u.event == TableEvent::Stake { seat: Seat::ALL[0], stake: 6, by_bot: false })));
+        // After the deal the stake is fixed for the hand.
+        let errors = sim.errors(1).len();
+        sim.act(1, json!({"stake": 4}));
+        assert_eq!(sim.errors(1)[errors..], [ErrorCode::TooLate]);
+        assert_eq!(sim.t.hand().unwrap().1.stake(), 6);
+        sim.check_log();
+        // A table resumed from its log deals the hand at the stake named.
+        let mut c = config(
+            sim.t.doc.clone(),
+            [
+                SeatRow::Person { guest: "g0".into(), name: "P0".into() },
+                SeatRow::Bot("random".into()),
+                SeatRow::Bot("random".into()),
+                SeatRow::Bot("random".into()),
+            ],
+        );
+        c.status = TableStatus::Playing;
+        let t = Table::<Madiao>::new(c, &sim.stored_log(), Vec::new(), 0).unwrap();
+        assert_eq!(t.hand().map(|(h, st)| (h, st.stake())), Some((hand, 6)));
+    }
+
+    #[test]
+    fn a_table_resumed_while_its_banker_chooses_asks_him_again() {
+        let mut sim = staked("each_banker_once");
+        sim.feed(Request::Start { conn: 1 });
+        to_persons_stake(&mut sim);
+        let mut c = config(
+            sim.t.doc.clone(),
+            [
+                SeatRow::Person { guest: "g0".into(), name: "P0".into() },
+                SeatRow::Bot("random".into()),
+                SeatRow::Bot("random".into()),
+                SeatRow::Bot("random".into()),
+            ],
+        );
+        c.status = TableStatus::Playing;
+        let t = Table::<Madiao>::new(c, &sim.stored_log(), Vec::new(), 0).unwrap();
+        assert_eq!(
+            stake_ask(&sim),
+            match t.stage() {
+                Stage::Stake { ask, .. } => Some(*ask),
+                _ => None,
+            }
+        );
+        assert_eq!(t.results().len(), sim.t.results().len());
+        assert!(t.hand().is_none());
+    }
+
+    #[test]
+    fn when_the_bankers_clock_runs_out_the_stake_is_the_lowest() {
+        let mut sim = staked("each_banker_once");
+        sim.feed(Request::Start { conn: 1 });
+        to_persons_stake(&mut sim);
+        let Stage::Stake { deadline: Some(deadline), .. } = *sim.t.stage() else { panic!() };
+        sim.run_until(deadline - 1);
+        assert!(stake_ask(&sim).is_some(), "he has his whole clock");
+        sim.run_until(deadline);
+        let hand = sim.t.hand;
+        assert_eq!(stake_entries(&sim).last(), Some(&(hand, 0, 2)));
+        assert_eq!(sim.t.hand().unwrap().1.stake(), 2);
+        assert!(sim.t.summary(sim.now).seats[0].away);
+    }
+
+    #[test]
+    fn a_log_whose_stake_breaks_the_limits_or_comes_from_another_seat_is_refused() {
+        let mut sim = staked("each_banker_once");
+        sim.feed(Request::Start { conn: 1 });
+        to_persons_stake(&mut sim);
+        sim.act(1, json!({"stake": 6}));
+        let log = sim.stored_log();
+        let k = log.iter().rposition(|a| a.action == r#"{"stake":6}"#).unwrap();
+        let s = &sim.t.settings;
+        let mut bad = log.clone();
+        bad[k].action = r#"{"stake":7}"#.into();
+        let e = replay::<Madiao>(s, 42, &bad).err().unwrap();
+        assert!(e.to_string().contains("even number"), "{e}");
+        bad[k].action = r#"{"stake":12}"#.into();
+        assert!(replay::<Madiao>(s, 42, &bad).is_err());
+        let mut bad = log.clone();
+        bad[k].seat = 1;
+        assert!(matches!(replay::<Madiao>(s, 42, &bad), Err(LogError::NotToMove { .. })));
+        let mut bad = log.clone();
+        bad[k].action = r#"{"play":"M9"}"#.into();
+        assert!(matches!(replay::<Madiao>(s, 42, &bad), Err(LogError::Stake { .. })));
+    }
+
+    #[test]
+    fn a_match_of_bots_with_stakes_keeps_a_ledger_in_chips_that_follows_each_hands_stake() {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:8")]);
+        doc.stake_max = Some(10);
+        let mut sim = Sim::<Madiao>::new(config(doc, bots()));
+        sim.feed(Request::AutoStart);
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        let Some(Write::Finish { record }) = sim.stored.last() else { panic!() };
+        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
+        let stakes: Vec<u32> = rec.hands.iter().map(|h| h.stake).collect();
+        assert!(stakes.len() >= 8, "8 hands, and any redeals");
+        assert!(stakes.iter().any(|&s| s != stakes[0]), "the bots' stakes differ by standing: {stakes:?}");
+        assert!(::madiao::record::replay(&rec).is_clean());
+        let mut chips = [0.0; 4];
+        for h in &rec.hands {
+            for (c, x) in chips.iter_mut().zip(h.result.as_ref().unwrap().payoffs.0) {
+                *c += x.to_f64() * f64::from(h.stake);
+            }
+        }
+        let Some(MatchSummary::Madiao(m)) = sim.t.match_json() else { panic!() };
+        assert_eq!(m.stakes, stakes);
+        assert_eq!(m.chips, chips);
+    }
 }

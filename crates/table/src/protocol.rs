@@ -195,6 +195,14 @@ pub enum Legal {
         /// True when you have asked to annul.
         requested: bool,
     },
+    /// Madiao, before a hand is dealt: you are its banker and name its stake (§2), an even number
+    /// of chips from `low` to `high`; send `{"stake": n}`. When your clock runs out it is `low`.
+    Stake {
+        /// The lowest stake (also the stake if you do not choose in time).
+        low: u32,
+        /// The highest stake.
+        high: u32,
+    },
     /// Madiao, during the redeal window: you hold a long suit and may force a redeal with
     /// `{"redeal": true}` (`{"redeal": false}` withdraws it). Applied when the window closes.
     Redeal {
@@ -278,8 +286,18 @@ pub enum ActAction {
     Madiao(madiao::Action),
     /// A Da Bai Fen action.
     Dabaifen(dabaifen::Action),
+    /// Madiao: the banker names the stake of the hand about to be dealt.
+    Stake(StakeChoice),
     /// JSON that is an action of neither game.
     Other(Value),
+}
+
+/// A banker's stake for the hand about to be dealt (§2): `{"stake": 6}`, chips per stake.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct StakeChoice {
+    /// Chips per stake, even, within the table's limits.
+    pub stake: u32,
 }
 
 impl From<madiao::Action> for ActAction {
@@ -436,6 +454,8 @@ pub enum TableEvent {
     DrawEnd,
     /// A move, as the recipient may see it.
     Action { seat: Seat, action: PublicAction, by_bot: bool },
+    /// Madiao: the banker named the stake of the hand, which is now dealt.
+    Stake { seat: Seat, stake: u32, by_bot: bool },
     /// A decision window opens.
     Window { closes_in_ms: u64 },
     /// It closed: who forced a redeal or annulled, if anyone.
@@ -462,6 +482,12 @@ pub struct MadiaoMatch {
     pub hands: usize,
     /// Each seat's total, in stakes.
     pub totals: [f64; 4],
+    /// The stake of each finished hand, in order (chips per stake, named by its banker).
+    #[serde(default)]
+    pub stakes: Vec<u32>,
+    /// Each seat's total in chips: the sum over hands of the payoffs times the hand's stake.
+    #[serde(default)]
+    pub chips: [f64; 4],
     /// The seats that have banked.
     pub banked: [bool; 4],
     /// The next banker, `null` when he is drawn.
@@ -702,10 +728,15 @@ pub struct NewTable {
     #[serde(default)]
     #[ts(optional, as = "Option<cards::record::Variants>")]
     pub variants: cards::record::Variants,
-    /// Madiao: chips per stake.
+    /// Madiao: chips per stake; with `stake_max`, the lowest stake the banker may name.
     #[serde(default = "two")]
     #[ts(optional, as = "Option<u32>")]
     pub stake: u32,
+    /// Madiao: the highest stake the banker may name for a hand (§2); absent or equal to
+    /// `stake`, the stake is fixed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stake_max: Option<u32>,
     /// The turn clock, in seconds.
     #[serde(default = "thirty")]
     #[ts(optional, as = "Option<u32>")]
@@ -747,6 +778,7 @@ impl NewTable {
             rules: standard(),
             variants: cards::record::Variants::default(),
             stake: two(),
+            stake_max: None,
             turn_seconds: thirty(),
             name: None,
             private: false,
@@ -856,10 +888,14 @@ pub struct TableSummary {
     /// Every variant in force.
     #[ts(type = "Record<string, string>")]
     pub variants: serde_json::Map<String, Value>,
-    /// Madiao: chips per stake.
+    /// Madiao: chips per stake (the lowest stake when the banker names it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stake: Option<u32>,
+    /// Madiao: the highest stake the banker may name, when it is above `stake`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stake_max: Option<u32>,
     /// The turn clock, in seconds.
     pub turn_seconds: u32,
     /// How fast the table's fixed clocks run.
@@ -1219,6 +1255,7 @@ mod tests {
             ClientMsg::Act { action: md, move_no: Some(3), seat: Some(1) },
             ClientMsg::Act { action: dbf, move_no: None, seat: None },
             ClientMsg::Act { action: ActAction::Other(json!({"fly": 1})), move_no: None, seat: None },
+            ClientMsg::Act { action: ActAction::Stake(StakeChoice { stake: 6 }), move_no: None, seat: None },
             ClientMsg::Chat { text: "hi".into() },
             ClientMsg::Resync,
             ClientMsg::Leave,
@@ -1238,6 +1275,14 @@ mod tests {
         assert!(matches!(
             parse(r#"{"type":"act","action":{"redeal":true}}"#).unwrap(),
             ClientMsg::Act { action: ActAction::Madiao(madiao::Action::Redeal(true)), .. }
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"act","action":{"stake":6}}"#).unwrap(),
+            ClientMsg::Act { action: ActAction::Stake(StakeChoice { stake: 6 }), .. }
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"act","action":{"stake":6,"play":"M9"}}"#).unwrap(),
+            ClientMsg::Act { action: ActAction::Other(_), .. }
         ));
     }
 
@@ -1261,6 +1306,7 @@ mod tests {
             rules: "standard".into(),
             variants: serde_json::Map::new(),
             stake: Some(2),
+            stake_max: Some(8),
             turn_seconds: 30,
             private: false,
             status: TableStatus::Playing,
@@ -1277,6 +1323,8 @@ mod tests {
         let madiao_match = MatchSummary::Madiao(MadiaoMatch {
             hands: 1,
             totals: [1.5, -0.5, -0.5, -0.5],
+            stakes: vec![6],
+            chips: [9.0, -3.0, -3.0, -3.0],
             banked: [true, false, false, false],
             next_banker: Some(seat(1)),
             over: false,
@@ -1341,6 +1389,7 @@ mod tests {
                 action: PublicAction::Dabaifen(dabaifen::Action::Declare("2H".parse().unwrap())),
                 by_bot: false,
             },
+            TableEvent::Stake { seat: seat(0), stake: 6, by_bot: false },
             TableEvent::Window { closes_in_ms: 4000 },
             TableEvent::WindowClosed {
                 outcome: WindowOutcome::Redeal(RedealOutcome { redeal_forced_by: Some(seat(2)) }),
@@ -1363,6 +1412,11 @@ mod tests {
             ServerMsg::Chat(ChatMsg { v: 5, message: chat }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(Some(legal)) }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(None) }),
+            ServerMsg::Ack(AckMsg {
+                v: 6,
+                what: AckWhat::Request,
+                legal: Some(Some(Legal::Stake { low: 2, high: 8 })),
+            }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Next, legal: None }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::Illegal, message: "no".into(), v: Some(2) }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::BadJson, message: "no".into(), v: None }),
@@ -1408,8 +1462,8 @@ mod tests {
             sent,
             json!({"type": "error", "code": "illegal", "message": "you cannot annul: your hand holds trumps", "v": 9})
         );
-        let bad =
-            <ai::Madiao as crate::game::TableGame>::settings("standard", &Default::default(), 3).unwrap_err();
+        let bad = <ai::Madiao as crate::game::TableGame>::settings("standard", &Default::default(), (3, 3))
+            .unwrap_err();
         let r = Refusal::from(bad);
         assert_eq!((r.status(), r.api_code()), (400, ApiCode::BadRequest));
         assert!(r.message.contains("not 3"), "{}", r.message);

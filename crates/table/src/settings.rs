@@ -15,9 +15,13 @@ pub struct TableSettings {
     /// Variants overriding the preset.
     #[serde(default)]
     pub variants: record::Variants,
-    /// Madiao: chips per stake.
+    /// Madiao: chips per stake; the lowest stake when `stake_max` is above it.
     #[serde(default = "default_stake")]
     pub stake: u32,
+    /// Madiao: the highest stake a banker may name for a hand (§2); absent (tables stored
+    /// before the banker named it) or equal to `stake`, the stake is fixed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stake_max: Option<u32>,
     /// The turn clock of a person, in seconds.
     pub turn_seconds: u32,
     /// A private table is not listed in the lobby (joined by its invite link).
@@ -83,6 +87,13 @@ impl Pace {
 
 fn default_stake() -> u32 {
     2
+}
+
+impl TableSettings {
+    /// The stake limits, lowest and highest (equal: a fixed stake).
+    pub fn stakes(&self) -> (u32, u32) {
+        (self.stake, self.stake_max.unwrap_or(self.stake))
+    }
 }
 
 /// A guest as the table knows him.

@@ -1,5 +1,5 @@
 //! How a finished match ranks its seats, as ratings read it (`docs/ratings.md`): Madiao by each
-//! seat's stakes, Da Bai Fen by partnership.
+//! seat's winnings in chips, Da Bai Fen by partnership.
 
 use cards::Seat;
 
@@ -11,8 +11,9 @@ pub struct Standing {
     /// The seat's side: seats on the same side are not ranked against each other (Da Bai Fen's
     /// partnerships); `None` when each seat plays for itself (Madiao).
     pub side: Option<u8>,
-    /// The seat's result: the higher the better (Madiao: the stakes won over the match; Da Bai
-    /// Fen: 1 for the side that won the match, 0 for the other).
+    /// The seat's result: the higher the better (Madiao: the chips won over the match, each
+    /// hand's payoff in stakes times the stake its banker named; Da Bai Fen: 1 for the side that
+    /// won the match, 0 for the other).
     pub result: f64,
 }
 
@@ -21,7 +22,7 @@ impl MatchSummary {
     /// without a winner).
     pub fn standings(&self) -> Option<[Standing; 4]> {
         match self {
-            MatchSummary::Madiao(m) => m.over.then(|| m.totals.map(|t| Standing { side: None, result: t })),
+            MatchSummary::Madiao(m) => m.over.then(|| m.chips.map(|c| Standing { side: None, result: c })),
             MatchSummary::Dabaifen(m) => {
                 let winner = m.winner.filter(|_| m.over)?;
                 Some(Seat::ALL.map(|s| Standing {
@@ -39,10 +40,13 @@ mod tests {
     use crate::protocol::{DabaifenMatch, MadiaoMatch};
 
     #[test]
-    fn madiao_ranks_by_stakes_once_over() {
+    fn madiao_ranks_by_chips_once_over() {
+        // Seat 1 is behind in stakes but ahead in chips: its wins came at higher stakes.
         let mut m = MadiaoMatch {
             hands: 5,
             totals: [3.0, -1.5, 0.5, -2.0],
+            stakes: vec![2, 2, 10, 2, 2],
+            chips: [4.0, 9.0, -5.0, -8.0],
             banked: [true; 4],
             next_banker: None,
             over: false,
@@ -50,7 +54,7 @@ mod tests {
         assert_eq!(MatchSummary::Madiao(m.clone()).standings(), None);
         m.over = true;
         let s = MatchSummary::Madiao(m).standings().unwrap();
-        assert_eq!(s.map(|x| x.result), [3.0, -1.5, 0.5, -2.0]);
+        assert_eq!(s.map(|x| x.result), [4.0, 9.0, -5.0, -8.0]);
         assert!(s.iter().all(|x| x.side.is_none()));
     }
 

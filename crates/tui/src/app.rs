@@ -22,7 +22,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 use crate::model::{Connection, GameView, Legal, MadiaoView, Model, Timer, hand_codes, timer_seat};
 use crate::names;
-use table::protocol::{ActAction, CardsAction, RevokeRule};
+use table::protocol::{ActAction, CardsAction, RevokeRule, StakeChoice};
 
 /// The interface's own state (what the model does not hold).
 #[derive(Clone, Debug, Default)]
@@ -51,6 +51,8 @@ pub struct Ui {
     pub hand: u32,
     /// The lobby's cursor.
     pub lobby_cursor: usize,
+    /// Madiao: the stake the person, as banker, is about to name (0: not chosen yet, the lowest).
+    pub stake: u32,
 }
 
 /// The whole interface: model, driver, and what the person is doing.
@@ -414,6 +416,30 @@ impl App {
         self.ui.confirm = None;
     }
 
+    /// The stake the person, as banker, would name now (the lowest until he changes it).
+    pub fn stake_choice(&self, low: u32, high: u32) -> u32 {
+        self.ui.stake.clamp(low, high)
+    }
+
+    /// Madiao, as banker before the deal: ←→ (or −/+) change the stake by 2 chips, Enter names it.
+    fn stake_key(&mut self, key: KeyEvent, low: u32, high: u32, now: Instant) {
+        let cur = self.stake_choice(low, high);
+        match key.code {
+            KeyCode::Left | KeyCode::Down | KeyCode::Char('-') => {
+                self.ui.stake = cur.saturating_sub(2).max(low)
+            }
+            KeyCode::Right | KeyCode::Up | KeyCode::Char('+' | '=') => self.ui.stake = (cur + 2).min(high),
+            KeyCode::Home => self.ui.stake = low,
+            KeyCode::End => self.ui.stake = high,
+            KeyCode::Enter => {
+                self.ui.stake = 0;
+                self.act(ActAction::Stake(StakeChoice { stake: cur }), now);
+            }
+            KeyCode::Esc => self.ui.confirm_quit = true,
+            _ => self.ui.message = Some(format!("←→ change the stake ({low}–{high} chips), Enter names it")),
+        }
+    }
+
     fn game_key(&mut self, key: KeyEvent, now: Instant) {
         let Some(game) = self.game() else {
             if key.code == KeyCode::Esc {
@@ -421,6 +447,9 @@ impl App {
             }
             return;
         };
+        if let Some(Legal::Stake { low, high }) = self.model.legal {
+            return self.stake_key(key, low, high, now);
+        }
         let hand = self.hand();
         match key.code {
             KeyCode::Esc => {
@@ -575,6 +604,7 @@ impl App {
         };
         let card = self.cursor_card();
         match legal {
+            Legal::Stake { .. } => {}
             Legal::Actions { actions, .. } => {
                 let Some(c) = card else { return };
                 let Ok(card) = c.parse::<madiao::Card>() else { return };

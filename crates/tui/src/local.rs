@@ -39,8 +39,10 @@ pub struct LocalConfig {
     pub rules: String,
     /// Single variants overriding the preset.
     pub variants: record::Variants,
-    /// Madiao: chips per stake.
+    /// Madiao: chips per stake; the lowest stake when `stake_max` is above it.
     pub stake: u32,
+    /// Madiao: the highest stake a banker may name for a hand (`None`: the stake is fixed).
+    pub stake_max: Option<u32>,
     /// The person's seat.
     pub seat: Seat,
     /// The person's name.
@@ -74,6 +76,7 @@ impl LocalConfig {
             rules: "standard".into(),
             variants: record::Variants::default(),
             stake: 2,
+            stake_max: None,
             seat: Seat::ALL[0],
             name: "You".into(),
             bots: std::array::from_fn(|_| "pimc".to_string()),
@@ -168,8 +171,9 @@ where
     /// A new match; its first hand is dealt at `now`. Fails for rules or bots the game does not
     /// know.
     pub fn new(cfg: LocalConfig, now: Instant) -> Result<LocalTable<G>, LocalError> {
-        let settings = G::settings(&cfg.rules, &cfg.variants, cfg.stake)
-            .map_err(|e| LocalError::Settings(e.to_string()))?;
+        let settings =
+            G::settings(&cfg.rules, &cfg.variants, (cfg.stake, cfg.stake_max.unwrap_or(cfg.stake)))
+                .map_err(|e| LocalError::Settings(e.to_string()))?;
         for (i, b) in cfg.bots.iter().enumerate() {
             if i != cfg.seat.index() {
                 G::bot(b, 0, Budget { think_ms: 1 }).map_err(|e| LocalError::Bot(e.to_string()))?;
@@ -192,6 +196,7 @@ where
             rules: cfg.rules.clone(),
             variants: cfg.variants.clone(),
             stake: cfg.stake,
+            stake_max: cfg.stake_max,
             turn_seconds: 30,
             private: true,
             pace: cfg.pace,
@@ -238,7 +243,7 @@ where
         t.carry_out(fx, 0);
         // Every seat is taken: the match begins, and the person sits down to it.
         t.input(Request::AutoStart, 0);
-        if t.table.hand().is_none() {
+        if t.table.match_state().is_none() {
             return Err(LocalError::Deal);
         }
         t.input(Request::Join { conn: ME, guest, seat: Some(t.cfg.seat.number()) }, 0);
@@ -302,7 +307,8 @@ where
     /// log goes.
     pub fn record(&self) -> Result<String, String> {
         let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log()).map_err(|e| e.to_string())?;
-        let dealt = self.table.hand().map_or(0, |(h, _)| h as usize + 1);
+        // A hand waiting for its banker's stake is not dealt yet.
+        let dealt = self.table.hand().map_or(self.table.hand_number() as usize, |(h, _)| h as usize + 1);
         let states = &r.states[..dealt.min(r.states.len())];
         G::record(&self.settings, self.cfg.seed, self.players(), states).map_err(|e| e.to_string())
     }

@@ -245,6 +245,12 @@ impl Model {
                 self.error = None;
                 match &u.event {
                     TableEvent::DrawEnd => self.notes.push("the draw is over: nobody showed a card".into()),
+                    TableEvent::Stake { seat, stake, .. } => {
+                        self.notes.push(format!(
+                            "the banker (seat {}) set the stake at {stake} chips",
+                            seat.number()
+                        ));
+                    }
                     // Only what someone did: that nobody acted says nothing worth a line.
                     TableEvent::WindowClosed { outcome: WindowOutcome::Redeal(o) } => {
                         if let Some(s) = o.redeal_forced_by {

@@ -40,6 +40,8 @@ pub struct RemoteOptions {
     pub rules: String,
     /// Variant overrides for a new table.
     pub variants: BTreeMap<String, String>,
+    /// Madiao: the stake limits of a new table, lowest and highest (equal: a fixed stake).
+    pub stakes: (u32, u32),
     /// The file that keeps guest tokens.
     pub config: PathBuf,
     /// The folder the finished match's record is saved in.
@@ -375,6 +377,8 @@ impl Connection {
             variants: cards::record::Variants(self.opts.variants.clone()),
             name: Some(format!("{}'s table", g.name)),
             seats: Some(vec![SeatChoice::Me, bot.clone(), bot.clone(), bot]),
+            stake: self.opts.stakes.0,
+            stake_max: (self.opts.stakes.1 != self.opts.stakes.0).then_some(self.opts.stakes.1),
             ..NewTable::new(game)
         };
         let v = self.client().create_table(&g.token, &body).await.map_err(|e| e.to_string())?;

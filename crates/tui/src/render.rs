@@ -16,8 +16,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, madiao_best};
 use crate::model::{
-    Connection, DabaifenView, GameView, Legal, MadiaoView, MatchSummary, Model, Timer, timer_remaining,
-    timer_seat,
+    Connection, DabaifenView, GameView, HandResult, Legal, MadiaoView, MatchSummary, Model, TableStatus,
+    Timer, timer_remaining, timer_seat,
 };
 use crate::names;
 
@@ -143,11 +143,59 @@ fn title_bar(f: &mut Frame, area: Rect, app: &App) {
     f.render_widget(Paragraph::new(Line::from(right)), r);
 }
 
+/// Madiao: each finished hand's payoffs in chips (its payoffs times its stake), from the results.
+fn hand_chips(m: &Model) -> Vec<[f64; 4]> {
+    let Some(MatchSummary::Madiao(s)) = &m.summary else { return Vec::new() };
+    m.results
+        .iter()
+        .zip(&s.stakes)
+        .filter_map(|(r, &stake)| match r {
+            HandResult::Madiao(r) => Some(r.payoffs.0.map(|x| x.to_f64() * f64::from(stake))),
+            _ => None,
+        })
+        .collect()
+}
+
 fn waiting(f: &mut Frame, area: Rect, app: &App) {
     let m = &app.model;
     let mut lines = vec![Line::raw("")];
     match &m.connection {
         Connection::Connecting(s) => lines.push(Line::styled(s.clone(), accent())),
+        Connection::Connected if m.table.as_ref().is_some_and(|t| t.status != TableStatus::Waiting) => {
+            // Madiao, before a hand is dealt: its banker names the stake (§2).
+            match (&m.legal, &m.timer) {
+                (Some(Legal::Stake { low, high }), _) => {
+                    lines.push(Line::styled(format!("Hand {}: you are the banker", m.hand + 1), bold()));
+                    lines.push(Line::styled(
+                        format!(
+                            "name its stake, {low} to {high} chips · ←→ change · Enter names {} chips",
+                            app.stake_choice(*low, *high)
+                        ),
+                        accent(),
+                    ));
+                }
+                (_, Some(t)) if timer_seat(t).is_some() => {
+                    let seat = timer_seat(t).unwrap_or(Seat::ALL[0]);
+                    lines.push(Line::styled(
+                        format!("Hand {}: the banker, {}, names the stake…", m.hand + 1, m.seat_name(seat)),
+                        accent(),
+                    ));
+                }
+                _ => lines.push(Line::styled("The next hand is dealt…", accent())),
+            }
+            if let Some(MatchSummary::Madiao(s)) = &m.summary {
+                for (i, (stake, chips)) in s.stakes.iter().zip(hand_chips(m)).enumerate() {
+                    let chips: Vec<String> = chips.iter().map(|c| format!("{c:+}")).collect();
+                    lines.push(Line::raw(format!(
+                        "hand {}: stake {stake} · chips {}",
+                        i + 1,
+                        chips.join(" ")
+                    )));
+                }
+                let total: Vec<String> = s.chips.iter().map(|c| format!("{c:+}")).collect();
+                lines.push(Line::styled(format!("match in chips: {}", total.join(" ")), bold()));
+            }
+        }
         Connection::Connected => {
             lines.push(Line::styled("Waiting for the match to begin…", accent()));
             if let Some(t) = &m.table {
@@ -861,6 +909,13 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
     let hand = app.hand();
     let cur = hand.get(app.ui.cursor).cloned().unwrap_or_default();
     match &m.legal {
+        Some(Legal::Stake { low, high }) => {
+            let t = format!(
+                "You bank this hand: name its stake, {low} to {high} chips · ←→ change · Enter names {} chips",
+                app.stake_choice(*low, *high)
+            );
+            (countdown(&t), your)
+        }
         Some(Legal::Actions { .. }) => {
             let game = GameKind::Madiao;
             let best = match &m.view {
@@ -1104,6 +1159,28 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
                     .map(|&x| format!("{} {}", seat_short(m, x), signed(s.totals[x].to_f64())))
                     .collect();
                 head.push(Line::styled(format!("this hand (stakes): {}", totals.join(" · ")), bold()));
+                let chips: Vec<String> = Seat::ALL
+                    .iter()
+                    .map(|&x| {
+                        format!("{} {}", seat_short(m, x), signed(s.totals[x].to_f64() * f64::from(v.stake)))
+                    })
+                    .collect();
+                head.push(Line::raw(format!("at {} chips a stake: {}", v.stake, chips.join(" · "))));
+            }
+            if let Some(MatchSummary::Madiao(mm)) = &m.summary
+                && !mm.stakes.is_empty()
+            {
+                let per: Vec<String> =
+                    mm.stakes.iter().enumerate().map(|(i, s)| format!("{}: {s}", i + 1)).collect();
+                let chips: Vec<String> = Seat::ALL
+                    .iter()
+                    .map(|&x| format!("{} {}", seat_short(m, x), signed(mm.chips[x.index()])))
+                    .collect();
+                head.push(Line::raw(format!(
+                    "stakes by hand {} · match in chips: {}",
+                    per.join(" "),
+                    chips.join(" · ")
+                )));
             }
             if let Some(MatchSummary::Madiao(mm)) = &m.summary {
                 let (totals, next_banker, banked, hands) =

@@ -136,6 +136,8 @@ impl Harness {
                     self.key(KeyCode::Enter);
                 }
             }
+            // The banker names the stake shown (the lowest unless changed).
+            Legal::Stake { .. } => self.key(KeyCode::Enter),
             // Playing on is a window's default: nothing to send; the window closes in its time.
             Legal::Redeal { requested: false } | Legal::Annul { requested: false } => return false,
             Legal::Redeal { requested: true } | Legal::Annul { requested: true } => self.key(KeyCode::Enter),

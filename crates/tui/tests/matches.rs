@@ -166,3 +166,50 @@ fn enter_plays_a_forced_multi_card_follow() {
     assert!(h.app.ui.message.as_deref().is_none_or(|m| !m.contains("choose")), "{:?}", h.app.ui.message);
     assert!(h.run_until(100, |a| a.hand().len() < before), "the forced cards were not played");
 }
+
+#[test]
+fn the_person_as_banker_names_each_hands_stake_with_the_keys_and_the_record_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    let mut c = config(5, 0, "random", &out);
+    c.stake = 2;
+    c.stake_max = Some(10);
+    let mut h = Harness::local(cards::record::GameKind::Madiao, c, 100, 30).unwrap();
+    let asked = |a: &tui::App| matches!(a.model.legal, Some(tui::model::Legal::Stake { .. }));
+    assert!(h.play_until(200_000, false, |a| asked(a) || match_over(a)), "the person never banked");
+    assert!(asked(&h.app), "the person banks once in a match where everyone banks");
+    assert_eq!(h.app.model.legal, Some(tui::model::Legal::Stake { low: 2, high: 10 }));
+    let screen = h.screen();
+    assert!(screen.contains("name its stake, 2 to 10 chips"), "{screen}");
+    // → three times (to 8), ← once (6), Enter names it; past the highest it stays at 10.
+    for k in [KeyCode::Right, KeyCode::Right, KeyCode::Right, KeyCode::Left] {
+        h.key(k);
+    }
+    assert!(h.screen().contains("Enter names 6 chips"));
+    h.key(KeyCode::Enter);
+    assert!(h.until_decision());
+    let named = h.app.model.view.as_ref().map(|v| match v {
+        GameView::Madiao(v) => v.stake,
+        _ => 0,
+    });
+    assert_eq!(named, Some(6), "the hand is dealt at the stake named");
+    assert!(h.play_until(200_000, false, match_over), "the match did not end");
+    h.app.finish();
+    let AnyRecord::Madiao(rec) = read(&out) else { panic!() };
+    assert!(
+        rec.hands.iter().any(|hand| hand.banker.number() == 0 && hand.stake == 6),
+        "{:?}",
+        rec.hands.iter().map(|h| (h.banker.number(), h.stake)).collect::<Vec<_>>()
+    );
+    assert!(madiao::record::replay(&rec).is_clean());
+    let Some(MatchSummary::Madiao(m)) = &h.app.model.summary else { panic!() };
+    let chips: Vec<f64> = (0..4)
+        .map(|s| {
+            rec.hands
+                .iter()
+                .map(|h| h.result.as_ref().unwrap().payoffs.0[s].to_f64() * f64::from(h.stake))
+                .sum()
+        })
+        .collect();
+    assert_eq!(m.chips.to_vec(), chips);
+}

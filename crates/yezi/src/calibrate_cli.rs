@@ -147,7 +147,7 @@ where
     let mut game = G::new_match(settings, match_seed);
     let mut results = Vec::new();
     let mut hand = 0;
-    while let Some(mut state) = G::start_hand(settings, &game, match_seed, hand) {
+    while let Some(mut state) = G::start_hand(settings, &game, match_seed, hand, None) {
         play_hand::<G>(&mut state, &mut players, |_, _| {}).map_err(|e| anyhow::anyhow!("{e:?}"))?;
         results.push(G::finish_hand(&mut game, &state).context("a hand ended unfinished")?);
         hand += 1;
@@ -165,7 +165,8 @@ fn run<G: TableGame>(args: &CalibrateArgs, bots: &[String], game: &'static str) 
 where
     G::Action: serde::de::DeserializeOwned,
 {
-    let settings = G::settings("standard", &Variants::default(), 2).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let settings =
+        G::settings("standard", &Variants::default(), (2, 2)).map_err(|e| anyhow::anyhow!("{e}"))?;
     let start = Instant::now();
     let threads = args.threads.max(1) as u64;
     let mut played = Vec::with_capacity(args.matches as usize);

@@ -90,10 +90,36 @@ fn write_replay_text(record: &Record<MadiaoHand>, rep: &Replay, out: &mut impl W
                 rep.hands.len(),
                 if differing == 0 { "all match".to_string() } else { format!("{differing} differ") }
             );
+            end.push_str(&chip_ledger(rep));
         }
     }
     out.write_all(end.as_bytes())?;
     Ok(())
+}
+
+/// The match's ledger in chips (rules §2): each finished hand's stake and its payoffs times that
+/// stake, then each seat's total.
+fn chip_ledger(rep: &Replay) -> String {
+    let mut s = String::new();
+    let mut total = [0f64; 4];
+    let _ = writeln!(s, "ledger in chips (each hand's payoffs × its stake):");
+    for (i, h) in rep.hands.iter().enumerate() {
+        let Some(r) = &h.result else { continue };
+        let stake = h.state.stake();
+        let chips: Vec<String> = r
+            .payoffs
+            .iter()
+            .map(|(seat, x)| {
+                let c = x.to_f64() * f64::from(stake);
+                total[seat.index()] += c;
+                format!("{seat} {c:+}")
+            })
+            .collect();
+        let _ = writeln!(s, "  hand {i}: stake {stake}: {}", chips.join(", "));
+    }
+    let t: Vec<String> = Seat::ALL.iter().map(|seat| format!("{seat} {:+}", total[seat.index()])).collect();
+    let _ = writeln!(s, "  match: {}", t.join(", "));
+    s
 }
 
 fn play_text(p: &madiao::Play) -> String {

@@ -32,6 +32,13 @@ pub struct PlayArgs {
     /// A variant override, `name=value`; repeatable.
     #[arg(long = "variant", value_name = "NAME=VALUE")]
     pub variants: Vec<String>,
+    /// Madiao: chips per stake; with --stake-max, the lowest stake a banker may name.
+    #[arg(long, default_value_t = 2)]
+    pub stake: u32,
+    /// Madiao: the highest stake a banker may name for a hand (rules §2) [default: --stake, a
+    /// fixed stake]. When it is above --stake, each hand's banker names the stake before the deal.
+    #[arg(long)]
+    pub stake_max: Option<u32>,
     /// Your seat, 0–3 (seats play in order 0, 1, 2, 3; in Da Bai Fen 0 and 2 are partners).
     #[arg(long, default_value_t = 0)]
     pub seat: u8,
@@ -83,6 +90,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             bot: Some(bot[if args.seat == 0 { 1 } else { 0 }].clone()),
             rules: args.rules.clone(),
             variants: variants.0.clone(),
+            stakes: (args.stake, args.stake_max.unwrap_or(args.stake)),
             config: tui::remote::config_path(),
             records: tui::records_dir(),
             out: args.out.clone(),
@@ -108,6 +116,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let mut cfg = tui::LocalConfig::new(seed);
         cfg.rules = args.rules.clone();
         cfg.variants = variants;
+        cfg.stake = args.stake;
+        cfg.stake_max = args.stake_max;
         cfg.seat = seat;
         cfg.name = name;
         cfg.bots = ai::table::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;

@@ -208,3 +208,46 @@ fn bench_reports_hands_per_second() {
     let sum = |s: &str| s.lines().nth(1).map(str::to_string);
     assert_eq!(sum(&stdout), sum(&again));
 }
+
+#[test]
+fn replay_keeps_each_hands_stake_and_prints_the_ledger_in_chips() {
+    let f = tmp("stakes.json");
+    let out = yezi(&["sim", "madiao", "--hands", "4", "--seed", "11", "--out", f.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The banker named a different stake for each hand (the stake changes nothing in play).
+    let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let hands = rec["hands"].as_array_mut().unwrap();
+    let mut expected = [0f64; 4];
+    let mut lines = Vec::new();
+    for (i, h) in hands.iter_mut().enumerate() {
+        let stake = 2 + 2 * (i as u64 % 4);
+        h["stake"] = stake.into();
+        let chips: Vec<f64> = h["result"]["payoffs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap() * stake as f64)
+            .collect();
+        for (e, c) in expected.iter_mut().zip(&chips) {
+            *e += c;
+        }
+        let seats: Vec<String> = chips.iter().enumerate().map(|(s, c)| format!("seat {s} {c:+}")).collect();
+        lines.push(format!("  hand {i}: stake {stake}: {}", seats.join(", ")));
+    }
+    std::fs::write(&f, rec.to_string()).unwrap();
+    let out = yezi(&["replay", f.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = text(&out.stdout);
+    assert!(got.contains("== hand 1: banker") && got.contains("stake 4 chips =="), "{got}");
+    for l in &lines {
+        assert!(got.contains(l.as_str()), "{l}\n{got}");
+    }
+    let total: Vec<String> = expected.iter().enumerate().map(|(s, c)| format!("seat {s} {c:+}")).collect();
+    assert!(got.contains(&format!("  match: {}", total.join(", "))), "{got}");
+    // An odd stake in a record is refused.
+    rec["hands"][0]["stake"] = 3.into();
+    std::fs::write(&f, rec.to_string()).unwrap();
+    let out = yezi(&["replay", f.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("stake"), "{}", text(&out.stderr));
+}

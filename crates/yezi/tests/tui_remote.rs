@@ -86,6 +86,7 @@ fn options(url: String, game: Option<GameKind>, dir: &Path) -> RemoteOptions {
         bot: Some("random".into()),
         rules: "standard".into(),
         variants: Default::default(),
+        stakes: (2, 2),
         config: dir.join("client.json"),
         records: dir.join("records"),
         out: None,

@@ -83,7 +83,7 @@ impl TableGame for Dabaifen {
     fn settings(
         rules: &str,
         variants: &record::Variants,
-        _stake: u32,
+        _stakes: (u32, u32),
     ) -> Result<DabaifenSettings, SettingsError> {
         let variants = Variants::preset(rules)?.with_overrides(variants)?;
         Ok(DabaifenSettings { variants })
@@ -98,7 +98,13 @@ impl TableGame for Dabaifen {
         Match::new(s.variants, first_draw(&mut rng).starter)
     }
 
-    fn start_hand(_s: &DabaifenSettings, m: &Match, seed: u64, hand: u32) -> Option<State> {
+    fn start_hand(
+        _s: &DabaifenSettings,
+        m: &Match,
+        seed: u64,
+        hand: u32,
+        _stake: Option<u32>,
+    ) -> Option<State> {
         if m.is_over() {
             return None;
         }

@@ -7,7 +7,9 @@
 //! a redeal; when it closes, the server asks the holders in the rules' order and answers for each
 //! (the person's request, or the bot's choice). Who declined is not shown until the hand is over.
 
-use ::madiao::{Action, BankerDraw, IllegalAction, Match, Phase, PlayKind, State, Variants, deck_from_seed};
+use ::madiao::{
+    Action, BankerDraw, IllegalAction, Match, Phase, PlayKind, StakeLimits, State, Variants, deck_from_seed,
+};
 use ai::Madiao;
 use cards::Seat;
 use cards::record;
@@ -15,7 +17,8 @@ use cards::record::MadiaoResult;
 use serde_json::Value;
 
 use super::{
-    Begin, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, TooLate, Viewer,
+    Begin, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, StakeAsk, TableGame,
+    TooLate, Viewer,
 };
 use crate::protocol::{
     ActAction, GameView, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome,
@@ -28,8 +31,8 @@ pub struct MadiaoSettings {
     pub rules: String,
     /// Every variant.
     pub variants: Variants,
-    /// Chips per stake, an even number.
-    pub stake: u32,
+    /// The stake limits (§2): the banker names each hand's stake within them.
+    pub stakes: StakeLimits,
 }
 
 /// A Madiao match at a table.
@@ -37,10 +40,14 @@ pub struct MadiaoSettings {
 pub struct MadiaoMatch {
     /// The engine's match: next banker, who has banked, whether it is over.
     pub inner: Match,
+    /// The stake of each finished hand, in order.
+    pub stakes: Vec<u32>,
+    /// Each seat's running total in chips: each hand's payoffs times its stake.
+    pub chips: [f64; 4],
 }
 
 /// The largest stake a table may set.
-pub const MAX_STAKE: u32 = 1000;
+pub const MAX_STAKE: u32 = ::madiao::MAX_STAKE;
 
 impl TableGame for Madiao {
     type Settings = MadiaoSettings;
@@ -52,13 +59,11 @@ impl TableGame for Madiao {
     fn settings(
         rules: &str,
         variants: &record::Variants,
-        stake: u32,
+        (low, high): (u32, u32),
     ) -> Result<MadiaoSettings, SettingsError> {
         let variants = Variants::preset(rules)?.with_overrides(variants)?;
-        if stake == 0 || !stake.is_multiple_of(2) || stake > MAX_STAKE {
-            return Err(SettingsError::Stake { stake, max: MAX_STAKE });
-        }
-        Ok(MadiaoSettings { rules: rules.to_string(), variants, stake })
+        let stakes = StakeLimits::new(low, high)?;
+        Ok(MadiaoSettings { rules: rules.to_string(), variants, stakes })
     }
 
     fn variant_map(s: &MadiaoSettings) -> serde_json::Map<String, Value> {
@@ -66,21 +71,51 @@ impl TableGame for Madiao {
     }
 
     fn new_match(s: &MadiaoSettings, _seed: u64) -> MadiaoMatch {
-        MadiaoMatch { inner: Match::new(s.variants) }
+        MadiaoMatch { inner: Match::new(s.variants), stakes: Vec::new(), chips: [0.0; 4] }
     }
 
-    fn start_hand(s: &MadiaoSettings, m: &MadiaoMatch, seed: u64, hand: u32) -> Option<State> {
+    fn start_hand(
+        s: &MadiaoSettings,
+        m: &MadiaoMatch,
+        seed: u64,
+        hand: u32,
+        stake: Option<u32>,
+    ) -> Option<State> {
         if m.inner.is_over() {
             return None;
         }
         let k = u64::from(hand);
         let banker = m.inner.banker_or_draw(|| BankerDraw::from_seed(seed, k));
-        let setup = m.inner.setup(banker, s.stake, deck_from_seed(seed, k)).ok()?;
+        let stake = s.stakes.check(stake.unwrap_or(s.stakes.low())).ok()?;
+        let setup = m.inner.setup(banker, stake, deck_from_seed(seed, k)).ok()?;
         State::new(setup).ok()
     }
 
+    /// §2 The banker names the stake before the shuffle, unless the limits are equal.
+    fn stake_choice(s: &MadiaoSettings, m: &MadiaoMatch, seed: u64, hand: u32) -> Option<StakeAsk> {
+        if s.stakes.is_fixed() || m.inner.is_over() {
+            return None;
+        }
+        let seat = m.inner.banker_or_draw(|| BankerDraw::from_seed(seed, u64::from(hand)));
+        Some(StakeAsk { seat, low: s.stakes.low(), high: s.stakes.high() })
+    }
+
+    fn check_stake(s: &MadiaoSettings, stake: u32) -> Result<u32, SettingsError> {
+        Ok(s.stakes.check(stake)?)
+    }
+
+    /// The engine's policy ([`StakeLimits::bot_choice`]): by the bot's running total in chips.
+    fn bot_stake(s: &MadiaoSettings, m: &MadiaoMatch, seat: Seat, _ask: StakeAsk) -> u32 {
+        s.stakes.bot_choice(m.chips[seat.index()])
+    }
+
     fn finish_hand(m: &mut MadiaoMatch, state: &State) -> Option<MadiaoResult> {
-        m.inner.finish(state).ok()
+        let r = m.inner.finish(state).ok()?;
+        m.stakes.push(state.stake());
+        for (c, x) in m.chips.iter_mut().zip(r.payoffs.0) {
+            *c += x.to_f64() * f64::from(state.stake());
+        }
+        Some(r)
     }
 
     fn match_over(m: &MadiaoMatch) -> bool {
@@ -98,6 +133,8 @@ impl TableGame for Madiao {
         let summary = crate::protocol::MadiaoMatch {
             hands: results.len(),
             totals,
+            stakes: m.stakes.clone(),
+            chips: m.chips,
             banked: progress.banked.0,
             next_banker: m.inner.next_banker(),
             over: m.inner.is_over(),
