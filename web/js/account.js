@@ -95,7 +95,7 @@ function CredForm(p) {
   };
   return html`<form class=${`account-form ${p.id}`} onSubmit=${submit}>
     ${names.map(
-      (n) => html`<label>${t(`account.${n}`)}
+      (n) => html`<label>${t(p.id === 'change-password' && n === 'password' ? 'account.new_password' : `account.${n}`)}
         <input name=${n} type=${n === 'username' ? 'text' : 'password'} value=${v[n] ?? ''}
           autocomplete=${n === 'username' ? 'username' : n === 'password' && p.id !== 'sign-in' ? 'new-password' : 'current-password'}
           onInput=${(/** @type {Event} */ e) => setV({ ...v, [n]: value(e) })} /></label>`,
