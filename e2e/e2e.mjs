@@ -33,6 +33,8 @@ let failed = 0;
 const problems = [];
 /** While true, the browser's own log line for an HTTP error status is expected (a refused file). */
 let expectHttpError = false;
+/** Set while a scenario expects refused sessions (401), which the browser logs as console errors. */
+let expectAuthError = false;
 /** While true, the browser's own log lines for refused connections are expected (the server is down). */
 let expectServerDown = false;
 
@@ -83,6 +85,7 @@ async function watchedPage(context, name) {
   const page = await context.newPage();
   page.on('console', (msg) => {
     if (expectHttpError && /Failed to load resource: the server responded with a status of 400/.test(msg.text())) return;
+    if (expectAuthError && /Failed to load resource: the server responded with a status of 401/.test(msg.text())) return;
     if (expectServerDown && /WebSocket connection to .* failed|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE/.test(msg.text())) return;
     if (msg.type() === 'error' || msg.type() === 'warning') problem(`${name} console ${msg.type()}: ${msg.text()}`);
   });
@@ -1180,6 +1183,64 @@ async function main() {
       }
       assert(checked >= 1, 'a trick was seen on the phone');
       await phone.close();
+    });
+
+    await scenario('accounts: sign up on one browser, sign in on another as the same player with the same tables, sign out everywhere', async () => {
+      const one = await browser.newContext(desktop);
+      const two = await browser.newContext(desktop);
+      const a = await watchedPage(one, 'account-one');
+      const b = await watchedPage(two, 'account-two');
+      const user = `e2e_${Date.now().toString(36)}`;
+      const pw = 'a long enough password';
+      // A guest plays, then claims an account.
+      await a.goto('/');
+      await enterName(a, 'Mei 梅');
+      await a.locator('.new-table').waitFor();
+      const table = await createTable(a, 'madiao', { name: 'Mei’s table' });
+      await a.locator('header a[data-nav="account"]').click();
+      await a.locator('form.claim input[name="username"]').fill(user);
+      await a.locator('form.claim input[name="password"]').fill(pw);
+      await a.locator('form.claim button[data-action="claim"]').click();
+      await a.locator('header .account-name').waitFor({ timeout: 15000 });
+      assert((await a.locator('header .account-name').textContent()) === `@${user}`, 'the header does not show the username');
+      assert((await a.locator('header .me').textContent()) === 'Mei 梅', 'the header does not show the name');
+      await a.locator(`.my-tables li[data-table="${table}"]`).waitFor({ timeout: 15000 });
+      await snap(a, 'account-claimed');
+      // Another browser signs in (the username in another case): the same name, the same tables.
+      await b.goto('/');
+      await b.locator('a.sign-in-link').click();
+      await b.locator('form.sign-in input[name="username"]').fill(user.toUpperCase());
+      await b.locator('form.sign-in input[name="password"]').fill(pw);
+      await b.locator('form.sign-in button[data-action="sign-in"]').click();
+      await b.locator('header .account-name').waitFor({ timeout: 15000 });
+      assert((await b.locator('header .me').textContent()) === 'Mei 梅', 'the other browser shows another name');
+      await b.locator(`.my-tables li[data-table="${table}"]`).waitFor({ timeout: 15000 });
+      await snap(b, 'account-signed-in');
+      // The table opens on the other browser in the account's own seat.
+      await b.locator(`.my-tables li[data-table="${table}"] a`).click();
+      await b.locator('.table-page').waitFor({ timeout: 15000 });
+      const tokenB = await b.evaluate(() => JSON.parse(localStorage.getItem('yezi.guest') ?? 'null')?.token);
+      assert(typeof tokenB === 'string', 'no session kept on the other browser');
+      // Signing out everywhere on the first browser refuses the other's session.
+      await a.locator('button[data-action="sign-out-everywhere"]').click();
+      await a.locator('.name-form, form.sign-in').first().waitFor({ timeout: 15000 });
+      expectAuthError = true;
+      try {
+        const refused = await b.evaluate(async (token) => {
+          const r = await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } });
+          return { status: r.status, body: await r.json() };
+        }, tokenB);
+        assert(refused.status === 401 && refused.body.error.code === 'session_revoked', `the other session was not refused: ${JSON.stringify(refused)}`);
+        // Reloaded, the other browser forgets the session and asks for a name (or a sign-in).
+        await b.goto('/');
+        await b.locator('.name-form').waitFor({ timeout: 15000 });
+        assert((await b.locator('header .account-name').count()) === 0, 'the other browser still shows the account');
+        await snap(b, 'account-signed-out-everywhere');
+      } finally {
+        expectAuthError = false;
+      }
+      await one.close();
+      await two.close();
     });
 
     await scenario('a 360×740 phone: the lobby, a table, a replay and the rules fit the width', async () => {

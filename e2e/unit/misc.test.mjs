@@ -19,6 +19,9 @@ test('pages by address', () => {
   assert.deepEqual(route('/replay', ''), { page: 'replay', id: null });
   assert.deepEqual(route('/rules', '?game=dabaifen'), { page: 'rules', game: 'dabaifen' });
   assert.deepEqual(route('/t/../x', ''), { page: 'lobby' });
+  assert.deepEqual(route('/account', ''), { page: 'account' });
+  assert.deepEqual(route('/account/', ''), { page: 'account' });
+  assert.deepEqual(route('/accounts', ''), { page: 'lobby' });
 });
 
 test('versions: events follow by one; a gap asks for a resync; replies do not count', () => {

@@ -26,7 +26,7 @@ export class ApiError extends Error {
  * @param {string} method @param {string} path @param {{body?: unknown, text?: string, token?: string | null}} [opts]
  * @returns {Promise<any>}
  */
-async function call(method, path, opts = {}) {
+export async function call(method, path, opts = {}) {
   /** @type {Record<string, string>} */
   const headers = {};
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;

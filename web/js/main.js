@@ -1,7 +1,9 @@
 // The page: the header (lobby, rules, replays, language, your name), the router (`/`,
-// `/t/{id}`, `/replay/{id}`, `/replay`, `/rules`) and the guest identity kept in local storage.
+// `/t/{id}`, `/replay/{id}`, `/replay`, `/rules`, `/account`) and the identity kept in local storage
+// (a guest's, or an account's session).
 
 import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
+import { AccountPage, tokenGone } from './account.js';
 import * as api from './api.js';
 import { lang, onLang, setLang, t } from './i18n.js';
 import { Lobby, NameForm } from './lobby.js';
@@ -51,7 +53,10 @@ function App() {
         setChecked(true);
       },
       (e) => {
-        if (e instanceof api.ApiError && e.code === 'bad_token') adoptIdentity(null);
+        if (tokenGone(e)) {
+          if (identity.username) notify('error', t(`err.${e.code}`));
+          adoptIdentity(null);
+        }
         setChecked(true);
       },
     );
@@ -82,6 +87,7 @@ function App() {
     body = html`<div class="page first">
       ${r.page === 'table' ? html`<p>${t('lobby.name_for_table')}</p>` : r.page === 'replay' ? html`<p>${t('replay.name_for_file')}</p>` : html`<${Intro} />`}
       <${NameForm} initial=${renaming && identity ? identity.name : ''} onIdentity=${adoptIdentity} />
+      ${renaming ? null : html`<p class="hint"><a href="/account" data-link="1" class="sign-in-link">${t('account.have_account')}</a></p>`}
       ${renaming ? html`<p class="hint">${t('lobby.rename_hint')}</p>` : null}
     </div>`;
   } else if (r.page === 'lobby' && identity) {
@@ -93,6 +99,8 @@ function App() {
       : null;
   } else if (r.page === 'replay') {
     body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} identity=${identity} navigate=${navigate} />`;
+  } else if (r.page === 'account') {
+    body = html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
   } else if (r.page === 'rules') {
     body = html`<${RulesPage} game=${r.game} />`;
   }
@@ -104,9 +112,11 @@ function App() {
         <a href="/" data-link="1" class=${r.page === 'lobby' ? 'on' : ''}>${t('nav.lobby')}</a>
         <a href="/rules" data-link="1" class=${r.page === 'rules' ? 'on' : ''}>${t('nav.rules')}</a>
         <a href="/replay" data-link="1" class=${r.page === 'replay' ? 'on' : ''}>${t('nav.replays')}</a>
+        <a href="/account" data-link="1" class=${r.page === 'account' ? 'on' : ''} data-nav="account">${t('nav.account')}</a>
       </nav>
       <div class="top-right">
         ${identity ? html`<span class="me" title=${identity.id}>${identity.name}</span>` : null}
+        ${identity?.username ? html`<a class="account-name" href="/account" data-link="1" title=${t('account.signed_in_as', { username: identity.username })}>@${identity.username}</a>` : null}
         <button class="lang" data-action="lang" aria-label=${t('nav.language')}
           onClick=${() => { const l = lang() === 'en' ? 'zh' : 'en'; saveLang(l); setLang(l); }}>${lang() === 'en' ? '中文' : 'English'}</button>
       </div>

@@ -1,10 +1,10 @@
 // The client's pages by address: `/`, `/t/{id}` (an invite link; `?watch` to watch, `?seat=N`),
-// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`. The server serves index.html for each.
+// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`, `/account`. The server serves index.html for each.
 
 /**
  * The route of a location.
  * @param {string} path @param {string} search
- * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'}}
+ * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'} | {page: 'account'}}
  */
 export function route(path, search) {
   const q = new URLSearchParams(search);
@@ -15,6 +15,7 @@ export function route(path, search) {
   }
   m = /^\/replay(?:\/([A-Za-z0-9]+))?\/?$/.exec(path);
   if (m) return { page: 'replay', id: m[1] ?? null };
+  if (path === '/account' || path === '/account/') return { page: 'account' };
   if (path === '/rules' || path === '/rules/') return { page: 'rules', game: q.get('game') === 'dabaifen' ? 'dabaifen' : 'madiao' };
   return { page: 'lobby' };
 }

@@ -1,7 +1,7 @@
 // What the browser keeps between visits (local storage): the guest identity (its token is the
 // guest's secret), the language, and the tables this browser has been at (for their replays).
 
-/** @typedef {{id: string, name: string, token: string}} Identity */
+/** @typedef {{id: string, name: string, token: string, username?: string}} Identity  `username`: signed in with an account (the token is a session). */
 /** @typedef {{id: string, name: string, game: string, at: number}} SeenTable */
 
 const KEY_GUEST = 'yezi.guest';

@@ -1051,7 +1051,7 @@ export type ApiErrorDetail = {
  */
 code: ApiCode, message: string, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked";
 
 export type ReplayOutline = { 
 /**
@@ -1136,3 +1136,90 @@ action: MadiaoRecordAction | DabaifenRecordAction, };
 export type MadiaoRecordAction = { seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean });
 
 export type DabaifenRecordAction = { seat: Seat } & ({ declare: DabaifenCard, drawn: number } | { annul: boolean } | { bury: Array<DabaifenCard> } | { play: Array<DabaifenCard> });
+
+export type NewAccount = { 
+/**
+ * 3 to 20 ASCII letters, digits, `_` or `-`, beginning with a letter; unique regardless of
+ * case.
+ */
+username: string, 
+/**
+ * 8 to 256 characters.
+ */
+password: string, };
+
+export type SignIn = { 
+/**
+ * The username, in any case.
+ */
+username: string, 
+/**
+ * The password.
+ */
+password: string, };
+
+export type SessionReply = { 
+/**
+ * The account's guest id (its seats and tables are the account's).
+ */
+id: string, 
+/**
+ * The name shown at tables.
+ */
+name: string, 
+/**
+ * The account's username, as written when it was claimed.
+ */
+username: string, 
+/**
+ * The session's secret: the bearer token of the API and the `hello` of the WebSocket.
+ */
+token: string, 
+/**
+ * When the session ends (milliseconds since the Unix epoch).
+ */
+expires_ms: number, };
+
+export type AccountInfo = { id: string, name: string, username: string, 
+/**
+ * When the account was claimed (milliseconds since the Unix epoch).
+ */
+created_ms: number, 
+/**
+ * When this session ends (milliseconds since the Unix epoch).
+ */
+expires_ms: number, };
+
+export type NewPassword = { 
+/**
+ * The password now.
+ */
+current: string, 
+/**
+ * The new password (8 to 256 characters).
+ */
+password: string, };
+
+export type DeleteAccount = { 
+/**
+ * The account's password.
+ */
+password: string, };
+
+export type SignedOut = { 
+/**
+ * How many sessions were signed out (this one included).
+ */
+revoked: number, };
+
+export type AccountTable = { id: string, game: GameKind, 
+/**
+ * The table's name.
+ */
+name: string, status: TableStatus, 
+/**
+ * The account's seat, if it holds one.
+ */
+seat: number | null, created_ms: number, };
+
+export type AccountTables = { tables: Array<AccountTable>, };

@@ -14,8 +14,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use table::protocol::{
-    ActAction, CardsAction, ClientMsg, Legal, LobbyReply, NewGuest, NewGuestReply, NewTable, NewTableReply,
-    ServerMsg, StatsReply,
+    AccountInfo, AccountTables, ActAction, CardsAction, ClientMsg, DeleteAccount, Legal, LobbyReply,
+    NewAccount, NewGuest, NewGuestReply, NewPassword, NewTable, NewTableReply, ServerMsg, SessionReply,
+    SignIn, SignedOut, StatsReply,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -196,6 +197,95 @@ impl Client {
     /// A new table, created by the guest of `token`.
     pub async fn create_table(&self, token: &str, table: &NewTable) -> Result<NewTableReply, ClientError> {
         self.call("/api/tables", table, Some(token), 201).await
+    }
+
+    /// `method path` with an optional typed body and token, expecting `expect`: the answer's
+    /// text. Any other status is [`ClientError::Status`].
+    async fn exchange<B: Serialize>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+        token: Option<&str>,
+        expect: u16,
+    ) -> Result<String, ClientError> {
+        let body = body
+            .map(|b| serde_json::to_value(b).map_err(|e| ClientError::Unexpected(e.to_string())))
+            .transpose()?;
+        let (status, text) = self.request(method, path, body.as_ref(), token).await?;
+        if status != expect {
+            return Err(ClientError::Status { status, body: text });
+        }
+        Ok(text)
+    }
+
+    /// [`Client::exchange`], with the answer read as `R`.
+    async fn exchange_json<B: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&B>,
+        token: Option<&str>,
+        expect: u16,
+    ) -> Result<R, ClientError> {
+        let text = self.exchange(method, path, body, token, expect).await?;
+        serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))
+    }
+
+    // Accounts (`docs/protocol.md`, "Accounts").
+
+    /// The guest of `guest_token` claims an account: its first session.
+    pub async fn claim_account(
+        &self,
+        guest_token: &str,
+        username: &str,
+        password: &str,
+    ) -> Result<SessionReply, ClientError> {
+        let body = NewAccount { username: username.to_string(), password: password.to_string() };
+        self.exchange_json("POST", "/api/account", Some(&body), Some(guest_token), 201).await
+    }
+
+    /// Signs in: a new session of the account.
+    pub async fn sign_in(&self, username: &str, password: &str) -> Result<SessionReply, ClientError> {
+        let body = SignIn { username: username.to_string(), password: password.to_string() };
+        self.exchange_json("POST", "/api/sessions", Some(&body), None, 201).await
+    }
+
+    /// The account of a session.
+    pub async fn account(&self, token: &str) -> Result<AccountInfo, ClientError> {
+        self.exchange_json::<(), _>("GET", "/api/account", None, Some(token), 200).await
+    }
+
+    /// The tables the token's guest hosts or sits at, newest first.
+    pub async fn account_tables(&self, token: &str) -> Result<AccountTables, ClientError> {
+        self.exchange_json::<(), _>("GET", "/api/account/tables", None, Some(token), 200).await
+    }
+
+    /// Signs this session out.
+    pub async fn sign_out(&self, token: &str) -> Result<(), ClientError> {
+        self.exchange::<()>("DELETE", "/api/sessions/current", None, Some(token), 204).await.map(drop)
+    }
+
+    /// Signs out every session of the account.
+    pub async fn sign_out_everywhere(&self, token: &str) -> Result<SignedOut, ClientError> {
+        self.exchange_json::<(), _>("DELETE", "/api/sessions", None, Some(token), 200).await
+    }
+
+    /// Changes the account's password (every other session is signed out).
+    pub async fn change_password(
+        &self,
+        token: &str,
+        current: &str,
+        password: &str,
+    ) -> Result<SignedOut, ClientError> {
+        let body = NewPassword { current: current.to_string(), password: password.to_string() };
+        self.exchange_json("POST", "/api/account/password", Some(&body), Some(token), 200).await
+    }
+
+    /// Deletes the account (its games stay, under a neutral name).
+    pub async fn delete_account(&self, token: &str, password: &str) -> Result<(), ClientError> {
+        let body = DeleteAccount { password: password.to_string() };
+        self.exchange("POST", "/api/account/delete", Some(&body), Some(token), 204).await.map(drop)
     }
 
     /// A WebSocket connection to the server.

@@ -45,7 +45,7 @@ impl From<Refusal> for ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
         ApiError { status, code, message: message.into() }
     }
 
@@ -53,7 +53,7 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadRequest, message)
     }
 
-    fn internal(message: impl Into<String>) -> ApiError {
+    pub(crate) fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ApiCode::Internal, message)
     }
 }
@@ -65,9 +65,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult = Result<Response, ApiError>;
+pub(crate) type ApiResult = Result<Response, ApiError>;
 
-fn ok_json<T: serde::Serialize>(status: StatusCode, v: T) -> ApiResult {
+pub(crate) fn ok_json<T: serde::Serialize>(status: StatusCode, v: T) -> ApiResult {
     Ok((status, axum::Json(v)).into_response())
 }
 
@@ -96,7 +96,7 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// Reads a JSON body into `T`, with an error that says what is wrong.
-fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     let v: Value =
         serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
     serde_path_to_error::deserialize(v).map_err(|e| {
@@ -115,8 +115,8 @@ pub fn check_name(kind: TextKind, name: &str, max: usize) -> Result<String, ApiE
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadName, e.to_string()))
 }
 
-/// The guest a request's `Authorization: Bearer TOKEN` header names.
-async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
+/// The token of a request's `Authorization: Bearer TOKEN` header.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, ApiCode::BadToken, m);
     let value = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).ok_or_else(|| {
         unauthorized("this needs an `Authorization: Bearer TOKEN` header (POST /api/guests gives a token)")
@@ -124,11 +124,13 @@ async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
     let token = value
         .strip_prefix("Bearer ")
         .ok_or_else(|| unauthorized("the Authorization header must be `Bearer TOKEN`"))?;
-    app.store
-        .guest_by_token_hash(&ids::hash_token(token.trim()))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?
-        .ok_or_else(|| unauthorized("unknown token"))
+    Ok(token.trim())
+}
+
+/// The guest a request's `Authorization: Bearer TOKEN` header names (a guest's token, or a
+/// session of its account: see [`crate::accounts::identify`]).
+async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
+    Ok(crate::accounts::identify(app, bearer(headers)?).await?.0)
 }
 
 /// Takes one guest creation from `ip`'s allowance (`guests_burst` at once, then one every

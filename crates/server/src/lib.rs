@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
+pub mod accounts;
 pub mod actor;
 pub mod bus;
 pub mod cluster;
@@ -81,6 +82,8 @@ pub struct Limits {
     pub replay: replay::ReplayLimits,
     /// A connection that sends nothing (not even a pong) for this long is closed.
     pub idle_seconds: u64,
+    /// Accounts: how long sessions last, the sign-in allowances, the hashing turns.
+    pub accounts: accounts::AccountLimits,
 }
 
 impl Default for Limits {
@@ -103,6 +106,7 @@ impl Default for Limits {
             tables_per_guest: 20,
             replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
+            accounts: accounts::AccountLimits::default(),
         }
     }
 }
@@ -254,6 +258,8 @@ pub struct App {
     pub replays: replay::Replays,
     next_conn: AtomicU64,
     site: std::sync::OnceLock<Site>,
+    /// Accounts: the sign-in allowances and the hashing turns.
+    pub accounts: accounts::Accounts,
 }
 
 /// A token bucket: `rate` tokens a second, at most `burst`.
@@ -324,6 +330,7 @@ impl App {
             // Connections are known by id across nodes: each node numbers from a random start.
             next_conn: AtomicU64::new((ids::new_seed().unwrap_or(0) & 0x7fff_ffff_0000_0000) | 1),
             site: std::sync::OnceLock::new(),
+            accounts: accounts::Accounts::new(config.limits.accounts),
         });
         if app.store.renew_leases().await? == store::Held::Every {
             // One node: every table at once, and nothing to keep up.
@@ -404,6 +411,7 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 /// response with the security headers.
 pub fn router(app: Arc<App>) -> axum::Router {
     http::routes()
+        .merge(accounts::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))

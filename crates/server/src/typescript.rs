@@ -116,6 +116,16 @@ pub fn typescript() -> String {
         ReplayEvent,
         cards::record::MadiaoAction,
         cards::record::DabaifenAction,
+        // Accounts.
+        NewAccount,
+        SignIn,
+        SessionReply,
+        AccountInfo,
+        NewPassword,
+        DeleteAccount,
+        SignedOut,
+        AccountTable,
+        AccountTables,
     );
     let mut out = String::from(
         "// The wire types of the yezi server (docs/protocol.md), generated from the Rust types by\n\

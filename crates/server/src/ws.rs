@@ -22,10 +22,10 @@ use table::protocol::{GuestInfo, ServerMsg, WelcomeMsg};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::App;
 use crate::actor::{Cmd, ConnId, TableHandle};
 use crate::cluster::{Control, Wire};
 use crate::store::TableStatus;
-use crate::{App, ids};
 use table::machine::Request;
 use table::protocol::{self, ClientMsg, ErrorCode};
 use table::settings::Guest;
@@ -197,8 +197,8 @@ impl Conn {
     async fn handle(&mut self, msg: ClientMsg) -> bool {
         let guest = match (&msg, &self.guest) {
             (ClientMsg::Hello { token }, None) => {
-                return match self.app.store.guest_by_token_hash(&ids::hash_token(token)).await {
-                    Ok(Some(g)) => {
+                return match crate::accounts::identify(&self.app, token).await {
+                    Ok((g, _)) => {
                         match GuestSlot::take(&self.app, &g.id) {
                             Ok(slot) => self.slot = Some(slot),
                             Err(cap) => {
@@ -220,12 +220,12 @@ impl Conn {
                         self.guest = Some(Guest { id: g.id, name: g.name });
                         true
                     }
-                    Ok(None) => {
-                        self.error(ErrorCode::BadToken, "unknown token: the connection is closed");
+                    Err(e @ crate::accounts::Refused::Store(_)) => {
+                        self.error(ErrorCode::Unavailable, e.to_string());
                         false
                     }
                     Err(e) => {
-                        self.error(ErrorCode::Unavailable, format!("the guest cannot be looked up: {e}"));
+                        self.error(ErrorCode::BadToken, format!("{e}: the connection is closed"));
                         false
                     }
                 };

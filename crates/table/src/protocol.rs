@@ -1166,6 +1166,25 @@ pub enum ApiCode {
     Unavailable,
     /// Something went wrong in the server.
     Internal,
+    // Accounts.
+    /// A username not of the allowed form.
+    BadUsername,
+    /// A password too short or too long.
+    BadPassword,
+    /// The username belongs to another account.
+    UsernameTaken,
+    /// The guest has an account already.
+    AlreadyAccount,
+    /// The token is a guest's, not an account's session.
+    NoAccount,
+    /// Signing in failed: no such username, or not its password (the answer does not tell which).
+    BadCredentials,
+    /// The password given to confirm a change is not the account's.
+    WrongPassword,
+    /// The session has expired: sign in again.
+    SessionExpired,
+    /// The session was signed out: sign in again.
+    SessionRevoked,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of
@@ -1193,6 +1212,101 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         ));
     }
     serde_json::from_value(v).map_err(|e| (ErrorCode::BadMessage, format!("{ty}: {e}")))
+}
+
+// Accounts (see `docs/protocol.md`, "Accounts").
+
+/// `POST /api/account`'s body: the guest claims an account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NewAccount {
+    /// 3 to 20 ASCII letters, digits, `_` or `-`, beginning with a letter; unique regardless of
+    /// case.
+    pub username: String,
+    /// 8 to 256 characters.
+    pub password: String,
+}
+
+/// `POST /api/sessions`'s body: signing in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SignIn {
+    /// The username, in any case.
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+/// A new session (`POST /api/account` and `POST /api/sessions`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionReply {
+    /// The account's guest id (its seats and tables are the account's).
+    pub id: String,
+    /// The name shown at tables.
+    pub name: String,
+    /// The account's username, as written when it was claimed.
+    pub username: String,
+    /// The session's secret: the bearer token of the API and the `hello` of the WebSocket.
+    pub token: String,
+    /// When the session ends (milliseconds since the Unix epoch).
+    #[ts(type = "number")]
+    pub expires_ms: i64,
+}
+
+/// `GET /api/account`: who the session's account is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AccountInfo {
+    pub id: String,
+    pub name: String,
+    pub username: String,
+    /// When the account was claimed (milliseconds since the Unix epoch).
+    #[ts(type = "number")]
+    pub created_ms: i64,
+    /// When this session ends (milliseconds since the Unix epoch).
+    #[ts(type = "number")]
+    pub expires_ms: i64,
+}
+
+/// `POST /api/account/password`'s body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NewPassword {
+    /// The password now.
+    pub current: String,
+    /// The new password (8 to 256 characters).
+    pub password: String,
+}
+
+/// `POST /api/account/delete`'s body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DeleteAccount {
+    /// The account's password.
+    pub password: String,
+}
+
+/// `DELETE /api/sessions`'s answer: every session of the account is signed out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SignedOut {
+    /// How many sessions were signed out (this one included).
+    #[ts(type = "number")]
+    pub revoked: u64,
+}
+
+/// One table of `GET /api/account/tables`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AccountTable {
+    pub id: String,
+    pub game: GameKind,
+    /// The table's name.
+    pub name: String,
+    pub status: TableStatus,
+    /// The account's seat, if it holds one.
+    pub seat: Option<u8>,
+    #[ts(type = "number")]
+    pub created_ms: i64,
+}
+
+/// `GET /api/account/tables`: the tables the account hosts or sits at, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AccountTables {
+    pub tables: Vec<AccountTable>,
 }
 
 #[cfg(test)]

@@ -48,6 +48,24 @@ pub struct RemoteOptions {
     pub records: PathBuf,
     /// A fixed record file instead of one named in `records`.
     pub out: Option<PathBuf>,
+    /// Sign in with this account instead of playing as a guest (the session is kept in memory
+    /// only, never in the config file).
+    pub account: Option<Account>,
+}
+
+/// An account to sign in with.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The username.
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+impl std::fmt::Debug for Account {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Account").field("username", &self.username).field("password", &"***").finish()
+    }
 }
 
 /// Where a URL points.
@@ -275,6 +293,13 @@ impl Connection {
         if !fresh && let Some(g) = &self.guest {
             return Ok(g.clone());
         }
+        if let Some(a) = &self.opts.account {
+            // A new session at every start (and when the server refuses the one held).
+            let s = self.client().sign_in(&a.username, &a.password).await?;
+            let g = Guest { id: s.id, name: s.name, token: s.token };
+            self.guest = Some(g.clone());
+            return Ok(g);
+        }
         let mut cfg = load_config(&self.opts.config).unwrap_or_else(|e| {
             self.notice(Notice::Info(format!("the client config cannot be read ({e}); starting a new one")));
             ClientConfig::default()
@@ -313,6 +338,17 @@ impl Connection {
         loop {
             match self.guest(false).await {
                 Ok(_) => break,
+                Err(ClientError::Status { status: 400..=499, body }) if self.opts.account.is_some() => {
+                    // A wrong password, or too many attempts: retrying will not help.
+                    let why = serde_json::from_str::<serde_json::Value>(&body)
+                        .ok()
+                        .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
+                        .unwrap_or(body);
+                    let user = self.opts.account.as_ref().map(|a| a.username.clone()).unwrap_or_default();
+                    self.notice(Notice::Fatal(format!("signing in as {user} failed: {why}")));
+                    while self.cmd_rx.recv().await.is_some() {}
+                    return;
+                }
                 Err(e) => {
                     self.notice(Notice::Connecting(format!(
                         "cannot reach {} ({e}); retrying in {:.1}s",

@@ -213,3 +213,38 @@ fn event_loop(
         }
     }
 }
+
+/// Asks for a password on the terminal: `prompt` on standard error, then the characters typed
+/// up to Enter, not shown. Ctrl-C or Esc gives up (an error of kind `Interrupted`).
+pub fn read_password(prompt: &str) -> std::io::Result<String> {
+    use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    use std::io::Write as _;
+    let mut err = std::io::stderr();
+    write!(err, "{prompt}")?;
+    err.flush()?;
+    ratatui::crossterm::terminal::enable_raw_mode()?;
+    let read = (|| {
+        let mut pw = String::new();
+        loop {
+            if let Event::Key(k) = event::read()? {
+                if k.kind == KeyEventKind::Release {
+                    continue;
+                }
+                match k.code {
+                    KeyCode::Enter => return Ok(pw),
+                    KeyCode::Esc => break,
+                    KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => break,
+                    KeyCode::Backspace => {
+                        pw.pop();
+                    }
+                    KeyCode::Char(c) => pw.push(c),
+                    _ => {}
+                }
+            }
+        }
+        Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "no password given"))
+    })();
+    let _ = ratatui::crossterm::terminal::disable_raw_mode();
+    let _ = writeln!(err);
+    read
+}

@@ -65,6 +65,33 @@ pub struct PlayArgs {
     /// Play at a yezi server: an invite link (http://HOST:PORT/t/ID) or a server (http://HOST:PORT).
     #[arg(long, value_name = "URL")]
     pub connect: Option<String>,
+    /// With --connect: sign in with this account instead of playing as a guest. The password is
+    /// read from --password-file, else from the environment variable YEZI_PASSWORD, else asked
+    /// for on the terminal (never given on the command line).
+    #[arg(long, value_name = "USERNAME", requires = "connect")]
+    pub user: Option<String>,
+    /// With --user: a file whose first line is the password.
+    #[arg(long, value_name = "PATH", requires = "user")]
+    pub password_file: Option<PathBuf>,
+}
+
+/// The password for `--user`: from `--password-file`, `YEZI_PASSWORD`, or the terminal.
+fn password(args: &PlayArgs, user: &str) -> anyhow::Result<String> {
+    if let Some(path) = &args.password_file {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("--password-file {}", path.display()))?;
+        let line = text.lines().next().unwrap_or("").to_string();
+        if line.is_empty() {
+            bail!("--password-file {}: the first line is empty", path.display());
+        }
+        return Ok(line);
+    }
+    if let Ok(pw) = std::env::var("YEZI_PASSWORD")
+        && !pw.is_empty()
+    {
+        return Ok(pw);
+    }
+    tui::term::read_password(&format!("password for {user}: ")).context("reading the password")
 }
 
 fn game_kind(g: GameArg) -> GameKind {
@@ -94,6 +121,10 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             config: tui::remote::config_path(),
             records: tui::records_dir(),
             out: args.out.clone(),
+            account: match &args.user {
+                Some(u) => Some(tui::remote::Account { username: u.clone(), password: password(args, u)? }),
+                None => None,
+            },
         };
         tui::remote::play_remote(opts).context("yezi play --connect")?
     } else {

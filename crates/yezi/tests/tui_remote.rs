@@ -90,6 +90,7 @@ fn options(url: String, game: Option<GameKind>, dir: &Path) -> RemoteOptions {
         config: dir.join("client.json"),
         records: dir.join("records"),
         out: None,
+        account: None,
     }
 }
 
@@ -242,4 +243,44 @@ fn dabaifen_joined_from_the_lobby() {
     assert!(s.contains("Deal 1") && (s.contains("The deal, in order:") || s.contains("annulled")), "{s}");
     let _ = Legal::Annul { requested: false };
     srv.rt.shutdown_background();
+}
+
+/// `yezi play --connect URL --user NAME`: the terminal signs in with an account and plays as it.
+/// The guest who claimed the account had opened a table; through its invite the signed-in
+/// client takes back that guest's seat (the identity is the account's), and no token is written
+/// to the config file. A wrong password stops with the server's answer.
+#[test]
+fn signing_in_with_an_account_plays_as_it() {
+    let srv = TestServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let host = srv.proxy.to_string();
+    let table = srv.rt.block_on(async {
+        let c = client::Client::new(&host);
+        let g = c.guest("Ann").await.unwrap();
+        let body = json!({ "game": "madiao", "name": "Ann's table",
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}] });
+        let table = c.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
+        c.claim_account(&g.token, "ann_tui", "terminal password").await.unwrap();
+        table
+    });
+    let invite = format!("http://{}/t/{table}", srv.proxy);
+    let mut opts = options(invite.clone(), None, dir.path());
+    opts.account =
+        Some(tui::remote::Account { username: "Ann_TUI".into(), password: "terminal password".into() });
+    let mut h = harness(opts);
+    assert!(wait(&mut h, 20, |a| a.model.view.is_some()), "no view: {}", h.screen());
+    assert_eq!(h.app.model.me.map(|s| s.index()), Some(0), "not the account's own seat");
+    assert_eq!(h.app.model.table.as_ref().unwrap().id, table);
+    let seats = &h.app.model.table.as_ref().unwrap().seats;
+    assert!(format!("{seats:?}").contains("Ann"), "{seats:?}");
+    assert!(!dir.path().join("client.json").exists(), "a token was written to the config");
+    drop(h);
+
+    let mut opts = options(invite, None, dir.path());
+    opts.account =
+        Some(tui::remote::Account { username: "ann_tui".into(), password: "not it at all".into() });
+    let mut h = harness(opts);
+    assert!(wait(&mut h, 20, |a| a.fatal.is_some()), "no fatal notice: {}", h.screen());
+    let why = h.app.fatal.clone().unwrap();
+    assert!(why.contains("ann_tui") && why.contains("wrong username or password"), "{why}");
 }

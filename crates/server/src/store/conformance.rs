@@ -6,8 +6,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use super::{
-    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, LoggedAction, SeatRow, Store, StoreError, TableRow,
-    TableStatus, Write,
+    AccountRow, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, LoggedAction, SeatRow, SessionRow, Store,
+    StoreError, TableRow, TableStatus, Write,
 };
 
 macro_rules! check {
@@ -322,6 +322,204 @@ where
         "{}: the record after reopening",
         at("reopen")
     );
+    accounts(&*again, backend).await
+}
+
+/// Accounts and sessions: claiming, looking up, revoking, deleting.
+async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
+    let at = |what: &str| format!("{backend}: accounts: {what}");
+    let g = GuestRow { id: unique("g"), name: "Cai 蔡".into(), token_hash: unique("h"), created_ms: 5 };
+    ok(&at("create_guest"), store.create_guest(&g).await)?;
+    let read = ok(&at("guest"), store.guest(&g.id).await)?;
+    check!(read.as_ref() == Some(&g), "{}: guest by id: {read:?}", at("guest"));
+    check!(ok(&at("guest"), store.guest("g-none").await)?.is_none(), "{}: an unknown id", at("guest"));
+    // Two tables of the guest (one finished, with a record naming it), one of another guest.
+    let mut mine = table_row(&unique("t"), 10);
+    mine.host = Some("g-other".into());
+    mine.seats[2] = SeatRow::Person { guest: g.id.clone(), name: g.name.clone() };
+    let mut hosted = table_row(&unique("t"), 20);
+    hosted.host = Some(g.id.clone());
+    hosted.seats[0] = SeatRow::Person { guest: g.id.clone(), name: g.name.clone() };
+    let other = table_row(&unique("t"), 30);
+    for t in [&mine, &hosted, &other] {
+        ok(&at("create_table"), store.create_table(t).await)?;
+    }
+    let record = r#"{"format":"yezi/1","players":["Ann 安","bot:random","Cai 蔡","bot:heuristic"]}"#;
+    ok(&at("finish_table"), store.finish_table(&mine.id, record).await)?;
+    let listed = ok(&at("tables_of_guest"), store.tables_of_guest(&g.id, 10).await)?;
+    let ids: Vec<&str> = listed.iter().map(|t| t.id.as_str()).collect();
+    check!(
+        ids == [hosted.id.as_str(), mine.id.as_str()],
+        "{}: newest first, only its own: {ids:?}",
+        at("tables_of_guest")
+    );
+    let one = ok(&at("tables_of_guest"), store.tables_of_guest(&g.id, 1).await)?;
+    check!(one.len() == 1 && one[0] == hosted, "{}: the limit: {one:?}", at("tables_of_guest"));
+
+    let account = AccountRow {
+        guest: g.id.clone(),
+        username: "Cai_Lun".into(),
+        username_key: unique("cai_lun_"),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+        created_ms: 40,
+    };
+    let first = SessionRow {
+        token_hash: unique("s"),
+        guest: g.id.clone(),
+        created_ms: 40,
+        expires_ms: 1_000,
+        revoked_ms: None,
+    };
+    ok(&at("claim_account"), store.claim_account(&account, &first).await)?;
+    let gone = ok(&at("guest_by_token_hash"), store.guest_by_token_hash(&g.token_hash).await)?;
+    check!(gone.is_none(), "{}: the claimed guest's own token still works: {gone:?}", at("claim_account"));
+    let by_name = ok(&at("account_by_username"), store.account_by_username(&account.username_key).await)?;
+    check!(by_name.as_ref() == Some(&account), "{}: {by_name:?}", at("account_by_username"));
+    let by_guest = ok(&at("account_by_guest"), store.account_by_guest(&g.id).await)?;
+    check!(by_guest.as_ref() == Some(&account), "{}: {by_guest:?}", at("account_by_guest"));
+    check!(
+        ok(&at("account_by_username"), store.account_by_username("no-such-user").await)?.is_none(),
+        "{}: an unknown username",
+        at("account_by_username")
+    );
+    let s = ok(&at("session_by_token_hash"), store.session_by_token_hash(&first.token_hash).await)?;
+    check!(s.as_ref() == Some(&first), "{}: {s:?}", at("session_by_token_hash"));
+
+    // A taken username key, or a second account of the guest, is a conflict, and nothing of it
+    // is stored (not even its session).
+    let g2 = GuestRow { id: unique("g"), name: "Du".into(), token_hash: unique("h"), created_ms: 6 };
+    ok(&at("create_guest"), store.create_guest(&g2).await)?;
+    let s2 = SessionRow { token_hash: unique("s"), guest: g2.id.clone(), ..first.clone() };
+    let taken = AccountRow { guest: g2.id.clone(), username: "CAI_LUN".into(), ..account.clone() };
+    let dup = store.claim_account(&taken, &s2).await;
+    check!(
+        matches!(dup, Err(StoreError::Conflict(_))),
+        "{}: a taken username gave {dup:?}",
+        at("claim_account")
+    );
+    check!(
+        ok(&at("session_by_token_hash"), store.session_by_token_hash(&s2.token_hash).await)?.is_none(),
+        "{}: a refused claim stored its session",
+        at("claim_account")
+    );
+    check!(
+        ok(&at("guest_by_token_hash"), store.guest_by_token_hash(&g2.token_hash).await)?.is_some(),
+        "{}: a refused claim retired the guest's token",
+        at("claim_account")
+    );
+    let twice = AccountRow { username_key: unique("other_"), ..account.clone() };
+    let dup = store.claim_account(&twice, &s2).await;
+    check!(
+        matches!(dup, Err(StoreError::Conflict(_))),
+        "{}: a second account gave {dup:?}",
+        at("claim_account")
+    );
+
+    // Passwords and sessions.
+    ok(&at("set_password"), store.set_password(&g.id, "$argon2id$new").await)?;
+    let changed = ok(&at("account_by_guest"), store.account_by_guest(&g.id).await)?;
+    check!(
+        changed.is_some_and(|a| a.password_hash == "$argon2id$new"),
+        "{}: the new hash was not stored",
+        at("set_password")
+    );
+    let mut sessions = vec![first.clone()];
+    for i in 0..2 {
+        let s = SessionRow { token_hash: unique("s"), created_ms: 50 + i, ..first.clone() };
+        ok(&at("create_session"), store.create_session(&s).await)?;
+        sessions.push(s);
+    }
+    let dup = store.create_session(&sessions[1]).await;
+    check!(
+        matches!(dup, Err(StoreError::Conflict(_))),
+        "{}: a reused token hash gave {dup:?}",
+        at("create_session")
+    );
+    ok(&at("revoke_session"), store.revoke_session(&sessions[1].token_hash, 60).await)?;
+    ok(&at("revoke_session"), store.revoke_session(&sessions[1].token_hash, 70).await)?;
+    let s = ok(&at("session_by_token_hash"), store.session_by_token_hash(&sessions[1].token_hash).await)?;
+    check!(
+        s.is_some_and(|s| s.revoked_ms == Some(60)),
+        "{}: revoked at its first revoking",
+        at("revoke_session")
+    );
+    // All but the first: one left to revoke (the second is revoked already).
+    let n = ok(&at("revoke_sessions"), store.revoke_sessions(&g.id, Some(&first.token_hash), 80).await)?;
+    check!(n == 1, "{}: revoked {n} sessions, not 1", at("revoke_sessions"));
+    let kept = ok(&at("session_by_token_hash"), store.session_by_token_hash(&first.token_hash).await)?;
+    check!(
+        kept.is_some_and(|s| s.revoked_ms.is_none()),
+        "{}: the spared session was revoked",
+        at("revoke_sessions")
+    );
+    let third = ok(&at("session_by_token_hash"), store.session_by_token_hash(&sessions[2].token_hash).await)?;
+    check!(third.is_some_and(|s| s.revoked_ms == Some(80)), "{}: the third session", at("revoke_sessions"));
+    let n = ok(&at("revoke_sessions"), store.revoke_sessions(&g.id, None, 90).await)?;
+    check!(n == 1, "{}: everywhere revoked {n} sessions, not 1", at("revoke_sessions"));
+    // Long after, revoking again deletes the long-revoked sessions.
+    let late = 90 + super::SESSION_KEEP_MS + 1;
+    ok(&at("revoke_sessions"), store.revoke_sessions(&g.id, None, late).await)?;
+    let purged = ok(&at("session_by_token_hash"), store.session_by_token_hash(&first.token_hash).await)?;
+    check!(purged.is_none(), "{}: a long-revoked session was kept: {purged:?}", at("revoke_sessions"));
+
+    // Deleting: the games stay, under the neutral name; the username is free again.
+    let live = SessionRow { token_hash: unique("s"), created_ms: 100, expires_ms: late * 2, ..first.clone() };
+    ok(&at("create_session"), store.create_session(&live).await)?;
+    ok(
+        &at("append_chat"),
+        store
+            .append_chat(
+                &hosted.id,
+                &ChatRow {
+                    seq: 0,
+                    at_ms: 1,
+                    guest: Some(g.id.clone()),
+                    name: g.name.clone(),
+                    seat: Some(0),
+                    text: "hi".into(),
+                },
+            )
+            .await,
+    )?;
+    ok(&at("delete_account"), store.delete_account(&g.id, "deleted player").await)?;
+    check!(
+        ok(&at("account_by_guest"), store.account_by_guest(&g.id).await)?.is_none(),
+        "{}: the account is still there",
+        at("delete_account")
+    );
+    check!(
+        ok(&at("session_by_token_hash"), store.session_by_token_hash(&live.token_hash).await)?.is_none(),
+        "{}: a session is still there",
+        at("delete_account")
+    );
+    let renamed = ok(&at("guest"), store.guest(&g.id).await)?;
+    check!(renamed.is_some_and(|r| r.name == "deleted player"), "{}: the guest's name", at("delete_account"));
+    let t = ok(&at("table"), store.table(&mine.id).await)?;
+    check!(
+        t.is_some_and(
+            |t| t.seats[2] == SeatRow::Person { guest: g.id.clone(), name: "deleted player".into() }
+        ),
+        "{}: the seat's name",
+        at("delete_account")
+    );
+    let rec = ok(&at("record"), store.record(&mine.id).await)?.unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(&rec).map_err(|e| format!("{}: {e}", at("record")))?;
+    check!(
+        v["players"] == serde_json::json!(["Ann 安", "bot:random", "deleted player", "bot:heuristic"]),
+        "{}: the record's players: {rec}",
+        at("delete_account")
+    );
+    let chat = ok(&at("recent_chat"), store.recent_chat(&hosted.id, 5).await)?;
+    check!(
+        chat.len() == 1 && chat[0].name == "deleted player",
+        "{}: the chat line's name: {chat:?}",
+        at("delete_account")
+    );
+    let still = ok(&at("tables_of_guest"), store.tables_of_guest(&g.id, 10).await)?;
+    check!(still.len() == 2, "{}: its tables are gone: {still:?}", at("delete_account"));
+    let reuse = AccountRow { guest: g2.id.clone(), ..account.clone() };
+    ok(&at("claim_account after delete"), store.claim_account(&reuse, &s2).await)?;
+    ok(&at("delete_account of none"), store.delete_account("g-none", "x").await)?;
     Ok(())
 }
 

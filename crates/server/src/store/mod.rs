@@ -187,6 +187,104 @@ pub trait Store: Send + Sync + 'static {
     async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError>;
     /// The stored summaries (JSON) of the unfinished tables whose lease is held.
     async fn summaries(&self) -> Result<Vec<String>, StoreError>;
+
+    // Accounts (see `crate::accounts`). An account belongs to one guest (the guest who claimed
+    // it), so the guest's tables and seats are the account's; sessions are further tokens of
+    // that guest, stored hashed, each with an expiry and revocable.
+
+    /// One guest, by id.
+    async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError>;
+    /// Stores a new account and its first session, and retires the guest's own token (its hash
+    /// becomes `claimed:HASH`, which no token hashes to), all or none. A username key already
+    /// stored, or a guest that has an account already, is a conflict.
+    async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError>;
+    /// The account of this username key (the lower-case username).
+    async fn account_by_username(&self, username_key: &str) -> Result<Option<AccountRow>, StoreError>;
+    /// The account of this guest.
+    async fn account_by_guest(&self, guest: &str) -> Result<Option<AccountRow>, StoreError>;
+    /// Replaces an account's password hash.
+    async fn set_password(&self, guest: &str, password_hash: &str) -> Result<(), StoreError>;
+    /// Deletes the account of `guest`, all or none: its row and every session of the guest go;
+    /// the guest is renamed `name` everywhere it is stored (the guest, its seats, its chat lines,
+    /// and the `players` of the records of its finished tables); the guest's token is retired
+    /// (`deleted:ID`). Its tables stay. Deleting no account is not an error.
+    async fn delete_account(&self, guest: &str, name: &str) -> Result<(), StoreError>;
+    /// Stores a new session; a token hash already stored is a conflict.
+    async fn create_session(&self, session: &SessionRow) -> Result<(), StoreError>;
+    /// The session whose token has this hash (revoked and expired ones too).
+    async fn session_by_token_hash(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError>;
+    /// Revokes the sessions of `guest` not yet revoked (`at_ms` is the time of revoking), except
+    /// the one whose token has the hash `except`; returns how many it revoked. Sessions revoked
+    /// or expired more than [`SESSION_KEEP_MS`] before `at_ms` are deleted on the way.
+    async fn revoke_sessions(&self, guest: &str, except: Option<&str>, at_ms: i64)
+    -> Result<u64, StoreError>;
+    /// Revokes one session (by its token's hash) if it is not revoked yet.
+    async fn revoke_session(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError>;
+    /// The `limit` most recently created tables that `guest` hosts or holds a seat at (as
+    /// stored), newest first.
+    async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError>;
+}
+
+/// An account: a username and a password, owned by the guest who claimed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    /// The guest whose account it is.
+    pub guest: String,
+    /// The username as its owner wrote it.
+    pub username: String,
+    /// The username in lower case: unique among accounts.
+    pub username_key: String,
+    /// The password's argon2id hash, in the PHC string format.
+    pub password_hash: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// A session: a token of an account's guest, stored as its hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// SHA-256 of the token, as hexadecimal digits.
+    pub token_hash: String,
+    /// The guest (with an account) the session is of.
+    pub guest: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// When the session ends, milliseconds since the Unix epoch.
+    pub expires_ms: i64,
+    /// When the session was revoked (signed out), if it was.
+    pub revoked_ms: Option<i64>,
+}
+
+/// How long a revoked or expired session is kept (so that its token is refused as revoked or
+/// expired rather than unknown) before it may be deleted: 30 days.
+pub const SESSION_KEEP_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// `(table, seat, record)` rows, ordered by table, grouped as `(table, seats, record)`.
+pub(crate) fn group_seats(rows: Vec<(String, i64, String)>) -> Vec<(String, Vec<usize>, String)> {
+    let mut out: Vec<(String, Vec<usize>, String)> = Vec::new();
+    for (table, seat, record) in rows {
+        let seat = usize::try_from(seat).unwrap_or(usize::MAX);
+        match out.last_mut() {
+            Some((t, seats, _)) if *t == table => seats.push(seat),
+            _ => out.push((table, vec![seat], record)),
+        }
+    }
+    out
+}
+
+/// `record` (a `yezi/1` record's JSON) with the `players` of `seats` replaced by `name`; a record
+/// that is not a JSON object, or has no `players` list, is returned as it is.
+pub(crate) fn rename_in_record(record: &str, seats: &[usize], name: &str) -> String {
+    let Ok(mut v) = serde_json::from_str::<serde_json::Value>(record) else { return record.to_string() };
+    let Some(players) = v.get_mut("players").and_then(|p| p.as_array_mut()) else {
+        return record.to_string();
+    };
+    for &s in seats {
+        if let Some(p) = players.get_mut(s) {
+            *p = serde_json::Value::String(name.to_string());
+        }
+    }
+    v.to_string()
 }
 
 pub use table::machine::Write;
@@ -331,6 +429,21 @@ pub(crate) const SCHEMA: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS meta (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL)",
+    // Accounts: see `Store::claim_account`.
+    "CREATE TABLE IF NOT EXISTS accounts (
+        guest_id TEXT PRIMARY KEY REFERENCES guests (id),
+        username TEXT NOT NULL,
+        username_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_ms BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS sessions (
+        token_hash TEXT PRIMARY KEY,
+        guest_id TEXT NOT NULL REFERENCES guests (id),
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        revoked_ms BIGINT)",
+    "CREATE INDEX IF NOT EXISTS sessions_by_guest ON sessions (guest_id)",
+    "CREATE INDEX IF NOT EXISTS seats_by_guest ON seats (guest_id)",
 ];
 
 /// The write every backend makes when it opens a database, to find a database it cannot write

@@ -15,8 +15,8 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::{
-    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, OpenOptions, SCHEMA, SeatRow, Store,
-    StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
+    AccountRow, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, OpenOptions, SCHEMA,
+    SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
 };
 
 /// How many connections a store opens at most, unless told otherwise: enough for the
@@ -697,4 +697,214 @@ impl Store for PgStore {
             .map_err(pg)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
+
+    // Accounts.
+
+    async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
+        let slot = self.client().await?;
+        let row = slot
+            .query_opt("SELECT id, name, token_hash, created_ms FROM guests WHERE id = $1", &[&id])
+            .await
+            .map_err(pg)?;
+        Ok(row.map(|r| GuestRow { id: r.get(0), name: r.get(1), token_hash: r.get(2), created_ms: r.get(3) }))
+    }
+
+    async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        tx.execute(
+            "INSERT INTO accounts (guest_id, username, username_key, password_hash, created_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &account.guest,
+                &account.username,
+                &account.username_key,
+                &account.password_hash,
+                &account.created_ms,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+        write_session(&tx, session).await?;
+        tx.execute(
+            "UPDATE guests SET token_hash = 'claimed:' || token_hash WHERE id = $1",
+            &[&account.guest],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn account_by_username(&self, username_key: &str) -> Result<Option<AccountRow>, StoreError> {
+        let slot = self.client().await?;
+        read_account(&*slot, "username_key", username_key).await
+    }
+
+    async fn account_by_guest(&self, guest: &str) -> Result<Option<AccountRow>, StoreError> {
+        let slot = self.client().await?;
+        read_account(&*slot, "guest_id", guest).await
+    }
+
+    async fn set_password(&self, guest: &str, password_hash: &str) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        slot.execute("UPDATE accounts SET password_hash = $2 WHERE guest_id = $1", &[&guest, &password_hash])
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn delete_account(&self, guest: &str, name: &str) -> Result<(), StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        let removed = tx.execute("DELETE FROM accounts WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        if removed == 0 {
+            return tx.commit().await.map_err(pg);
+        }
+        tx.execute("DELETE FROM sessions WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        tx.execute(
+            "UPDATE guests SET name = $2, token_hash = 'deleted:' || id WHERE id = $1",
+            &[&guest, &name],
+        )
+        .await
+        .map_err(pg)?;
+        // The records of finished tables name their players: rename this guest's seats there.
+        let rows = tx
+            .query(
+                "SELECT s.table_id, s.seat, t.record FROM seats s JOIN tables t ON t.id = s.table_id \
+                 WHERE s.guest_id = $1 AND t.record IS NOT NULL ORDER BY s.table_id, s.seat",
+                &[&guest],
+            )
+            .await
+            .map_err(pg)?;
+        let finished: Vec<(String, i64, String)> =
+            rows.iter().map(|r| (r.get(0), i64::from(r.get::<_, i16>(1)), r.get(2))).collect();
+        for (table, seats, record) in super::group_seats(finished) {
+            let renamed = super::rename_in_record(&record, &seats, name);
+            tx.execute("UPDATE tables SET record = $2 WHERE id = $1", &[&table, &renamed])
+                .await
+                .map_err(pg)?;
+        }
+        tx.execute("UPDATE seats SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
+        tx.execute("UPDATE chat SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn create_session(&self, session: &SessionRow) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        write_session(&*slot, session).await
+    }
+
+    async fn session_by_token_hash(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
+        let slot = self.client().await?;
+        let row = slot
+            .query_opt(
+                "SELECT token_hash, guest_id, created_ms, expires_ms, revoked_ms FROM sessions WHERE token_hash = $1",
+                &[&token_hash],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(row.map(|r| SessionRow {
+            token_hash: r.get(0),
+            guest: r.get(1),
+            created_ms: r.get(2),
+            expires_ms: r.get(3),
+            revoked_ms: r.get(4),
+        }))
+    }
+
+    async fn revoke_sessions(
+        &self,
+        guest: &str,
+        except: Option<&str>,
+        at_ms: i64,
+    ) -> Result<u64, StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        let old = at_ms - super::SESSION_KEEP_MS;
+        tx.execute(
+            "DELETE FROM sessions WHERE guest_id = $1 AND (revoked_ms < $2 OR expires_ms < $2)",
+            &[&guest, &old],
+        )
+        .await
+        .map_err(pg)?;
+        let n = tx
+            .execute(
+                "UPDATE sessions SET revoked_ms = $3 WHERE guest_id = $1 AND revoked_ms IS NULL \
+                 AND token_hash IS DISTINCT FROM $2",
+                &[&guest, &except, &at_ms],
+            )
+            .await
+            .map_err(pg)?;
+        tx.commit().await.map_err(pg)?;
+        Ok(n)
+    }
+
+    async fn revoke_session(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        slot.execute(
+            "UPDATE sessions SET revoked_ms = $2 WHERE token_hash = $1 AND revoked_ms IS NULL",
+            &[&token_hash, &at_ms],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let rows = c
+            .query(
+                &format!(
+                    "SELECT {TABLE_COLS} FROM tables WHERE host = $1 \
+                     OR id IN (SELECT table_id FROM seats WHERE guest_id = $1) \
+                     ORDER BY created_ms DESC, id DESC LIMIT $2"
+                ),
+                &[&guest, &i64::from(limit)],
+            )
+            .await
+            .map_err(pg)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            out.push(table_from(c, r).await?);
+        }
+        Ok(out)
+    }
+}
+
+async fn write_session<C: GenericClient>(c: &C, s: &SessionRow) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO sessions (token_hash, guest_id, created_ms, expires_ms, revoked_ms) VALUES ($1, $2, $3, $4, $5)",
+        &[&s.token_hash, &s.guest, &s.created_ms, &s.expires_ms, &s.revoked_ms],
+    )
+    .await
+    .map_err(pg)?;
+    Ok(())
+}
+
+/// The account whose `column` (`guest_id` or `username_key`) is `value`.
+async fn read_account<C: GenericClient>(
+    c: &C,
+    column: &str,
+    value: &str,
+) -> Result<Option<AccountRow>, StoreError> {
+    let row = c
+        .query_opt(
+            &format!(
+                "SELECT guest_id, username, username_key, password_hash, created_ms FROM accounts WHERE {column} = $1"
+            ),
+            &[&value],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.map(|r| AccountRow {
+        guest: r.get(0),
+        username: r.get(1),
+        username_key: r.get(2),
+        password_hash: r.get(3),
+        created_ms: r.get(4),
+    }))
 }

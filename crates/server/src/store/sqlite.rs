@@ -14,8 +14,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, SCHEMA, SeatRow, Store, StoreError,
-    TableRow, TableStatus, Write, seat_columns, seat_from_columns,
+    AccountRow, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, SCHEMA, SeatRow,
+    SessionRow, Store, StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
 };
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
@@ -566,4 +566,224 @@ impl Store for SqliteStore {
     async fn summaries(&self) -> Result<Vec<String>, StoreError> {
         Ok(Vec::new())
     }
+
+    // Accounts.
+
+    async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
+        let id = id.to_string();
+        self.call(move |c| {
+            c.query_row(
+                "SELECT id, name, token_hash, created_ms FROM guests WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(GuestRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        token_hash: r.get(2)?,
+                        created_ms: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
+        let (a, s) = (account.clone(), session.clone());
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO accounts (guest_id, username, username_key, password_hash, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![a.guest, a.username, a.username_key, a.password_hash, a.created_ms],
+            )
+            .map_err(backend)?;
+            write_session(c, &s)?;
+            c.execute(
+                "UPDATE guests SET token_hash = 'claimed:' || token_hash WHERE id = ?1",
+                params![a.guest],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn account_by_username(&self, username_key: &str) -> Result<Option<AccountRow>, StoreError> {
+        let key = username_key.to_string();
+        self.call(move |c| read_account(c, "username_key", &key)).await
+    }
+
+    async fn account_by_guest(&self, guest: &str) -> Result<Option<AccountRow>, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| read_account(c, "guest_id", &guest)).await
+    }
+
+    async fn set_password(&self, guest: &str, password_hash: &str) -> Result<(), StoreError> {
+        let (guest, hash) = (guest.to_string(), password_hash.to_string());
+        self.call(move |c| {
+            c.execute("UPDATE accounts SET password_hash = ?2 WHERE guest_id = ?1", params![guest, hash])
+                .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn delete_account(&self, guest: &str, name: &str) -> Result<(), StoreError> {
+        let (guest, name) = (guest.to_string(), name.to_string());
+        self.call(move |c| {
+            let removed =
+                c.execute("DELETE FROM accounts WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            if removed == 0 {
+                return Ok(());
+            }
+            c.execute("DELETE FROM sessions WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            c.execute(
+                "UPDATE guests SET name = ?2, token_hash = 'deleted:' || id WHERE id = ?1",
+                params![guest, name],
+            )
+            .map_err(backend)?;
+            // The records of finished tables name their players: rename this guest's seats there.
+            let finished: Vec<(String, i64, String)> = {
+                let mut stmt = c
+                    .prepare(
+                        "SELECT s.table_id, s.seat, t.record FROM seats s JOIN tables t ON t.id = s.table_id \
+                         WHERE s.guest_id = ?1 AND t.record IS NOT NULL ORDER BY s.table_id, s.seat",
+                    )
+                    .map_err(backend)?;
+                stmt.query_map(params![guest], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .map_err(backend)?
+                    .collect::<Result<_, _>>()
+                    .map_err(backend)?
+            };
+            for (table, seats, record) in super::group_seats(finished) {
+                let renamed = super::rename_in_record(&record, &seats, &name);
+                c.execute("UPDATE tables SET record = ?2 WHERE id = ?1", params![table, renamed])
+                    .map_err(backend)?;
+            }
+            c.execute("UPDATE seats SET name = ?2 WHERE guest_id = ?1", params![guest, name])
+                .map_err(backend)?;
+            c.execute("UPDATE chat SET name = ?2 WHERE guest_id = ?1", params![guest, name])
+                .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn create_session(&self, session: &SessionRow) -> Result<(), StoreError> {
+        let s = session.clone();
+        self.call(move |c| write_session(c, &s)).await
+    }
+
+    async fn session_by_token_hash(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
+        let h = token_hash.to_string();
+        self.call(move |c| {
+            c.query_row(
+                "SELECT token_hash, guest_id, created_ms, expires_ms, revoked_ms FROM sessions WHERE token_hash = ?1",
+                params![h],
+                |r| {
+                    Ok(SessionRow {
+                        token_hash: r.get(0)?,
+                        guest: r.get(1)?,
+                        created_ms: r.get(2)?,
+                        expires_ms: r.get(3)?,
+                        revoked_ms: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(backend)
+        })
+        .await
+    }
+
+    async fn revoke_sessions(
+        &self,
+        guest: &str,
+        except: Option<&str>,
+        at_ms: i64,
+    ) -> Result<u64, StoreError> {
+        let (guest, except) = (guest.to_string(), except.map(str::to_string));
+        self.call(move |c| {
+            let old = at_ms - super::SESSION_KEEP_MS;
+            c.execute(
+                "DELETE FROM sessions WHERE guest_id = ?1 AND (revoked_ms < ?2 OR expires_ms < ?2)",
+                params![guest, old],
+            )
+            .map_err(backend)?;
+            let n = c
+                .execute(
+                    "UPDATE sessions SET revoked_ms = ?3 WHERE guest_id = ?1 AND revoked_ms IS NULL \
+                     AND token_hash IS NOT ?2",
+                    params![guest, except, at_ms],
+                )
+                .map_err(backend)?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn revoke_session(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError> {
+        let h = token_hash.to_string();
+        self.call(move |c| {
+            c.execute(
+                "UPDATE sessions SET revoked_ms = ?2 WHERE token_hash = ?1 AND revoked_ms IS NULL",
+                params![h, at_ms],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare(&format!(
+                    "SELECT {TABLE_COLS} FROM tables WHERE host = ?1 \
+                     OR id IN (SELECT table_id FROM seats WHERE guest_id = ?1) \
+                     ORDER BY created_ms DESC, id DESC LIMIT ?2"
+                ))
+                .map_err(backend)?;
+            let rows: Vec<TableCols> = stmt
+                .query_map(params![guest, limit], table_cols)
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)?;
+            rows.into_iter().map(|cols| table_from(c, cols)).collect()
+        })
+        .await
+    }
+}
+
+fn write_session(c: &Connection, s: &SessionRow) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO sessions (token_hash, guest_id, created_ms, expires_ms, revoked_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![s.token_hash, s.guest, s.created_ms, s.expires_ms, s.revoked_ms],
+    )
+    .map_err(backend)?;
+    Ok(())
+}
+
+/// The account whose `column` (`guest_id` or `username_key`) is `value`.
+fn read_account(c: &Connection, column: &str, value: &str) -> Result<Option<AccountRow>, StoreError> {
+    c.query_row(
+        &format!(
+            "SELECT guest_id, username, username_key, password_hash, created_ms FROM accounts WHERE {column} = ?1"
+        ),
+        params![value],
+        |r| {
+            Ok(AccountRow {
+                guest: r.get(0)?,
+                username: r.get(1)?,
+                username_key: r.get(2)?,
+                password_hash: r.get(3)?,
+                created_ms: r.get(4)?,
+            })
+        },
+    )
+    .optional()
+    .map_err(backend)
 }
