@@ -45,15 +45,15 @@ impl From<Refusal> for ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
         ApiError { status, code, message: message.into() }
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadRequest, message)
     }
 
-    fn internal(message: impl Into<String>) -> ApiError {
+    pub(crate) fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ApiCode::Internal, message)
     }
 }

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 pub mod actor;
+pub mod archive;
 pub mod bus;
 pub mod cluster;
 pub mod http;
@@ -404,6 +405,7 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 /// response with the security headers.
 pub fn router(app: Arc<App>) -> axum::Router {
     http::routes()
+        .merge(archive::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))
