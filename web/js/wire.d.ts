@@ -1099,3 +1099,45 @@ action: MadiaoRecordAction | DabaifenRecordAction, };
 export type MadiaoRecordAction = { seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean });
 
 export type DabaifenRecordAction = { seat: Seat } & ({ declare: DabaifenCard, drawn: number } | { annul: boolean } | { bury: Array<DabaifenCard> } | { play: Array<DabaifenCard> });
+
+export type ArchivedSeat = { 
+/**
+ * The person's name, or the bot's name.
+ */
+name: string, 
+/**
+ * A bot played the seat.
+ */
+bot: boolean, };
+
+export type ArchivedGame = { 
+/**
+ * The table's id (its record: `GET /api/archive/games/{id}`; its replay: `/replay/{id}`).
+ */
+id: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * When the match ended, milliseconds since the Unix epoch.
+ */
+finished_ms: number, 
+/**
+ * The four seats, in seat order.
+ */
+seats: Array<ArchivedSeat>, };
+
+export type ArchivePage = { 
+/**
+ * The games of this page, newest first.
+ */
+games: Array<ArchivedGame>, 
+/**
+ * The `before` of the next page (older games), or null when this is the last.
+ */
+next: string | null, };

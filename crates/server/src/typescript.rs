@@ -115,6 +115,10 @@ pub fn typescript() -> String {
         ReplayEvent,
         cards::record::MadiaoAction,
         cards::record::DabaifenAction,
+        // The public archive.
+        table::archive::ArchivedSeat,
+        table::archive::ArchivedGame,
+        table::archive::ArchivePage,
     );
     let mut out = String::from(
         "// The wire types of the yezi server (docs/protocol.md), generated from the Rust types by\n\
