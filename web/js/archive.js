@@ -107,7 +107,7 @@ export function ArchiveList(p) {
               onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(`/replay/${g.id}`); }}>${g.name}</a>
             <span class="sub"> ${t(`game.${g.game}`)} · ${new Date(g.finished_ms).toLocaleString(l === 'zh' ? 'zh-CN' : 'en')}</span>
             <span class="archive-seats"> ${g.seats.map((s) => (s.bot ? t('archive.bot', { name: s.name }) : s.name)).join(', ')}</span>
-            <a class="small" href=${`/api/archive/games/${g.id}`} download=${`yezi-${g.id}.json`} data-action="archive-record">${t('archive.record')}</a>
+            ${' '}<a class="small" href=${`/api/archive/games/${g.id}`} download=${`yezi-${g.id}.json`} data-action="archive-record">${t('archive.record')}</a>
           </li>`,
         )}</ul>`
       : null}
