@@ -832,11 +832,20 @@ annulled_by: Seat | null, };
 
 export type WindowOutcome = RedealOutcome | AnnulOutcome;
 
-export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, };
+export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, 
+/**
+ * The names of the people watching (not seated), one per person, at most
+ * [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
+ */
+watchers: Array<string>, };
 
 export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, };
 
-export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, status: TableStatus, timer: Timer | null, };
+export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, 
+/**
+ * The names of the people watching, as in a `sync`.
+ */
+watchers: Array<string>, status: TableStatus, timer: Timer | null, };
 
 export type ChatMsg = { v: number, message: ChatMessage, };
 
