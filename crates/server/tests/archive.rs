@@ -139,7 +139,7 @@ async fn finished_public_games_are_listed_searched_and_downloaded() {
     let page = get(&t, "/api/archive/games?player=ANN%20arch").await.json();
     assert_eq!(ids(&page), [ann2.clone(), ann1.clone()]);
     let page = get(&t, "/api/archive/games?player=bo").await.json();
-    assert_eq!(ids(&page), [bo.clone()]);
+    assert_eq!(ids(&page), vec![bo.clone()]);
     let page = get(&t, "/api/archive/games?player=nobody").await.json();
     assert_eq!(ids(&page), Vec::<String>::new());
 
