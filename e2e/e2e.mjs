@@ -15,7 +15,7 @@
 // and the grace countdown a spectator sees while the player is away.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -884,6 +884,95 @@ async function main() {
         assert(checked, 'the Madiao table kept changing status while the lobby was read');
       }
       await snap(page, 'lobby-recent');
+    });
+
+    await scenario('the public archive: a finished match found on the Replays page by a player, replayed, its record downloaded', async () => {
+      const ctx = await browser.newContext(desktop);
+      const a = await watchedPage(ctx, 'archivist');
+      try {
+        await a.goto('/');
+        await enterName(a, 'Zoë Archivist');
+        await a.locator('.new-table').waitFor();
+        const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:1' }, name: 'For the archive' });
+        log(`archive table ${id}`);
+        await a.locator('.felt').waitFor({ timeout: 20000 });
+        // One counted hand (a redeal does not count: then the next hand, after the pause).
+        const finished = () => a.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
+        for (let hand = 0; hand < 4 && !(await finished()); hand++) {
+          await playMadiaoHand(a, {});
+          await a.waitForFunction(() => {
+            const p = document.querySelector('.table-page');
+            return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
+          }, null, { timeout: 90000 });
+        }
+        assert(await finished(), 'the one-hand match is over');
+        // The Replays page lists it; a search by a part of the player's name, in another case, finds it.
+        await a.goto('/replay');
+        await a.locator('.archive').waitFor({ timeout: 15000 });
+        await a.locator('.archive-search input[name="player"]').fill('zoë arch');
+        await a.locator('button[data-action="archive-search"]').click();
+        const entry = a.locator(`.archive-games li[data-game="${id}"]`);
+        await entry.waitFor({ timeout: 15000 });
+        const listed = await a.locator('.archive-games li').count();
+        assert(listed === 1, `the search lists her one game, not ${listed}`);
+        assert((await entry.textContent()).includes('Zoë Archivist'), 'the entry names the player');
+        await snap(a, 'archive-search');
+        // Another name finds nothing.
+        await a.locator('.archive-search input[name="player"]').fill('nobody at all');
+        await a.locator('button[data-action="archive-search"]').click();
+        await a.locator('.archive .hint').waitFor({ timeout: 15000 });
+        await a.locator('.archive-search input[name="player"]').fill('Zoë Archivist');
+        await a.locator('button[data-action="archive-search"]').click();
+        await entry.waitFor({ timeout: 15000 });
+        // Its record downloads (a file named after the table) and is the table's yezi/1 record.
+        const [download] = await Promise.all([a.waitForEvent('download'), entry.locator('a[data-action="archive-record"]').click()]);
+        assert(download.suggestedFilename() === `yezi-${id}.json`, `the file's name: ${download.suggestedFilename()}`);
+        const saved = join(dir, 'archived.json');
+        await download.saveAs(saved);
+        const record = JSON.parse(readFileSync(saved, 'utf8'));
+        assert(record.format === 'yezi/1' && record.players[0] === 'Zoë Archivist', `the record: ${JSON.stringify(record).slice(0, 200)}`);
+        execFileSync(bin, ['replay', saved]);
+        // The player's games as an archive, which `yezi replay` reads.
+        const bulk = await a.request.get(await a.locator('a[data-action="archive-player"]').getAttribute('href'));
+        assert(bulk.ok() && bulk.headers()['content-type'] === 'application/gzip', 'the player\'s archive downloads');
+        const gz = join(dir, 'archivist.jsonl.gz');
+        writeFileSync(gz, await bulk.body());
+        const out = execFileSync(bin, ['replay', gz]).toString();
+        assert(out.includes('1 record(s), 1 replayed cleanly'), `yezi replay of the archive: ${out.slice(-200)}`);
+        // Opening the entry shows its replay.
+        await entry.locator('a[data-action="archive-open"]').click();
+        await a.waitForURL(`**/replay/${id}`);
+        await a.locator('.replay-body').waitFor({ timeout: 15000 });
+        await snap(a, 'archive-replay');
+      } finally {
+        await ctx.close();
+      }
+    });
+
+    await scenario('the host sees who watches the table, live', async () => {
+      const hostCtx = await browser.newContext(desktop);
+      const samCtx = await browser.newContext(desktop);
+      const h = await watchedPage(hostCtx, 'host');
+      const sam = await watchedPage(samCtx, 'sam');
+      try {
+        await h.goto('/');
+        await enterName(h, 'Hostess Hana');
+        await h.locator('.new-table').waitFor();
+        const id = await createTable(h, 'madiao', { seat3: 'open', name: 'Hana waits' });
+        assert((await h.locator('.watchers').count()) === 0, 'nobody watches yet');
+        await sam.goto(`/t/${id}?watch`);
+        await enterName(sam, 'Spectator Sam');
+        await sam.locator('.table-page').waitFor({ timeout: 15000 });
+        await h.locator('.watchers', { hasText: 'Spectator Sam' }).waitFor({ timeout: 15000 });
+        await sam.locator('.watchers', { hasText: 'Spectator Sam' }).waitFor({ timeout: 15000 });
+        await snap(h, 'host-sees-spectator');
+        // Sam goes: the host's page no longer lists him.
+        await sam.close();
+        await h.locator('.watchers').waitFor({ state: 'detached', timeout: 15000 });
+      } finally {
+        await hostCtx.close();
+        await samCtx.close();
+      }
     });
 
     await scenario('the rules page, with a table’s variants highlighted', async () => {

@@ -1,9 +1,11 @@
-// Replays: a finished game (from its record on the server) or a local `yezi/1` file, replayed
+// Replays: a finished game (from its record on the server, or found in the public archive's list
+// below the file chooser) or a local `yezi/1` file, replayed
 // by the server's engines into steps; every hand shown, step by step, forward and back. The
 // server answers with the replay's outline; each hand's steps are fetched when it is shown.
 
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
+import { ArchiveList } from './archive.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
 import { lang, t } from './i18n.js';
@@ -164,6 +166,7 @@ export function ReplayPage(p) {
     ${error ? html`<p class="error-box" role="alert">${error}</p>` : null}
     ${(!outline || !hand) && !error && (p.id || outline) ? html`<p>${t('common.loading')}</p>` : null}
     ${!outline && !p.id && !error ? html`<p class="hint">${t('replay.file_hint')}</p>` : null}
+    ${!outline && !p.id ? html`<${ArchiveList} navigate=${p.navigate} />` : null}
     ${outline && hand ? renderReplay() : null}
   </div>`;
 

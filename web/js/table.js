@@ -45,6 +45,7 @@ import { Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './u
  * @property {SyncMsg['match']} match
  * @property {Array<MadiaoResult | DabaifenResult>} results
  * @property {ChatMessage[]} chat
+ * @property {string[]} watchers the names of the people watching (live)
  * @property {LogItem[]} log
  * @property {Record<number, MadiaoView | DabaifenView>} ends the final view of each hand that ended
  *   while the page was open, by hand (its scoring, to show again during the match)
@@ -100,6 +101,7 @@ export function reduce(st, msg) {
         match: msg.match,
         results: msg.results,
         chat: msg.chat,
+        watchers: msg.watchers ?? [],
         log: [...(kept ? kept.log : []), ...storyItems(kept, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP),
         // A page opened afresh finds the scorings this tab saw before a reload.
         ends: keepEnd(kept ?? { ends: loadEnds(msg.table.id, msg.you.seat) }, msg.hand, msg.view),
@@ -136,6 +138,7 @@ export function reduce(st, msg) {
       return {
         ...st,
         table: { ...st.table, seats: msg.seats, spectators: msg.spectators, status: msg.status },
+        watchers: msg.watchers ?? [],
         timer: msg.timer,
         timerAt: now,
         seatsAt: now,
@@ -288,6 +291,9 @@ function Table(p) {
           <span class="pace" data-pace=${st.table.pace} title=${t('lobby.pace_hint')}>${t('table.pace', { pace: t(`pace.${st.table.pace}`) })}</span>${' · '}
           <span class="grace" title=${t('lobby.grace_hint')}>${t('table.grace', { n: st.table.grace_seconds })}</span>
           ${st.table.spectators ? ` · ${t('table.spectators', { n: st.table.spectators })}` : ''}</span>
+        ${st.watchers.length
+          ? html`<p class="watchers sub" data-watchers=${st.watchers.join('\n')}>${t('table.watchers', { names: st.watchers.join(', ') })}</p>`
+          : null}
       </div>
       <div class="head-buttons">
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}

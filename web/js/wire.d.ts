@@ -859,11 +859,20 @@ annulled_by: Seat | null, };
 
 export type WindowOutcome = RedealOutcome | AnnulOutcome;
 
-export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, };
+export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, 
+/**
+ * The names of the people watching (not seated), one per person, at most
+ * [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
+ */
+watchers: Array<string>, };
 
 export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, };
 
-export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, status: TableStatus, timer: Timer | null, };
+export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, 
+/**
+ * The names of the people watching, as in a `sync`.
+ */
+watchers: Array<string>, status: TableStatus, timer: Timer | null, };
 
 export type ChatMsg = { v: number, message: ChatMessage, };
 
@@ -1223,3 +1232,45 @@ name: string, status: TableStatus,
 seat: number | null, created_ms: number, };
 
 export type AccountTables = { tables: Array<AccountTable>, };
+
+export type ArchivedSeat = { 
+/**
+ * The person's name, or the bot's name.
+ */
+name: string, 
+/**
+ * A bot played the seat.
+ */
+bot: boolean, };
+
+export type ArchivedGame = { 
+/**
+ * The table's id (its record: `GET /api/archive/games/{id}`; its replay: `/replay/{id}`).
+ */
+id: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * When the match ended, milliseconds since the Unix epoch.
+ */
+finished_ms: number, 
+/**
+ * The four seats, in seat order.
+ */
+seats: Array<ArchivedSeat>, };
+
+export type ArchivePage = { 
+/**
+ * The games of this page, newest first.
+ */
+games: Array<ArchivedGame>, 
+/**
+ * The `before` of the next page (older games), or null when this is the last.
+ */
+next: string | null, };

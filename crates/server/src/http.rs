@@ -49,7 +49,7 @@ impl ApiError {
         ApiError { status, code, message: message.into() }
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadRequest, message)
     }
 

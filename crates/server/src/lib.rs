@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 
 pub mod accounts;
 pub mod actor;
+pub mod archive;
 pub mod bus;
 pub mod cluster;
 pub mod http;
@@ -412,6 +413,7 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 pub fn router(app: Arc<App>) -> axum::Router {
     http::routes()
         .merge(accounts::routes())
+        .merge(archive::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))

@@ -126,6 +126,10 @@ pub fn typescript() -> String {
         SignedOut,
         AccountTable,
         AccountTables,
+        // The public archive.
+        table::archive::ArchivedSeat,
+        table::archive::ArchivedGame,
+        table::archive::ArchivePage,
     );
     let mut out = String::from(
         "// The wire types of the yezi server (docs/protocol.md), generated from the Rust types by\n\

@@ -6,9 +6,11 @@
 //! - [`machine`]: a table's life as a stage machine driven by inputs, returning effects.
 //! - [`log`]: what a table persists, and the match rebuilt from its log.
 //! - [`settings`]: a table's settings and the timing of tables.
+//! - [`archive`]: the public archive's wire types (finished public games).
 //! - [`bots`]: the bots that play for seats.
 //! - [`text`]: the checks of names and chat lines.
 
+pub mod archive;
 pub mod bots;
 pub mod game;
 pub mod log;

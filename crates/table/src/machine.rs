@@ -48,7 +48,8 @@ use crate::game::{Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, View
 use crate::log::{ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
     AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, MatchSummary, Refusal, SeatInfo,
-    SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WindowOutcome, You,
+    SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WATCHERS_SHOWN,
+    WindowOutcome, You,
 };
 use crate::settings::{Guest, Pace, TableSettings, Timing};
 
@@ -1090,6 +1091,7 @@ where
             match_: self.match_json(),
             results: self.results.iter().cloned().map(Into::into).collect(),
             chat: self.chat.iter().cloned().collect(),
+            watchers: self.watchers(),
         }))
     }
 
@@ -1154,11 +1156,35 @@ where
             v: self.v,
             seats: self.seat_infos(now),
             spectators: self.members.iter().filter(|m| m.seat.is_none()).count(),
+            watchers: self.watchers(),
             status: self.status,
             timer: self.timer_now(now),
         });
         let to = self.members.iter().map(|m| m.conn).filter(|&c| Some(c) != except).collect();
         self.send_to(to, msg);
+    }
+
+    /// The names of the people watching (connections not seated), one per guest, at most
+    /// [`WATCHERS_SHOWN`]; a seated person watching from another connection is a player, not a
+    /// spectator.
+    fn watchers(&self) -> Vec<String> {
+        let seated = |g: &str| {
+            self.seats.iter().any(|s| matches!(&s.owner, SeatRow::Person { guest, .. } if guest == g))
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        let mut names = Vec::new();
+        for m in self.members.iter().filter(|m| m.seat.is_none()) {
+            let id = m.guest.id.as_str();
+            if seen.contains(&id) || seated(id) {
+                continue;
+            }
+            seen.push(id);
+            names.push(m.guest.name.clone());
+            if names.len() == WATCHERS_SHOWN {
+                break;
+            }
+        }
+        names
     }
 
     fn finish_fx(&mut self, now: Millis) -> Effects<G> {

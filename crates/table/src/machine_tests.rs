@@ -1075,3 +1075,38 @@ mod stakes {
         assert_eq!(m.chips, chips);
     }
 }
+
+/// The seats' last `seats` message's spectators' names, as connection `conn` got it.
+fn watchers_seen<G: TableRules>(sim: &Sim<G>, conn: ConnId) -> Vec<String>
+where
+    G::Action: DeserializeOwned,
+{
+    let seats = sim.got.iter().rev().find_map(|(c, m)| match m {
+        ServerMsg::Seats(s) if *c == conn => Some(s.watchers.clone()),
+        _ => None,
+    });
+    seats.expect("a seats message")
+}
+
+#[test]
+fn the_spectators_names_are_told_to_everyone_at_the_table_as_they_come_and_go() {
+    let mut sim = person_and_bots(GameKind::Madiao, &[]);
+    // Two spectators, one of them with two connections, and the seated person on a second one.
+    sim.feed(Request::Watch { conn: 7, guest: guest(7) });
+    assert_eq!(watchers_seen(&sim, 1), ["P7"]);
+    sim.feed(Request::Watch { conn: 8, guest: guest(8) });
+    sim.feed(Request::Watch { conn: 9, guest: guest(8) });
+    sim.feed(Request::Watch { conn: 10, guest: guest(0) });
+    assert_eq!(watchers_seen(&sim, 1), ["P7", "P8"], "one name a person; the player is no spectator");
+    // The spectator who joined gets them in his sync.
+    let ServerMsg::Sync(s) = last_to(&sim, 10) else { panic!("a sync") };
+    assert_eq!(s.watchers, ["P7", "P8"]);
+    // One leaves: everyone is told.
+    sim.feed(Request::Gone { conn: 7 });
+    assert_eq!(watchers_seen(&sim, 1), ["P8"]);
+    assert_eq!(watchers_seen(&sim, 8), ["P8"]);
+    sim.feed(Request::Gone { conn: 8 });
+    assert_eq!(watchers_seen(&sim, 1), ["P8"], "still watching on his other connection");
+    sim.feed(Request::Gone { conn: 9 });
+    assert_eq!(watchers_seen(&sim, 1), Vec::<String>::new());
+}

@@ -530,6 +530,10 @@ pub struct SyncMsg {
     pub match_: Option<MatchSummary>,
     pub results: Vec<HandResult>,
     pub chat: Vec<ChatMessage>,
+    /// The names of the people watching (not seated), one per person, at most
+    /// [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
+    #[serde(default)]
+    pub watchers: Vec<String>,
 }
 
 /// Something happened at the table.
@@ -554,9 +558,15 @@ pub struct SeatsMsg {
     pub v: u64,
     pub seats: Vec<SeatInfo>,
     pub spectators: usize,
+    /// The names of the people watching, as in a `sync`.
+    #[serde(default)]
+    pub watchers: Vec<String>,
     pub status: TableStatus,
     pub timer: Option<Timer>,
 }
+
+/// The most spectators' names a `sync` or `seats` message lists.
+pub const WATCHERS_SHOWN: usize = 50;
 
 /// A chat line was said.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -1477,6 +1487,7 @@ mod tests {
             match_: Some(madiao_match),
             results: Vec::new(),
             chat: vec![chat.clone()],
+            watchers: vec!["Bo".into()],
         };
         let events = [
             TableEvent::Start,
@@ -1520,6 +1531,7 @@ mod tests {
                 v: 4,
                 seats: vec![seat_info],
                 spectators: 0,
+                watchers: vec!["Cy".into()],
                 status: TableStatus::Parked,
                 timer: Some(Timer::NextHand { remaining_ms: Some(5), ready: vec![seat(2)] }),
             }),

@@ -103,6 +103,8 @@ pub struct Model {
     pub lobby_server: String,
     /// Bumped on every change of the decision (to reset the selection).
     pub decision_seq: u64,
+    /// The names of the people watching the table (as the server last told them).
+    pub watchers: Vec<String>,
 }
 
 impl Default for Model {
@@ -126,11 +128,24 @@ impl Default for Model {
             lobby: None,
             lobby_server: String::new(),
             decision_seq: 0,
+            watchers: Vec::new(),
         }
     }
 }
 
 impl Model {
+    /// The spectators in a few words: `watching: Ann, Bo` (at most three names, then how many
+    /// more), or nothing when nobody watches.
+    pub fn watchers_line(&self) -> Option<String> {
+        let n = self.watchers.len();
+        if n == 0 {
+            return None;
+        }
+        let shown: Vec<&str> = self.watchers.iter().take(3).map(String::as_str).collect();
+        let more = if n > 3 { format!(" and {} more", n - 3) } else { String::new() };
+        Some(format!("watching: {}{more}", shown.join(", ")))
+    }
+
     /// The name shown for a seat: "You" for one's own, else the seat's player name.
     pub fn seat_name(&self, s: Seat) -> String {
         if Some(s) == self.me {
@@ -220,6 +235,7 @@ impl Model {
                 self.set_timer(s.timer.clone(), now);
                 self.summary = s.match_.clone();
                 self.results = s.results.clone();
+                self.watchers = s.watchers.clone();
                 self.notes.clear();
                 self.error = None;
                 self.set_view(s.view.clone())?;
@@ -273,7 +289,9 @@ impl Model {
                 if let Some(t) = &mut self.table {
                     t.seats = s.seats.clone();
                     t.status = s.status;
+                    t.spectators = s.spectators;
                 }
+                self.watchers = s.watchers.clone();
                 self.set_timer(s.timer.clone(), now);
             }
             ServerMsg::Ack(a) => {
@@ -361,6 +379,36 @@ mod tests {
         // A spectator's view has no seat.
         let spec = st.view_for(Viewer::Spectator);
         assert_eq!(serde_json::to_value(&spec).unwrap()["seat"], serde_json::Value::Null);
+    }
+
+    /// The spectators' names come with a `sync` and change with every `seats` message.
+    #[test]
+    fn the_spectators_names_are_kept_from_sync_and_seats() {
+        let text = serde_json::json!({
+            "type": "sync", "v": 1, "table": table_json("madiao"),
+            "you": {"seat": null, "guest": "g", "name": "Ann", "host": false},
+            "hand": 0, "move": 0, "view": null, "legal": null, "timer": null,
+            "match": null, "results": [], "chat": [], "watchers": ["Ann", "Bo"]
+        })
+        .to_string();
+        let mut m = Model::default();
+        m.apply(&serde_json::from_str(&text).unwrap(), std::time::Instant::now()).unwrap();
+        assert_eq!(m.watchers_line().as_deref(), Some("watching: Ann, Bo"));
+        let seats = serde_json::json!({
+            "type": "seats", "v": 2, "seats": [], "spectators": 5, "status": "playing", "timer": null,
+            "watchers": ["Ann", "Bo", "Cy", "Di", "Ed"]
+        })
+        .to_string();
+        m.apply(&serde_json::from_str(&seats).unwrap(), std::time::Instant::now()).unwrap();
+        assert_eq!(m.watchers_line().as_deref(), Some("watching: Ann, Bo, Cy and 2 more"));
+        assert_eq!(m.table.as_ref().map(|t| t.spectators), Some(5));
+        let seats = serde_json::json!({
+            "type": "seats", "v": 3, "seats": [], "spectators": 0, "status": "playing", "timer": null,
+            "watchers": []
+        })
+        .to_string();
+        m.apply(&serde_json::from_str(&seats).unwrap(), std::time::Instant::now()).unwrap();
+        assert_eq!(m.watchers_line(), None);
     }
 
     /// A view of the other game than the table's is refused in words, and the model keeps the

@@ -128,6 +128,9 @@ fn title_bar(f: &mut Frame, area: Rect, app: &App) {
         )));
     }
     spans.push(Span::styled(format!(" · {}", app.place), dim()));
+    if let Some(w) = m.watchers_line() {
+        spans.push(Span::styled(format!(" · {w}"), dim()));
+    }
     if let Connection::Connecting(_) = &m.connection
         && m.table.is_some()
     {
@@ -206,6 +209,9 @@ fn waiting(f: &mut Frame, area: Rect, app: &App) {
                         s.seat,
                         s.name.clone().unwrap_or_else(|| "open".into())
                     )));
+                }
+                if let Some(w) = m.watchers_line() {
+                    lines.push(Line::raw(w));
                 }
             }
         }

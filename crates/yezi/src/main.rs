@@ -32,7 +32,8 @@ enum Command {
     Play(play_cli::PlayArgs),
     /// Drive a running server on this machine with tables of bot clients; report speed and latency.
     Loadtest(serve_cli::LoadtestArgs),
-    /// Replay a `yezi/1` record, checking every action and any stored result.
+    /// Replay a `yezi/1` record, or every record of an archive, checking every action and any
+    /// stored result.
     Replay(ReplayArgs),
     /// Play many hands (random legal play, or bots with `--bots`) and summarize them.
     Sim(SimArgs),
@@ -58,7 +59,8 @@ pub struct ReplayArgs {
     /// Print `{"hands": [result, …]}` instead of the trick-by-trick replay.
     #[arg(long)]
     pub json: bool,
-    /// The record file (`-` for standard input).
+    /// The record file (`-` for standard input), or an archive of records (gzip-compressed JSON
+    /// Lines, as the server's archive downloads are): every record in it is replayed.
     pub file: PathBuf,
 }
 
@@ -132,17 +134,70 @@ pub fn parse_variant_args(list: &[String]) -> anyhow::Result<record::Variants> {
 }
 
 fn replay(args: &ReplayArgs) -> anyhow::Result<bool> {
-    let text = if args.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    let bytes = if args.file.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).context("reading standard input")?;
+        b
     } else {
-        std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?
+        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?
     };
-    let rec = record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
     let mut out = std::io::stdout().lock();
-    match rec {
-        AnyRecord::Madiao(r) => madiao_cli::replay(&r, args.json, &mut out),
-        AnyRecord::Dabaifen(r) => dabaifen_cli::replay(&r, args.json, &mut out),
+    if bytes.starts_with(&GZIP_MAGIC) {
+        return replay_archive(args, &bytes, &mut out);
     }
+    let text =
+        String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", args.file.display()))?;
+    let rec = record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
+    replay_one(rec, args.json, &mut out)
+}
+
+/// The first bytes of a gzip file.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+fn replay_one(rec: AnyRecord, json: bool, out: &mut impl std::io::Write) -> anyhow::Result<bool> {
+    match rec {
+        AnyRecord::Madiao(r) => madiao_cli::replay(&r, json, out),
+        AnyRecord::Dabaifen(r) => dabaifen_cli::replay(&r, json, out),
+    }
+}
+
+/// Replays every record of an archive (docs/record.md, "Archives": gzip-compressed JSON Lines, one
+/// record a line), each under a heading that names its line; true when every one is clean.
+fn replay_archive(args: &ReplayArgs, bytes: &[u8], out: &mut impl std::io::Write) -> anyhow::Result<bool> {
+    use std::io::BufRead as _;
+    let name = args.file.display();
+    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(bytes));
+    let (mut records, mut clean) = (0usize, 0usize);
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{name}: reading the archive (line {})", i + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        records += 1;
+        if !args.json {
+            writeln!(out, "== {name}, line {} ==", i + 1)?;
+        }
+        let ok = match record::parse(&line) {
+            Ok(rec) => replay_one(rec, args.json, out)?,
+            Err(e) => {
+                eprintln!("{name}, line {}: {e}", i + 1);
+                false
+            }
+        };
+        if ok {
+            clean += 1;
+        } else {
+            eprintln!("{name}, line {}: the record does not replay cleanly", i + 1);
+        }
+        if args.json {
+            writeln!(out)?;
+        }
+    }
+    if !args.json {
+        writeln!(out, "{name}: {records} record(s), {clean} replayed cleanly")?;
+    }
+    out.flush()?;
+    Ok(clean == records)
 }
 
 fn run(cli: Cli) -> anyhow::Result<bool> {

@@ -322,6 +322,7 @@ where
         "{}: the record after reopening",
         at("reopen")
     );
+    archive(&*again).await.map_err(|e| format!("{backend}: archive: {e}"))?;
     accounts(&*again, backend).await
 }
 
@@ -481,7 +482,29 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
             )
             .await,
     )?;
+    // The public archive finds the finished game under the player's name, until the account goes.
+    let by_name = |name: &str| super::ArchiveQuery {
+        player: Some(super::PlayerMatch::Exact(table::archive::name_key(name))),
+        from_ms: None,
+        to_ms: None,
+        after: None,
+        limit: 100,
+    };
+    let found = ok(&at("archived_games"), store.archived_games(&by_name(&g.name)).await)?;
+    check!(found.iter().any(|a| a.id == mine.id), "{}: the game is not in the archive", at("archived_games"));
     ok(&at("delete_account"), store.delete_account(&g.id, "deleted player").await)?;
+    let found = ok(&at("archived_games"), store.archived_games(&by_name(&g.name)).await)?;
+    check!(
+        !found.iter().any(|a| a.id == mine.id),
+        "{}: the archive still finds the game by the deleted account's name",
+        at("delete_account")
+    );
+    let found = ok(&at("archived_games"), store.archived_games(&by_name("deleted player")).await)?;
+    check!(
+        found.iter().any(|a| a.id == mine.id && a.seats.iter().any(|s| s.name == "deleted player")),
+        "{}: the archive's entry is not renamed: {found:?}",
+        at("delete_account")
+    );
     check!(
         ok(&at("account_by_guest"), store.account_by_guest(&g.id).await)?.is_none(),
         "{}: the account is still there",
@@ -520,6 +543,111 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
     let reuse = AccountRow { guest: g2.id.clone(), ..account.clone() };
     ok(&at("claim_account after delete"), store.claim_account(&reuse, &s2).await)?;
     ok(&at("delete_account of none"), store.delete_account("g-none", "x").await)?;
+    Ok(())
+}
+
+/// The public archive: finished public games only, newest first, by name (any case, `%` and `_`
+/// taken literally), a page at a time, by end time, with their records.
+async fn archive(store: &dyn Store) -> Result<(), String> {
+    use super::{ArchiveCursor, ArchiveQuery, PlayerMatch};
+    // Names no other check uses, so that other rows of a shared database do not count.
+    let tag = unique("p");
+    let (ann, bo, odd) = (format!("Ann 安 {tag}"), format!("Bo {tag}"), format!("C%_y {tag}"));
+    let since = super::now_ms();
+    let mut finished = Vec::new();
+    for (i, (private, players)) in [
+        (false, [ann.clone(), "bot:random".into(), bo.clone(), "bot:heuristic".into()]),
+        (true, [ann.clone(), bo.clone(), "bot:random".into(), "bot:random".into()]),
+        (false, [bo.clone(), odd.clone(), "bot:random".into(), "bot:random".into()]),
+        (false, ["bot:random".into(), "bot:random".into(), ann.to_uppercase(), "bot:random".into()]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = unique("t");
+        let mut row = table_row(&id, since);
+        row.settings = format!(r#"{{"name":"archive {i}","private":{private}}}"#);
+        ok("create_table", store.create_table(&row).await)?;
+        let record =
+            serde_json::json!({"format": "yezi/1", "game": "madiao", "players": players, "n": i}).to_string();
+        if i % 2 == 0 {
+            ok("finish_table", store.finish_table(&id, &record).await)?;
+        } else {
+            let w = store.write_step(&id, FIRST_EPOCH, &[Write::Finish { record: record.clone() }]).await;
+            ok("write_step(finish)", w)?;
+        }
+        finished.push((id, private, record));
+        // Distinct end times, so that the order is by time and not only by id.
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+    }
+    let public: Vec<&(String, bool, String)> = finished.iter().filter(|f| !f.1).collect();
+    let ids = |games: &[super::ArchivedGame]| games.iter().map(|g| g.id.clone()).collect::<Vec<_>>();
+    let query = |player: Option<PlayerMatch>, limit| ArchiveQuery {
+        player,
+        from_ms: Some(since),
+        to_ms: None,
+        after: None,
+        limit,
+    };
+    // Every public game, newest first; the private one never.
+    let all = ok("archived_games", store.archived_games(&query(None, 100)).await)?;
+    let want: Vec<String> = public.iter().rev().map(|f| f.0.clone()).collect();
+    check!(ids(&all) == want, "newest first: got {:?}, want {want:?}", ids(&all));
+    check!(all.windows(2).all(|w| w[0].finished_ms > w[1].finished_ms), "end times not decreasing: {all:?}");
+    let first = all.last().ok_or("no games")?;
+    check!(
+        first.name == "archive 0"
+            && first.seats.len() == 4
+            && first.seats[0].name == ann
+            && !first.seats[0].bot
+            && first.seats[1].name == "random"
+            && first.seats[1].bot,
+        "the entry read back: {first:?}"
+    );
+    // Search: any case, a part of a name; bots' names are not players' names.
+    let by = |m: PlayerMatch| query(Some(m), 100);
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Contains(format!("ann 安 {tag}")))).await)?;
+    check!(
+        ids(&got) == [want[0].clone(), want[2].clone()],
+        "search by a part of Ann's name: {:?}",
+        ids(&got)
+    );
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Contains(tag.clone()))).await)?;
+    check!(ids(&got) == want, "search by the common part: {:?}", ids(&got));
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Contains(format!("%_y {tag}")))).await)?;
+    check!(ids(&got) == [want[1].clone()], "search for % and _ literally: {:?}", ids(&got));
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Contains(format!("c__y {tag}")))).await)?;
+    check!(got.is_empty(), "_ matched any character: {:?}", ids(&got));
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Exact(format!("bo {tag}")))).await)?;
+    check!(ids(&got) == [want[1].clone(), want[2].clone()], "Bo's games: {:?}", ids(&got));
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Exact(format!("b {tag}")))).await)?;
+    check!(got.is_empty(), "an exact name matched a part: {:?}", ids(&got));
+    let got = ok("search", store.archived_games(&by(PlayerMatch::Contains("random".into()))).await)?;
+    check!(got.iter().all(|g| !want.contains(&g.id)), "a bot's name matched: {:?}", ids(&got));
+    // A page at a time.
+    let mut seen = Vec::new();
+    let mut after: Option<ArchiveCursor> = None;
+    loop {
+        let q = ArchiveQuery { after: after.clone(), ..query(None, 1) };
+        let page = ok("archived_games(page)", store.archived_games(&q).await)?;
+        check!(page.len() <= 1, "a page of {} for a limit of 1", page.len());
+        let Some(g) = page.first() else { break };
+        seen.push(g.id.clone());
+        after = Some(ArchiveCursor::after(g));
+        check!(seen.len() <= want.len(), "pages go on: {seen:?}");
+    }
+    check!(seen == want, "paged: {seen:?}, want {want:?}");
+    // By end time: [from, to).
+    let mid = all[1].finished_ms;
+    let q = ArchiveQuery { from_ms: Some(mid), to_ms: Some(all[0].finished_ms), ..query(None, 100) };
+    let got = ok("archived_games(time)", store.archived_games(&q).await)?;
+    check!(ids(&got) == [want[1].clone()], "by end time: {:?}", ids(&got));
+    // With their records.
+    let recs = ok("archived_records", store.archived_records(&query(None, 100)).await)?;
+    let want_records: Vec<(String, String)> =
+        public.iter().rev().map(|f| (f.0.clone(), f.2.clone())).collect();
+    let got: Vec<(String, String)> = recs.into_iter().map(|(g, r)| (g.id, r)).collect();
+    check!(got == want_records, "records: {got:?}");
     Ok(())
 }
 

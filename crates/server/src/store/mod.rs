@@ -223,6 +223,17 @@ pub trait Store: Send + Sync + 'static {
     /// The `limit` most recently created tables that `guest` hosts or holds a seat at (as
     /// stored), newest first.
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError>;
+
+    // The public archive: every finished game of a table that was not private, indexed when the
+    // table is finished ([`Store::finish_table`] or a [`Write::Finish`]); a private table's game
+    // is never in it.
+
+    /// The archived games the query selects, newest first (by end time, then id), at most
+    /// `query.limit`.
+    async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError>;
+    /// [`Store::archived_games`], each with its `yezi/1` record.
+    async fn archived_records(&self, query: &ArchiveQuery)
+    -> Result<Vec<(ArchivedGame, String)>, StoreError>;
 }
 
 /// An account: a username and a password, owned by the guest who claimed it.
@@ -286,6 +297,130 @@ pub(crate) fn rename_in_record(record: &str, seats: &[usize], name: &str) -> Str
     }
     v.to_string()
 }
+
+pub use table::archive::{ArchiveCursor, ArchivedGame};
+
+/// Which players' games an archive query selects (names compared in lower case).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerMatch {
+    /// A person whose name contains this text.
+    Contains(String),
+    /// A person of exactly this name.
+    Exact(String),
+}
+
+/// A query of the public archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveQuery {
+    /// Only games a person matching this played.
+    pub player: Option<PlayerMatch>,
+    /// Only games that ended at or after this time (milliseconds since the Unix epoch).
+    pub from_ms: Option<i64>,
+    /// Only games that ended before this time.
+    pub to_ms: Option<i64>,
+    /// Only games after this place in the order (newest first).
+    pub after: Option<ArchiveCursor>,
+    /// At most this many games.
+    pub limit: u32,
+}
+
+impl ArchiveQuery {
+    /// Every archived game, `limit` at a time.
+    pub fn all(limit: u32) -> ArchiveQuery {
+        ArchiveQuery { player: None, from_ms: None, to_ms: None, after: None, limit }
+    }
+
+    /// The `LIKE` pattern of the player condition (`\` escapes), if any.
+    pub(crate) fn player_pattern(&self) -> Option<String> {
+        let escape = |t: &str| {
+            let key = table::archive::name_key(t);
+            let mut out = String::with_capacity(key.len());
+            for c in key.chars() {
+                if matches!(c, '%' | '_' | '\\') {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out
+        };
+        self.player.as_ref().map(|p| match p {
+            PlayerMatch::Contains(t) => format!("%{}%", escape(t)),
+            PlayerMatch::Exact(t) => escape(t),
+        })
+    }
+}
+
+/// What the archive stores of a game finished now: its entry (with the record's `players`
+/// as JSON) and the name keys of its persons; `None` for a private table's game.
+pub(crate) struct ArchiveEntry {
+    pub game: String,
+    pub name: String,
+    pub finished_ms: i64,
+    pub players: String,
+    pub keys: Vec<String>,
+}
+
+/// The archive entry of a table finishing now with `record`, from its stored `game` and
+/// `settings` (`None` when the table is private, or its settings cannot be read: kept out).
+pub(crate) fn archive_entry(game: &str, settings: &str, record: &str) -> Option<ArchiveEntry> {
+    let settings: serde_json::Value = serde_json::from_str(settings).ok()?;
+    if settings.get("private").and_then(serde_json::Value::as_bool).unwrap_or(false) {
+        return None;
+    }
+    let name = settings.get("name").and_then(serde_json::Value::as_str).unwrap_or("").to_string();
+    let (players, keys) = archive_players(record)?;
+    Some(ArchiveEntry { game: game.to_string(), name, finished_ms: now_ms(), players, keys })
+}
+
+/// What the archive keeps of a record's players: the `players` list (JSON) and the persons'
+/// names as searched (bots left out), or `None` when the record cannot be read.
+pub(crate) fn archive_players(record: &str) -> Option<(String, Vec<String>)> {
+    let record: serde_json::Value = serde_json::from_str(record).ok()?;
+    let players: Vec<String> =
+        record.get("players").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default();
+    let mut keys: Vec<String> = table::archive::seats_of(&players)
+        .into_iter()
+        .filter(|s| !s.bot)
+        .map(|s| table::archive::name_key(&s.name))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    Some((serde_json::to_string(&players).ok()?, keys))
+}
+
+/// An archived game from its stored columns.
+pub(crate) fn archived_from(
+    id: String,
+    game: &str,
+    name: String,
+    finished_ms: i64,
+    players: &str,
+) -> Result<ArchivedGame, StoreError> {
+    let game = match game {
+        "madiao" => cards::record::GameKind::Madiao,
+        "dabaifen" => cards::record::GameKind::Dabaifen,
+        other => return Err(StoreError::Corrupt(format!("archived game {id}: game {other:?}"))),
+    };
+    let players: Vec<String> = serde_json::from_str(players)
+        .map_err(|e| StoreError::Corrupt(format!("archived game {id}: players: {e}")))?;
+    Ok(ArchivedGame { id, game, name, finished_ms, seats: table::archive::seats_of(&players) })
+}
+
+/// The archive's schema, in SQL both backends accept: one row per archived game (`players` is
+/// the record's `players` as JSON) and one per person's name key in it.
+pub(crate) const ARCHIVE_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS archive (
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        finished_ms BIGINT NOT NULL,
+        players TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS archive_by_time ON archive (finished_ms, table_id)",
+    "CREATE TABLE IF NOT EXISTS archive_players (
+        table_id TEXT NOT NULL REFERENCES archive (table_id),
+        name TEXT NOT NULL,
+        PRIMARY KEY (name, table_id))",
+];
 
 pub use table::machine::Write;
 
@@ -449,6 +584,14 @@ pub(crate) const SCHEMA: &[&str] = &[
 /// The write every backend makes when it opens a database, to find a database it cannot write
 /// before the server starts: the time of the last start (`$1`/`?1`: milliseconds, as text).
 pub(crate) const WRITE_PROBE: &str = "INSERT INTO meta (key, value) VALUES ('last_start_ms', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
+
+/// Now, in milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
 
 /// Now, in milliseconds since the Unix epoch, as text (the write probe's value).
 pub(crate) fn now_ms_text() -> String {

@@ -15,8 +15,9 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::{
-    AccountRow, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, OpenOptions, SCHEMA,
-    SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
+    ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
+    Holder, LoggedAction, OpenOptions, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus,
+    Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
 
 /// How many connections a store opens at most, unless told otherwise: enough for the
@@ -155,7 +156,7 @@ impl PgStore {
                 .await
                 .map_err(pg)?;
         }
-        for sql in SCHEMA.iter().chain(OWNERSHIP) {
+        for sql in SCHEMA.iter().chain(OWNERSHIP).chain(ARCHIVE_SCHEMA) {
             tx.batch_execute(sql).await.map_err(pg)?;
         }
         tx.commit().await.map_err(pg)?;
@@ -323,11 +324,63 @@ async fn write_chat<C: GenericClient>(c: &C, table: &str, chat: &ChatRow) -> Res
 }
 
 async fn write_finish<C: GenericClient>(c: &C, table: &str, record: &str) -> Result<(), StoreError> {
-    let n = c
-        .execute("UPDATE tables SET status = 'finished', record = $2 WHERE id = $1", &[&table, &record])
+    let row = c
+        .query_opt(
+            "UPDATE tables SET status = 'finished', record = $2 WHERE id = $1 RETURNING game, settings",
+            &[&table, &record],
+        )
+        .await
+        .map_err(pg)?
+        .ok_or_else(|| StoreError::NoTable(table.to_string()))?;
+    let (game, settings): (String, String) = (row.get(0), row.get(1));
+    let Some(e) = archive_entry(&game, &settings, record) else { return Ok(()) };
+    c.execute(
+        "INSERT INTO archive (table_id, game, name, finished_ms, players) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (table_id) DO NOTHING",
+        &[&table, &e.game, &e.name, &e.finished_ms, &e.players],
+    )
+    .await
+    .map_err(pg)?;
+    c.execute(
+        "INSERT INTO archive_players (table_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+        &[&table, &e.keys],
+    )
+    .await
+    .map_err(pg)?;
+    Ok(())
+}
+
+/// The games an archive query selects, newest first, with their records if asked.
+async fn archive_query(
+    c: &Client,
+    q: &ArchiveQuery,
+    with_records: bool,
+) -> Result<Vec<(ArchivedGame, Option<String>)>, StoreError> {
+    let record = if with_records { "t.record" } else { "NULL::text" };
+    let sql = format!(
+        "SELECT a.table_id, a.game, a.name, a.finished_ms, a.players, {record} \
+         FROM archive a JOIN tables t ON t.id = a.table_id \
+         WHERE ($1::bigint IS NULL OR a.finished_ms >= $1) AND ($2::bigint IS NULL OR a.finished_ms < $2) \
+         AND ($3::bigint IS NULL OR a.finished_ms < $3 OR (a.finished_ms = $3 AND a.table_id < $4::text)) \
+         AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM archive_players p \
+              WHERE p.table_id = a.table_id AND p.name LIKE $5 ESCAPE '\\')) \
+         ORDER BY a.finished_ms DESC, a.table_id DESC LIMIT $6"
+    );
+    let after_ms = q.after.as_ref().map(|a| a.finished_ms);
+    let after_id = q.after.as_ref().map(|a| a.id.clone());
+    let rows = c
+        .query(
+            sql.as_str(),
+            &[&q.from_ms, &q.to_ms, &after_ms, &after_id, &q.player_pattern(), &i64::from(q.limit)],
+        )
         .await
         .map_err(pg)?;
-    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let players: String = r.get(4);
+        out.push((archived_from(r.get(0), r.get::<_, &str>(1), r.get(2), r.get(3), &players)?, r.get(5)));
+    }
+    Ok(out)
 }
 
 /// The claim of tables whose lease ran out (`$1` this node, `$2` the lease in milliseconds,
@@ -538,8 +591,11 @@ impl Store for PgStore {
     }
 
     async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError> {
-        let slot = self.client().await?;
-        write_finish(&*slot, table, record).await
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        write_finish(&tx, table, record).await?;
+        tx.commit().await.map_err(pg)
     }
 
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
@@ -785,6 +841,24 @@ impl Store for PgStore {
             tx.execute("UPDATE tables SET record = $2 WHERE id = $1", &[&table, &renamed])
                 .await
                 .map_err(pg)?;
+            // The public archive names the players too (and is searched by their names).
+            if let Some((players, keys)) = super::archive_players(&renamed) {
+                let n = tx
+                    .execute("UPDATE archive SET players = $2 WHERE table_id = $1", &[&table, &players])
+                    .await
+                    .map_err(pg)?;
+                if n == 1 {
+                    tx.execute("DELETE FROM archive_players WHERE table_id = $1", &[&table])
+                        .await
+                        .map_err(pg)?;
+                    tx.execute(
+                        "INSERT INTO archive_players (table_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+                        &[&table, &keys],
+                    )
+                    .await
+                    .map_err(pg)?;
+                }
+            }
         }
         tx.execute("UPDATE seats SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
         tx.execute("UPDATE chat SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
@@ -872,6 +946,26 @@ impl Store for PgStore {
             out.push(table_from(c, r).await?);
         }
         Ok(out)
+    }
+
+    async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError> {
+        let slot = self.client().await?;
+        let rows = archive_query(&slot, query, false).await?;
+        Ok(rows.into_iter().map(|(g, _)| g).collect())
+    }
+
+    async fn archived_records(
+        &self,
+        query: &ArchiveQuery,
+    ) -> Result<Vec<(ArchivedGame, String)>, StoreError> {
+        let slot = self.client().await?;
+        let rows = archive_query(&slot, query, true).await?;
+        rows.into_iter()
+            .map(|(g, r)| match r {
+                Some(r) => Ok((g, r)),
+                None => Err(StoreError::Corrupt(format!("archived game {} has no record", g.id))),
+            })
+            .collect()
     }
 }
 

@@ -14,8 +14,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::{
-    AccountRow, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, Holder, LoggedAction, SCHEMA, SeatRow,
-    SessionRow, Store, StoreError, TableRow, TableStatus, Write, seat_columns, seat_from_columns,
+    ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
+    Holder, LoggedAction, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus, Write,
+    archive_entry, archived_from, seat_columns, seat_from_columns,
 };
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
@@ -65,7 +66,7 @@ impl SqliteStore {
         })?;
         integrity(&conn, path).map_err(unusable)?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
-            for sql in SCHEMA {
+            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA) {
                 conn.execute_batch(sql)?;
             }
             conn.execute(super::WRITE_PROBE, params![super::now_ms_text()])?;
@@ -287,7 +288,71 @@ fn write_finish(c: &Connection, table: &str, record: &str) -> Result<(), StoreEr
     let n = c
         .execute("UPDATE tables SET status = 'finished', record = ?2 WHERE id = ?1", params![table, record])
         .map_err(backend)?;
-    if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
+    if n != 1 {
+        return Err(StoreError::NoTable(table.to_string()));
+    }
+    let (game, settings): (String, String) = c
+        .query_row("SELECT game, settings FROM tables WHERE id = ?1", params![table], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .map_err(backend)?;
+    let Some(e) = archive_entry(&game, &settings, record) else { return Ok(()) };
+    c.execute(
+        "INSERT INTO archive (table_id, game, name, finished_ms, players) VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT (table_id) DO NOTHING",
+        params![table, e.game, e.name, e.finished_ms, e.players],
+    )
+    .map_err(backend)?;
+    for k in &e.keys {
+        c.execute(
+            "INSERT INTO archive_players (table_id, name) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+            params![table, k],
+        )
+        .map_err(backend)?;
+    }
+    Ok(())
+}
+
+/// The games an archive query selects, newest first, with their records if asked.
+fn archive_query(
+    c: &Connection,
+    q: &ArchiveQuery,
+    with_records: bool,
+) -> Result<Vec<(ArchivedGame, Option<String>)>, StoreError> {
+    let record = if with_records { "t.record" } else { "NULL" };
+    let sql = format!(
+        "SELECT a.table_id, a.game, a.name, a.finished_ms, a.players, {record} \
+         FROM archive a JOIN tables t ON t.id = a.table_id \
+         WHERE (?1 IS NULL OR a.finished_ms >= ?1) AND (?2 IS NULL OR a.finished_ms < ?2) \
+         AND (?3 IS NULL OR a.finished_ms < ?3 OR (a.finished_ms = ?3 AND a.table_id < ?4)) \
+         AND (?5 IS NULL OR EXISTS (SELECT 1 FROM archive_players p \
+              WHERE p.table_id = a.table_id AND p.name LIKE ?5 ESCAPE '\\')) \
+         ORDER BY a.finished_ms DESC, a.table_id DESC LIMIT ?6"
+    );
+    let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
+    let after_ms = q.after.as_ref().map(|a| a.finished_ms);
+    let after_id = q.after.as_ref().map(|a| a.id.clone());
+    let rows = stmt
+        .query_map(
+            params![q.from_ms, q.to_ms, after_ms, after_id, q.player_pattern(), i64::from(q.limit)],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                ))
+            },
+        )
+        .map_err(backend)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, game, name, finished_ms, players, record) = row.map_err(backend)?;
+        out.push((archived_from(id, &game, name, finished_ms, &players)?, record));
+    }
+    Ok(out)
 }
 
 #[async_trait]
@@ -661,6 +726,23 @@ impl Store for SqliteStore {
                 let renamed = super::rename_in_record(&record, &seats, &name);
                 c.execute("UPDATE tables SET record = ?2 WHERE id = ?1", params![table, renamed])
                     .map_err(backend)?;
+                // The public archive names the players too (and is searched by their names).
+                if let Some((players, keys)) = super::archive_players(&renamed) {
+                    let n = c
+                        .execute("UPDATE archive SET players = ?2 WHERE table_id = ?1", params![table, players])
+                        .map_err(backend)?;
+                    if n == 1 {
+                        c.execute("DELETE FROM archive_players WHERE table_id = ?1", params![table])
+                            .map_err(backend)?;
+                        for k in &keys {
+                            c.execute(
+                                "INSERT INTO archive_players (table_id, name) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                                params![table, k],
+                            )
+                            .map_err(backend)?;
+                        }
+                    }
+                }
             }
             c.execute("UPDATE seats SET name = ?2 WHERE guest_id = ?1", params![guest, name])
                 .map_err(backend)?;
@@ -755,6 +837,26 @@ impl Store for SqliteStore {
             rows.into_iter().map(|cols| table_from(c, cols)).collect()
         })
         .await
+    }
+
+    async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError> {
+        let q = query.clone();
+        let rows = self.call(move |c| archive_query(c, &q, false)).await?;
+        Ok(rows.into_iter().map(|(g, _)| g).collect())
+    }
+
+    async fn archived_records(
+        &self,
+        query: &ArchiveQuery,
+    ) -> Result<Vec<(ArchivedGame, String)>, StoreError> {
+        let q = query.clone();
+        let rows = self.call(move |c| archive_query(c, &q, true)).await?;
+        rows.into_iter()
+            .map(|(g, r)| match r {
+                Some(r) => Ok((g, r)),
+                None => Err(StoreError::Corrupt(format!("archived game {} has no record", g.id))),
+            })
+            .collect()
     }
 }
 
