@@ -911,10 +911,16 @@ async function main() {
         await a.locator('.archive').waitFor({ timeout: 15000 });
         await a.locator('.archive-search input[name="player"]').fill('zoë arch');
         await a.locator('button[data-action="archive-search"]').click();
+        // The list shown is the search's (not the unfiltered list from before it).
+        await a.locator('.archive[data-asked="zoë arch"][data-state="ready"]').waitFor({ timeout: 15000 });
         const entry = a.locator(`.archive-games li[data-game="${id}"]`);
         await entry.waitFor({ timeout: 15000 });
+        // Exactly her one game (read once the list has settled: it may be drawn again as the page loads).
+        const one = await a
+          .waitForFunction(() => document.querySelectorAll('.archive[data-state="ready"] .archive-games li').length === 1, null, { timeout: 5000 })
+          .then(() => true, () => false);
         const listed = await a.locator('.archive-games li').count();
-        assert(listed === 1, `the search lists her one game, not ${listed}`);
+        assert(one, `the search lists her one game, not ${listed}`);
         assert((await entry.textContent()).includes('Zoë Archivist'), 'the entry names the player');
         await snap(a, 'archive-search');
         // Another name finds nothing.

@@ -83,7 +83,7 @@ export function ArchiveList(p) {
 
   const l = lang();
   const month = monthOf(Date.now());
-  return html`<section class="card-box archive" data-archive="1">
+  return html`<section class="card-box archive" data-archive="1" data-asked=${asked} data-state=${games === null && !error ? 'loading' : 'ready'}>
     <h3>${t('archive.title')}</h3>
     <form class="archive-search" onSubmit=${search}>
       <label>${t('archive.player')} <input type="search" name="player" maxlength="64" value=${query}
