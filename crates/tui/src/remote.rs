@@ -51,6 +51,8 @@ pub struct RemoteOptions {
     /// Sign in with this account instead of playing as a guest (the session is kept in memory
     /// only, never in the config file).
     pub account: Option<Account>,
+    /// Madiao: how the deck of a table opened here draws the zero cash (a picture only).
+    pub zero_cash: madiao::ZeroCash,
 }
 
 /// An account to sign in with.
@@ -415,6 +417,7 @@ impl Connection {
             seats: Some(vec![SeatChoice::Me, bot.clone(), bot.clone(), bot]),
             stake: self.opts.stakes.0,
             stake_max: (self.opts.stakes.1 != self.opts.stakes.0).then_some(self.opts.stakes.1),
+            zero_cash: self.opts.zero_cash,
             ..NewTable::new(game)
         };
         let v = self.client().create_table(&g.token, &body).await.map_err(|e| e.to_string())?;

@@ -125,6 +125,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 Some(u) => Some(tui::remote::Account { username: u.clone(), password: password(args, u)? }),
                 None => None,
             },
+            zero_cash: args.zero_cash.parse().with_context(|| format!("--zero-cash {}", args.zero_cash))?,
         };
         tui::remote::play_remote(opts).context("yezi play --connect")?
     } else {

@@ -91,6 +91,7 @@ fn options(url: String, game: Option<GameKind>, dir: &Path) -> RemoteOptions {
         records: dir.join("records"),
         out: None,
         account: None,
+        zero_cash: Default::default(),
     }
 }
 
@@ -150,9 +151,15 @@ fn my_plays(a: &tui::App) -> usize {
 fn madiao_at_a_server_reconnects_and_ends_with_the_record() {
     let srv = TestServer::start();
     let dir = tempfile::tempdir().unwrap();
-    let mut h = harness(options(format!("http://{}", srv.proxy), Some(GameKind::Madiao), dir.path()));
+    let opts = RemoteOptions {
+        zero_cash: madiao::ZeroCash::WangYing,
+        ..options(format!("http://{}", srv.proxy), Some(GameKind::Madiao), dir.path())
+    };
+    let mut h = harness(opts);
     assert!(wait(&mut h, 20, |a| a.model.view.is_some()), "no view: {:?}", h.app.model.connection);
     assert_eq!(h.app.game(), Some(GameKind::Madiao));
+    // The table it opened draws the deck it asked for.
+    assert_eq!(h.app.model.table.as_ref().unwrap().zero_cash, Some(madiao::ZeroCash::WangYing));
     assert_eq!(h.app.model.me, Some(cards::Seat::ALL[0]));
     let table = h.app.model.table.as_ref().unwrap().id.clone();
     // The guest token is kept per server.
