@@ -341,9 +341,14 @@ async fn write_finish<C: GenericClient>(c: &C, table: &str, record: &str) -> Res
     )
     .await
     .map_err(pg)?;
+    index_players(c, table, &e.keys).await
+}
+
+/// Indexes an archived game under its persons' names as searched (`keys`).
+async fn index_players<C: GenericClient>(c: &C, table: &str, keys: &[String]) -> Result<(), StoreError> {
     c.execute(
         "INSERT INTO archive_players (table_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
-        &[&table, &e.keys],
+        &[&table, &keys],
     )
     .await
     .map_err(pg)?;
@@ -436,16 +441,8 @@ impl Store for PgStore {
     }
 
     async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
-        let mut slot = self.client().await?;
-        let c: &mut Client = &mut slot;
-        let row = c
-            .query_opt(
-                "SELECT id, name, token_hash, created_ms FROM guests WHERE token_hash = $1",
-                &[&token_hash],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(row.map(|r| GuestRow { id: r.get(0), name: r.get(1), token_hash: r.get(2), created_ms: r.get(3) }))
+        let slot = self.client().await?;
+        read_guest(&*slot, "token_hash", token_hash).await
     }
 
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
@@ -758,11 +755,7 @@ impl Store for PgStore {
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let slot = self.client().await?;
-        let row = slot
-            .query_opt("SELECT id, name, token_hash, created_ms FROM guests WHERE id = $1", &[&id])
-            .await
-            .map_err(pg)?;
-        Ok(row.map(|r| GuestRow { id: r.get(0), name: r.get(1), token_hash: r.get(2), created_ms: r.get(3) }))
+        read_guest(&*slot, "id", id).await
     }
 
     async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
@@ -851,12 +844,7 @@ impl Store for PgStore {
                     tx.execute("DELETE FROM archive_players WHERE table_id = $1", &[&table])
                         .await
                         .map_err(pg)?;
-                    tx.execute(
-                        "INSERT INTO archive_players (table_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
-                        &[&table, &keys],
-                    )
-                    .await
-                    .map_err(pg)?;
+                    index_players(&tx, &table, &keys).await?;
                 }
             }
         }
@@ -980,6 +968,22 @@ async fn write_session<C: GenericClient>(c: &C, s: &SessionRow) -> Result<(), St
 }
 
 /// The account whose `column` (`guest_id` or `username_key`) is `value`.
+/// The guest whose `column` (`id` or `token_hash`) is `value`.
+async fn read_guest<C: GenericClient>(
+    c: &C,
+    column: &str,
+    value: &str,
+) -> Result<Option<GuestRow>, StoreError> {
+    let row = c
+        .query_opt(
+            &format!("SELECT id, name, token_hash, created_ms FROM guests WHERE {column} = $1"),
+            &[&value],
+        )
+        .await
+        .map_err(pg)?;
+    Ok(row.map(|r| GuestRow { id: r.get(0), name: r.get(1), token_hash: r.get(2), created_ms: r.get(3) }))
+}
+
 async fn read_account<C: GenericClient>(
     c: &C,
     column: &str,

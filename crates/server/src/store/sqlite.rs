@@ -303,7 +303,12 @@ fn write_finish(c: &Connection, table: &str, record: &str) -> Result<(), StoreEr
         params![table, e.game, e.name, e.finished_ms, e.players],
     )
     .map_err(backend)?;
-    for k in &e.keys {
+    index_players(c, table, &e.keys)
+}
+
+/// Indexes an archived game under its persons' names as searched (`keys`).
+fn index_players(c: &Connection, table: &str, keys: &[String]) -> Result<(), StoreError> {
+    for k in keys {
         c.execute(
             "INSERT INTO archive_players (table_id, name) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
             params![table, k],
@@ -376,23 +381,7 @@ impl Store for SqliteStore {
 
     async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
         let h = token_hash.to_string();
-        self.call(move |c| {
-            c.query_row(
-                "SELECT id, name, token_hash, created_ms FROM guests WHERE token_hash = ?1",
-                params![h],
-                |r| {
-                    Ok(GuestRow {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        token_hash: r.get(2)?,
-                        created_ms: r.get(3)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        self.call(move |c| read_guest(c, "token_hash", &h)).await
     }
 
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
@@ -636,23 +625,7 @@ impl Store for SqliteStore {
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let id = id.to_string();
-        self.call(move |c| {
-            c.query_row(
-                "SELECT id, name, token_hash, created_ms FROM guests WHERE id = ?1",
-                params![id],
-                |r| {
-                    Ok(GuestRow {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        token_hash: r.get(2)?,
-                        created_ms: r.get(3)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(backend)
-        })
-        .await
+        self.call(move |c| read_guest(c, "id", &id)).await
     }
 
     async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
@@ -729,18 +702,15 @@ impl Store for SqliteStore {
                 // The public archive names the players too (and is searched by their names).
                 if let Some((players, keys)) = super::archive_players(&renamed) {
                     let n = c
-                        .execute("UPDATE archive SET players = ?2 WHERE table_id = ?1", params![table, players])
+                        .execute(
+                            "UPDATE archive SET players = ?2 WHERE table_id = ?1",
+                            params![table, players],
+                        )
                         .map_err(backend)?;
                     if n == 1 {
                         c.execute("DELETE FROM archive_players WHERE table_id = ?1", params![table])
                             .map_err(backend)?;
-                        for k in &keys {
-                            c.execute(
-                                "INSERT INTO archive_players (table_id, name) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-                                params![table, k],
-                            )
-                            .map_err(backend)?;
-                        }
+                        index_players(c, &table, &keys)?;
                     }
                 }
             }
@@ -870,6 +840,17 @@ fn write_session(c: &Connection, s: &SessionRow) -> Result<(), StoreError> {
 }
 
 /// The account whose `column` (`guest_id` or `username_key`) is `value`.
+/// The guest whose `column` (`id` or `token_hash`) is `value`.
+fn read_guest(c: &Connection, column: &str, value: &str) -> Result<Option<GuestRow>, StoreError> {
+    c.query_row(
+        &format!("SELECT id, name, token_hash, created_ms FROM guests WHERE {column} = ?1"),
+        params![value],
+        |r| Ok(GuestRow { id: r.get(0)?, name: r.get(1)?, token_hash: r.get(2)?, created_ms: r.get(3)? }),
+    )
+    .optional()
+    .map_err(backend)
+}
+
 fn read_account(c: &Connection, column: &str, value: &str) -> Result<Option<AccountRow>, StoreError> {
     c.query_row(
         &format!(
