@@ -160,12 +160,7 @@ impl Client {
         token: Option<&str>,
         expect: u16,
     ) -> Result<R, ClientError> {
-        let body = serde_json::to_value(body).map_err(|e| ClientError::Unexpected(e.to_string()))?;
-        let (status, text) = self.request("POST", path, Some(&body), token).await?;
-        if status != expect {
-            return Err(ClientError::Status { status, body: text });
-        }
-        serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))
+        self.exchange_json("POST", path, Some(body), token, expect).await
     }
 
     /// A new guest.
@@ -177,11 +172,7 @@ impl Client {
 
     /// `GET path`, expecting 200: the typed answer.
     pub async fn get_json<R: DeserializeOwned>(&self, path: &str) -> Result<R, ClientError> {
-        let (status, text) = self.request("GET", path, None, None).await?;
-        if status != 200 {
-            return Err(ClientError::Status { status, body: text });
-        }
-        serde_json::from_str(&text).map_err(|e| ClientError::Unexpected(format!("{e}: {text}")))
+        self.exchange_json::<(), R>("GET", path, None, None, 200).await
     }
 
     /// The lobby's first page of up to `limit` tables (those with open seats first).

@@ -402,15 +402,14 @@ async fn claim(State(app): State<Arc<App>>, Peer(peer): Peer, headers: HeaderMap
         }
         Err(e) => return Err(internal(e)),
     }
+    session_made(g, account.username, token, &session)
+}
+
+/// The answer to a new session of `g`'s account `username`: 201 with its token.
+fn session_made(g: GuestRow, username: String, token: String, session: &SessionRow) -> ApiResult {
     ok_json(
         StatusCode::CREATED,
-        SessionReply {
-            id: g.id,
-            name: g.name,
-            username: account.username,
-            token,
-            expires_ms: session.expires_ms,
-        },
+        SessionReply { id: g.id, name: g.name, username, token, expires_ms: session.expires_ms },
     )
 }
 
@@ -435,16 +434,7 @@ async fn sign_in(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) ->
     let g = app.store.guest(&account.guest).await.map_err(internal)?.ok_or_else(bad_credentials)?;
     let (token, session) = new_session(&app, &g.id).await?;
     app.store.create_session(&session).await.map_err(internal)?;
-    ok_json(
-        StatusCode::CREATED,
-        SessionReply {
-            id: g.id,
-            name: g.name,
-            username: account.username,
-            token,
-            expires_ms: session.expires_ms,
-        },
-    )
+    session_made(g, account.username, token, &session)
 }
 
 /// `GET /api/account`.
