@@ -57,17 +57,7 @@ async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
         "seats": seats(["pyrandom", "heuristic", "pyrandom", "pymadiao"]),
     });
     let id = srv.table(&host, body).await;
-    let text = tokio::time::timeout(Duration::from_secs(120), async {
-        loop {
-            let (s, text) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
-            if s == 200 {
-                return text;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("the Madiao match ends");
+    let text = srv.record_within(&id, Duration::from_secs(120)).await.expect("the Madiao match ends");
     let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
         panic!("{text}")
     };

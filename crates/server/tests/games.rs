@@ -21,17 +21,7 @@ async fn one_person_and_three_bots(game: &str) {
     let last = seen.last().unwrap();
     assert_eq!(last["match"]["over"], true);
     // The record is served once the match is over, and it replays cleanly.
-    let text = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let (status, body) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
-            if status == 200 {
-                return body;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .unwrap();
+    let text = srv.record_within(&id, Duration::from_secs(10)).await.unwrap();
     match record::parse(&text).unwrap() {
         AnyRecord::Madiao(r) => {
             let rep = madiao::record::replay(&r);

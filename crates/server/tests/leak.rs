@@ -112,17 +112,7 @@ async fn play(body: Value) -> (String, Vec<Vec<Value>>) {
         tokio::time::timeout(Duration::from_secs(240), t).await.expect("the match ends").unwrap();
     }
     tokio::time::timeout(Duration::from_secs(30), watcher).await.unwrap().unwrap();
-    let text = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let (s, t) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
-            if s == 200 {
-                return t;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .unwrap();
+    let text = srv.record_within(&id, Duration::from_secs(20)).await.unwrap();
     let logs = logs.iter().map(|l| l.lock().unwrap().clone()).collect();
     (text, logs)
 }

@@ -76,17 +76,7 @@ async fn a_person_who_banks_names_the_stake_and_the_ledger_follows_each_hands_st
     assert!(refused_odd, "an odd stake is refused");
     assert!(named_hand.is_some(), "Ann banks once in a match where everyone banks");
     assert!(bot_named, "the bots name their stakes");
-    let text = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let (status, body) = srv.client.get_text(&format!("/api/records/{id}")).await.unwrap();
-            if status == 200 {
-                return body;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .unwrap();
+    let text = srv.record_within(&id, Duration::from_secs(10)).await.unwrap();
     let AnyRecord::Madiao(r) = record::parse(&text).unwrap() else { panic!() };
     assert!(madiao::record::replay(&r).is_clean());
     let hand = named_hand.unwrap() as usize;

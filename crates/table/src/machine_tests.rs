@@ -82,6 +82,16 @@ fn open_and_bots() -> [SeatRow; 4] {
     seats
 }
 
+/// A Madiao table of `doc` resumed from `log` (as after a restart): the person P0 in seat 0 and
+/// random bots in the others, playing.
+fn resumed(doc: TableSettings, log: &[LoggedAction]) -> Table<Madiao> {
+    let mut seats = bots();
+    seats[0] = SeatRow::Person { guest: "g0".into(), name: "P0".into() };
+    let mut c = config(doc, seats);
+    c.status = TableStatus::Playing;
+    Table::<Madiao>::new(c, log, Vec::new(), 0).unwrap()
+}
+
 fn guest(i: u64) -> Guest {
     Guest { id: format!("g{i}"), name: format!("P{i}") }
 }
@@ -689,17 +699,7 @@ fn a_table_resumed_from_its_log_is_where_it_was() {
     let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::Turn { seat, .. } if seat.number() == 0));
     assert!(ok);
     let log = sim.t.log().to_vec();
-    let mut c = config(
-        settings(GameKind::Madiao, &[("game_length", "hands:2")]),
-        [
-            SeatRow::Person { guest: "g0".into(), name: "P0".into() },
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-            SeatRow::Bot("random".into()),
-        ],
-    );
-    c.status = TableStatus::Playing;
-    let t = Table::<Madiao>::new(c, &log, Vec::new(), 0).unwrap();
+    let t = resumed(settings(GameKind::Madiao, &[("game_length", "hands:2")]), &log);
     assert_eq!(t.moves(), sim.t.moves());
     assert_eq!(t.hand().map(|h| h.0), sim.t.hand().map(|h| h.0));
     assert_eq!(format!("{:?}", t.hand().unwrap().1), format!("{:?}", sim.t.hand().unwrap().1));
@@ -972,17 +972,7 @@ mod stakes {
         assert_eq!(sim.t.hand().unwrap().1.stake(), 6);
         sim.check_log();
         // A table resumed from its log deals the hand at the stake named.
-        let mut c = config(
-            sim.t.doc.clone(),
-            [
-                SeatRow::Person { guest: "g0".into(), name: "P0".into() },
-                SeatRow::Bot("random".into()),
-                SeatRow::Bot("random".into()),
-                SeatRow::Bot("random".into()),
-            ],
-        );
-        c.status = TableStatus::Playing;
-        let t = Table::<Madiao>::new(c, &sim.stored_log(), Vec::new(), 0).unwrap();
+        let t = resumed(sim.t.doc.clone(), &sim.stored_log());
         assert_eq!(t.hand().map(|(h, st)| (h, st.stake())), Some((hand, 6)));
     }
 
@@ -991,17 +981,7 @@ mod stakes {
         let mut sim = staked("each_banker_once");
         sim.feed(Request::Start { conn: 1 });
         to_persons_stake(&mut sim);
-        let mut c = config(
-            sim.t.doc.clone(),
-            [
-                SeatRow::Person { guest: "g0".into(), name: "P0".into() },
-                SeatRow::Bot("random".into()),
-                SeatRow::Bot("random".into()),
-                SeatRow::Bot("random".into()),
-            ],
-        );
-        c.status = TableStatus::Playing;
-        let t = Table::<Madiao>::new(c, &sim.stored_log(), Vec::new(), 0).unwrap();
+        let t = resumed(sim.t.doc.clone(), &sim.stored_log());
         assert_eq!(
             stake_ask(&sim),
             match t.stage() {

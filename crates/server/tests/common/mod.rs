@@ -73,6 +73,22 @@ impl TestServer {
         self.client.create_table(&host.token, &body).await.unwrap().table.id
     }
 
+    /// The record of table `id` once the server serves it (its match over), or `None` after
+    /// `within`.
+    pub async fn record_within(&self, id: &str, within: Duration) -> Option<String> {
+        tokio::time::timeout(within, async {
+            loop {
+                let (status, body) = self.client.get_text(&format!("/api/records/{id}")).await.unwrap();
+                if status == 200 {
+                    return body;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+        .ok()
+    }
+
     pub async fn join(&self, g: &GuestToken, table: &str, seat: Option<u8>) -> (Socket, Value) {
         let mut s = self.client.connect_as(&g.token).await.unwrap();
         let mut msg = json!({ "type": "join", "table": table });
