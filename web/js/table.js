@@ -118,8 +118,9 @@ export function reduce(st, msg) {
       const log = [...st.log, ...own, ...storyItems(st, msg.hand, msg.view, msg.v)].slice(-LOG_KEEP);
       return {
         ...st,
-        // The match has begun (the status changes with the first update, not by a `seats`).
-        table: st.table.status === 'waiting' && msg.view ? { ...st.table, status: 'playing' } : st.table,
+        // The match has begun (the status changes with the first update, not by a `seats`; the
+        // first may carry no view: a Madiao banker names the stake before anything is dealt).
+        table: st.table.status === 'waiting' ? { ...st.table, status: 'playing' } : st.table,
         hand: msg.hand,
         move: msg.move,
         view: msg.view,

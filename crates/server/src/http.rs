@@ -358,7 +358,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         id: ids::new_id("t").map_err(|e| ApiError::internal(e.to_string()))?,
         game: req.game.name().to_string(),
         settings: serde_json::to_string(&settings).map_err(|e| ApiError::internal(e.to_string()))?,
-        seed: ids::new_seed().map_err(|e| ApiError::internal(e.to_string()))?,
+        seed: app.new_table_seed().map_err(|e| ApiError::internal(e.to_string()))?,
         host: Some(host.id.clone()),
         status: TableStatus::Waiting,
         created_ms: now_ms(),

@@ -121,11 +121,20 @@ pub struct Config {
     pub limits: Limits,
     /// How long a table's lease lasts (milliseconds), with a store that keeps leases.
     pub lease_ms: u64,
+    /// The seed the tables' seeds are drawn from, in the order the tables are created; none: each
+    /// table's seed comes from the operating system. With a seed, anyone who knows it can tell the
+    /// deals in advance: it is for tests and demonstrations, never for play.
+    pub table_seed: Option<u64>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { timing: Timing::default(), limits: Limits::default(), lease_ms: store::DEFAULT_LEASE_MS }
+        Config {
+            timing: Timing::default(),
+            limits: Limits::default(),
+            lease_ms: store::DEFAULT_LEASE_MS,
+            table_seed: None,
+        }
     }
 }
 
@@ -261,6 +270,8 @@ pub struct App {
     site: std::sync::OnceLock<Site>,
     /// Accounts: the sign-in allowances and the hashing turns.
     pub accounts: accounts::Accounts,
+    /// The source of new tables' seeds when the server was given one ([`Config::table_seed`]).
+    table_seeds: Option<Mutex<cards::Rng>>,
 }
 
 /// A token bucket: `rate` tokens a second, at most `burst`.
@@ -309,6 +320,15 @@ impl RateBucket {
 }
 
 impl App {
+    /// A new table's seed: the next of the server's seeds when it was given one, else one from
+    /// the operating system.
+    pub fn new_table_seed(&self) -> Result<u64, ids::RandomError> {
+        match &self.table_seeds {
+            Some(rng) => Ok(rng.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_u64()),
+            None => ids::new_seed(),
+        }
+    }
+
     /// A server on `store`. With a store of one node (SQLite), every unfinished table of the
     /// database is resumed where its log leaves it; with a shared one (PostgreSQL), the node
     /// claims orphaned tables in batches from now on (see [`cluster`]). A table whose log cannot
@@ -332,6 +352,7 @@ impl App {
             next_conn: AtomicU64::new((ids::new_seed().unwrap_or(0) & 0x7fff_ffff_0000_0000) | 1),
             site: std::sync::OnceLock::new(),
             accounts: accounts::Accounts::new(config.limits.accounts),
+            table_seeds: config.table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
         });
         if app.store.renew_leases().await? == store::Held::Every {
             // One node: every table at once, and nothing to keep up.

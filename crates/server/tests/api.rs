@@ -375,3 +375,28 @@ async fn statistics_and_static_pages() {
     let (s, _) = api.call("GET", "/api/nothing", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+/// The seeds of the first two tables a server creates.
+async fn first_seeds(table_seed: Option<u64>) -> [u64; 2] {
+    let t =
+        common::TestServer::start_config(Config { timing: common::fast(), table_seed, ..Default::default() })
+            .await;
+    let host = t.guest("Ann").await;
+    let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}] });
+    let mut seeds = [0; 2];
+    for seed in &mut seeds {
+        let id = t.table(&host, body.clone()).await;
+        *seed = t.app.store.table(&id).await.unwrap().unwrap().seed;
+    }
+    seeds
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_given_a_table_seed_repeats_its_tables_seeds() {
+    let a = first_seeds(Some(7)).await;
+    assert_eq!(a, first_seeds(Some(7)).await, "the same seed, the same tables' seeds in the same order");
+    assert_ne!(a[0], a[1], "each table its own seed");
+    assert_ne!(a, first_seeds(Some(8)).await, "another seed, other tables' seeds");
+    let (x, y) = (first_seeds(None).await, first_seeds(None).await);
+    assert_ne!(x, y, "without a seed, the system's");
+}

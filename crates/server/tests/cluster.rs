@@ -35,7 +35,8 @@ async fn node(url: &str, schema: &str, timing: Timing) -> Node {
         connections_per_ip: 1000,
         ..Limits::default()
     };
-    let app = App::start(store, Config { timing, limits, lease_ms: LEASE_MS }).await.unwrap();
+    let app =
+        App::start(store, Config { timing, limits, lease_ms: LEASE_MS, table_seed: None }).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let a = app.clone();

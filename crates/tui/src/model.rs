@@ -251,6 +251,11 @@ impl Model {
                 {
                     self.results.push(r);
                 }
+                // The match has begun: the first update may carry no view (a Madiao banker names
+                // the stake before anything is dealt), and no `seats` message says so.
+                if let Some(t) = self.table.as_mut().filter(|t| t.status == TableStatus::Waiting) {
+                    t.status = TableStatus::Playing;
+                }
                 self.hand = u.hand;
                 self.move_no = u.move_no;
                 self.set_legal(u.legal.clone());
@@ -409,6 +414,31 @@ mod tests {
         .to_string();
         m.apply(&serde_json::from_str(&seats).unwrap(), std::time::Instant::now()).unwrap();
         assert_eq!(m.watchers_line(), None);
+    }
+
+    /// A person who banks first is asked for the stake before anything is dealt: the update
+    /// that begins the match has no view, and the table is playing from it on.
+    #[test]
+    fn the_match_begins_with_the_stake_ask_and_no_view() {
+        let mut table = table_json("madiao");
+        table["status"] = "waiting".into();
+        let sync = serde_json::json!({
+            "type": "sync", "v": 1, "table": table,
+            "you": {"seat": 0, "guest": "g", "name": "Sam", "host": true},
+            "hand": 0, "move": 0, "view": null, "legal": null, "timer": null,
+            "match": null, "results": [], "chat": []
+        });
+        let mut m = Model::default();
+        m.apply(&serde_json::from_value(sync).unwrap(), std::time::Instant::now()).unwrap();
+        assert_eq!(m.table.as_ref().map(|t| t.status), Some(TableStatus::Waiting));
+        let update = serde_json::json!({
+            "type": "update", "v": 2, "event": {"kind": "start"}, "hand": 0, "move": 0,
+            "view": null, "legal": {"kind": "stake", "low": 2, "high": 8},
+            "timer": {"what": "turn", "seat": 0, "remaining_ms": 30000}, "match": null
+        });
+        m.apply(&serde_json::from_value(update).unwrap(), std::time::Instant::now()).unwrap();
+        assert_eq!(m.table.as_ref().map(|t| t.status), Some(TableStatus::Playing));
+        assert!(matches!(m.legal, Some(Legal::Stake { low: 2, high: 8 })), "{:?}", m.legal);
     }
 
     /// A view of the other game than the table's is refused in words, and the model keeps the

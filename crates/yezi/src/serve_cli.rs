@@ -86,6 +86,11 @@ pub struct ServeArgs {
     /// "…"}, …]}` of programs that speak the bot protocol (docs/bot-protocol.md).
     #[arg(long, value_name = "FILE")]
     pub bots: Option<std::path::PathBuf>,
+    /// Draw every new table's seed from this seed, in the order tables are created, so that a
+    /// run can be repeated. Anyone who knows it can tell the deals in advance: for tests and
+    /// demonstrations, never for play.
+    #[arg(long, value_name = "N")]
+    pub table_seed: Option<u64>,
 }
 
 /// Reads `--bots FILE` and registers its bots at the tables; returns their names.
@@ -153,6 +158,11 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
         server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
     }
+    if let Some(seed) = args.table_seed {
+        eprintln!(
+            "yezi serve: --table-seed {seed}: every deal can be foretold by anyone who knows it; not for play"
+        );
+    }
     runtime()?.block_on(async {
         // The URL may hold a password: every message shows it redacted.
         let db = server::store::redact(&args.db);
@@ -164,9 +174,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
         .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
-        let app: Arc<App> = App::start(store, Config { timing, limits, lease_ms: args.lease_ms })
-            .await
-            .context("resuming the tables")?;
+        let app: Arc<App> = App::start(
+            store,
+            Config { timing, limits, lease_ms: args.lease_ms, table_seed: args.table_seed },
+        )
+        .await
+        .context("resuming the tables")?;
         if let Some(url) = &args.bus {
             anyhow::ensure!(backend == "postgres", "--bus needs a PostgreSQL database (--db postgres://…)");
             let (bus, heard) = server::bus::open(url, &args.db)

@@ -50,10 +50,15 @@ impl TestServer {
     }
 
     pub async fn start_with(timing: Timing, limits: Limits) -> TestServer {
+        Self::start_config(Config { timing, limits, ..Default::default() }).await
+    }
+
+    /// A server with `config`, on a new SQLite database.
+    pub async fn start_config(config: Config) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("yezi.db");
         let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).unwrap());
-        let app = App::start(store, Config { timing, limits, ..Default::default() }).await.unwrap();
+        let app = App::start(store, config).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let a = app.clone();
