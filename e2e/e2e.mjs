@@ -1113,6 +1113,15 @@ async function main() {
       await enterName(h, 'Hal');
       await h.locator('.new-table').waitFor();
       const id = await createTable(h, 'madiao', { seat3: 'open', name: 'Hal and Ivy' });
+      // The waiting room says who is seated: Hal (the host, here), two bots, the open seat.
+      await h.locator('.waiting .seated li[data-seat="0"][data-present="1"]').waitFor({ timeout: 10000 });
+      const seated = await h.locator('.waiting .seated li').evaluateAll((els) => els.map((e) => ({
+        seat: e.getAttribute('data-seat'), kind: e.getAttribute('data-kind'), text: e.textContent?.trim() ?? '',
+      })));
+      assert(seated.length === 4, `four seats listed: ${JSON.stringify(seated)}`);
+      assert(seated[0].kind === 'person' && /Hal/.test(seated[0].text) && /host/.test(seated[0].text) && /you/.test(seated[0].text), `Hal, host, you: ${seated[0].text}`);
+      assert(seated[1].kind === 'bot' && seated[2].kind === 'bot' && seated[3].kind === 'open' && /Seat 4: open/.test(seated[3].text), `bots and the open seat: ${JSON.stringify(seated)}`);
+      await snap(h, 'waiting-room-seated');
       await g.goto('/');
       await enterName(g, 'Ivy');
       await g.goto(`/t/${id}`);
@@ -1436,6 +1445,12 @@ async function main() {
       const ownTitle = await m.title();
       assert(!ownTitle.includes('●'), `the page's own title has no notice: ${ownTitle}`);
       const id = await madiaoTableWithDeck(m, 'blank');
+      // The page saw the table before the deal: the cards come into the hand one after another.
+      const dealt = await m.evaluate(() => [...document.querySelectorAll('.hand .card')].map((e) => ({
+        dealt: e.classList.contains('dealt'), name: getComputedStyle(e).animationName, delay: getComputedStyle(e).animationDelay,
+      })));
+      assert(dealt.length >= 8 && dealt.every((d) => d.dealt && d.name.includes('deal-in')), `the dealt cards move in: ${JSON.stringify(dealt)}`);
+      assert(new Set(dealt.map((d) => d.delay)).size > 1, `one after another: ${JSON.stringify(dealt.map((d) => d.delay))}`);
       // A bot passes the turn: the title says so, a chime sounds (once).
       let s = await turnAfterBot(m);
       await m.waitForFunction(() => document.title.startsWith('● Your turn — '), null, { timeout: 5000 });
@@ -1477,6 +1492,8 @@ async function main() {
       await m.reload();
       await m.locator('button[data-action="mute"]').waitFor({ timeout: 20000 });
       assert((await m.locator('button[data-action="mute"]').getAttribute('aria-pressed')) === 'true', 'muted after a reload');
+      await m.locator('.hand .card').first().waitFor({ timeout: 20000 });
+      assert((await m.locator('.hand .card.dealt').count()) === 0, 'a reload in mid-hand deals nothing');
       await m.locator('button[data-action="mute"]').click();
       assert((await m.evaluate(() => localStorage.getItem('yezi.mute'))) === null, 'unmuted is kept too');
       await m.reload();

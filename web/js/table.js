@@ -12,7 +12,7 @@ import { MuteToggle, useMuted, useTurnNotice } from './notice.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
-import { Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
+import { BotIcon, Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -254,6 +254,7 @@ function Table(p) {
   const [pastHand, setPastHand] = useState(/** @type {number | null} */ (null));
   useEffect(() => saveEnds(st.table.id, me, st.ends), [st.ends]);
   const [panel, setPanel] = useState(/** @type {'chat' | 'log' | 'score'} */ ('chat'));
+  const arrived = useArrivals(st.view && me !== null ? /** @type {string[]} */ (st.view.hand) : [], st.hand);
   /** @param {import('./wire').ClientMsg} msg */
   const send = (msg) => {
     if (!p.sock || !p.sock.send(msg)) notify('error', t('conn.not_connected'));
@@ -311,6 +312,15 @@ function Table(p) {
     ${st.table.status === 'waiting'
       ? html`<div class="waiting">
           <p>${t('table.waiting', { n: st.table.open_seats })}</p>
+          <ul class="seated" aria-label=${t('table.seated')}>
+            ${seats.map((s) => html`<li key=${s.seat} data-seat=${s.seat} data-kind=${s.kind} data-present=${s.present ? '1' : '0'}>
+              <span class=${`dot ${s.kind === 'bot' ? 'bot' : s.kind === 'open' ? 'open' : s.present ? 'here' : 'gone'}`}></span>
+              <span class="seated-name">${s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : s.name}</span>
+              ${s.kind === 'person' && s.guest === st.table.host ? html`<span class="chip">${t('table.host')}</span>` : null}
+              ${s.seat === me ? html`<span class="chip">${t('table.you')}</span>` : null}
+              ${s.kind === 'person' && !s.present ? html`<span class="seated-note">${t('table.not_here')}</span>` : null}
+            </li>`)}
+          </ul>
           <p class="invite"><span>${t('table.invite')}</span> <input readonly value=${invite} onFocus=${(/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select()} />
             <button onClick=${() => copy(invite)}>${t('table.copy')}</button></p>
           ${st.you.host ? html`<button class="primary" data-action="start" onClick=${() => send({ type: 'start' })}>${t('table.start')}</button>` : null}
@@ -341,7 +351,7 @@ function Table(p) {
         ${view && over && endHidden === st.hand
           ? html`<button class="show-end" onClick=${() => setEndHidden(-1)}>${t('end.show')}</button>`
           : null}
-        ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} />` : null}
+        ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} arrived=${arrived} />` : null}
       </div>
       <aside class="side">
         <div class="tabs" role="tablist">
@@ -429,14 +439,35 @@ export function KeysHelp(p) {
 }
 
 /**
+ * The cards that came into the hand since it was last drawn (a deal, a card drawn, the kitty taken
+ * up), each with its place in the order they arrive; none when the page first draws a hand (a
+ * reload in mid-hand deals nothing; a page that saw the table before the deal sees it dealt).
+ * @param {string[]} hand
+ * @param {number} handNo
+ * @returns {Map<string, number>}
+ */
+function useArrivals(hand, handNo) {
+  const seen = useRef(/** @type {{hand: number, cards: Set<string>} | null} */ (null));
+  const key = `${handNo}:${hand.join(',')}`;
+  return useMemo(() => {
+    const before = seen.current;
+    seen.current = { hand: handNo, cards: new Set(hand) };
+    if (!before) return new Map();
+    const fresh = hand.filter((c) => before.hand !== handNo || !before.cards.has(c));
+    return new Map(fresh.map((c, i) => [c, i]));
+  }, [key]);
+}
+
+/**
  * Your hand and what you may do: Madiao's play or slough, Da Bai Fen's selections, and the
  * prompts of the draw and the windows.
- * @param {{st: TableState, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[]}} p
+ * @param {{st: TableState, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>}} p
  */
 function MyHand(p) {
   const { st, view, game } = p;
   const legal = st.legal;
   const hand = /** @type {string[]} */ (view.hand);
+  const arrived = p.arrived;
   const trump = isMadiao(view) ? null : view.trump;
   const legalKey = `${st.move}:${legal ? legal.kind : ''}:${hand.join('')}`;
   const [selected, setSelected] = useState(/** @type {string[]} */ (initialSelection(legal)));
@@ -521,7 +552,7 @@ function MyHand(p) {
   return html`<div class=${`my-area${myTurn ? ' my-turn' : ''}`}>
     <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
     <div class=${`hand n${hand.length}`} role="group" aria-label=${t('hand.label')}>
-      ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump}
+      ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} dealt=${arrived.get(c)}
           legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus}
           dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
           mark=${kitty.includes(c) ? t('dbf.kitty_mark') : ''}

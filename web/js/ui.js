@@ -34,6 +34,7 @@ export { errorText };
  * @property {boolean} [dim] cannot be played now
  * @property {string} [mark] a small badge (e.g. kitty, winner)
  * @property {'small' | 'tiny'} [size]
+ * @property {number} [dealt] just came into the hand, as the n-th of those that came together: it moves in
  * @property {(() => void) | null} [onClick]
  */
 
@@ -114,11 +115,13 @@ export function Card(p) {
       face = html`<span class="corner"><b>${rankText(p.code[0])}</b><i>${sym}</i></span><span class="pip">${sym}</span>`;
     }
   }
-  const full = `${cls}${size}${state}`;
+  const full = `${cls}${size}${state}${p.dealt != null ? ' dealt' : ''}`;
+  // A card just dealt comes in after those dealt before it.
+  const style = p.dealt != null ? { '--deal-i': String(Math.min(p.dealt, 12)) } : null;
   if (p.onClick) {
     const onClick = p.onClick;
     // Cards take no focus (the keyboard plays through the page's keys: arrows, digits, Enter).
-    return html`<button type="button" tabindex="-1" class=${full} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
+    return html`<button type="button" tabindex="-1" class=${full} style=${style} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
       onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => onClick()}>
       ${face}${mark}
     </button>`;
