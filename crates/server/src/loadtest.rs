@@ -45,6 +45,12 @@ pub struct LoadOptions {
     pub warmup: Duration,
     /// The seed of the clients' choices and think times.
     pub seed: u64,
+    /// Further nodes of the same cluster (`host:port` on this machine): the tables are created
+    /// through every node in turn (`addr` first), so each node owns its share.
+    pub nodes: Vec<String>,
+    /// Each table's four people connect through the node after the one that owns the table,
+    /// so every move and every broadcast crosses the bus (with `nodes`).
+    pub cross: bool,
 }
 
 /// What a run measured.
@@ -74,6 +80,10 @@ pub struct LoadReport {
     pub rss_during: Option<u64>,
     /// Seconds taken to create and seat every table.
     pub setup_seconds: f64,
+    /// The nodes the tables were spread over.
+    pub nodes: usize,
+    /// The people connected through another node than their table's owner.
+    pub cross: bool,
 }
 
 impl LoadReport {
@@ -100,6 +110,14 @@ impl std::fmt::Display for LoadReport {
             "tables: {} ({} WebSocket connections), seated in {:.1} s; measured for {:.0} s",
             self.tables, self.connections, self.setup_seconds, self.seconds
         )?;
+        if self.nodes > 1 {
+            writeln!(
+                f,
+                "nodes: {}; each table's people connect through {}",
+                self.nodes,
+                if self.cross { "another node than its owner" } else { "its owner" }
+            )?;
+        }
         writeln!(
             f,
             "moves: {} ({:.1} per second); hands begun: {}",
@@ -188,7 +206,13 @@ pub async fn check_loopback(addr: &str) -> Result<(), LoadError> {
     Ok(())
 }
 
-async fn seat_table(client: &Client, i: usize, game: GameKind) -> Result<Vec<Socket>, ClientError> {
+/// Creates table `i` through `client` (its owner) and seats its four people through `via`.
+async fn seat_table(
+    client: &Client,
+    via: &Client,
+    i: usize,
+    game: GameKind,
+) -> Result<Vec<Socket>, ClientError> {
     let mut guests = Vec::with_capacity(4);
     for s in 0..4 {
         guests.push(client.guest(&format!("load {i}.{s}")).await?);
@@ -203,7 +227,7 @@ async fn seat_table(client: &Client, i: usize, game: GameKind) -> Result<Vec<Soc
     let id = client.create_table(&guests[0].token, &body).await?.table.id;
     let mut sockets = Vec::with_capacity(4);
     for (s, g) in guests.iter().enumerate() {
-        let mut sock = client.connect_as(&g.token).await?;
+        let mut sock = via.connect_as(&g.token).await?;
         sock.send_msg(&ClientMsg::Join { table: id.clone(), seat: Some(s as u8) }).await?;
         sockets.push(sock);
     }
@@ -319,7 +343,12 @@ async fn play(
 /// Runs a load test; `progress` is told what is happening.
 pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadReport, LoadError> {
     check_loopback(&opts.addr).await?;
+    for n in &opts.nodes {
+        check_loopback(n).await?;
+    }
     let client = Client::new(&opts.addr);
+    let nodes: Vec<Client> =
+        std::iter::once(client.clone()).chain(opts.nodes.iter().map(|a| Client::new(a))).collect();
     let before = client.stats().await?;
     progress(&format!("creating and seating {} tables…", opts.tables));
     let t0 = Instant::now();
@@ -330,8 +359,9 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
     };
     let seated: Vec<Result<Vec<Socket>, ClientError>> = futures_util::stream::iter(0..opts.tables)
         .map(|i| {
-            let client = client.clone();
-            async move { seat_table(&client, i, games(i)).await }
+            let owner = nodes[i % nodes.len()].clone();
+            let via = nodes[(i + usize::from(opts.cross)) % nodes.len()].clone();
+            async move { seat_table(&owner, &via, i, games(i)).await }
         })
         .buffer_unordered(32)
         .collect()
@@ -397,6 +427,8 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         rss_before: before.rss_bytes,
         rss_during: during.and_then(|s| s.rss_bytes),
         setup_seconds,
+        nodes: nodes.len(),
+        cross: opts.cross && nodes.len() > 1,
     })
 }
 

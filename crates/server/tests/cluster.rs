@@ -247,3 +247,39 @@ async fn over_the_redis_bus() {
         .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
     connections_reach_tables_on_other_nodes(&redis).await;
 }
+
+/// `yezi loadtest --nodes … --cross` on two nodes joined by the Redis bus: the tables are created
+/// through both nodes, each table's people connect through the other one, and every move is
+/// measured from one node to the other and back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_load_run_across_two_nodes() {
+    let redis = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let (url, schema) = (url(), server::ids::new_id("load_").unwrap());
+    let timing = Timing { window_ms: 200, draw_ms: 10, trick_ms: 50, pause_ms: 200, ..Timing::default() };
+    let a = node(&url, &schema, timing).await;
+    let b = node(&url, &schema, timing).await;
+    for n in [&a, &b] {
+        let (bus, heard) = server::bus::open(&redis, &url).await.unwrap();
+        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+    }
+    let opts = server::loadtest::LoadOptions {
+        addr: a.client.addr().to_string(),
+        tables: 4,
+        game: None,
+        think_ms: (5, 20),
+        duration: Duration::from_secs(3),
+        warmup: Duration::from_millis(500),
+        seed: 7,
+        nodes: vec![b.client.addr().to_string()],
+        cross: true,
+    };
+    let report = server::loadtest::run(&opts, |_| {}).await.expect("the run");
+    assert_eq!((report.tables, report.connections, report.nodes, report.cross), (4, 16, 2, true));
+    assert!(report.moves > 0, "no move measured: {report}");
+    assert_eq!((report.errors, report.gaps), (0, 0), "{report}");
+    // Each node runs the tables created through it, and none of those it only routes to.
+    let (at_a, at_b) = (a.app.table_count(), b.app.table_count());
+    assert_eq!((at_a, at_b), (2, 2), "tables run by each node");
+    assert!(report.to_string().contains("through another node than its owner"), "{report}");
+}

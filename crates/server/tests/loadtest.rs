@@ -20,9 +20,11 @@ async fn a_short_load_run_seats_every_table_and_measures_moves_and_memory() {
         duration: Duration::from_secs(3),
         warmup: Duration::from_millis(500),
         seed: 7,
+        nodes: Vec::new(),
+        cross: false,
     };
     let report = run(&opts, |_| {}).await.expect("the run");
-    assert_eq!((report.tables, report.connections), (4, 16));
+    assert_eq!((report.tables, report.connections, report.nodes, report.cross), (4, 16, 1, false));
     assert!(report.moves > 0, "no move measured: {report}");
     assert_eq!(report.latencies_us.len() as u64, report.moves, "{report}");
     assert_eq!(report.gaps, 0, "{report}");

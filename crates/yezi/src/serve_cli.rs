@@ -248,6 +248,14 @@ pub struct LoadtestArgs {
     /// The seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Further nodes of the same cluster (`host:port,…`, on this machine): tables are created
+    /// through `--addr` and each of these in turn, so every node owns its share.
+    #[arg(long, value_delimiter = ',', value_name = "ADDR,…")]
+    pub nodes: Vec<String>,
+    /// With `--nodes`: each table's people connect through the next node after its owner, so
+    /// every move crosses the bus.
+    #[arg(long, requires = "nodes")]
+    pub cross: bool,
     /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
     /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
     /// hands; reports how long the statistics took and the server's peak resident memory.
@@ -296,6 +304,8 @@ pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
         duration: Duration::from_secs(args.duration),
         warmup: Duration::from_secs(args.warmup),
         seed: args.seed,
+        nodes: args.nodes.clone(),
+        cross: args.cross,
     };
     let report = runtime()?.block_on(run(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
     print!("{report}");
