@@ -69,6 +69,8 @@ as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres -A trust --no-sync >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
   -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
 export YEZI_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
+# The cluster's fault test restarts this server (pg_ctl restart).
+export YEZI_TEST_PG_BIN="$PGBIN" YEZI_TEST_PG_DATA="$PGDIR/data"
 echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
 
 step "Redis for the cluster's bus"

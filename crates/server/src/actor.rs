@@ -248,7 +248,13 @@ where
         let step = self.table.step(input, now);
         let fx = match self.persist(&step.writes).await {
             Ok(()) => self.table.commit(step),
-            Err(StoreError::Fenced(why)) => return self.fenced(&why),
+            Err(StoreError::Fenced(why)) => {
+                self.fenced(&why);
+                // Another node may claim it now (a release names this node's epoch: it does
+                // nothing when the lease has already passed on).
+                let _ = self.app.store.release(&self.id, self.lease).await;
+                return;
+            }
             Err(e) => self.table.refuse(step, &e.to_string(), self.now()),
         };
         self.carry_out(fx);
@@ -262,7 +268,36 @@ where
         if writes.is_empty() {
             return Ok(());
         }
-        self.app.store.write_step(&self.id, self.lease, writes).await
+        match self.app.store.write_step(&self.id, self.lease, writes).await {
+            // The same step written before with its answer lost (a connection dropped after the
+            // commit): it is in the log, and done. Other actions at its places: the log moved on
+            // without this node's knowledge, and the table must be loaded again from it.
+            Err(StoreError::Conflict(why)) => match self.landed(writes).await {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    Err(StoreError::Fenced(format!("the log holds other actions than this node's ({why})")))
+                }
+                // The log cannot be read now: the step is tried again.
+                Err(e) => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    /// Whether the actions of `writes` are already in the table's log, each at its place.
+    async fn landed(&self, writes: &[Write]) -> Result<bool, StoreError> {
+        let ours: Vec<&LoggedAction> = writes
+            .iter()
+            .flat_map(|w| match w {
+                Write::Actions(a) => a.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        if ours.is_empty() {
+            return Ok(false);
+        }
+        let log = self.app.store.actions(&self.id).await?;
+        Ok(ours.iter().all(|a| usize::try_from(a.seq).ok().and_then(|i| log.get(i)) == Some(*a)))
     }
 
     fn carry_out(&mut self, fx: Effects<G>) {

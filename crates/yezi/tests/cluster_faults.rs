@@ -1,18 +1,23 @@
 //! The cluster harness and fault injector: three `yezi serve` nodes (child processes on loopback
-//! ports) sharing one PostgreSQL database (`YEZI_TEST_POSTGRES_URL`) and a Redis bus
-//! (`YEZI_TEST_REDIS_URL`), tables whose two people are seated through different nodes (and two
-//! bots), people who reconnect through another node when theirs dies — and faults: a node
-//! `SIGKILL`ed and restarted, a node `SIGSTOP`ped for longer than its lease then `SIGCONT`ed
-//! (its writes must be fenced).
+//! ports) sharing one PostgreSQL database (`YEZI_TEST_POSTGRES_URL`) and a Redis bus of the
+//! test's own (a `redis-server` child), each reached through a loopback TCP proxy; tables whose
+//! two people are seated through different nodes (and two bots), people who reconnect through
+//! another node when theirs dies — and faults: a node `SIGKILL`ed and restarted, a node
+//! `SIGSTOP`ped for longer than its lease then `SIGCONT`ed (its writes must be fenced), delays and
+//! dropped connections on the way to PostgreSQL and to Redis, Redis restarted, and PostgreSQL
+//! restarted (`pg_ctl restart` on `YEZI_TEST_PG_DATA` with `YEZI_TEST_PG_BIN`).
 //!
 //! Checked: every action any client saw is the one every other view of the same seat saw at that
 //! place of the table (a move lost and played otherwise after a takeover shows as two actions at
 //! one place), and no client saw more moves than the log holds; each connection's version only
-//! grows, except at a `sync`; at most one node runs each table once a fault has settled; and
-//! every log replays (a fresh node loads every unfinished table at the end).
+//! grows, except at a `sync`; at most one node runs each table once a fault has settled; the
+//! tables play on after the outages; and every log replays (a fresh node loads every unfinished
+//! table at the end).
 //!
-//! `YEZI_CLUSTER_KILLS` and `YEZI_CLUSTER_STOPS` set the number of fault cycles (default 2 and 1:
-//! the short run of `./test.sh`; docs/deploy.md gives the long run's command).
+//! `YEZI_CLUSTER_KILLS`, `YEZI_CLUSTER_STOPS` and `YEZI_CLUSTER_OUTAGES` set the number of fault
+//! cycles (default 2, 1 and 1: the short run of `./test.sh`; docs/deploy.md gives the long run's
+//! command). An outage cycle is the six faults of the network and the services, one after the
+//! other.
 
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -22,6 +27,8 @@ use std::time::{Duration, Instant};
 
 use client::Client;
 use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::watch;
 
 const LEASE_MS: u64 = 1500;
 const NODES: usize = 3;
@@ -69,6 +76,131 @@ async fn up(port: u16) -> bool {
 
 fn signal(child: &Child, sig: &str) {
     let _ = Command::new("kill").args([sig, &child.id().to_string()]).status();
+}
+
+/// A loopback TCP proxy in front of a service: it passes the bytes both ways, holds each chunk
+/// back by `delay_ms` when told, and drops every open connection when told.
+struct Proxy {
+    port: u16,
+    delay_ms: Arc<AtomicU64>,
+    drops: watch::Sender<u64>,
+}
+
+impl Proxy {
+    async fn start(target_port: u16) -> Proxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let delay_ms = Arc::new(AtomicU64::new(0));
+        let (drops, _) = watch::channel(0u64);
+        let (delay, drop_rx) = (delay_ms.clone(), drops.subscribe());
+        tokio::spawn(async move {
+            while let Ok((inbound, _)) = listener.accept().await {
+                let (delay, mut dropped) = (delay.clone(), drop_rx.clone());
+                tokio::spawn(async move {
+                    let Ok(outbound) = tokio::net::TcpStream::connect(("127.0.0.1", target_port)).await
+                    else {
+                        return;
+                    };
+                    let (ir, iw) = inbound.into_split();
+                    let (or, ow) = outbound.into_split();
+                    dropped.borrow_and_update();
+                    tokio::select! {
+                        _ = pass(ir, ow, delay.clone()) => {}
+                        _ = pass(or, iw, delay) => {}
+                        _ = dropped.changed() => {}
+                    }
+                });
+            }
+        });
+        Proxy { port, delay_ms, drops }
+    }
+
+    fn delay(&self, ms: u64) {
+        self.delay_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Closes every connection open through the proxy (new ones are let through).
+    fn drop_all(&self) {
+        self.drops.send_modify(|n| *n += 1);
+    }
+}
+
+async fn pass(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    delay: Arc<AtomicU64>,
+) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        let d = delay.load(Ordering::Relaxed);
+        if d > 0 {
+            tokio::time::sleep(Duration::from_millis(d)).await;
+        }
+        if to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// `url` with its port changed to `port`.
+fn with_port(url: &str, port: u16) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
+    let (user, hostport) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
+    let host = hostport.rsplit_once(':').map_or(hostport, |(h, _)| h);
+    let user = if user.is_empty() { String::new() } else { format!("{user}@") };
+    format!("{scheme}://{user}{host}:{port}/{path}")
+}
+
+/// The port of `url`.
+fn port_of(url: &str) -> u16 {
+    let rest = url.split_once("://").unwrap().1;
+    let authority = rest.split('/').next().unwrap();
+    authority.rsplit_once(':').unwrap().1.parse().unwrap()
+}
+
+/// A Redis of the test's own, on `port`, that can be stopped and started again.
+fn start_redis(port: u16, dir: &std::path::Path) -> Child {
+    Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("redis-server starts (./test.sh installs it)")
+}
+
+async fn redis_up(port: u16) -> bool {
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// Restarts the PostgreSQL server the tests use (`pg_ctl restart`, fast shutdown), as its own
+/// user when the tests run as root.
+fn restart_postgres() {
+    let pg_ctl = format!("{}/pg_ctl", env("YEZI_TEST_PG_BIN"));
+    let data = env("YEZI_TEST_PG_DATA");
+    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let mut cmd = if root {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--", &pg_ctl]);
+        c
+    } else {
+        Command::new(&pg_ctl)
+    };
+    let status =
+        cmd.args(["-D", &data, "-m", "fast", "-w", "restart"]).stdout(Stdio::null()).status().unwrap();
+    assert!(status.success(), "pg_ctl restart failed");
 }
 
 /// What the clients saw, shared.
@@ -200,15 +332,24 @@ async fn runners(ports: &[u16], table: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_nodes_survive_kills_and_stalls() {
-    let kills: usize = std::env::var("YEZI_CLUSTER_KILLS").ok().and_then(|v| v.parse().ok()).unwrap_or(2);
-    let stops: usize = std::env::var("YEZI_CLUSTER_STOPS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let (pg, redis) = (env("YEZI_TEST_POSTGRES_URL"), env("YEZI_TEST_REDIS_URL"));
+    let count =
+        |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (kills, stops, outages) =
+        (count("YEZI_CLUSTER_KILLS", 2), count("YEZI_CLUSTER_STOPS", 1), count("YEZI_CLUSTER_OUTAGES", 1));
+    let pg = env("YEZI_TEST_POSTGRES_URL");
     // A schema of its own, made by opening a store in it.
     let schema = server::ids::new_id("faults_").unwrap();
     server::store::postgres::PgStore::connect(&pg, Some(&schema)).await.unwrap();
-    let sep = if pg.contains('?') { '&' } else { '?' };
-    let db = format!("{pg}{sep}options=-csearch_path%3D{schema}");
     let dir = tempfile::tempdir().unwrap();
+    // Redis of its own (it is restarted); both services reached through proxies.
+    let redis_port = free_port();
+    let mut redis_child = start_redis(redis_port, dir.path());
+    assert!(redis_up(redis_port).await, "redis-server did not start");
+    let (pg_proxy, redis_proxy) = (Proxy::start(port_of(&pg)).await, Proxy::start(redis_port).await);
+    let pg_via = with_port(&pg, pg_proxy.port);
+    let redis = format!("redis://127.0.0.1:{}", redis_proxy.port);
+    let sep = if pg_via.contains('?') { '&' } else { '?' };
+    let db = format!("{pg_via}{sep}options=-csearch_path%3D{schema}");
     let mut nodes: Vec<Node> = (0..NODES)
         .map(|i| {
             let port = free_port();
@@ -285,6 +426,65 @@ async fn three_nodes_survive_kills_and_stalls() {
             assert!(n <= 1, "table {t} runs on {n} nodes after stop {k}\n{}", logs());
         }
     }
+    // The network and the services: each fault, then a check that the tables settle on one node
+    // each and go on being played.
+    for k in 0..outages {
+        let faults: [&str; 6] = [
+            "database delayed",
+            "database connections dropped",
+            "bus delayed",
+            "bus connections dropped",
+            "Redis restarted",
+            "PostgreSQL restarted",
+        ];
+        for (f, what) in faults.iter().enumerate() {
+            let before = actions_seen(&seen);
+            let began = Instant::now();
+            match f {
+                0 => {
+                    pg_proxy.delay(200);
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                    pg_proxy.delay(0);
+                }
+                1 => pg_proxy.drop_all(),
+                2 => {
+                    redis_proxy.delay(200);
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                    redis_proxy.delay(0);
+                }
+                3 => redis_proxy.drop_all(),
+                4 => {
+                    let _ = redis_child.kill();
+                    let _ = redis_child.wait();
+                    tokio::time::sleep(Duration::from_millis(1000)).await;
+                    redis_child = start_redis(redis_port, dir.path());
+                    assert!(redis_up(redis_port).await, "redis-server did not restart");
+                }
+                _ => restart_postgres(),
+            }
+            // Play goes on: more actions are seen within a while.
+            let ended = Instant::now();
+            while actions_seen(&seen) <= before {
+                assert!(
+                    ended.elapsed() < Duration::from_secs(20),
+                    "nothing was played after {what} ({k})\n{}",
+                    logs()
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let resumed = ended.elapsed();
+            tokio::time::sleep(settle).await;
+            for t in &tables {
+                let n = runners(&ports, t).await;
+                assert!(n <= 1, "table {t} runs on {n} nodes after {what} ({k})\n{}", logs());
+            }
+            report.push(format!(
+                "{what}: {:.1} s, play seen again {:.2} s after it",
+                (ended - began).as_secs_f64(),
+                resumed.as_secs_f64()
+            ));
+        }
+    }
     tokio::time::sleep(Duration::from_secs(2)).await;
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
@@ -328,17 +528,24 @@ async fn three_nodes_survive_kills_and_stalls() {
     }
     let _ = fresh.kill();
     let _ = fresh.wait();
+    let _ = redis_child.kill();
+    let _ = redis_child.wait();
     let text = std::fs::read_to_string(&fresh_log).unwrap_or_default();
     assert!(!text.contains("is not resumed"), "a log does not replay:\n{text}");
     assert_eq!(loaded, unfinished, "the fresh node loaded {loaded} of {unfinished} tables");
     let seen = seen.lock().unwrap();
     assert!(seen.violations.is_empty(), "violations:\n{}", seen.violations.join("\n"));
     eprintln!(
-        "cluster faults: {kills} kills, {stops} stops, {} client sessions, {} actions seen; {}",
+        "cluster faults: {kills} kills, {stops} stops, {outages} outage cycles, {} client sessions, {} actions seen; {}",
         sessions.load(Ordering::Relaxed),
         seen.actions.len(),
         report.join("; ")
     );
+}
+
+/// How many actions the clients have seen so far.
+fn actions_seen(seen: &Mutex<Seen>) -> usize {
+    seen.lock().unwrap().actions.len()
 }
 
 /// The nodes' logs, for a failure's message.
