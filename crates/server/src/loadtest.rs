@@ -26,7 +26,9 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use client::{Client, ClientError, Socket, random_act};
-use table::protocol::{ActAction, ClientMsg, GameView, Legal, NewTable, SeatChoice, ServerMsg, TableEvent};
+use table::protocol::{
+    ActAction, ClientMsg, ErrorCode, GameView, Legal, NewTable, SeatChoice, ServerMsg, TableEvent,
+};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -84,6 +86,8 @@ pub struct LoadReport {
     pub nodes: usize,
     /// The people connected through another node than their table's owner.
     pub cross: bool,
+    /// Joins asked again because the table's node did not answer in time (`unavailable`).
+    pub entry_retries: u64,
 }
 
 impl LoadReport {
@@ -134,7 +138,11 @@ impl std::fmt::Display for LoadReport {
             self.percentile_ms(0.999),
             self.percentile_ms(1.0)
         )?;
-        writeln!(f, "errors: {}; version gaps: {}", self.errors, self.gaps)?;
+        writeln!(
+            f,
+            "errors: {}; version gaps: {}; joins asked again (the table's node did not answer in time): {}",
+            self.errors, self.gaps, self.entry_retries
+        )?;
         for e in &self.error_samples {
             writeln!(f, "  error: {e}")?;
         }
@@ -180,6 +188,7 @@ struct Totals {
     errors: AtomicU64,
     gaps: AtomicU64,
     hands: AtomicU64,
+    retries: AtomicU64,
     samples: Mutex<Vec<String>>,
 }
 
@@ -212,7 +221,7 @@ async fn seat_table(
     via: &Client,
     i: usize,
     game: GameKind,
-) -> Result<Vec<Socket>, ClientError> {
+) -> Result<(String, Vec<Socket>), ClientError> {
     let mut guests = Vec::with_capacity(4);
     for s in 0..4 {
         guests.push(client.guest(&format!("load {i}.{s}")).await?);
@@ -231,11 +240,16 @@ async fn seat_table(
         sock.send_msg(&ClientMsg::Join { table: id.clone(), seat: Some(s as u8) }).await?;
         sockets.push(sock);
     }
-    Ok(sockets)
+    Ok((id, sockets))
 }
 
+/// How often a person asks again to enter a table its node could not reach in time.
+const ENTRY_RETRIES: u32 = 20;
+
+#[allow(clippy::too_many_arguments)]
 async fn play(
     mut sock: Socket,
+    (table, seat): (String, u8),
     probe: Arc<Mutex<Probe>>,
     totals: Arc<Totals>,
     mut stop: watch::Receiver<bool>,
@@ -244,6 +258,7 @@ async fn play(
 ) {
     let mut pending: Option<(Instant, ActAction, u64)> = None;
     let mut requested_hand: Option<u64> = None;
+    let (mut entered, mut retries) = (false, 0);
     loop {
         let at = pending.as_ref().map(|p| p.0);
         tokio::select! {
@@ -259,12 +274,27 @@ async fn play(
                 };
                 let measuring = *totals.measuring.borrow();
                 let now = match m {
+                    // The join did not reach the table in time (its node is busy or another
+                    // node's): asked again after a while, as a page does.
+                    ServerMsg::Error(e) if !entered && e.code == ErrorCode::Unavailable && retries < ENTRY_RETRIES => {
+                        retries += 1;
+                        totals.retries.fetch_add(1, Ordering::Relaxed);
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        if let Err(e) = sock.send_msg(&ClientMsg::Join { table: table.clone(), seat: Some(seat) }).await {
+                            totals.error(format!("send: {e}"));
+                            return;
+                        }
+                        None
+                    }
                     ServerMsg::Error(_) => {
                         totals.error(m.text());
                         None
                     }
                     ServerMsg::Update(u) => Some((Some(u.event), u.move_no, u.legal, u.hand, u.view)),
-                    ServerMsg::Sync(s) => Some((None, s.move_no, s.legal, s.hand, s.view)),
+                    ServerMsg::Sync(s) => {
+                        entered = true;
+                        Some((None, s.move_no, s.legal, s.hand, s.view))
+                    }
                     _ => None,
                 };
                 if let Some((event, mv, legal, hand, view)) = now {
@@ -357,7 +387,7 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         None if i.is_multiple_of(2) => GameKind::Madiao,
         None => GameKind::Dabaifen,
     };
-    let seated: Vec<Result<Vec<Socket>, ClientError>> = futures_util::stream::iter(0..opts.tables)
+    let seated: Vec<Result<(String, Vec<Socket>), ClientError>> = futures_util::stream::iter(0..opts.tables)
         .map(|i| {
             let owner = nodes[i % nodes.len()].clone();
             let via = nodes[(i + usize::from(opts.cross)) % nodes.len()].clone();
@@ -380,16 +410,18 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         errors: AtomicU64::new(0),
         gaps: AtomicU64::new(0),
         hands: AtomicU64::new(0),
+        retries: AtomicU64::new(0),
         samples: Mutex::new(Vec::new()),
     });
     let mut seeds = Rng::from_seed(opts.seed);
     let mut tasks = Vec::new();
     let connections = tables.len() * 4;
-    for sockets in tables {
+    for (id, sockets) in tables {
         let probe = Arc::new(Mutex::new(Probe::default()));
-        for sock in sockets {
+        for (seat, sock) in sockets.into_iter().enumerate() {
             tasks.push(tokio::spawn(play(
                 sock,
+                (id.clone(), seat as u8),
                 probe.clone(),
                 totals.clone(),
                 stop_rx.clone(),
@@ -429,6 +461,7 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         setup_seconds,
         nodes: nodes.len(),
         cross: opts.cross && nodes.len() > 1,
+        entry_retries: totals.retries.load(Ordering::Relaxed),
     })
 }
 
