@@ -315,6 +315,7 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Seats(m) => (Some(m.v), true),
         ServerMsg::Chat(m) => (Some(m.v), true),
         ServerMsg::Sync(m) => (Some(m.v), false),
+        ServerMsg::Host(m) => (Some(m.v), true),
         ServerMsg::Ack(m) => (Some(m.v), false),
         ServerMsg::Error(m) => (m.v, false),
         ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),

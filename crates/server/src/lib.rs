@@ -30,6 +30,7 @@ pub mod http;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
+pub mod manage;
 
 pub mod replay;
 pub mod store;

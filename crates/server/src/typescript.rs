@@ -89,6 +89,8 @@ pub fn typescript() -> String {
         SyncMsg,
         UpdateMsg,
         SeatsMsg,
+        HostEvent,
+        HostMsg,
         ChatMsg,
         AckWhat,
         AckMsg,
