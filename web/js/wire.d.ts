@@ -907,6 +907,48 @@ table: string, };
 
 export type HostMsg = { v: number, event: HostEvent, };
 
+export type Outcome = "won" | "lost" | "drawn";
+
+export type MyGame = { 
+/**
+ * The table's id.
+ */
+id: string, game: GameKind, 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * The guest's seat (0–3).
+ */
+seat: number, 
+/**
+ * The name in each seat as the match ended (`bot:NAME` for a bot).
+ */
+players: [string, string, string, string], 
+/**
+ * How the guest's seat came out.
+ */
+result: Outcome, 
+/**
+ * When the table was made, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * The page of its replay (`/replay/{id}`; `GET /api/replays/{id}` serves it).
+ */
+replay: string, };
+
+export type MyGames = { games: Array<MyGame>, 
+/**
+ * How many games pass the filters.
+ */
+total: number, offset: number, limit: number, 
+/**
+ * The `offset` of the next page, `null` on the last.
+ */
+next: number | null, };
+
 export type ChatMsg = { v: number, message: ChatMessage, };
 
 export type AckWhat = "request" | "back" | "next";

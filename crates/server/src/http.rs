@@ -219,7 +219,10 @@ async fn games() -> ApiResult {
 pub const LOBBY_PAGE: u32 = 50;
 
 /// Reads a whole number of a query parameter.
-fn query_number(q: &std::collections::HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
+pub(crate) fn query_number(
+    q: &std::collections::HashMap<String, String>,
+    key: &str,
+) -> Result<Option<u32>, ApiError> {
     q.get(key)
         .map(|v| {
             v.parse::<u32>()

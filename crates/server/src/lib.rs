@@ -31,6 +31,7 @@ pub mod ids;
 pub mod listen;
 pub mod loadtest;
 pub mod manage;
+pub mod mygames;
 
 pub mod replay;
 pub mod store;
