@@ -1336,6 +1336,24 @@ async function main() {
       const summary = await (await host.request.get(`/api/tables/${next}`)).json();
       assert(summary.seats[0].name === 'Rex' && summary.seats.slice(1).every((s) => s.kind === 'bot'), `the same seats: ${JSON.stringify(summary.seats.map((s) => s.name))}`);
       assert(summary.variants.game_length === 'hands:1', `the same settings: ${summary.variants.game_length}`);
+      // 3. The finished match is in Rex's games, with its result; the filters keep or drop it; it opens its replay.
+      await host.locator('a[data-nav="account"]').click();
+      const row = host.locator(`.my-games li[data-game="${first}"]`);
+      await row.waitFor({ timeout: 15000 });
+      const result = await row.getAttribute('data-result');
+      assert(['won', 'lost', 'drawn'].includes(result ?? ''), `a result: ${result}`);
+      assert((await host.locator(`.my-games li[data-game="${closing}"]`).count()) === 0, 'a closed table is not a game');
+      const other = result === 'won' ? 'lost' : 'won';
+      await host.locator('.games-filter select[name="result"]').selectOption(other);
+      await host.locator('button[data-action="filter-games"]').click();
+      await host.locator(`.my-games li[data-game="${first}"]`).waitFor({ state: 'detached', timeout: 15000 });
+      await host.locator('.games-filter select[name="result"]').selectOption(result ?? '');
+      await host.locator('.games-filter input[name="opponent"]').fill('bot:');
+      await host.locator('button[data-action="filter-games"]').click();
+      await row.waitFor({ timeout: 15000 });
+      await snap(host, 'my-games');
+      await row.locator('[data-action="replay"]').click();
+      await host.waitForURL(`**/replay/${first}`, { timeout: 15000 });
       await hostCtx.close();
       await watchCtx.close();
     });
