@@ -28,6 +28,9 @@ test('versions: events follow by one; a gap asks for a resync; replies do not co
   assert.equal(versionCheck('update', 6, 5), 'ok');
   assert.equal(versionCheck('seats', 8, 5), 'gap');
   assert.equal(versionCheck('chat', 5, 5), 'stale');
+  // The host's messages (closed, removed, rematch) are events too.
+  assert.equal(versionCheck('host', 6, 5), 'ok');
+  assert.equal(versionCheck('host', 7, 5), 'gap');
   assert.equal(versionCheck('ack', 5, 5), 'ok');
   assert.equal(versionCheck('error', 9, 5), 'ok');
   assert.equal(versionCheck('update', 1, null), 'ok');

@@ -1,7 +1,7 @@
 // The account page (`/account`): a guest claims an account (a username and a password), anyone
 // signs in (a new session on this browser), and a signed-in player sees its tables, signs out
 // (here or everywhere), changes its password or deletes its account (docs/protocol.md,
-// "Accounts").
+// "Accounts"); "my games" lists the player's finished games with filters, each opening its replay.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { ApiError, call } from './api.js';
@@ -13,6 +13,8 @@ import { notify } from './ui.js';
 /** @typedef {import('./wire').AccountInfo} AccountInfo */
 /** @typedef {import('./wire').AccountTables} AccountTables */
 /** @typedef {import('./wire').SignedOut} SignedOut */
+/** @typedef {import('./wire').MyGames} MyGames */
+/** @typedef {import('./wire').MyGame} MyGame */
 
 /** @param {string} guestToken @param {string} username @param {string} password @returns {Promise<SessionReply>} */
 export function claimAccount(guestToken, username, password) {
@@ -32,6 +34,21 @@ export function accountInfo(token) {
 /** @param {string} token @returns {Promise<AccountTables>} */
 export function accountTables(token) {
   return call('GET', '/api/account/tables', { token });
+}
+
+/**
+ * One page of the guest's finished games (`GET /api/account/games`).
+ * @param {string} token @param {{game?: string, result?: string, opponent?: string, offset?: number}} f
+ * @returns {Promise<MyGames>}
+ */
+export function myGames(token, f) {
+  const q = new URLSearchParams();
+  if (f.game) q.set('game', f.game);
+  if (f.result) q.set('result', f.result);
+  if (f.opponent && f.opponent.trim()) q.set('opponent', f.opponent.trim());
+  if (f.offset) q.set('offset', String(f.offset));
+  const qs = q.toString();
+  return call('GET', `/api/account/games${qs ? `?${qs}` : ''}`, { token });
 }
 
 /** @param {string} token @returns {Promise<void>} */
@@ -104,6 +121,60 @@ function CredForm(p) {
   </form>`;
 }
 
+/**
+ * "My games": the finished games of this browser's player, newest first, with filters (game,
+ * result, opponent), each opening its replay.
+ * @param {{token: string, navigate: (p: string) => void}} p
+ */
+function MyGamesList(p) {
+  const [f, setF] = useState(/** @type {{game: string, result: string, opponent: string}} */ ({ game: '', result: '', opponent: '' }));
+  const [list, setList] = useState(/** @type {MyGame[] | null} */ (null));
+  const [page, setPage] = useState(/** @type {MyGames | null} */ (null));
+  /** @param {number} offset */
+  const load = (offset) =>
+    myGames(p.token, { ...f, offset }).then((r) => {
+      setPage(r);
+      setList((old) => (offset && old ? [...old, ...r.games] : r.games));
+    }, show);
+  useEffect(() => {
+    load(0);
+  }, [p.token]);
+  /** @param {string} k @returns {(e: Event) => void} */
+  const field = (k) => (e) => setF({ ...f, [k]: value(e) });
+  return html`<section class="account-box my-games">
+    <h2>${t('games.title')}</h2>
+    <form class="games-filter" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); load(0); }}>
+      <select name="game" aria-label=${t('games.any_game')} value=${f.game} onChange=${field('game')}>
+        <option value="">${t('games.any_game')}</option>
+        <option value="madiao">${t('game.madiao')}</option>
+        <option value="dabaifen">${t('game.dabaifen')}</option>
+      </select>
+      <select name="result" aria-label=${t('games.any_result')} value=${f.result} onChange=${field('result')}>
+        <option value="">${t('games.any_result')}</option>
+        ${['won', 'lost', 'drawn'].map((r) => html`<option key=${r} value=${r}>${t(`result.${r}`)}</option>`)}
+      </select>
+      <input name="opponent" maxlength="64" placeholder=${t('games.opponent')} aria-label=${t('games.opponent')} value=${f.opponent}
+        onInput=${field('opponent')} />
+      <button type="submit" data-action="filter-games">${t('games.filter')}</button>
+    </form>
+    ${page ? html`<p class="hint">${t('games.total', { n: page.total })}</p>` : null}
+    ${list && list.length === 0 ? html`<p class="hint">${t('games.none')}</p>` : null}
+    ${list && list.length
+      ? html`<ul class="games-list">
+          ${list.map(
+            (g) => html`<li key=${g.id} data-game=${g.id} data-result=${g.result}>
+              <span class=${`result ${g.result}`}>${t(`result.${g.result}`)}</span>
+              <a href=${g.replay} data-link="1" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${g.name || g.id}</a>
+              <span class="hint"> · ${t(`game.${g.game}`)} · ${g.players.filter((_, i) => i !== g.seat).join(', ')}</span>
+              <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>
+            </li>`,
+          )}
+        </ul>`
+      : null}
+    ${page && page.next !== null ? html`<button data-action="more-games" onClick=${() => load(page.next ?? 0)}>${t('games.more')}</button>` : null}
+  </section>`;
+}
+
 /** @param {{identity: Identity | null, onIdentity: (id: Identity | null) => void, navigate: (p: string) => void}} p */
 export function AccountPage(p) {
   const id = p.identity;
@@ -165,6 +236,7 @@ export function AccountPage(p) {
           </section>`
         : null}
       ${signInForm} ${tableList}
+      ${id ? html`<${MyGamesList} token=${id.token} navigate=${p.navigate} />` : null}
     </div>`;
   }
 
@@ -194,6 +266,7 @@ export function AccountPage(p) {
       </div>
     </section>
     ${tableList}
+    <${MyGamesList} token=${account.token} navigate=${p.navigate} />
     <section class="account-box">
       <h2>${t('account.change_password')}</h2>
       <${CredForm} id="change-password" fields=${['current', 'password']} submit=${t('account.change_password')}

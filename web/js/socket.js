@@ -23,13 +23,13 @@ export function backoff(n) {
 
 /**
  * Whether a message with version `v` follows `last` without a gap. Events (`update`, `seats`,
- * `chat`) increase the version by exactly one; replies (`ack`, `error`) carry it unchanged.
+ * `chat`, `host`) increase the version by exactly one; replies (`ack`, `error`) carry it unchanged.
  * @param {string} type @param {number | undefined} v @param {number | null} last
  * @returns {'ok' | 'gap' | 'stale'}
  */
 export function versionCheck(type, v, last) {
   if (v === undefined || last === null) return 'ok';
-  if (type === 'update' || type === 'seats' || type === 'chat') {
+  if (type === 'update' || type === 'seats' || type === 'chat' || type === 'host') {
     if (v === last + 1) return 'ok';
     return v <= last ? 'stale' : 'gap';
   }

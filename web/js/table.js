@@ -8,6 +8,7 @@ import { lang, t } from './i18n.js';
 import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
+import { HostBanner, HostControls, hostEventText, tableOver } from './host.js';
 import { MuteToggle, useMuted, useTurnNotice } from './notice.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
@@ -50,6 +51,8 @@ import { BotIcon, Card, Countdown, errorText, notify, setZeroCash, useKeydown } 
  * @property {Record<number, MadiaoView | DabaifenView>} ends the final view of each hand that ended
  *   while the page was open, by hand (its scoring, to show again during the match)
  * @property {boolean} ready we said `next` for this pause
+ * @property {string | null} rematch the table of the rematch the host offered, if he did
+ * @property {string | null} closedBy the host who closed the table while the page was open
  */
 
 /** @typedef {import('./scoring.js').StoryEvent} StoryEvent */
@@ -106,8 +109,17 @@ export function reduce(st, msg) {
         // A page opened afresh finds the scorings this tab saw before a reload.
         ends: keepEnd(kept ?? { ends: loadEnds(msg.table.id, msg.you.seat) }, msg.hand, msg.view),
         ready: false,
+        rematch: msg.rematch ?? null,
+        closedBy: kept ? kept.closedBy : null,
       };
     }
+    case 'host':
+      if (!st) return st;
+      if (msg.event.kind === 'closed') {
+        return { ...st, table: { ...st.table, status: 'closed' }, closedBy: msg.event.by, legal: null, timer: null };
+      }
+      if (msg.event.kind === 'rematch') return { ...st, rematch: msg.event.table };
+      return st;
     case 'update': {
       if (!st) return st;
       const results = [...st.results];
@@ -160,7 +172,13 @@ export function reduce(st, msg) {
 /** The names at a table: a person's name, `bot (name)` for bots, `open` for open seats. @param {SeatInfo[]} seats */
 export function seatNames(seats) {
   return seats.map((s) =>
-    s.kind === 'bot' ? t('seat.bot_named', { n: s.seat + 1 }) : s.kind === 'open' ? t('seat.open', { n: s.seat + 1 }) : (s.name ?? '?'),
+    s.kind === 'bot'
+      ? t('seat.bot_named', { n: s.seat + 1 })
+      : s.kind === 'open'
+        ? s.invited
+          ? `${t('seat.open', { n: s.seat + 1 })} · ${t('host.invited', { name: s.invited })}`
+          : t('seat.open', { n: s.seat + 1 })
+        : (s.name ?? '?'),
   );
 }
 
@@ -176,6 +194,8 @@ export function TablePage(props) {
 
   useEffect(() => {
     setFatal(null);
+    // Whether this socket got its table: a `closed` before that is the table's (it was closed).
+    let synced = false;
     const s = new TableSocket({
       table: props.id,
       token: props.identity.token,
@@ -188,13 +208,13 @@ export function TablePage(props) {
             props.onBadToken();
             return;
           }
-          if (msg.code === 'no_seat' || msg.code === 'seat_taken') {
+          if (msg.code === 'no_seat' || msg.code === 'seat_taken' || msg.code === 'removed') {
             notify('info', errorText(msg.code, msg.message));
             s.close();
             setMode('watch');
             return;
           }
-          if (msg.code === 'no_table' || msg.code === 'finished') {
+          if (msg.code === 'no_table' || msg.code === 'finished' || (msg.code === 'closed' && !synced)) {
             s.close();
             setFatal({ code: msg.code, message: msg.message });
             return;
@@ -202,7 +222,9 @@ export function TablePage(props) {
           notify('error', errorText(msg.code, msg.message));
           return;
         }
+        if (msg.type === 'host') notify('info', hostEventText(msg.event));
         if (msg.type === 'sync') {
+          synced = true;
           rememberTable({ id: msg.table.id, name: msg.table.name, game: msg.table.game, at: Date.now() });
         }
         dispatch(msg);
@@ -223,7 +245,7 @@ export function TablePage(props) {
 /** A table that is gone or finished: what happened, and its replay. @param {{id: string, code: string, message: string, navigate: (p: string) => void}} p */
 function TableGone(p) {
   return html`<div class="page gone">
-    <h2>${p.code === 'finished' ? t('table.finished') : t('table.no_table')}</h2>
+    <h2>${p.code === 'finished' ? t('table.finished') : p.code === 'closed' ? t('table.closed') : t('table.no_table')}</h2>
     <p>${errorText(p.code, p.message)}</p>
     ${p.code === 'finished'
       ? html`<p class="buttons">
@@ -265,7 +287,7 @@ function Table(p) {
   const over = !!view && view.phase === 'over';
   const mySeat = me !== null ? seats[me] : null;
   const open = seats.some((s) => s.kind === 'open');
-  const finished = st.table.status === 'finished';
+  const finished = tableOver(st.table.status);
   const matchOver = !!st.match && st.match.over;
   const [muted, toggleMute] = useMuted();
   useTurnNotice(!!view && me !== null && view.to_move === me, muted);
@@ -306,8 +328,10 @@ function Table(p) {
           ? html`<button class="leave" onClick=${() => { if (confirm(t('table.leave_confirm'))) { send({ type: 'leave' }); p.sock?.watching(); } }}>${t('table.leave')}</button>`
           : null}
         ${me === null && open && !finished ? html`<button class="primary" onClick=${p.onJoin}>${t('table.take_seat')}</button>` : null}
+        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} />` : null}
       </div>
     </div>
+    <${HostBanner} table=${st.table} rematch=${st.rematch} closedBy=${st.closedBy} navigate=${p.navigate} />
     ${help ? html`<${KeysHelp} onClose=${() => setHelp(false)} />` : null}
     ${st.table.status === 'waiting'
       ? html`<div class="waiting">

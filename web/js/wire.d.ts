@@ -521,7 +521,7 @@ suit: string,
  */
 rank: string, };
 
-export type TableStatus = "waiting" | "playing" | "parked" | "finished";
+export type TableStatus = "waiting" | "playing" | "parked" | "finished" | "closed";
 
 export type SeatKind = "person" | "bot" | "open";
 
@@ -565,7 +565,12 @@ bot_plays: boolean,
  * For a seated person with no connection: the time left before a bot stands in for him
  * (`null` otherwise).
  */
-grace_ms: number | null, };
+grace_ms: number | null, 
+/**
+ * An open seat kept for a person invited to a rematch: his name (only he may take it,
+ * until the match begins).
+ */
+invited?: string, };
 
 export type TableSummary = { 
 /**
@@ -731,7 +736,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered";
 
 export type ChatMessage = { 
 /**
@@ -864,7 +869,11 @@ export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, 
  * The names of the people watching (not seated), one per person, at most
  * [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
  */
-watchers: Array<string>, };
+watchers: Array<string>, 
+/**
+ * The table of the rematch the host offered at the end of this match, if he did.
+ */
+rematch?: string, };
 
 export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, };
 
@@ -873,6 +882,72 @@ export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number,
  * The names of the people watching, as in a `sync`.
  */
 watchers: Array<string>, status: TableStatus, timer: Timer | null, };
+
+export type HostEvent = { "kind": "closed", 
+/**
+ * The host's name.
+ */
+by: string, 
+/**
+ * The hands completed before it was closed.
+ */
+hands: number, } | { "kind": "removed", 
+/**
+ * The seat.
+ */
+seat: Seat, 
+/**
+ * The person's name.
+ */
+name: string, } | { "kind": "rematch", 
+/**
+ * The new table's id.
+ */
+table: string, };
+
+export type HostMsg = { v: number, event: HostEvent, };
+
+export type Outcome = "won" | "lost" | "drawn";
+
+export type MyGame = { 
+/**
+ * The table's id.
+ */
+id: string, game: GameKind, 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * The guest's seat (0–3).
+ */
+seat: number, 
+/**
+ * The name in each seat as the match ended (`bot:NAME` for a bot).
+ */
+players: [string, string, string, string], 
+/**
+ * How the guest's seat came out.
+ */
+result: Outcome, 
+/**
+ * When the table was made, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * The page of its replay (`/replay/{id}`; `GET /api/replays/{id}` serves it).
+ */
+replay: string, };
+
+export type MyGames = { games: Array<MyGame>, 
+/**
+ * How many games pass the filters.
+ */
+total: number, offset: number, limit: number, 
+/**
+ * The `offset` of the next page, `null` on the last.
+ */
+next: number | null, };
 
 export type ChatMsg = { v: number, message: ChatMessage, };
 
@@ -890,7 +965,7 @@ export type GuestInfo = { id: string, name: string, };
 
 export type WelcomeMsg = { guest: GuestInfo, };
 
-export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" };
+export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg;
 
 export type ClientMsg = { "type": "hello", 
 /**
@@ -925,7 +1000,11 @@ seat?: number, } | { "type": "chat",
 /**
  * The text (1–500 characters, no control characters).
  */
-text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" };
+text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" } | { "type": "close" } | { "type": "remove", 
+/**
+ * The seat (0–3).
+ */
+seat: number, } | { "type": "rematch" };
 
 export type NewGuestReply = { id: string, name: string, 
 /**
@@ -1060,7 +1139,7 @@ export type ApiErrorDetail = {
  */
 code: ApiCode, message: string, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked";
 
 export type ReplayOutline = { 
 /**

@@ -122,6 +122,12 @@ impl Client {
         Ok((s, serde_json::from_str(&b).unwrap_or(Value::Null)))
     }
 
+    /// `GET path` with a token: the status and the body as JSON (`null` when it is not JSON).
+    pub async fn get_authed(&self, token: &str, path: &str) -> Result<(u16, Value), ClientError> {
+        let (s, b) = self.request("GET", path, None, Some(token)).await?;
+        Ok((s, serde_json::from_str(&b).unwrap_or(Value::Null)))
+    }
+
     /// `GET path`: the status and the body as text.
     pub async fn get_text(&self, path: &str) -> Result<(u16, String), ClientError> {
         self.request("GET", path, None, None).await
@@ -315,6 +321,7 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Seats(m) => (Some(m.v), true),
         ServerMsg::Chat(m) => (Some(m.v), true),
         ServerMsg::Sync(m) => (Some(m.v), false),
+        ServerMsg::Host(m) => (Some(m.v), true),
         ServerMsg::Ack(m) => (Some(m.v), false),
         ServerMsg::Error(m) => (m.v, false),
         ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),

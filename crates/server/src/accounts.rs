@@ -145,6 +145,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/account/password", post(change_password))
         .route("/api/account/delete", post(delete_account))
         .route("/api/account/tables", get(account_tables))
+        .route("/api/account/games", get(crate::mygames::my_games))
         .route("/api/sessions", post(sign_in).delete(sign_out_everywhere))
         .route("/api/sessions/current", delete(sign_out))
         .layer(DefaultBodyLimit::max(16 * 1024))

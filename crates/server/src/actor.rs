@@ -329,6 +329,14 @@ where
                 });
             }
         }
+        if let Some(order) = fx.rematch {
+            // The new table is made off the table's task; its id (or the failure) comes back.
+            let (app, tx) = (self.app.clone(), self.tx.clone());
+            tokio::spawn(async move {
+                let table = crate::manage::make_rematch(&app, order).await;
+                let _ = tx.send(Box::new(Cmd::Request(Request::Rematched { table }))).await;
+            });
+        }
         self.wake = fx.wake;
         self.retire |= fx.retire;
         if let Ok(mut sum) = self.summary.write() {

@@ -286,6 +286,12 @@ pub enum Wire {
     Start,
     /// Ready for the next hand.
     Next,
+    /// The host closes the table.
+    Close,
+    /// The host removes an away person.
+    Remove { seat: u8 },
+    /// The host offers a rematch.
+    Rematch,
     /// The connection has closed.
     Gone,
 }
@@ -499,6 +505,9 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
                 Wire::Back => Request::Back { conn },
                 Wire::Start => Request::Start { conn },
                 Wire::Next => Request::Next { conn },
+                Wire::Close => Request::Close { conn },
+                Wire::Remove { seat } => Request::Remove { conn, seat },
+                Wire::Rematch => Request::Rematch { conn },
                 Wire::Gone | Wire::Join { .. } | Wire::Watch { .. } => Request::Gone { conn },
             };
             if handle.send(actor::Cmd::Request(request)).await.is_err() {

@@ -219,7 +219,10 @@ async fn games() -> ApiResult {
 pub const LOBBY_PAGE: u32 = 50;
 
 /// Reads a whole number of a query parameter.
-fn query_number(q: &std::collections::HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
+pub(crate) fn query_number(
+    q: &std::collections::HashMap<String, String>,
+    key: &str,
+) -> Result<Option<u32>, ApiError> {
     q.get(key)
         .map(|v| {
             v.parse::<u32>()
@@ -244,7 +247,7 @@ async fn lobby(
     let mut list: Vec<table::protocol::TableSummary> = crate::cluster::all_summaries(&app)
         .await
         .into_iter()
-        .filter(|s| !s.private && s.status != TableStatus::Finished)
+        .filter(|s| !s.private && !s.status.is_over())
         .collect();
     list.sort_by(|a, b| {
         b.open_seats.cmp(&a.open_seats).then(a.created_ms.cmp(&b.created_ms)).then(a.id.cmp(&b.id))
@@ -407,6 +410,7 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
         return Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response());
     }
     match app.store.table(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+        Some(row) if row.status == TableStatus::Closed => Err(closed_error()),
         Some(_) => Err(ApiError::new(
             StatusCode::CONFLICT,
             ApiCode::NotFinished,
@@ -414,6 +418,15 @@ async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiRe
         )),
         None => Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {id:?}"))),
     }
+}
+
+/// The answer for the record or replay of a table its host closed.
+fn closed_error() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        ApiCode::Closed,
+        "the host closed this table before its match ended: it has no record and no replay",
+    )
 }
 
 /// `GET /api/replays/{id}`'s query: `hand=K` asks for hand K's steps instead of the outline.
@@ -429,6 +442,7 @@ async fn prepared_replay(app: &App, id: &str) -> Result<Arc<replay::Prepared>, A
     }
     let Some(text) = app.store.record(id).await.map_err(|e| ApiError::internal(e.to_string()))? else {
         return match app.store.table(id).await.map_err(|e| ApiError::internal(e.to_string()))? {
+            Some(row) if row.status == TableStatus::Closed => Err(closed_error()),
             Some(_) => Err(ApiError::new(
                 StatusCode::CONFLICT,
                 ApiCode::NotFinished,

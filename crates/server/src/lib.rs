@@ -30,6 +30,8 @@ pub mod http;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
+pub mod manage;
+pub mod mygames;
 
 pub mod replay;
 pub mod store;

@@ -277,6 +277,9 @@ impl Conn {
                         ClientMsg::Back => Wire::Back,
                         ClientMsg::Start => Wire::Start,
                         ClientMsg::Next => Wire::Next,
+                        ClientMsg::Close => Wire::Close,
+                        ClientMsg::Remove { seat } => Wire::Remove { seat },
+                        ClientMsg::Rematch => Wire::Rematch,
                         ClientMsg::Hello { .. }
                         | ClientMsg::Ping
                         | ClientMsg::Join { .. }
@@ -306,6 +309,9 @@ impl Conn {
                     ClientMsg::Back => Request::Back { conn },
                     ClientMsg::Start => Request::Start { conn },
                     ClientMsg::Next => Request::Next { conn },
+                    ClientMsg::Close => Request::Close { conn },
+                    ClientMsg::Remove { seat } => Request::Remove { conn, seat },
+                    ClientMsg::Rematch => Request::Rematch { conn },
                     ClientMsg::Hello { .. }
                     | ClientMsg::Ping
                     | ClientMsg::Join { .. }
@@ -348,6 +354,9 @@ impl Conn {
             return crate::cluster::load(&self.app, row, epoch).await.map(Some).map_err(unavailable);
         }
         match self.app.store.table(id).await {
+            Ok(Some(t)) if t.status == TableStatus::Closed => {
+                Err((ErrorCode::Closed, format!("the host closed table {id}; it has no record")))
+            }
             Ok(Some(t)) if t.status == TableStatus::Finished => Err((
                 ErrorCode::Finished,
                 format!("the match at table {id} is over; its record is at /api/records/{id}"),

@@ -346,7 +346,7 @@ async fn statistics_and_static_pages() {
     let (s, page) = api.call("GET", "/", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(page.contains("yezi") && page.contains("/js/main.js"), "{page}");
-    for path in ["/t/t1234", "/replay/t1234", "/replay", "/rules"] {
+    for path in ["/t/t1234", "/replay/t1234", "/replay", "/rules", "/account"] {
         let (s, same) = api.call("GET", path, None, None).await;
         assert_eq!((s, same == page), (StatusCode::OK, true), "{path}");
     }

@@ -7,12 +7,14 @@
 //! - [`log`]: what a table persists, and the match rebuilt from its log.
 //! - [`settings`]: a table's settings and the timing of tables.
 //! - [`archive`]: the public archive's wire types (finished public games).
+//! - [`history`]: a player's finished games: the match rebuilt from a log, and how a seat came out.
 //! - [`bots`]: the bots that play for seats.
 //! - [`text`]: the checks of names and chat lines.
 
 pub mod archive;
 pub mod bots;
 pub mod game;
+pub mod history;
 pub mod log;
 pub mod machine;
 pub mod protocol;

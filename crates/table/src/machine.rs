@@ -47,9 +47,9 @@ use crate::bots::{bot_choice, default_bot};
 use crate::game::{Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, Viewer, decision_seed};
 use crate::log::{ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
-    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, MatchSummary, Refusal, SeatInfo,
-    SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg, WATCHERS_SHOWN,
-    WindowOutcome, You,
+    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, HostEvent, HostMsg, MatchSummary,
+    Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg,
+    WATCHERS_SHOWN, WindowOutcome, You,
 };
 use crate::settings::{Guest, Pace, TableSettings, Timing};
 
@@ -147,6 +147,42 @@ pub enum Request {
     Gone { conn: ConnId },
     /// Begins the match if no seat is open (a table of bots).
     AutoStart,
+    /// The host closes the table: the match ends at once, without a record.
+    Close { conn: ConnId },
+    /// The host removes the away person of `seat`: the seat becomes open, and that guest may
+    /// only watch the table from then on.
+    Remove { conn: ConnId, seat: u8 },
+    /// The host offers a rematch at the end of the match (answered by [`Effects::rematch`],
+    /// then [`Request::Rematched`]).
+    Rematch { conn: ConnId },
+    /// The driver made (or failed to make) the rematch's table.
+    Rematched { table: Result<String, String> },
+    /// A new table of a rematch keeps each open seat given here for its guest, until the match
+    /// begins (only he may take it).
+    Invite { guests: [Option<Guest>; 4] },
+}
+
+/// The table a rematch asks the driver to make: the same game and settings, the host's seat
+/// his, the bots as bots, and each other person's seat open and kept for him
+/// ([`Request::Invite`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RematchOrder {
+    /// The host of the finished table (and of the new one).
+    pub host: String,
+    /// The settings.
+    pub settings: TableSettings,
+    /// Who held each seat at the end of the match (an open seat stays open).
+    pub seats: [SeatRow; 4],
+}
+
+/// Where a finished table's rematch stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RematchState {
+    None,
+    /// Asked of the driver by this connection.
+    Pending(ConnId),
+    /// Made: the new table's id.
+    Made(String),
 }
 
 /// What happens to a table: a request, the clock, or a computation's result.
@@ -215,6 +251,8 @@ where
     pub retire: bool,
     /// Things worth a line in the server's log.
     pub notes: Vec<String>,
+    /// A rematch's table to make, then to report with [`Request::Rematched`].
+    pub rematch: Option<RematchOrder>,
 }
 
 impl<G: TableGame> Default for Effects<G>
@@ -229,6 +267,7 @@ where
             wake: None,
             retire: false,
             notes: Vec::new(),
+            rematch: None,
         }
     }
 }
@@ -505,6 +544,11 @@ where
     park_at: Option<Millis>,
     chat: VecDeque<ChatRow>,
     chat_seq: u64,
+    /// The guests the host removed: they may watch, not sit (kept while the table is loaded).
+    removed: Vec<String>,
+    /// Open seats kept for the people invited to this rematch table, until the match begins.
+    invited: [Option<Guest>; 4],
+    rematch: RematchState,
     /// Set while a step is computed: the step's effects.
     fx: Pending<G>,
 }
@@ -615,6 +659,9 @@ where
             park_at: None,
             chat,
             chat_seq,
+            removed: Vec::new(),
+            invited: Default::default(),
+            rematch: RematchState::None,
             fx: Pending(Effects::default()),
         };
         if t.status != TableStatus::Waiting {
@@ -644,7 +691,7 @@ where
             t.log = Log(entries);
             t.log_len = log.len() as u64;
             t.state = st;
-            if t.status == TableStatus::Finished {
+            if t.status.is_over() {
                 t.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + t.timing.retire_ms) };
             } else if let Some(ask) = r.stake_due {
                 t.start_stake(ask, now);
@@ -968,6 +1015,7 @@ where
             away: seat.away,
             bot_plays,
             grace_ms: self.grace_left(s, t).filter(|&g| g > 0 && !seat.away),
+            invited: self.invited[s.index()].as_ref().map(|g| g.name.clone()),
         }
     }
 
@@ -991,7 +1039,7 @@ where
     }
 
     fn timer_now(&self, now: Millis) -> Option<Timer> {
-        if self.status == TableStatus::Finished {
+        if self.status.is_over() {
             return None;
         }
         let left = |t: Millis| t.saturating_sub(now);
@@ -1092,6 +1140,10 @@ where
             results: self.results.iter().cloned().map(Into::into).collect(),
             chat: self.chat.iter().cloned().collect(),
             watchers: self.watchers(),
+            rematch: match &self.rematch {
+                RematchState::Made(t) => Some(t.clone()),
+                _ => None,
+            },
         }))
     }
 
@@ -1302,8 +1354,177 @@ where
                     return self.begin_match(now);
                 }
             }
+            Request::Close { conn } => return self.close(conn, now),
+            Request::Remove { conn, seat } => return self.remove(conn, seat, now),
+            Request::Rematch { conn } => self.offer_rematch(conn),
+            Request::Rematched { table } => self.rematched(table),
+            Request::Invite { guests } => {
+                if self.status == TableStatus::Waiting {
+                    for (i, g) in guests.into_iter().enumerate() {
+                        self.invited[i] = g.filter(|_| self.seats[i].owner == SeatRow::Open);
+                    }
+                    self.broadcast_seats(None, now);
+                }
+            }
         }
         none
+    }
+
+    /// Whether `conn` is the host's connection; if not, it is told so (`what`: what only the
+    /// host may do).
+    fn host_only(&mut self, conn: ConnId, what: &str) -> bool {
+        let Some(m) = self.member(conn) else { return false };
+        if self.host.as_deref() == Some(m.guest.id.as_str()) {
+            return true;
+        }
+        self.err(conn, ErrorCode::NotHost, format!("only the table's host can {what}"));
+        false
+    }
+
+    /// The host closes the table: it is over at once, without a record (the hands completed
+    /// stay in its log); everyone at the table is told.
+    fn close(&mut self, conn: ConnId, now: Millis) -> (Vec<Write>, OnFail) {
+        let none = (Vec::new(), OnFail::Drop("nothing"));
+        if !self.host_only(conn, "close it") {
+            return none;
+        }
+        if self.status.is_over() || matches!(self.stage, Stage::MatchOver { .. }) {
+            let code =
+                if self.status == TableStatus::Closed { ErrorCode::Closed } else { ErrorCode::Finished };
+            self.err(conn, code, "the table's match is over already; there is nothing to close");
+            return none;
+        }
+        let by = self.member(conn).map(|m| m.guest.name.clone()).unwrap_or_default();
+        self.status = TableStatus::Closed;
+        // Nothing more is played: answers of a draw not yet written are dropped with it.
+        self.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + self.timing.retire_ms) };
+        self.job = None;
+        self.held = None;
+        self.draw_answers.clear();
+        self.requests = [G::Request::default(); 4];
+        self.invited = Default::default();
+        for s in &mut self.seats {
+            s.grace_until = None;
+        }
+        self.broadcast_seats(None, now);
+        self.v += 1;
+        let to = self.members.iter().map(|m| m.conn).collect();
+        let hands = self.results.len();
+        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Closed { by, hands } }));
+        (
+            vec![Write::Status(TableStatus::Closed)],
+            OnFail::Refuse { conn, join: false, what: "the table could not be closed, nothing changed" },
+        )
+    }
+
+    /// The host removes the person of `seat`, who must be away (his turn clock ran out, or none
+    /// of his connections is open): the seat becomes open (a bot plays it meanwhile, and anyone
+    /// may take it), and he may only watch from then on.
+    fn remove(&mut self, conn: ConnId, seat: u8, now: Millis) -> (Vec<Write>, OnFail) {
+        let none = (Vec::new(), OnFail::Drop("nothing"));
+        if !self.host_only(conn, "remove a player") {
+            return none;
+        }
+        if self.status.is_over() {
+            self.err(conn, ErrorCode::Finished, "the table's match is over; nobody can be removed");
+            return none;
+        }
+        let Some(s) = Seat::new(seat) else {
+            self.err(conn, ErrorCode::BadMessage, format!("seat must be 0–3, not {seat}"));
+            return none;
+        };
+        let st = &self.seats[s.index()];
+        let SeatRow::Person { guest, name } = st.owner.clone() else {
+            self.err(conn, ErrorCode::BadMessage, format!("seat {seat} holds no person"));
+            return none;
+        };
+        if st.conns > 0 && !st.away {
+            self.err(
+                conn,
+                ErrorCode::NotAway,
+                format!("{name} (seat {seat}) is at the table: only a person who is away can be removed"),
+            );
+            return none;
+        }
+        if !self.removed.contains(&guest) {
+            self.removed.push(guest.clone());
+        }
+        for m in &mut self.members {
+            if m.seat == Some(s) {
+                m.seat = None;
+            }
+        }
+        self.seats[s.index()] = SeatState { owner: SeatRow::Open, conns: 0, away: false, grace_until: None };
+        self.requests[s.index()] = G::Request::default();
+        self.broadcast_seats(None, now);
+        self.v += 1;
+        let to = self.members.iter().map(|m| m.conn).collect();
+        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Removed { seat: s, name } }));
+        // The removed person's connections (away, but connected) watch now.
+        let watching: Vec<ConnId> =
+            self.members.iter().filter(|m| m.guest.id == guest).map(|m| m.conn).collect();
+        for c in watching {
+            self.sync_to(c, now);
+        }
+        (
+            vec![Write::Seat { seat, owner: SeatRow::Open }],
+            OnFail::Refuse { conn, join: false, what: "the seat could not be freed, nothing changed" },
+        )
+    }
+
+    /// The host offers a rematch: the driver is asked to make its table.
+    fn offer_rematch(&mut self, conn: ConnId) {
+        if !self.host_only(conn, "offer a rematch") {
+            return;
+        }
+        match (&self.rematch, self.status) {
+            (RematchState::Made(t), _) => {
+                let msg = format!("a rematch was offered already: table {t}");
+                self.err(conn, ErrorCode::RematchOffered, msg);
+            }
+            (RematchState::Pending(_), _) => {
+                self.err(conn, ErrorCode::RematchOffered, "the rematch's table is being made");
+            }
+            (RematchState::None, TableStatus::Finished) => {
+                self.rematch = RematchState::Pending(conn);
+                let Some(host) = self.host.clone() else { return };
+                self.fx.rematch = Some(RematchOrder {
+                    host,
+                    settings: self.doc.clone(),
+                    seats: self.seats.clone().map(|s| s.owner),
+                });
+            }
+            (RematchState::None, TableStatus::Closed) => {
+                self.err(
+                    conn,
+                    ErrorCode::Closed,
+                    "the host closed this table; a rematch follows a finished match",
+                );
+            }
+            (RematchState::None, _) => {
+                self.err(conn, ErrorCode::NotOver, "a rematch is offered when the match is over");
+            }
+        }
+    }
+
+    /// The rematch's table is made (or could not be): everyone at the table is told.
+    fn rematched(&mut self, table: Result<String, String>) {
+        let RematchState::Pending(conn) = self.rematch else { return };
+        match table {
+            Ok(t) => {
+                self.rematch = RematchState::Made(t.clone());
+                self.v += 1;
+                let to = self.members.iter().map(|m| m.conn).collect();
+                self.send_to(
+                    to,
+                    ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Rematch { table: t } }),
+                );
+            }
+            Err(why) => {
+                self.rematch = RematchState::None;
+                self.err(conn, ErrorCode::Unavailable, format!("the rematch could not be made: {why}"));
+            }
+        }
     }
 
     fn join(&mut self, conn: ConnId, guest: Guest, want: Option<u8>, now: Millis) -> Vec<Write> {
@@ -1319,6 +1540,36 @@ where
                 self,
                 ErrorCode::Finished,
                 "the match at this table is over; watch it or fetch its record".into(),
+            );
+        }
+        if self.status == TableStatus::Closed && held.is_none() {
+            return refuse(self, ErrorCode::Closed, "the host closed this table; you may watch it".into());
+        }
+        if held.is_none() && self.removed.contains(&guest.id) {
+            return refuse(
+                self,
+                ErrorCode::Removed,
+                "the host removed you from this table while you were away; you may watch it".into(),
+            );
+        }
+        // A seat kept for an invited person (a rematch) is his alone.
+        let kept_for = |t: &Self, s: Seat| t.invited[s.index()].as_ref().is_some_and(|g| g.id != guest.id);
+        let mine = Seat::ALL
+            .into_iter()
+            .find(|s| self.invited[s.index()].as_ref().is_some_and(|g| g.id == guest.id));
+        let want = match (held, want) {
+            (None, None) => mine.map(|s| s.number()),
+            (_, w) => w,
+        };
+        if held.is_none()
+            && let Some(s) = want.and_then(Seat::new)
+            && kept_for(self, s)
+        {
+            let name = self.invited[s.index()].as_ref().map(|g| g.name.clone()).unwrap_or_default();
+            return refuse(
+                self,
+                ErrorCode::SeatTaken,
+                format!("seat {} is kept for {name} (a rematch)", s.number()),
             );
         }
         let seat = match (held, want) {
@@ -1338,7 +1589,10 @@ where
                 Some(s) => s,
             },
             (None, None) => {
-                match Seat::ALL.into_iter().find(|s| self.seats[s.index()].owner == SeatRow::Open) {
+                match Seat::ALL
+                    .into_iter()
+                    .find(|&s| self.seats[s.index()].owner == SeatRow::Open && !kept_for(self, s))
+                {
                     Some(s) => s,
                     None => {
                         return refuse(
@@ -1352,6 +1606,7 @@ where
         };
         let mut writes = Vec::new();
         if held.is_none() {
+            self.invited[seat.index()] = None;
             let owner = SeatRow::Person { guest: guest.id.clone(), name: guest.name.clone() };
             writes.push(Write::Seat { seat: seat.number(), owner: owner.clone() });
             self.seats[seat.index()].owner = owner;
@@ -1503,6 +1758,10 @@ where
                 self.err(conn, ErrorCode::Finished, "the match is over");
                 return none;
             }
+            TableStatus::Closed => {
+                self.err(conn, ErrorCode::Closed, "the host closed this table");
+                return none;
+            }
             TableStatus::Parked | TableStatus::Playing => {}
         }
         let staking = match &self.stage {
@@ -1621,6 +1880,8 @@ where
 
     fn begin_match(&mut self, now: Millis) -> (Vec<Write>, OnFail) {
         self.status = TableStatus::Playing;
+        // The seats kept for a rematch's people who did not come are open to anyone now.
+        self.invited = Default::default();
         self.m = Some(G::new_match(&self.settings, self.seed));
         self.hand = 0;
         self.deal(now);

@@ -22,6 +22,8 @@ where
     /// The next write fails.
     fail: bool,
     retired: bool,
+    /// The rematches asked of the driver.
+    orders: Vec<RematchOrder>,
 }
 
 fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
@@ -113,6 +115,7 @@ where
             stored: Vec::new(),
             fail: false,
             retired: false,
+            orders: Vec::new(),
         };
         s.absorb(fx);
         s
@@ -128,6 +131,7 @@ where
         self.jobs.extend(fx.jobs);
         self.wake = fx.wake;
         self.retired |= fx.retire;
+        self.orders.extend(fx.rematch);
     }
 
     fn feed(&mut self, input: impl Into<Input<G>>) {
@@ -1089,4 +1093,281 @@ fn the_spectators_names_are_told_to_everyone_at_the_table_as_they_come_and_go() 
     assert_eq!(watchers_seen(&sim, 1), ["P8"], "still watching on his other connection");
     sim.feed(Request::Gone { conn: 9 });
     assert_eq!(watchers_seen(&sim, 1), Vec::<String>::new());
+}
+
+/// The host's table management: closing, removing an away person, a rematch.
+mod management {
+    use super::*;
+    use serde_json::json;
+
+    /// The `host` events connection `conn` got, in order.
+    fn host_events<G: TableRules>(sim: &Sim<G>, conn: ConnId) -> Vec<HostEvent>
+    where
+        G::Action: DeserializeOwned,
+    {
+        sim.got
+            .iter()
+            .filter(|(c, _)| *c == conn)
+            .filter_map(|(_, m)| match m {
+                ServerMsg::Host(h) => Some(h.event.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The host (g0) in seat 0, P1 in seat 1, bots in the others; the match under way.
+    fn two_people(hands: &str) -> Sim<Madiao> {
+        let mut seats = bots();
+        seats[0] = SeatRow::Open;
+        seats[1] = SeatRow::Open;
+        let mut sim =
+            Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", hands)]), seats));
+        sim.join(1, guest(0), Some(0));
+        sim.join(2, guest(1), Some(1));
+        sim.run_until(sim.now + 1);
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        sim
+    }
+
+    #[test]
+    fn the_host_closes_a_running_table_everyone_is_told_and_nothing_more_is_played() {
+        let mut sim = two_people("hands:4");
+        sim.feed(Request::Watch { conn: 3, guest: guest(5) });
+        sim.run_until(sim.now + 3_000);
+        // Not the host: refused, nothing changes.
+        sim.feed(Request::Close { conn: 2 });
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
+        sim.feed(Request::Close { conn: 3 });
+        assert_eq!(sim.errors(3).last(), Some(&ErrorCode::NotHost));
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        sim.feed(Request::Close { conn: 1 });
+        assert_eq!(sim.t.status(), TableStatus::Closed);
+        assert_eq!(sim.stored.last(), Some(&Write::Status(TableStatus::Closed)));
+        for c in [1, 2, 3] {
+            assert!(
+                matches!(host_events(&sim, c).as_slice(), [HostEvent::Closed { by, .. }] if by == "P0"),
+                "connection {c} is told"
+            );
+        }
+        assert_eq!(sim.t.summary(sim.now).status, TableStatus::Closed);
+        assert!(sim.t.timer_now(sim.now).is_none());
+        // Nothing is played any more, and no record is written.
+        let log = sim.stored_log().len();
+        let moves = sim.t.moves();
+        sim.run_until(sim.now + 120_000);
+        assert_eq!(sim.t.moves(), moves);
+        assert_eq!(sim.stored_log().len(), log);
+        assert!(!sim.stored.iter().any(|w| matches!(w, Write::Finish { .. })));
+        // Acting, closing again, a newcomer's join: refused with a clear code.
+        sim.act(2, json!({"pass": true}));
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::Closed));
+        sim.feed(Request::Close { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
+        sim.join(9, guest(9), None);
+        assert!(matches!(sim.replies.last(), Some((9, Err(r))) if r.code == ErrorCode::Closed));
+        // Once everyone has gone it retires.
+        for c in [1, 2, 3] {
+            sim.feed(Request::Gone { conn: c });
+        }
+        sim.run_until(sim.now + timing().retire_ms + 1);
+        assert!(sim.retired);
+    }
+
+    #[test]
+    fn a_closed_table_loaded_again_stays_closed_with_its_hands() {
+        let mut sim = two_people("hands:8");
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
+        sim.feed(Request::Close { conn: 1 });
+        let hands = sim.t.results().len();
+        assert!(hands >= 1);
+        let mut c = config(
+            settings(GameKind::Madiao, &[("game_length", "hands:8")]),
+            sim.t.seats.clone().map(|s| s.owner),
+        );
+        c.status = TableStatus::Closed;
+        let mut t = Table::<Madiao>::new(c, &sim.stored_log(), Vec::new(), 0).unwrap();
+        assert_eq!(t.status(), TableStatus::Closed);
+        assert_eq!(t.results().len(), hands);
+        assert!(matches!(t.stage(), Stage::MatchOver { record_due: false, .. }));
+        let fx = t.start(0);
+        assert!(fx.jobs.is_empty(), "nothing is played");
+    }
+
+    #[test]
+    fn a_finished_match_cannot_be_closed() {
+        let mut sim = two_people("hands:1");
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        sim.feed(Request::Close { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Finished));
+        assert_eq!(sim.t.status(), TableStatus::Finished);
+    }
+
+    #[test]
+    fn the_host_removes_an_away_person_only_and_the_seat_opens() {
+        let mut sim = two_people("hands:4");
+        sim.feed(Request::Watch { conn: 3, guest: guest(5) });
+        // P1 is at the table: refused.
+        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAway));
+        // Not the host; a bot's seat; no such seat.
+        sim.feed(Request::Remove { conn: 2, seat: 0 });
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
+        sim.feed(Request::Remove { conn: 1, seat: 2 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::BadMessage));
+        sim.feed(Request::Remove { conn: 1, seat: 7 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::BadMessage));
+        assert!(matches!(sim.t.summary(sim.now).seats[1].kind, SeatKind::Person));
+        // His connection drops: during the grace period he is away, and may be removed.
+        sim.feed(Request::Gone { conn: 2 });
+        assert!(sim.t.summary(sim.now).seats[1].grace_ms.is_some());
+        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        assert_eq!(sim.stored.last(), Some(&Write::Seat { seat: 1, owner: SeatRow::Open }));
+        let seat = &sim.t.summary(sim.now).seats[1];
+        assert_eq!(seat.kind, SeatKind::Open);
+        assert!(seat.bot_plays, "a bot plays the open seat");
+        for c in [1, 3] {
+            assert!(
+                matches!(host_events(&sim, c).as_slice(), [HostEvent::Removed { seat, name }] if seat.number() == 1 && name == "P1")
+            );
+        }
+        // Coming back he is told, and may watch; someone else may take the seat.
+        sim.join(4, guest(1), None);
+        assert!(matches!(sim.replies.last(), Some((4, Err(r))) if r.code == ErrorCode::Removed));
+        sim.feed(Request::Watch { conn: 4, guest: guest(1) });
+        assert_eq!(sim.replies.last(), Some(&(4, Ok(()))));
+        sim.join(5, guest(6), Some(1));
+        assert_eq!(sim.replies.last(), Some(&(5, Ok(()))));
+        assert_eq!(sim.t.summary(sim.now).seats[1].name.as_deref(), Some("P6"));
+        sim.check_log();
+    }
+
+    #[test]
+    fn a_connected_person_whose_clock_ran_out_can_be_removed_and_watches() {
+        let mut seats = bots();
+        seats[0] = SeatRow::Open;
+        seats[1] = SeatRow::Open;
+        let doc = settings(GameKind::Madiao, &[("game_length", "hands:4")]);
+        let mut sim = Sim::<Madiao>::new(config(doc, seats));
+        sim.join(1, guest(0), Some(0));
+        sim.join(2, guest(1), Some(1));
+        // Until P1's clock runs out at his turn.
+        let ok = sim.run_to(10_000_000, |s| matches!(s, Stage::Turn { seat, .. } if seat.number() == 1));
+        assert!(ok);
+        let Stage::Turn { deadline: Some(d), .. } = *sim.t.stage() else { panic!() };
+        sim.run_until(d + 1);
+        assert!(sim.t.summary(sim.now).seats[1].away);
+        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        assert_eq!(sim.t.summary(sim.now).seats[1].kind, SeatKind::Open);
+        // His connection watches now: its sync says so.
+        let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
+        assert_eq!(s.you.seat, None);
+        sim.act(2, json!({"pass": true}));
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotSeated));
+    }
+
+    #[test]
+    fn nobody_is_removed_once_the_match_is_over() {
+        let mut sim = two_people("hands:1");
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        sim.feed(Request::Gone { conn: 2 });
+        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Finished));
+    }
+
+    #[test]
+    fn a_rematch_is_offered_once_at_the_end_of_the_match_by_the_host() {
+        let mut sim = two_people("hands:1");
+        sim.feed(Request::Watch { conn: 3, guest: guest(5) });
+        // Before the end: refused.
+        sim.feed(Request::Rematch { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotOver));
+        assert!(sim.orders.is_empty());
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        sim.feed(Request::Rematch { conn: 2 });
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
+        assert!(sim.orders.is_empty());
+        sim.feed(Request::Rematch { conn: 1 });
+        let [order] = sim.orders.as_slice() else { panic!("one order: {:?}", sim.orders) };
+        assert_eq!(order.host, "g0");
+        assert_eq!(order.settings, settings(GameKind::Madiao, &[("game_length", "hands:1")]));
+        assert_eq!(order.seats[1], SeatRow::Person { guest: "g1".into(), name: "P1".into() });
+        assert_eq!(order.seats[2], SeatRow::Bot("random".into()));
+        // Asked again while it is being made, then once made: refused, no second table.
+        sim.feed(Request::Rematch { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::RematchOffered));
+        sim.feed(Request::Rematched { table: Ok("t2".into()) });
+        for c in [1, 2, 3] {
+            assert_eq!(host_events(&sim, c), [HostEvent::Rematch { table: "t2".into() }]);
+        }
+        sim.feed(Request::Rematch { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::RematchOffered));
+        assert_eq!(sim.orders.len(), 1);
+        // Someone coming later learns it from his sync.
+        sim.feed(Request::Watch { conn: 4, guest: guest(7) });
+        let ServerMsg::Sync(s) = last_to(&sim, 4) else { panic!("a sync") };
+        assert_eq!(s.rematch.as_deref(), Some("t2"));
+    }
+
+    #[test]
+    fn a_rematch_that_could_not_be_made_may_be_asked_again() {
+        let mut sim = two_people("hands:1");
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Rematched { table: Err("disk full".into()) });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Unavailable));
+        sim.feed(Request::Rematch { conn: 1 });
+        assert_eq!(sim.orders.len(), 2);
+    }
+
+    #[test]
+    fn a_closed_table_offers_no_rematch() {
+        let mut sim = two_people("hands:4");
+        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Rematch { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
+        assert!(sim.orders.is_empty());
+    }
+
+    #[test]
+    fn an_invited_seat_is_kept_for_its_person_until_the_match_begins() {
+        // The rematch's table: the host's seat his, P1's open and kept for him, bots.
+        let mut seats = bots();
+        seats[0] = SeatRow::Person { guest: "g0".into(), name: "P0".into() };
+        seats[1] = SeatRow::Open;
+        let doc = settings(GameKind::Madiao, &[("game_length", "hands:2")]);
+        let mut sim = Sim::<Madiao>::new(config(doc, seats));
+        sim.feed(Request::Invite { guests: [None, Some(guest(1)), None, None] });
+        assert_eq!(sim.t.summary(sim.now).seats[1].invited.as_deref(), Some("P1"));
+        sim.join(1, guest(0), None);
+        sim.run_until(sim.now + 1);
+        assert_eq!(sim.t.status(), TableStatus::Waiting, "the match waits for the invited person");
+        // Someone else: refused the kept seat, and not given it as the first open one.
+        sim.join(3, guest(5), Some(1));
+        assert!(matches!(sim.replies.last(), Some((3, Err(r))) if r.code == ErrorCode::SeatTaken));
+        sim.join(3, guest(5), None);
+        assert!(matches!(sim.replies.last(), Some((3, Err(r))) if r.code == ErrorCode::NoSeat));
+        // He takes it by joining: the match begins.
+        sim.join(2, guest(1), None);
+        assert_eq!(sim.replies.last(), Some(&(2, Ok(()))));
+        assert_eq!(sim.t.summary(sim.now).seats[1].guest.as_deref(), Some("g1"));
+        assert_eq!(sim.t.summary(sim.now).seats[1].invited, None);
+        sim.run_until(sim.now + 1);
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+    }
+
+    #[test]
+    fn an_invited_seat_whose_person_does_not_come_is_open_once_the_host_starts() {
+        let mut seats = bots();
+        seats[0] = SeatRow::Person { guest: "g0".into(), name: "P0".into() };
+        seats[1] = SeatRow::Open;
+        let mut sim = Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[]), seats));
+        sim.feed(Request::Invite { guests: [None, Some(guest(1)), None, None] });
+        sim.join(1, guest(0), None);
+        sim.feed(Request::Start { conn: 1 });
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        assert_eq!(sim.t.summary(sim.now).seats[1].invited, None);
+        sim.join(3, guest(5), None);
+        assert_eq!(sim.replies.last(), Some(&(3, Ok(()))));
+        assert_eq!(sim.t.summary(sim.now).seats[1].guest.as_deref(), Some("g5"));
+    }
 }

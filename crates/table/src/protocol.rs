@@ -45,6 +45,9 @@ pub enum TableStatus {
     Parked,
     /// The match is over; the record is stored.
     Finished,
+    /// The host closed the table before the match ended: it is over, and has no record (its
+    /// log is kept).
+    Closed,
 }
 
 impl TableStatus {
@@ -55,7 +58,13 @@ impl TableStatus {
             TableStatus::Playing => "playing",
             TableStatus::Parked => "parked",
             TableStatus::Finished => "finished",
+            TableStatus::Closed => "closed",
         }
+    }
+
+    /// The table's life is over: its match finished, or its host closed it.
+    pub fn is_over(self) -> bool {
+        matches!(self, TableStatus::Finished | TableStatus::Closed)
     }
 
     /// Reads a stored name (`None` for a name that is not a status).
@@ -65,6 +74,7 @@ impl TableStatus {
             "playing" => Some(TableStatus::Playing),
             "parked" => Some(TableStatus::Parked),
             "finished" => Some(TableStatus::Finished),
+            "closed" => Some(TableStatus::Closed),
             _ => None,
         }
     }
@@ -534,6 +544,10 @@ pub struct SyncMsg {
     /// [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
     #[serde(default)]
     pub watchers: Vec<String>,
+    /// The table of the rematch the host offered at the end of this match, if he did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rematch: Option<String>,
 }
 
 /// Something happened at the table.
@@ -563,6 +577,40 @@ pub struct SeatsMsg {
     pub watchers: Vec<String>,
     pub status: TableStatus,
     pub timer: Option<Timer>,
+}
+
+/// What the host did to the table (a `host` message to everyone at it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HostEvent {
+    /// The host closed the table: the match is over, without a record. The last message of the
+    /// table; the connections stay open (the client may go elsewhere).
+    Closed {
+        /// The host's name.
+        by: String,
+        /// The hands completed before it was closed.
+        hands: usize,
+    },
+    /// The host removed an away person from his seat, which is open now.
+    Removed {
+        /// The seat.
+        seat: Seat,
+        /// The person's name.
+        name: String,
+    },
+    /// The host offers a rematch: a new table with the same game, settings and seats, where
+    /// each person of this one may take his seat.
+    Rematch {
+        /// The new table's id.
+        table: String,
+    },
+}
+
+/// The host did something to the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct HostMsg {
+    pub v: u64,
+    pub event: HostEvent,
 }
 
 /// The most spectators' names a `sync` or `seats` message lists.
@@ -633,6 +681,7 @@ pub enum ServerMsg {
     Ack(AckMsg),
     Error(ErrorMsg),
     Pong,
+    Host(HostMsg),
 }
 
 impl ServerMsg {
@@ -882,6 +931,11 @@ pub struct SeatInfo {
     /// (`null` otherwise).
     #[serde(default)]
     pub grace_ms: Option<u64>,
+    /// An open seat kept for a person invited to a rematch: his name (only he may take it,
+    /// until the match begins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub invited: Option<String>,
 }
 
 /// A table as the lobby and `GET /api/tables/{id}` show it.
@@ -994,6 +1048,16 @@ pub enum ClientMsg {
     Next,
     /// Asks for a `pong`.
     Ping,
+    /// The host closes the table: the match ends at once, without a record.
+    Close,
+    /// The host removes a person who is away (his turn clock ran out, or his connection is
+    /// gone) from his seat, which becomes open.
+    Remove {
+        /// The seat (0–3).
+        seat: u8,
+    },
+    /// The host offers a rematch at the end of a finished match.
+    Rematch,
 }
 
 /// Why a message was refused.
@@ -1061,6 +1125,16 @@ pub enum ErrorCode {
     HelloTimeout,
     /// The guest holds as many WebSocket connections as the server allows: this one is closed.
     TooManyConnections,
+    /// The person named is not away: only an away person can be removed.
+    NotAway,
+    /// The host removed this guest from the table: he may watch it, not sit at it.
+    Removed,
+    /// The match is not over yet (a rematch is offered at its end).
+    NotOver,
+    /// The host closed the table.
+    Closed,
+    /// A rematch has been offered already (the message names its table).
+    RematchOffered,
 }
 
 /// An `error` message.
@@ -1096,7 +1170,7 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self.code {
             ErrorCode::NotAuthenticated | ErrorCode::BadToken | ErrorCode::HelloTimeout => 401,
-            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat => 403,
+            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat | ErrorCode::Removed => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1108,7 +1182,11 @@ impl Refusal {
             | ErrorCode::Stale
             | ErrorCode::TooLate
             | ErrorCode::NothingToDecide
-            | ErrorCode::Finished => 409,
+            | ErrorCode::Finished
+            | ErrorCode::NotAway
+            | ErrorCode::NotOver
+            | ErrorCode::Closed
+            | ErrorCode::RematchOffered => 409,
             ErrorCode::TooLarge => 413,
             ErrorCode::Illegal => 422,
             ErrorCode::RateLimited | ErrorCode::TooManyConnections => 429,
@@ -1135,6 +1213,7 @@ impl Refusal {
             ErrorCode::Storage => ApiCode::Internal,
             ErrorCode::Unavailable => ApiCode::Busy,
             ErrorCode::BadChat => ApiCode::BadName,
+            ErrorCode::Closed => ApiCode::Closed,
             _ => ApiCode::BadRequest,
         }
     }
@@ -1154,6 +1233,8 @@ pub enum ApiCode {
     NoTable,
     /// The table's match is not over (its record is not ready).
     NotFinished,
+    /// The host closed the table before its match ended: it has no record.
+    Closed,
     /// The guest has as many open tables as allowed.
     TooManyTables,
     /// The table has no replay.
@@ -1212,8 +1293,10 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         return Err((ErrorCode::BadMessage, "\"type\" must be a string".into()));
     };
     let ty = ty.as_str();
-    const TYPES: [&str; 11] =
-        ["hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping"];
+    const TYPES: [&str; 14] = [
+        "hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping", "close",
+        "remove", "rematch",
+    ];
     if !TYPES.contains(&ty) {
         let shown: String = ty.chars().take(40).collect();
         return Err((
@@ -1387,6 +1470,9 @@ mod tests {
             ClientMsg::Start,
             ClientMsg::Next,
             ClientMsg::Ping,
+            ClientMsg::Close,
+            ClientMsg::Remove { seat: 2 },
+            ClientMsg::Rematch,
         ];
         for m in &msgs {
             round_trip(m);
@@ -1422,6 +1508,7 @@ mod tests {
             away: false,
             bot_plays: true,
             grace_ms: Some(1500),
+            invited: Some("Ann".into()),
         };
         let table = TableSummary {
             id: "t1".into(),
@@ -1488,6 +1575,7 @@ mod tests {
             results: Vec::new(),
             chat: vec![chat.clone()],
             watchers: vec!["Bo".into()],
+            rematch: Some("t2".into()),
         };
         let events = [
             TableEvent::Start,
@@ -1546,6 +1634,9 @@ mod tests {
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Next, legal: None }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::Illegal, message: "no".into(), v: Some(2) }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::BadJson, message: "no".into(), v: None }),
+            ServerMsg::Host(HostMsg { v: 7, event: HostEvent::Closed { by: "Ann".into(), hands: 2 } }),
+            ServerMsg::Host(HostMsg { v: 8, event: HostEvent::Removed { seat: seat(1), name: "Bo".into() } }),
+            ServerMsg::Host(HostMsg { v: 9, event: HostEvent::Rematch { table: "t2".into() } }),
             ServerMsg::Pong,
         ];
         for (i, event) in events.into_iter().enumerate() {

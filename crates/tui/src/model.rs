@@ -8,8 +8,8 @@ use cards::Seat;
 use cards::record::GameKind;
 pub use table::game::{LeadGroup, Legal};
 pub use table::protocol::{
-    DabaifenMatch, ErrorCode, GameView, HandResult, MadiaoMatch, MatchSummary, SeatInfo, SeatKind, ServerMsg,
-    TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
+    DabaifenMatch, ErrorCode, GameView, HandResult, HostEvent, MadiaoMatch, MatchSummary, SeatInfo, SeatKind,
+    ServerMsg, TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
 };
 
 /// What a seat sees of a Madiao hand: the engine's view.
@@ -314,6 +314,18 @@ impl Model {
                     format!("{}: {text}", code.as_ref().and_then(|c| c.as_str()).unwrap_or("error"))
                 });
             }
+            ServerMsg::Host(h) => self.notes.push(match &h.event {
+                HostEvent::Closed { by, .. } => {
+                    format!("{by} (the host) closed the table: the match is over")
+                }
+                HostEvent::Removed { seat, name } => {
+                    format!(
+                        "the host removed {name} (seat {}), who was away: the seat is open",
+                        seat.number()
+                    )
+                }
+                HostEvent::Rematch { table } => format!("the host offers a rematch: table {table}"),
+            }),
             ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::Pong => {}
         }
         Ok(())
@@ -322,7 +334,7 @@ impl Model {
     /// True once the match is over.
     pub fn match_over(&self) -> bool {
         self.summary.as_ref().is_some_and(summary_over)
-            || self.table.as_ref().is_some_and(|t| t.status == TableStatus::Finished)
+            || self.table.as_ref().is_some_and(|t| t.status.is_over())
     }
 }
 

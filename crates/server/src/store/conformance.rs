@@ -290,6 +290,37 @@ where
         store.write_step(&t3.id, FIRST_EPOCH, &[Write::Actions(vec![action(1, 0, 2, "{}")])]).await,
     )?;
 
+    // Closing: a table its host closed is over; it is neither resumed, claimed, counted among
+    // its host's unfinished tables, nor opened again; it has no record.
+    let t4 = TableRow { host: Some(unique("g")), ..table_row(&unique("t"), 4_000) };
+    ok(&at("create_table"), store.create_table(&t4).await)?;
+    let host = t4.host.clone().unwrap_or_default();
+    let hosted = ok(&at("hosted_tables"), store.hosted_tables(&host).await)?;
+    check!(hosted == 1, "{}: {hosted} hosted before closing", at("close"));
+    let close =
+        [Write::Actions(vec![action(0, 0, 1, r#"{"pass":true}"#)]), Write::Status(TableStatus::Closed)];
+    ok(&at("write_step"), store.write_step(&t4.id, FIRST_EPOCH, &close).await)?;
+    let status = ok(&at("table"), store.table(&t4.id).await)?.map(|t| t.status);
+    check!(status == Some(TableStatus::Closed), "{}: status {status:?}", at("close"));
+    let unfinished = ok(&at("unfinished_tables"), store.unfinished_tables().await)?;
+    check!(!unfinished.iter().any(|t| t.id == t4.id), "{}: a closed table is resumed", at("close"));
+    let hosted = ok(&at("hosted_tables"), store.hosted_tables(&host).await)?;
+    check!(hosted == 0, "{}: a closed table is counted as hosted", at("close"));
+    let reopen = store.set_status(&t4.id, TableStatus::Playing).await;
+    let status = ok(&at("table"), store.table(&t4.id).await)?.map(|t| t.status);
+    check!(
+        reopen.is_err() || status == Some(TableStatus::Closed),
+        "{}: a closed table's status changed back to {status:?}",
+        at("close")
+    );
+    check!(
+        ok(&at("record"), store.record(&t4.id).await)?.is_none(),
+        "{}: a closed table's record",
+        at("close")
+    );
+    let log4 = ok(&at("actions"), store.actions(&t4.id).await)?;
+    check!(log4.len() == 1, "{}: a closed table keeps its log: {log4:?}", at("close"));
+
     // Ownership, through a second node (a second store on the same database).
     let other = ok("open a second store", open().await)?;
     let shared = ok(&at("renew_leases"), store.renew_leases().await)? != Held::Every;
@@ -302,6 +333,8 @@ where
     }
     let done = ok(&at("claim_table"), other.claim_table(&t1.id).await)?;
     check!(done.is_none(), "{}: a finished table was claimed: {done:?}", at("claim_table"));
+    let closed = ok(&at("claim_table"), other.claim_table(&t4.id).await)?;
+    check!(closed.is_none(), "{}: a closed table was claimed: {closed:?}", at("claim_table"));
     drop(other);
 
     // Everything is still there through a new connection.

@@ -39,7 +39,7 @@ const OWNERSHIP: &[&str] = &[
         summary TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS owners_by_expiry ON owners (expires)",
     "INSERT INTO owners (table_id, node, epoch, expires)
-        SELECT id, '', 0, '-infinity' FROM tables WHERE status <> 'finished'
+        SELECT id, '', 0, '-infinity' FROM tables WHERE status NOT IN ('finished', 'closed')
         ON CONFLICT (table_id) DO NOTHING",
 ];
 
@@ -267,7 +267,7 @@ async fn write_seat<C: GenericClient>(c: &C, table: &str, seat: u8, row: &SeatRo
 async fn write_status<C: GenericClient>(c: &C, table: &str, status: TableStatus) -> Result<(), StoreError> {
     let n = c
         .execute(
-            "UPDATE tables SET status = $2 WHERE id = $1 AND status <> 'finished'",
+            "UPDATE tables SET status = $2 WHERE id = $1 AND status NOT IN ('finished', 'closed')",
             &[&table, &status.name()],
         )
         .await
@@ -392,7 +392,7 @@ async fn archive_query(
 /// `$3` how many at most, `$4` one table's id or null for any).
 const CLAIM: &str = "WITH c AS (
         SELECT o.table_id FROM owners o JOIN tables t ON t.id = o.table_id
-        WHERE o.expires <= now() AND t.status <> 'finished' AND ($4::text IS NULL OR o.table_id = $4)
+        WHERE o.expires <= now() AND t.status NOT IN ('finished', 'closed') AND ($4::text IS NULL OR o.table_id = $4)
         ORDER BY o.expires LIMIT $3
         FOR UPDATE OF o SKIP LOCKED)
     UPDATE owners SET node = $1, epoch = owners.epoch + 1, expires = now() + $2 * interval '1 millisecond'
@@ -495,7 +495,7 @@ impl Store for PgStore {
         let rows = c
             .query(
                 &format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE status <> 'finished' ORDER BY created_ms, id"
+                    "SELECT {TABLE_COLS} FROM tables WHERE status NOT IN ('finished', 'closed') ORDER BY created_ms, id"
                 ),
                 &[],
             )
@@ -714,7 +714,10 @@ impl Store for PgStore {
     async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError> {
         let slot = self.client().await?;
         let row = slot
-            .query_one("SELECT COUNT(*) FROM tables WHERE host = $1 AND status <> 'finished'", &[&guest])
+            .query_one(
+                "SELECT COUNT(*) FROM tables WHERE host = $1 AND status NOT IN ('finished', 'closed')",
+                &[&guest],
+            )
             .await
             .map_err(pg)?;
         Ok(usize::try_from(row.get::<_, i64>(0)).unwrap_or(usize::MAX))
@@ -743,7 +746,7 @@ impl Store for PgStore {
             .query(
                 "SELECT s.summary FROM summaries s JOIN tables t ON t.id = s.table_id \
                  JOIN owners o ON o.table_id = s.table_id \
-                 WHERE t.status <> 'finished' AND o.expires > now()",
+                 WHERE t.status NOT IN ('finished', 'closed') AND o.expires > now()",
                 &[],
             )
             .await

@@ -255,7 +255,7 @@ fn write_seat(c: &Connection, table: &str, seat: u8, row: &SeatRow) -> Result<()
 fn write_status(c: &Connection, table: &str, status: TableStatus) -> Result<(), StoreError> {
     let n = c
         .execute(
-            "UPDATE tables SET status = ?2 WHERE id = ?1 AND status <> 'finished'",
+            "UPDATE tables SET status = ?2 WHERE id = ?1 AND status NOT IN ('finished', 'closed')",
             params![table, status.name()],
         )
         .map_err(backend)?;
@@ -422,7 +422,7 @@ impl Store for SqliteStore {
         self.call(move |c| {
             let mut stmt = c
                 .prepare(&format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE status <> 'finished' ORDER BY created_ms, id"
+                    "SELECT {TABLE_COLS} FROM tables WHERE status NOT IN ('finished', 'closed') ORDER BY created_ms, id"
                 ))
                 .map_err(backend)?;
             let rows: Vec<TableCols> = stmt
@@ -560,7 +560,7 @@ impl Store for SqliteStore {
     }
 
     async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
-        Ok(self.table(id).await?.filter(|t| t.status != TableStatus::Finished).map(|t| (t, FIRST_EPOCH)))
+        Ok(self.table(id).await?.filter(|t| !t.status.is_over()).map(|t| (t, FIRST_EPOCH)))
     }
 
     async fn renew_leases(&self) -> Result<Held, StoreError> {
@@ -603,7 +603,7 @@ impl Store for SqliteStore {
         let guest = guest.to_string();
         self.call(move |c| {
             c.query_row(
-                "SELECT COUNT(*) FROM tables WHERE host = ?1 AND status <> 'finished'",
+                "SELECT COUNT(*) FROM tables WHERE host = ?1 AND status NOT IN ('finished', 'closed')",
                 params![guest],
                 |r| r.get::<_, i64>(0),
             )

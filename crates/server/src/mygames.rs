@@ -1,0 +1,176 @@
+//! "My games": `GET /api/account/games`, the finished games the token's guest played, newest
+//! first, with filters (game, result, opponent) and pages; each names its replay.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use cards::Seat;
+use cards::record::GameKind;
+use table::history::{MyGame, MyGames, Outcome};
+use table::log::SeatRow;
+use table::settings::TableSettings;
+use table::standings::Standing;
+
+use crate::App;
+use crate::http::{ApiError, ApiResult, bearer, ok_json, query_number};
+use crate::store::{TableRow, TableStatus};
+
+/// How many of the guest's newest tables are looked through (hosted or seated, finished or not).
+pub const TABLES_SCANNED: u32 = 1000;
+/// A page's size when none is asked for.
+pub const GAMES_PAGE: u32 = 20;
+/// The largest page.
+pub const GAMES_PAGE_MAX: u32 = 100;
+/// How many finished matches' standings are kept worked out (a finished match never changes).
+const STANDINGS_KEPT: usize = 10_000;
+
+/// The standings of finished matches already worked out, by table id.
+fn kept() -> &'static Mutex<HashMap<String, Option<[Standing; 4]>>> {
+    static KEPT: OnceLock<Mutex<HashMap<String, Option<[Standing; 4]>>>> = OnceLock::new();
+    KEPT.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The filters of a request.
+struct Filters {
+    game: Option<GameKind>,
+    result: Option<Outcome>,
+    /// Lowercase.
+    opponent: Option<String>,
+    // A `rated` filter (rated or casual tables) joins here once tables carry a rated flag.
+}
+
+fn filters(q: &HashMap<String, String>) -> Result<Filters, ApiError> {
+    let game = match q.get("game").map(String::as_str) {
+        None | Some("") => None,
+        Some("madiao") => Some(GameKind::Madiao),
+        Some("dabaifen") => Some(GameKind::Dabaifen),
+        Some(g) => return Err(ApiError::bad(format!("game must be madiao or dabaifen, not {g:?}"))),
+    };
+    let result = match q.get("result").map(String::as_str) {
+        None | Some("") => None,
+        Some(r) => Some(
+            Outcome::parse(r)
+                .ok_or_else(|| ApiError::bad(format!("result must be won, lost or drawn, not {r:?}")))?,
+        ),
+    };
+    let opponent = match q.get("opponent").map(|o| o.trim()) {
+        None | Some("") => None,
+        Some(o) if o.chars().count() > 64 => {
+            return Err(ApiError::bad("opponent: a name has at most 64 characters"));
+        }
+        Some(o) => Some(o.to_lowercase()),
+    };
+    Ok(Filters { game, result, opponent })
+}
+
+/// The name a seat shows (`bot:NAME` for a bot), if anyone holds it.
+fn seat_name(s: &SeatRow) -> Option<String> {
+    match s {
+        SeatRow::Open => None,
+        SeatRow::Bot(b) => Some(format!("bot:{b}")),
+        SeatRow::Person { name, .. } => Some(name.clone()),
+    }
+}
+
+/// The standings of a finished table's match, from its log (kept once worked out).
+async fn standings_of(app: &App, t: &TableRow) -> Result<Option<[Standing; 4]>, ApiError> {
+    if let Some(s) = kept().lock().ok().and_then(|k| k.get(&t.id).copied()) {
+        return Ok(s);
+    }
+    let doc: TableSettings = serde_json::from_str(&t.settings)
+        .map_err(|e| ApiError::internal(format!("table {}: settings: {e}", t.id)))?;
+    let log = app.store.actions(&t.id).await.map_err(|e| ApiError::internal(e.to_string()))?;
+    let (seed, id) = (t.seed, t.id.clone());
+    // Replaying a match takes the engines' time: off the async workers.
+    let summary = tokio::task::spawn_blocking(move || table::history::match_summary(&doc, seed, &log))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .map_err(|e| ApiError::internal(format!("table {id}: {e}")))?;
+    let standings = summary.standings();
+    if let Ok(mut k) = kept().lock() {
+        if k.len() >= STANDINGS_KEPT {
+            k.clear();
+        }
+        k.insert(t.id.clone(), standings);
+    }
+    Ok(standings)
+}
+
+/// `GET /api/account/games?game=G&result=R&opponent=NAME&offset=K&limit=N`.
+pub async fn my_games(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult {
+    let (g, _) = crate::accounts::identify(&app, bearer(&headers)?).await?;
+    let f = filters(&q)?;
+    let offset = query_number(&q, "offset")?.unwrap_or(0);
+    let limit = query_number(&q, "limit")?.unwrap_or(GAMES_PAGE);
+    if !(1..=GAMES_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!("limit must be 1 to {GAMES_PAGE_MAX}, not {limit}")));
+    }
+    let rows = app
+        .store
+        .tables_of_guest(&g.id, TABLES_SCANNED)
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let mut games = Vec::new();
+    for t in rows {
+        if t.status != TableStatus::Finished {
+            continue;
+        }
+        let Some(seat) = t
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatRow::Person { guest, .. } if *guest == g.id))
+            .and_then(|i| Seat::new(i as u8))
+        else {
+            continue;
+        };
+        let game = match t.game.as_str() {
+            "madiao" => GameKind::Madiao,
+            "dabaifen" => GameKind::Dabaifen,
+            _ => continue,
+        };
+        if f.game.is_some_and(|want| want != game) {
+            continue;
+        }
+        let players: [String; 4] = std::array::from_fn(|i| {
+            seat_name(&t.seats[i]).unwrap_or_else(|| format!("bot:{}", table::bots::default_bot_of(game)))
+        });
+        if let Some(o) = &f.opponent
+            && !players
+                .iter()
+                .enumerate()
+                .any(|(i, p)| i != seat.index() && p.to_lowercase().contains(o.as_str()))
+        {
+            continue;
+        }
+        let Some(standings) = standings_of(&app, &t).await? else { continue };
+        let result = table::history::outcome(&standings, seat);
+        if f.result.is_some_and(|want| want != result) {
+            continue;
+        }
+        let name = serde_json::from_str::<serde_json::Value>(&t.settings)
+            .ok()
+            .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+            .unwrap_or_default();
+        games.push(MyGame {
+            replay: format!("/replay/{}", t.id),
+            id: t.id,
+            game,
+            name,
+            seat: seat.number(),
+            players,
+            result,
+            created_ms: t.created_ms,
+        });
+    }
+    let total = u32::try_from(games.len()).unwrap_or(u32::MAX);
+    let end = offset.saturating_add(limit).min(total);
+    let page: Vec<MyGame> = games.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let next = (end < total).then_some(end);
+    ok_json(StatusCode::OK, MyGames { games: page, total, offset, limit, next })
+}
