@@ -30,6 +30,7 @@ pub mod http;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
+pub mod ratings;
 
 pub mod replay;
 pub mod store;
@@ -414,6 +415,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
     http::routes()
         .merge(accounts::routes())
         .merge(archive::routes())
+        .merge(ratings::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))

@@ -16,6 +16,7 @@ pub mod game;
 pub mod log;
 pub mod machine;
 pub mod protocol;
+pub mod rated;
 pub mod settings;
 pub mod standings;
 pub mod text;
