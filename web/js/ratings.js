@@ -167,8 +167,7 @@ export function ProfilePage(p) {
         <h2>${t(`game.${r.game}`)}</h2>
         <p><b class="rating" data-rating=${Math.round(r.rating)}>${shownRating(r.rating, r.provisional)}</b> ± ${Math.round(r.deviation)}
           ${r.provisional ? html`<span class="hint"> (${t('ratings.provisional')})</span>` : null}</p>
-        <p class="sub">${t('ratings.record', { games: r.games, wins: r.wins, losses: r.losses, draws: r.draws })}
-          · <a href=${`/ratings?game=${r.game}`} data-link="1">${t('ratings.leaderboard')}</a></p>
+        <p class="sub">${t('ratings.record', { n: r.games, wins: r.wins, losses: r.losses, draws: r.draws })}${' · '}<a href=${`/ratings?game=${r.game}`} data-link="1">${t('ratings.leaderboard')}</a></p>
         <${RatingChart} game=${r.game} results=${profile.history.filter((h) => h.game === r.game)} />
       </section>`,
     )}
@@ -181,8 +180,7 @@ export function ProfilePage(p) {
                 <span class=${`outcome ${x.outcome}`}>${t(`ratings.outcome.${x.outcome}`)}</span>
                 ${x.forfeited ? html` <span class="hint">(${t('ratings.forfeited')})</span>` : null}
                 <span class="sub"> ${t(`game.${x.game}`)} · ${day(x.at_ms)} · ${Math.round(x.rating_before)} → ${Math.round(x.rating_after)}
-                  (${x.rating_after >= x.rating_before ? '+' : ''}${Math.round(x.rating_after - x.rating_before)})</span>
-                <a href=${`/replay/${x.table}`} data-link="1"> ${t('ratings.replay')}</a>
+                  (${x.rating_after >= x.rating_before ? '+' : ''}${Math.round(x.rating_after - x.rating_before)})</span>${' · '}<a href=${`/replay/${x.table}`} data-link="1">${t('ratings.replay')}</a>
               </li>`,
             )}
           </ul>

@@ -267,4 +267,13 @@ async fn the_leaderboard_is_best_first_in_pages_and_profiles_show_the_ratings() 
     assert_eq!(names(&board), ["Cai", "Dai"]);
     let refused = srv.client.get("/api/players/Eve").await.unwrap();
     assert_eq!(refused.0, 404);
+    // The pages are the browser client's (its index.html), at their addresses.
+    for page in ["/ratings", "/players/Cai", "/account"] {
+        let (status, body) = srv.client.get_text(page).await.unwrap();
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            body.contains("<html") || body.contains("<!doctype") || body.contains("<!DOCTYPE"),
+            "{page}: {body}"
+        );
+    }
 }
