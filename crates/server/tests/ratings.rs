@@ -277,3 +277,51 @@ async fn the_leaderboard_is_best_first_in_pages_and_profiles_show_the_ratings() 
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_only() {
+    let srv = TestServer::start(fast()).await;
+    let (ann, _) = account(&srv, "Ann").await;
+    let body = json!({
+        "game": "dabaifen",
+        "rated": true,
+        "turn_seconds": 60,
+        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+    });
+    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["table"]["id"].as_str().unwrap().to_string();
+    let mut s = srv.client.connect_as(&ann).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    assert_eq!(next_of(&mut s, "sync").await["type"], "sync");
+    let seen = play_randomly(&mut s, 5, Duration::from_secs(240)).await;
+    let winner = seen.last().unwrap()["match"]["winner"].as_u64().expect("a winning side");
+    srv.record_within(&id, WAIT).await.expect("the record");
+    // Seats 0 and 2 (Ann and the heuristic bot, 1500) are partners against the random bots (1203).
+    let bot = |rating| Rating { rating, deviation: server::ratings::BOT_DEVIATION, volatility: 0.06 };
+    let result = |side: u64| if side == winner { 1.0 } else { 0.0 };
+    let e = |rating, fixed, side: u64| Entrant {
+        rating,
+        fixed,
+        side: Some(side as u8),
+        result: result(side),
+        forfeited: false,
+    };
+    let entrants = [
+        e(Rating::new(&Config::default()), false, 0),
+        e(bot(1203.0), true, 1),
+        e(bot(1500.0), true, 0),
+        e(bot(1203.0), true, 1),
+    ];
+    let want = rate_match(&entrants, &Config::default()).unwrap()[0];
+    let p = profile(&srv, "Ann").await;
+    let r = &p["ratings"][0];
+    assert_eq!((r["game"].as_str(), r["games"].as_u64()), (Some("dabaifen"), Some(1)), "{p}");
+    assert!(close(r["rating"].as_f64().unwrap(), want.rating), "{r} vs {want:?}");
+    let recent = &p["recent"][0];
+    assert_eq!(recent["opponents"], 2, "the partner is no opponent: {recent}");
+    let won = winner == 0;
+    assert_eq!(recent["score"].as_f64(), Some(if won { 2.0 } else { 0.0 }), "{recent}");
+    assert_eq!(recent["outcome"], if won { "win" } else { "loss" });
+    assert_eq!(r["rating"].as_f64().unwrap() > 1500.0, won, "{r}");
+}
