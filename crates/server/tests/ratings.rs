@@ -325,3 +325,60 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
     assert_eq!(recent["outcome"], if won { "win" } else { "loss" });
     assert_eq!(r["rating"].as_f64().unwrap() > 1500.0, won, "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_whose_clock_runs_out_three_times_loses_the_rated_match_to_everyone() {
+    let srv = TestServer::start(fast()).await;
+    let (ann, _) = account(&srv, "Ann").await;
+    let body = json!({
+        "game": "madiao",
+        "rated": true,
+        "turn_seconds": 5,
+        "variants": { "game_length": "hands:2" },
+        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+    });
+    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["table"]["id"].as_str().unwrap().to_string();
+    let mut s = srv.client.connect_as(&ann).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    assert_eq!(next_of(&mut s, "sync").await["type"], "sync");
+    let away = |m: &Value, yes: bool| m["type"] == "seats" && m["seats"][0]["away"] == yes;
+    // Three times: the clock runs out (a bot plays for him), and he is back.
+    for _ in 0..3 {
+        s.until(Duration::from_secs(60), "the clock running out", |m| away(m, true)).await.unwrap();
+        s.send(&json!({ "type": "back" })).await.unwrap();
+        s.until(WAIT, "back", |m| away(m, false) || m["type"] == "error").await.unwrap();
+    }
+    // He plays the rest of the match himself (answering the latest decision: messages from
+    // before he was back may still be queued, and an answer to one of them is stale).
+    let mut rng = cards::Rng::from_seed(3);
+    s.send(&json!({ "type": "resync" })).await.unwrap();
+    let end = tokio::time::Instant::now() + Duration::from_secs(120);
+    let last = loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        let m = s.recv_timeout(left).await.unwrap().expect("the match ends");
+        if m["type"] == "error" {
+            assert_eq!(m["code"], "stale", "{m}");
+            s.send(&json!({ "type": "resync" })).await.unwrap();
+            continue;
+        }
+        if common::match_over(&m) {
+            break m;
+        }
+        if matches!(m["type"].as_str(), Some("update" | "sync"))
+            && let Some(a) = client::random_action(&m["legal"], &mut rng)
+        {
+            s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
+        }
+    };
+    let chips: Vec<f64> =
+        last["match"]["chips"].as_array().unwrap().iter().map(|c| c.as_f64().unwrap()).collect();
+    srv.record_within(&id, WAIT).await.expect("the record");
+    let p = profile(&srv, "Ann").await;
+    let recent = &p["recent"][0];
+    assert_eq!(recent["forfeited"], true, "{p}");
+    assert_eq!((recent["score"].as_f64(), recent["outcome"].as_str()), (Some(0.0), Some("loss")), "{recent}");
+    let want = expected(Rating::new(&Config::default()), &chips, true);
+    assert!(close(p["ratings"][0]["rating"].as_f64().unwrap(), want.rating), "{p} vs {want:?}");
+}
