@@ -382,3 +382,78 @@ async fn a_person_whose_clock_runs_out_three_times_loses_the_rated_match_to_ever
     let want = expected(Rating::new(&Config::default()), &chips, true);
     assert!(close(p["ratings"][0]["rating"].as_f64().unwrap(), want.rating), "{p} vs {want:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leaver_still_forfeits_after_a_restart_and_the_match_is_rated_once() {
+    use server::store::TableStatus;
+    // Bots slow enough that the match is still on when the table parks.
+    let timing = table::settings::Timing { park_ms: 100, bot_delay_ms: 20, ..fast() };
+    let srv = TestServer::start(timing).await;
+    let (ann, _) = account(&srv, "Ann").await;
+    let body = json!({
+        "game": "madiao",
+        "rated": true,
+        "turn_seconds": 60,
+        "variants": { "game_length": "hands:8" },
+        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+    });
+    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["table"]["id"].as_str().unwrap().to_string();
+    let mut s = srv.client.connect_as(&ann).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    s.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
+    s.send(&json!({ "type": "leave" })).await.unwrap();
+    s.until(WAIT, "left", |m| m["type"] == "seats" && m["seats"][0]["away"] == true).await.unwrap();
+    s.close().await;
+    // Nobody is connected: the table parks, its match not over.
+    let parked = tokio::time::timeout(WAIT, async {
+        loop {
+            let t = srv.app.store.table(&id).await.unwrap().unwrap();
+            if t.status != TableStatus::Playing {
+                return t.status;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(parked, TableStatus::Parked, "the match ended before the restart");
+    // The same database in a new server: the table resumes from its log.
+    let restart = || async {
+        let app = server::App::start(
+            srv.app.store.clone(),
+            server::Config { timing: fast(), limits: server::Limits::default(), ..Default::default() },
+        )
+        .await
+        .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        tokio::spawn(server::serve(listener, app.clone()));
+        (app, client::Client::new(&addr))
+    };
+    let (_app2, c2) = restart().await;
+    let mut w = c2.connect_as(&ann).await.unwrap();
+    w.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    w.until(Duration::from_secs(60), "the end", |m| m["match"]["over"] == true).await.unwrap();
+    let record = tokio::time::timeout(WAIT, async {
+        loop {
+            let (status, _) = c2.get_text(&format!("/api/records/{id}")).await.unwrap();
+            if status == 200 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(record.is_ok(), "the record");
+    let (_, p) = c2.get("/api/players/Ann").await.unwrap();
+    assert_eq!(p["ratings"][0]["games"], 1, "{p}");
+    assert_eq!(p["recent"][0]["forfeited"], true, "the forfeit was forgotten over the restart: {p}");
+    assert_eq!(p["recent"][0]["score"], 0.0, "{p}");
+    // Another restart rates nothing again.
+    let (_app3, c3) = restart().await;
+    let (_, again) = c3.get("/api/players/Ann").await.unwrap();
+    assert_eq!(again["ratings"], p["ratings"], "{again}");
+    assert_eq!(again["history"].as_array().unwrap().len(), 1);
+}
