@@ -361,6 +361,7 @@ async function createTable(page, game, opts = {}) {
   }
   if (opts.stakeMax) await page.locator('input[name="stake_max"]').fill(String(opts.stakeMax));
   if (opts.name) await page.locator('input[name="table-name"]').fill(opts.name);
+  if (opts.rated) await page.locator('input[name="rated"]').check();
   await snap(page, `lobby-new-${game}`);
   await page.locator('button[data-action="create"]').click();
   await page.locator('.table-page').waitFor({ timeout: 15000 });
@@ -958,6 +959,66 @@ async function main() {
         await a.waitForURL(`**/replay/${id}`);
         await a.locator('.replay-body').waitFor({ timeout: 15000 });
         await snap(a, 'archive-replay');
+      } finally {
+        await ctx.close();
+      }
+    });
+
+    await scenario('ratings: an account plays a rated match with bots and finds its rating on its profile and the leaderboard', async () => {
+      const ctx = await browser.newContext(desktop);
+      const a = await watchedPage(ctx, 'rated');
+      const user = `rated_${Date.now().toString(36)}`;
+      try {
+        await a.goto('/');
+        await enterName(a, 'Rui 瑞');
+        await a.locator('.new-table').waitFor();
+        // A guest cannot choose a rated table: the box is disabled, and says why.
+        assert(await a.locator('input[name="rated"]').isDisabled(), 'a guest may tick Rated');
+        assert((await a.locator('.rated-hint').getAttribute('data-rated-hint')) === 'account', 'no explanation for the guest');
+        await a.locator('header a[data-nav="account"]').click();
+        await a.locator('form.claim input[name="username"]').fill(user);
+        await a.locator('form.claim input[name="password"]').fill('a long enough password');
+        await a.locator('form.claim button[data-action="claim"]').click();
+        await a.locator('header .account-name').waitFor({ timeout: 15000 });
+        await a.goto('/');
+        await a.locator('.new-table').waitFor();
+        const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:1' }, name: 'Rated one', rated: true });
+        log(`rated table ${id}`);
+        await a.locator('.table-page .rated-mark').waitFor({ timeout: 15000 });
+        await a.locator('.felt').waitFor({ timeout: 20000 });
+        const finished = () => a.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
+        for (let hand = 0; hand < 4 && !(await finished()); hand++) {
+          await playMadiaoHand(a, {});
+          await a.waitForFunction(() => {
+            const p = document.querySelector('.table-page');
+            return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
+          }, null, { timeout: 90000 });
+        }
+        assert(await finished(), 'the rated match is over');
+        // The profile: one rated match, a rating, a chart of two points, the match among the recent.
+        await a.locator('header a[data-nav="account"]').click();
+        await a.locator('a.my-profile').click();
+        await a.locator(`.profile-page[data-player="${user}"]`).waitFor({ timeout: 15000 });
+        const rating = await a.locator('.game-rating[data-game="madiao"] .rating').getAttribute('data-rating');
+        const api = await (await a.request.get(`/api/players/${user}`)).json();
+        assert(api.ratings.length === 1 && api.ratings[0].games === 1, `the profile's ratings: ${JSON.stringify(api.ratings)}`);
+        assert(Number(rating) === Math.round(api.ratings[0].rating), `the page shows ${rating}, the API ${api.ratings[0].rating}`);
+        assert(Number(rating) !== 1500, 'the rating did not change');
+        assert((await a.locator('.rating-chart[data-game="madiao"]').getAttribute('data-points')) === '2', 'the chart has not 2 points');
+        await a.locator(`.recent-rated li[data-table="${id}"]`).waitFor({ timeout: 5000 });
+        await snap(a, 'profile');
+        // The leaderboard lists the account, linking to its profile.
+        await a.locator('header a[data-nav="ratings"]').click();
+        const row = a.locator(`table.leaderboard tr[data-player="${user}"]`);
+        await row.waitFor({ timeout: 15000 });
+        assert((await row.locator('td.rating').textContent()).startsWith(rating), 'the leaderboard shows another rating');
+        await snap(a, 'leaderboard');
+        await row.locator('a.player-link').click();
+        await a.locator(`.profile-page[data-player="${user}"]`).waitFor({ timeout: 15000 });
+        // In Chinese too.
+        await a.locator('button[data-action="lang"]').click();
+        await a.locator('.recent-rated h2', { hasText: '最近的计分对局' }).waitFor({ timeout: 5000 });
+        await a.locator('button[data-action="lang"]').click();
       } finally {
         await ctx.close();
       }

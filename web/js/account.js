@@ -244,6 +244,7 @@ export function AccountPage(p) {
     <section class="account-box">
       <h2>${t('account.signed_in_as', { username: account.username ?? '' })}</h2>
       <p class="hint">${t('account.shown_as', { name: account.name })}</p>
+      <p><a class="my-profile" href=${`/players/${encodeURIComponent(account.username ?? '')}`} data-link="1">${t('ratings.my_profile')}</a></p>
       <div class="actions">
         <button data-action="sign-out" onClick=${async () => {
           try {

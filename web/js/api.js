@@ -87,6 +87,20 @@ export function createTable(token, req) {
   return call('POST', '/api/tables', { body: req, token });
 }
 
+/**
+ * One page of a game's leaderboard.
+ * @param {'madiao' | 'dabaifen'} game @param {number} offset @param {number} limit
+ * @returns {Promise<import('./wire').LeaderboardReply>}
+ */
+export function leaderboard(game, offset, limit) {
+  return call('GET', `/api/ratings/${game}?offset=${offset}&limit=${limit}`);
+}
+
+/** An account's profile. @param {string} username @returns {Promise<import('./wire').PlayerProfile>} */
+export function player(username) {
+  return call('GET', `/api/players/${encodeURIComponent(username)}`);
+}
+
 /** @param {string} id @returns {Promise<TableSummary | TableStub>} */
 export function table(id) {
   return call('GET', `/api/tables/${encodeURIComponent(id)}`);

@@ -116,6 +116,9 @@ function NewTable(p) {
   const [grace, setGrace] = useState(String(GRACE.default));
   const [name, setName] = useState('');
   const [priv, setPriv] = useState(false);
+  // Rated tables are for accounts only (the server refuses a guest's).
+  const signedIn = Boolean(p.identity.username);
+  const [rated, setRated] = useState(false);
   const bot = `bot:${info.default_bot}`;
   const [seats, setSeats] = useState(/** @type {SeatPick[]} */ (['me', bot, bot, bot]));
   const [busy, setBusy] = useState(false);
@@ -159,6 +162,7 @@ function NewTable(p) {
         private: priv,
         seats: seatChoices,
         zero_cash: game === 'madiao' ? zeroCash : undefined,
+        rated: signedIn && rated,
       });
       p.navigate(`/t/${r.table.id}${seats.includes('me') ? '' : '?watch'}`);
     } catch (err) {
@@ -254,7 +258,11 @@ function NewTable(p) {
           <input name="table-name" maxlength="60" value=${name} placeholder=${t('lobby.table_name_default', { name: p.identity.name })}
             onInput=${(/** @type {Event} */ e) => setName(/** @type {HTMLInputElement} */ (e.target).value)} /></label>
         <label class="check"><input type="checkbox" checked=${priv} onChange=${(/** @type {Event} */ e) => setPriv(/** @type {HTMLInputElement} */ (e.target).checked)} /> ${t('lobby.private')}</label>
+        <label class="check" title=${signedIn ? t('lobby.rated_hint') : t('lobby.rated_needs_account')}>
+          <input type="checkbox" name="rated" checked=${signedIn && rated} disabled=${!signedIn}
+            onChange=${(/** @type {Event} */ e) => setRated(/** @type {HTMLInputElement} */ (e.target).checked)} /> ${t('lobby.rated')}</label>
       </div>
+      <p class="hint rated-hint" data-rated-hint=${signedIn ? 'rules' : 'account'}>${signedIn ? (rated ? t('lobby.rated_hint') : '') : t('lobby.rated_needs_account')}</p>
       <button class="primary big" type="submit" data-action="create" disabled=${busy}>${seats.includes('me') ? t('lobby.create_sit') : t('lobby.create_watch')}</button>
     </form>
   </section>`;
@@ -274,7 +282,7 @@ function OpenTables(p) {
     <ul>
       ${(p.tables ?? []).map(
         (tb) => html`<li key=${tb.id} data-table=${tb.id}>
-          <div class="tb-name"><b>${tb.name}</b> <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)} · <span class="tb-pace" data-pace=${tb.pace}>${t('table.pace', { pace: t(`pace.${tb.pace}`) })}</span></span></div>
+          <div class="tb-name"><b>${tb.name}</b>${tb.rated ? html` <span class="rated-mark" data-rated="1">${t('table.rated')}</span>` : null} <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)} · <span class="tb-pace" data-pace=${tb.pace}>${t('table.pace', { pace: t(`pace.${tb.pace}`) })}</span></span></div>
           <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.name}</span>`)}</div>
           <div class="tb-buttons">
             ${tb.open_seats > 0 ? html`<button class="primary" data-action="join" onClick=${() => p.navigate(`/t/${tb.id}`)}>${t('lobby.join')}</button>` : null}

@@ -7,6 +7,7 @@ import { AccountPage, tokenGone } from './account.js';
 import * as api from './api.js';
 import { lang, onLang, setLang, t } from './i18n.js';
 import { Lobby, NameForm } from './lobby.js';
+import { LeaderboardPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
 import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
@@ -103,6 +104,10 @@ function App() {
     body = html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
   } else if (r.page === 'rules') {
     body = html`<${RulesPage} game=${r.game} />`;
+  } else if (r.page === 'ratings') {
+    body = html`<${LeaderboardPage} game=${r.game} navigate=${navigate} />`;
+  } else if (r.page === 'player') {
+    body = html`<${ProfilePage} key=${r.username} username=${r.username} />`;
   }
 
   return html`<div class="app">
@@ -112,6 +117,7 @@ function App() {
         <a href="/" data-link="1" class=${r.page === 'lobby' ? 'on' : ''}>${t('nav.lobby')}</a>
         <a href="/rules" data-link="1" class=${r.page === 'rules' ? 'on' : ''}>${t('nav.rules')}</a>
         <a href="/replay" data-link="1" class=${r.page === 'replay' ? 'on' : ''}>${t('nav.replays')}</a>
+        <a href="/ratings" data-link="1" class=${r.page === 'ratings' ? 'on' : ''} data-nav="ratings">${t('nav.ratings')}</a>
         <a href="/account" data-link="1" class=${r.page === 'account' ? 'on' : ''} data-nav="account">${t('nav.account')}</a>
       </nav>
       <div class="top-right">

@@ -1,10 +1,11 @@
 // The client's pages by address: `/`, `/t/{id}` (an invite link; `?watch` to watch, `?seat=N`),
-// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`, `/account`. The server serves index.html for each.
+// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`, `/account`, `/ratings?game=…` (a
+// leaderboard), `/players/{username}` (a profile). The server serves index.html for each.
 
 /**
  * The route of a location.
  * @param {string} path @param {string} search
- * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'} | {page: 'account'}}
+ * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'} | {page: 'account'} | {page: 'ratings', game: 'madiao' | 'dabaifen'} | {page: 'player', username: string}}
  */
 export function route(path, search) {
   const q = new URLSearchParams(search);
@@ -16,6 +17,17 @@ export function route(path, search) {
   m = /^\/replay(?:\/([A-Za-z0-9]+))?\/?$/.exec(path);
   if (m) return { page: 'replay', id: m[1] ?? null };
   if (path === '/account' || path === '/account/') return { page: 'account' };
+  if (path === '/ratings' || path === '/ratings/') return { page: 'ratings', game: q.get('game') === 'dabaifen' ? 'dabaifen' : 'madiao' };
+  m = /^\/players\/([^/]+)\/?$/.exec(path);
+  if (m) {
+    let username = m[1];
+    try {
+      username = decodeURIComponent(m[1]);
+    } catch {
+      // A malformed escape: the name as written.
+    }
+    return { page: 'player', username };
+  }
   if (path === '/rules' || path === '/rules/') return { page: 'rules', game: q.get('game') === 'dabaifen' ? 'dabaifen' : 'madiao' };
   return { page: 'lobby' };
 }

@@ -310,7 +310,7 @@ function Table(p) {
     data-pace=${st.table.pace} data-grace=${st.table.grace_seconds}>
     <div class="table-head">
       <div class="title">
-        <h2>${st.table.name}</h2>
+        <h2>${st.table.name}${st.table.rated ? html` <span class="rated-mark" data-rated="1" title=${t('lobby.rated_hint')}>${t('table.rated')}</span>` : null}</h2>
         <span class="sub">${t(`game.${game}`)} · ${t(`status.${st.table.status}`)} · ${t('table.hand_n', { n: st.hand + 1 })}${' · '}
           <span class="pace" data-pace=${st.table.pace} title=${t('lobby.pace_hint')}>${t('table.pace', { pace: t(`pace.${st.table.pace}`) })}</span>${' · '}
           <span class="grace" title=${t('lobby.grace_hint')}>${t('table.grace', { n: st.table.grace_seconds })}</span>

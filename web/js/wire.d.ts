@@ -649,7 +649,12 @@ created_ms: number,
  * Madiao: how the table's deck draws the zero cash, so that every viewer draws the same
  * deck (absent for Da Bai Fen; a client reads an absent value as `unnamed`).
  */
-zero_cash?: ZeroCash, };
+zero_cash?: ZeroCash, 
+/**
+ * A rated table: its match changes its players' ratings; only guests with an account sit
+ * at it (`docs/ratings.md`).
+ */
+rated: boolean, };
 
 export type LeadSuit = "trumps" | "S" | "H" | "D" | "C";
 
@@ -736,7 +741,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required";
 
 export type ChatMessage = { 
 /**
@@ -1099,7 +1104,12 @@ grace_seconds?: number,
  * Madiao: how the table's deck draws the zero cash (`unnamed`, the default, `blank` or
  * `wang_ying`; the figures are presentation only, `docs/rules/madiao.md` §1).
  */
-zero_cash?: ZeroCash, };
+zero_cash?: ZeroCash, 
+/**
+ * A rated table: its match changes its players' ratings (`docs/ratings.md`). Only a guest
+ * with an account may create one or take a seat at one (`account_required`).
+ */
+rated?: boolean, };
 
 export type NewTableReply = { table: TableSummary, 
 /**
@@ -1139,7 +1149,7 @@ export type ApiErrorDetail = {
  */
 code: ApiCode, message: string, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player";
 
 export type ReplayOutline = { 
 /**
@@ -1311,6 +1321,91 @@ name: string, status: TableStatus,
 seat: number | null, created_ms: number, };
 
 export type AccountTables = { tables: Array<AccountTable>, };
+
+export type LeaderboardEntry = { 
+/**
+ * The place on the leaderboard, from 1.
+ */
+rank: number, username: string, 
+/**
+ * The Glicko-2 rating.
+ */
+rating: number, 
+/**
+ * Its deviation.
+ */
+deviation: number, 
+/**
+ * Rated matches played.
+ */
+games: number, 
+/**
+ * The deviation is still high: the rating is provisional.
+ */
+provisional: boolean, };
+
+export type LeaderboardReply = { game: GameKind, entries: Array<LeaderboardEntry>, 
+/**
+ * How many accounts the leaderboard holds.
+ */
+total: number, offset: number, limit: number, 
+/**
+ * The offset of the next page, if there is one.
+ */
+next: number | null, };
+
+export type GameRating = { game: GameKind, rating: number, deviation: number, volatility: number, 
+/**
+ * Rated matches played.
+ */
+games: number, 
+/**
+ * Matches won, lost and drawn (by the player's score against the others of the match).
+ */
+wins: number, losses: number, draws: number, 
+/**
+ * The deviation is still high: the rating is provisional.
+ */
+provisional: boolean, };
+
+export type RatedOutcome = "win" | "draw" | "loss";
+
+export type RatedResult = { 
+/**
+ * The table (its record and replay are under this id).
+ */
+table: string, game: GameKind, 
+/**
+ * When the match ended, milliseconds since the Unix epoch.
+ */
+at_ms: number, rating_before: number, rating_after: number, deviation_after: number, 
+/**
+ * The points of the match's games (1 a win, ½ a draw) and how many games it had.
+ */
+score: number, opponents: number, outcome: RatedOutcome, 
+/**
+ * The player forfeited (left, or lost on the clock).
+ */
+forfeited: boolean, };
+
+export type PlayerProfile = { username: string, 
+/**
+ * When the account was made, milliseconds since the Unix epoch.
+ */
+joined_ms: number, 
+/**
+ * The games it has a rating in.
+ */
+ratings: Array<GameRating>, 
+/**
+ * Its latest rated matches, newest first.
+ */
+recent: Array<RatedResult>, 
+/**
+ * Its rated matches for the rating history, oldest first (at most the latest
+ * [`PROFILE_HISTORY`]).
+ */
+history: Array<RatedResult>, };
 
 export type ArchivedSeat = { 
 /**

@@ -191,7 +191,9 @@ where
                     None
                 }
             };
-            if let Some(input) = input {
+            if let Some(input) = input
+                && let Some(input) = self.rated_join(input).await
+            {
                 self.feed(input).await;
             }
             if self.retire {
@@ -236,6 +238,26 @@ where
                 request
             }
         }))
+    }
+
+    /// A join at a rated table by a guest without an account (who holds no seat there) is refused
+    /// here (`account_required`), before the table sees it; any other input passes.
+    async fn rated_join(&mut self, input: Input<G>) -> Option<Input<G>> {
+        let Input::Request(Request::Join { conn, guest, .. }) = &input else { return Some(input) };
+        if !self.table.rated() || self.table.seated(&guest.id) {
+            return Some(input);
+        }
+        let refusal = match crate::ratings::has_account(&self.app, &guest.id).await {
+            Ok(true) => return Some(input),
+            Ok(false) => crate::ratings::account_required(),
+            Err(e) => Refusal::new(ErrorCode::Storage, format!("the account cannot be looked up: {e}")),
+        };
+        let conn = *conn;
+        self.outs.remove(&conn);
+        if let Some(tx) = self.waiting.remove(&conn) {
+            let _ = tx.send(Err(refusal));
+        }
+        None
     }
 
     /// One step: its writes stored, then committed and carried out (or refused).

@@ -281,6 +281,9 @@ fn check_length(variants: &serde_json::Map<String, Value>) -> Result<(), ApiErro
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
+    if req.rated {
+        crate::ratings::check_rated(&app, &host.id, req.seats.as_deref()).await?;
+    }
     let name = match &req.name {
         Some(n) => check_name(TextKind::TableName, n, 60)?,
         None => format!("{}'s table", host.name),
@@ -307,6 +310,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         grace_seconds: req.grace_seconds,
         untimed: false,
         zero_cash: req.zero_cash,
+        rated: req.rated,
     };
     let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;

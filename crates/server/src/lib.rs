@@ -32,6 +32,7 @@ pub mod listen;
 pub mod loadtest;
 pub mod manage;
 pub mod mygames;
+pub mod ratings;
 
 pub mod replay;
 pub mod store;
@@ -437,6 +438,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
     http::routes()
         .merge(accounts::routes())
         .merge(archive::routes())
+        .merge(ratings::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))

@@ -131,6 +131,13 @@ pub fn typescript() -> String {
         SignedOut,
         AccountTable,
         AccountTables,
+        // Ratings.
+        LeaderboardEntry,
+        LeaderboardReply,
+        GameRating,
+        RatedOutcome,
+        RatedResult,
+        PlayerProfile,
         // The public archive.
         table::archive::ArchivedSeat,
         table::archive::ArchivedGame,

@@ -43,6 +43,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/replay/{id}", get(index))
         .route("/rules", get(index))
         .route("/account", get(index))
+        .route("/ratings", get(index))
+        .route("/players/{name}", get(index))
         .route("/{*path}", get(file))
 }
 

@@ -161,6 +161,7 @@ mod tests {
             grace_seconds: 15,
             untimed: true,
             zero_cash: Default::default(),
+            rated: false,
         };
         let timing = Timing {
             draw_ms: 1,

@@ -18,6 +18,7 @@ pub mod history;
 pub mod log;
 pub mod machine;
 pub mod protocol;
+pub mod rated;
 pub mod settings;
 pub mod standings;
 pub mod text;

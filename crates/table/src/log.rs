@@ -5,6 +5,7 @@ use cards::Seat;
 
 use crate::game::{StakeAsk, TableGame};
 use crate::protocol::{ChatMessage, StakeChoice};
+use crate::rated::{Conduct, ForfeitEntry, ForfeitKind};
 
 pub use crate::protocol::TableStatus;
 
@@ -49,6 +50,8 @@ where
     pub moves: u64,
     /// The next hand (number `states.len()`) waits for its banker to name the stake.
     pub stake_due: Option<StakeAsk>,
+    /// What the log says of the seats' conduct in a rated match (its forfeit entries).
+    pub conduct: Conduct,
 }
 
 /// One entry of a table's log: a move of the game, or a banker's stake for the hand about to be
@@ -59,6 +62,9 @@ pub enum Logged<A> {
     Act(A),
     /// The stake the banker named.
     Stake(u32),
+    /// A rated match: the seat's person left, or his clock ran out (`{"forfeit":"left"}`,
+    /// `{"forfeit":"clock"}`); no move of the game.
+    Forfeit(ForfeitKind),
 }
 
 impl<A: serde::Serialize> Logged<A> {
@@ -67,6 +73,9 @@ impl<A: serde::Serialize> Logged<A> {
         match self {
             Logged::Act(a) => serde_json::to_string(a).unwrap_or_default(),
             Logged::Stake(stake) => serde_json::to_string(&StakeChoice { stake: *stake }).unwrap_or_default(),
+            Logged::Forfeit(kind) => {
+                serde_json::to_string(&ForfeitEntry { forfeit: *kind }).unwrap_or_default()
+            }
         }
     }
 }
@@ -76,6 +85,9 @@ impl<A: serde::de::DeserializeOwned> Logged<A> {
     pub fn parse(text: &str) -> Result<Logged<A>, String> {
         if let Ok(c) = serde_json::from_str::<StakeChoice>(text) {
             return Ok(Logged::Stake(c.stake));
+        }
+        if let Ok(f) = serde_json::from_str::<ForfeitEntry>(text) {
+            return Ok(Logged::Forfeit(f.forfeit));
         }
         serde_json::from_str(text).map(Logged::Act).map_err(|e| e.to_string())
     }
@@ -168,7 +180,16 @@ where
     let mut states = Vec::new();
     let mut results = Vec::new();
     let mut moves = 0;
+    let mut conduct = Conduct::default();
     for a in log {
+        // A forfeit entry is no move: it belongs to no hand's play.
+        if let Ok(f) = serde_json::from_str::<ForfeitEntry>(&a.action) {
+            if a.seat > 3 {
+                return Err(LogError::BadSeat { seq: a.seq, seat: a.seat });
+            }
+            conduct.note(usize::from(a.seat), f.forfeit);
+            continue;
+        }
         while let Some(cur) = st.as_ref().filter(|cur| G::to_move(cur).is_none()) {
             results.extend(G::finish_hand(&mut m, cur));
             let next = states.len() as u32 + 1;
@@ -209,6 +230,7 @@ where
                 let why = format!("the stake of hand {hand} is not named now");
                 return Err(LogError::Stake { seq: a.seq, why });
             }
+            (_, _, Logged::Forfeit(_)) => {}
             (None, None, Logged::Act(_)) => return Err(LogError::MatchOver { seq: a.seq }),
             (None, Some(cur), Logged::Act(action)) => {
                 if G::to_move(cur) != Some(seat) {
@@ -243,7 +265,7 @@ where
         states.extend(std::mem::replace(&mut st, new));
     }
     states.extend(st);
-    Ok(Replayed { m, states, results, moves, stake_due })
+    Ok(Replayed { m, states, results, moves, stake_due, conduct })
 }
 
 /// The `yezi/1` record of a table from its log.

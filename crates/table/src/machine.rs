@@ -51,6 +51,7 @@ use crate::protocol::{
     Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg,
     WATCHERS_SHOWN, WindowOutcome, You,
 };
+use crate::rated::{Conduct, ForfeitKind, RatedMatch, rated_match};
 use crate::settings::{Guest, Pace, TableSettings, Timing};
 
 /// A connection's identity, as the driver numbers them.
@@ -208,7 +209,7 @@ where
 }
 
 /// Something to persist, in order, before the step's effects are carried out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Write {
     /// Appends actions to the log.
     Actions(Vec<LoggedAction>),
@@ -220,6 +221,9 @@ pub enum Write {
     Chat(ChatRow),
     /// The match is over: its `yezi/1` record (the status becomes finished).
     Finish { record: String },
+    /// A rated match is over (written with its [`Write::Finish`], in the same step): the
+    /// players' ratings are updated from it, once.
+    Rated(RatedMatch),
 }
 
 /// The answer to a `join` or a `watch`.
@@ -549,6 +553,10 @@ where
     /// Open seats kept for the people invited to this rematch table, until the match begins.
     invited: [Option<Guest>; 4],
     rematch: RematchState,
+    /// A rated match: what its log says of the seats' conduct so far.
+    conduct: Conduct,
+    /// A rated match: forfeit entries to log with the step's next write.
+    forfeits: Vec<(Seat, ForfeitKind)>,
     /// Set while a step is computed: the step's effects.
     fx: Pending<G>,
 }
@@ -662,6 +670,8 @@ where
             removed: Vec::new(),
             invited: Default::default(),
             rematch: RematchState::None,
+            conduct: Conduct::default(),
+            forfeits: Vec::new(),
             fx: Pending(Effects::default()),
         };
         if t.status != TableStatus::Waiting {
@@ -679,6 +689,7 @@ where
             t.results = std::sync::Arc::new(r.results);
             t.m = Some(r.m);
             t.moves = r.moves;
+            t.conduct = r.conduct;
             let mut entries = Vec::with_capacity(log.len());
             for a in log {
                 // The replay has checked every entry.
@@ -930,6 +941,7 @@ where
             hands: self.results.len(),
             created_ms: self.created_ms,
             zero_cash: (self.doc.game == GameKind::Madiao).then_some(self.doc.zero_cash),
+            rated: self.doc.rated,
         }
     }
 
@@ -1280,8 +1292,14 @@ where
         self.log_entries(entries)
     }
 
-    /// Logs entries: the write, and the table's log follows.
+    /// Logs entries (any forfeit entries waiting first): the write, and the table's log follows.
     fn log_entries(&mut self, entries: Vec<(Seat, Logged<G::Action>)>) -> Option<Write> {
+        let mut entries = entries;
+        if !self.forfeits.is_empty() {
+            let mut all: Vec<_> = self.forfeits.drain(..).map(|(s, k)| (s, Logged::Forfeit(k))).collect();
+            all.append(&mut entries);
+            entries = all;
+        }
         if entries.is_empty() {
             return None;
         }
@@ -1572,6 +1590,13 @@ where
                 format!("seat {} is kept for {name} (a rematch)", s.number()),
             );
         }
+        if self.doc.rated && self.status != TableStatus::Waiting && held.is_none() {
+            return refuse(
+                self,
+                ErrorCode::AlreadyStarted,
+                "a rated match is played by those seated when it began: watch it instead".into(),
+            );
+        }
         let seat = match (held, want) {
             (Some(h), Some(w)) if h.number() != w => {
                 return refuse(
@@ -1671,6 +1696,20 @@ where
             if m.seat == Some(s) && m.guest.id == guest {
                 m.seat = None;
             }
+        }
+        if self.doc.rated && matches!(self.status, TableStatus::Playing | TableStatus::Parked) {
+            // Leaving a rated match forfeits it: the seat stays his (a bot plays it to the end,
+            // and he may sit down again), and the log keeps that he left.
+            let st = &mut self.seats[s.index()];
+            st.conns = 0;
+            st.away = true;
+            st.grace_until = None;
+            self.conduct.note(s.index(), ForfeitKind::Left);
+            let writes: Vec<Write> =
+                self.log_entries(vec![(s, Logged::Forfeit(ForfeitKind::Left))]).into_iter().collect();
+            self.broadcast_seats(None, now);
+            self.sync_to(conn, now);
+            return (writes, OnFail::Refuse { conn, join: false, what: "the seat could not be given up" });
         }
         self.seats[s.index()] = SeatState { owner: SeatRow::Open, conns: 0, away: false, grace_until: None };
         self.requests[s.index()] = G::Request::default();
@@ -1991,6 +2030,44 @@ where
         self.broadcast(Event::Action { seat, action, by_bot }, now);
     }
 
+    /// A person's clock ran out: at a rated table, the log keeps it (with the next write).
+    fn clock_ran_out(&mut self, seat: Seat) {
+        if self.doc.rated && matches!(self.seats[seat.index()].owner, SeatRow::Person { .. }) {
+            self.conduct.note(seat.index(), ForfeitKind::Clock);
+            self.forfeits.push((seat, ForfeitKind::Clock));
+        }
+    }
+
+    /// A rated table whose match is over: the match as ratings read it.
+    fn rated_end(&self, now: Millis) -> Option<RatedMatch> {
+        if !self.doc.rated {
+            return None;
+        }
+        let standings = self.match_json().and_then(|m| m.standings());
+        let away = std::array::from_fn(|i| {
+            let s = &self.seats[i];
+            matches!(s.owner, SeatRow::Person { .. })
+                && (s.away || (s.conns == 0 && s.grace_until.is_some_and(|g| g <= now)))
+        });
+        let owners = std::array::from_fn(|i| self.seats[i].owner.clone());
+        rated_match(self.doc.game, &owners, standings, &self.conduct, away)
+    }
+
+    /// Whether the table is rated.
+    pub fn rated(&self) -> bool {
+        self.doc.rated
+    }
+
+    /// Whether `guest` holds a seat at the table.
+    pub fn seated(&self, guest: &str) -> bool {
+        self.seats.iter().any(|s| matches!(&s.owner, SeatRow::Person { guest: g, .. } if g == guest))
+    }
+
+    /// A rated match: what the log says of the seats' conduct so far.
+    pub fn conduct(&self) -> Conduct {
+        self.conduct
+    }
+
     fn players(&self) -> [String; 4] {
         std::array::from_fn(|i| match &self.seats[i].owner {
             SeatRow::Open => format!("bot:{}", default_bot::<G>()),
@@ -2105,7 +2182,9 @@ where
                 self.stage =
                     Stage::MatchOver { record_due: false, retire_at: Some(now + self.timing.retire_ms) };
                 self.broadcast_seats(None, now);
-                return (vec![Write::Finish { record }], OnFail::Retry("cannot store the record"));
+                let mut writes = vec![Write::Finish { record }];
+                writes.extend(self.rated_end(now).map(Write::Rated));
+                return (writes, OnFail::Retry("cannot store the record"));
             }
             _ => {}
         }
@@ -2115,6 +2194,7 @@ where
                 // he is back.
                 Controller::Person if deadline.is_some_and(|d| d <= now) => {
                     self.seats[ask.seat.index()].away = true;
+                    self.clock_ran_out(ask.seat);
                     self.broadcast_seats(None, now);
                     Some(ask.low)
                 }
@@ -2299,6 +2379,7 @@ where
                             if deadline.is_some_and(|d| d <= now) {
                                 // The clock ran out: a bot plays for him until he is back.
                                 self.seats[seat.index()].away = true;
+                                self.clock_ran_out(seat);
                                 seats_changed = true;
                                 self.stage = Stage::Turn { seat, deadline, bot_at: Some(now) };
                                 continue;

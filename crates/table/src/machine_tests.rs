@@ -44,6 +44,7 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         grace_seconds: 15,
         untimed: false,
         zero_cash: Default::default(),
+        rated: false,
     }
 }
 
@@ -1369,5 +1370,121 @@ mod management {
         sim.join(3, guest(5), None);
         assert_eq!(sim.replies.last(), Some(&(3, Ok(()))));
         assert_eq!(sim.t.summary(sim.now).seats[1].guest.as_deref(), Some("g5"));
+    }
+}
+
+mod rated {
+    use super::*;
+    use crate::rated::{CLOCK_FORFEIT, RatedPlayer};
+
+    fn rated_sim(hands: u32) -> Sim<Madiao> {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", &format!("hands:{hands}"))]);
+        doc.rated = true;
+        let mut sim = Sim::<Madiao>::new(config(doc, open_and_bots()));
+        assert!(sim.t.summary(0).rated);
+        sim.join(1, guest(0), Some(0));
+        assert_eq!(sim.replies.last(), Some(&(1, Ok(()))));
+        sim.run_to(1000, |s| !matches!(s, Stage::Waiting { .. }));
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        sim
+    }
+
+    fn rated_write(sim: &Sim<Madiao>) -> crate::rated::RatedMatch {
+        let n = sim.stored.len();
+        assert!(matches!(sim.stored[n - 2], Write::Finish { .. }), "{:?}", &sim.stored[n - 2..]);
+        match &sim.stored[n - 1] {
+            Write::Rated(m) => m.clone(),
+            w => panic!("not the rated match: {w:?}"),
+        }
+    }
+
+    #[test]
+    fn a_rated_match_ends_with_its_standings_written_with_the_record() {
+        let mut sim = rated_sim(2);
+        // The person plays every turn of his at once.
+        for _ in 0..10_000 {
+            if matches!(sim.t.stage(), Stage::MatchOver { record_due: false, .. }) {
+                break;
+            }
+            if let Stage::Turn { seat, .. } = sim.t.stage()
+                && seat.number() == 0
+            {
+                let (_, a) = sim.first_legal();
+                sim.act(1, action_value::<Madiao>(a));
+                continue;
+            }
+            let next = sim.wake.unwrap_or(sim.now + 1);
+            sim.run_until(next);
+        }
+        assert_eq!(sim.t.status(), TableStatus::Finished);
+        let m = rated_write(&sim);
+        assert_eq!(m.game, GameKind::Madiao);
+        assert_eq!(m.seats.len(), 4);
+        assert_eq!(m.seats[0].player, RatedPlayer::Person { guest: "g0".into(), name: "P0".into() });
+        assert_eq!(m.seats[1].player, RatedPlayer::Bot("random".into()));
+        assert!(m.seats.iter().all(|s| !s.forfeited), "{m:?}");
+        let Some(MatchSummary::Madiao(summary)) = sim.t.match_json() else { panic!() };
+        assert_eq!(m.seats.iter().map(|s| s.result).collect::<Vec<_>>(), summary.chips.to_vec());
+        // A casual table writes no rated match.
+        let mut casual = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
+        assert!(casual.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        assert!(matches!(casual.stored.last(), Some(Write::Finish { .. })));
+        assert!(!casual.stored.iter().any(|w| matches!(w, Write::Rated(_))));
+    }
+
+    #[test]
+    fn nobody_new_sits_at_a_rated_match_once_it_began_and_a_leaver_keeps_his_seat_and_forfeits() {
+        let mut sim = rated_sim(2);
+        sim.feed(Request::Watch { conn: 2, guest: guest(5) });
+        sim.join(3, guest(5), Some(0));
+        assert!(matches!(sim.replies.last(), Some((3, Err(r))) if r.code == ErrorCode::AlreadyStarted));
+        sim.feed(Request::Leave { conn: 1 });
+        let last = sim.stored.last().unwrap().clone();
+        let Write::Actions(rows) = last else { panic!("{last:?}") };
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].action, r#"{"forfeit":"left"}"#);
+        assert_eq!(rows[0].seat, 0);
+        assert!(sim.t.conduct().forfeited(0));
+        assert!(sim.t.seated("g0"), "the seat stays his");
+        let info = &sim.t.summary(sim.now).seats[0];
+        assert!(info.away && info.bot_plays);
+        // Resumed from its log, the table still knows he left.
+        let log = sim.t.log();
+        let mut c = config(sim.t.doc.clone(), sim.t.seats.clone().map(|s| s.owner));
+        c.status = TableStatus::Playing;
+        let again = Table::<Madiao>::new(c, &log, Vec::new(), 0).unwrap();
+        assert!(again.conduct().forfeited(0));
+        assert_eq!(again.hand_number(), sim.t.hand_number());
+        // He may sit down again and play on; the match ends with his forfeit.
+        sim.join(4, guest(0), None);
+        assert_eq!(sim.replies.last(), Some(&(4, Ok(()))));
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        let m = rated_write(&sim);
+        assert_eq!(m.seats.iter().map(|s| s.forfeited).collect::<Vec<_>>(), [true, false, false, false]);
+        sim.check_log();
+    }
+
+    #[test]
+    fn the_clock_running_out_is_logged_and_forfeits_a_rated_match_the_third_time() {
+        let mut sim = rated_sim(40);
+        let mut clocks = 0;
+        while clocks < CLOCK_FORFEIT {
+            let Some(deadline) = to_persons_turn(&mut sim) else { panic!("the match ended first") };
+            sim.run_until(deadline + 1);
+            clocks += 1;
+            // He is back (so the next turn is his own again).
+            sim.feed(Request::Back { conn: 1 });
+            sim.run_until(sim.now + 1);
+            assert_eq!(sim.t.conduct().clock[0], clocks);
+            assert_eq!(sim.t.conduct().forfeited(0), clocks >= CLOCK_FORFEIT);
+        }
+        let logged =
+            sim.stored_log().iter().filter(|a| a.action == r#"{"forfeit":"clock"}"# && a.seat == 0).count();
+        assert_eq!(logged as u32, CLOCK_FORFEIT, "each time is in the log");
+        let log = sim.t.log();
+        let mut c = config(sim.t.doc.clone(), sim.t.seats.clone().map(|s| s.owner));
+        c.status = TableStatus::Playing;
+        assert!(Table::<Madiao>::new(c, &log, Vec::new(), 0).unwrap().conduct().forfeited(0));
+        sim.check_log();
     }
 }

@@ -826,6 +826,11 @@ pub struct NewTable {
     #[serde(default)]
     #[ts(optional, as = "Option<madiao::ZeroCash>")]
     pub zero_cash: madiao::ZeroCash,
+    /// A rated table: its match changes its players' ratings (`docs/ratings.md`). Only a guest
+    /// with an account may create one or take a seat at one (`account_required`).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub rated: bool,
 }
 
 impl NewTable {
@@ -845,6 +850,7 @@ impl NewTable {
             pace: crate::settings::Pace::default(),
             grace_seconds: fifteen(),
             zero_cash: madiao::ZeroCash::default(),
+            rated: false,
         }
     }
 }
@@ -989,6 +995,10 @@ pub struct TableSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub zero_cash: Option<madiao::ZeroCash>,
+    /// A rated table: its match changes its players' ratings; only guests with an account sit
+    /// at it (`docs/ratings.md`).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A message from a client.
@@ -1135,6 +1145,8 @@ pub enum ErrorCode {
     Closed,
     /// A rematch has been offered already (the message names its table).
     RematchOffered,
+    /// Only a guest with an account may take a seat at a rated table (or create one).
+    AccountRequired,
 }
 
 /// An `error` message.
@@ -1170,7 +1182,11 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self.code {
             ErrorCode::NotAuthenticated | ErrorCode::BadToken | ErrorCode::HelloTimeout => 401,
-            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat | ErrorCode::Removed => 403,
+            ErrorCode::NotHost
+            | ErrorCode::NotSeated
+            | ErrorCode::NotYourSeat
+            | ErrorCode::Removed
+            | ErrorCode::AccountRequired => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1214,6 +1230,7 @@ impl Refusal {
             ErrorCode::Unavailable => ApiCode::Busy,
             ErrorCode::BadChat => ApiCode::BadName,
             ErrorCode::Closed => ApiCode::Closed,
+            ErrorCode::AccountRequired => ApiCode::AccountRequired,
             _ => ApiCode::BadRequest,
         }
     }
@@ -1276,6 +1293,11 @@ pub enum ApiCode {
     SessionExpired,
     /// The session was signed out: sign in again.
     SessionRevoked,
+    // Ratings.
+    /// Only a guest with an account may create a rated table or take a seat at one.
+    AccountRequired,
+    /// No account has this username.
+    NoPlayer,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of
@@ -1401,6 +1423,111 @@ pub struct AccountTable {
 pub struct AccountTables {
     pub tables: Vec<AccountTable>,
 }
+
+// Ratings (`docs/ratings.md`).
+
+/// One account on a game's leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct LeaderboardEntry {
+    /// The place on the leaderboard, from 1.
+    pub rank: u32,
+    pub username: String,
+    /// The Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Rated matches played.
+    pub games: u32,
+    /// The deviation is still high: the rating is provisional.
+    pub provisional: bool,
+}
+
+/// `GET /api/ratings/{game}`: the accounts that played a rated match of the game, best first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct LeaderboardReply {
+    pub game: GameKind,
+    pub entries: Vec<LeaderboardEntry>,
+    /// How many accounts the leaderboard holds.
+    pub total: u32,
+    pub offset: u32,
+    pub limit: u32,
+    /// The offset of the next page, if there is one.
+    pub next: Option<u32>,
+}
+
+/// A player's rating in one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct GameRating {
+    pub game: GameKind,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated matches played.
+    pub games: u32,
+    /// Matches won, lost and drawn (by the player's score against the others of the match).
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    /// The deviation is still high: the rating is provisional.
+    pub provisional: bool,
+}
+
+/// How a rated match went for a player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RatedOutcome {
+    /// More than half the points of its games.
+    Win,
+    /// Half.
+    Draw,
+    /// Less than half.
+    Loss,
+}
+
+/// One rated match of a player, with the rating before and after it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct RatedResult {
+    /// The table (its record and replay are under this id).
+    pub table: String,
+    pub game: GameKind,
+    /// When the match ended, milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub at_ms: i64,
+    pub rating_before: f64,
+    pub rating_after: f64,
+    pub deviation_after: f64,
+    /// The points of the match's games (1 a win, ½ a draw) and how many games it had.
+    pub score: f64,
+    pub opponents: u32,
+    pub outcome: RatedOutcome,
+    /// The player forfeited (left, or lost on the clock).
+    pub forfeited: bool,
+}
+
+/// `GET /api/players/{name}`: an account's public profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct PlayerProfile {
+    pub username: String,
+    /// When the account was made, milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub joined_ms: i64,
+    /// The games it has a rating in.
+    pub ratings: Vec<GameRating>,
+    /// Its latest rated matches, newest first.
+    pub recent: Vec<RatedResult>,
+    /// Its rated matches for the rating history, oldest first (at most the latest
+    /// [`PROFILE_HISTORY`]).
+    pub history: Vec<RatedResult>,
+}
+
+/// The most rated matches a profile's history holds.
+pub const PROFILE_HISTORY: u32 = 500;
+
+/// The most rated matches a profile lists as recent.
+pub const PROFILE_RECENT: usize = 20;
+
+/// The largest page of a leaderboard.
+pub const LEADERBOARD_PAGE_MAX: u32 = 100;
 
 #[cfg(test)]
 mod tests {
@@ -1530,6 +1657,7 @@ mod tests {
             pace: crate::settings::Pace::Relaxed,
             grace_seconds: 15,
             zero_cash: Some(madiao::ZeroCash::WangYing),
+            rated: true,
         };
         let madiao_match = MatchSummary::Madiao(MadiaoMatch {
             hands: 1,

@@ -41,6 +41,10 @@ pub struct TableSettings {
     /// a table stored before the choice existed draws `unnamed`).
     #[serde(default)]
     pub zero_cash: madiao::ZeroCash,
+    /// A rated table: its match changes its players' ratings, and only guests with an account
+    /// take its seats (`docs/ratings.md`); absent (tables stored before ratings) is casual.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// The longest grace period a table may have, in seconds.

@@ -203,6 +203,7 @@ where
             grace_seconds: 0,
             untimed: true,
             zero_cash: cfg.zero_cash,
+            rated: false,
         };
         let seats = std::array::from_fn(|i| {
             if i == cfg.seat.index() {

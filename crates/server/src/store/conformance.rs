@@ -356,7 +356,137 @@ where
         at("reopen")
     );
     archive(&*again).await.map_err(|e| format!("{backend}: archive: {e}"))?;
-    accounts(&*again, backend).await
+    accounts(&*again, backend).await?;
+    ratings(&*again, backend).await
+}
+
+/// Ratings: a rated match's update (once), the leaderboard, the history, and an account's
+/// deletion taking its ratings.
+async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
+    use crate::ratings::settle;
+    use table::rated::{RatedMatch, RatedPlayer, RatedSeat};
+    let at = |what: &str| format!("{backend}: ratings: {what}");
+    let mut guests = Vec::new();
+    for (i, name) in ["Dai", "Eve", "Fu"].iter().enumerate() {
+        let g = GuestRow { id: unique("g"), name: name.to_string(), token_hash: unique("h"), created_ms: 5 };
+        ok(&at("create_guest"), store.create_guest(&g).await)?;
+        if i < 2 {
+            let account = AccountRow {
+                guest: g.id.clone(),
+                username: name.to_string(),
+                username_key: unique(&name.to_lowercase()),
+                password_hash: "x".into(),
+                created_ms: 40,
+            };
+            let s = SessionRow {
+                token_hash: unique("s"),
+                guest: g.id.clone(),
+                created_ms: 40,
+                expires_ms: 1_000,
+                revoked_ms: None,
+            };
+            ok(&at("claim_account"), store.claim_account(&account, &s).await)?;
+        }
+        guests.push(g);
+    }
+    let person = |g: &GuestRow| RatedPlayer::Person { guest: g.id.clone(), name: g.name.clone() };
+    let seat = |i: u8, player: RatedPlayer, result: f64| RatedSeat {
+        seat: i,
+        player,
+        side: None,
+        result,
+        forfeited: false,
+    };
+    // Dai wins, Eve loses, Fu (no account) is not rated.
+    let first = RatedMatch {
+        game: cards::record::GameKind::Madiao,
+        seats: vec![
+            seat(0, person(&guests[0]), 8.0),
+            seat(1, RatedPlayer::Bot("heuristic".into()), 0.0),
+            seat(2, person(&guests[1]), -6.0),
+            seat(3, person(&guests[2]), -2.0),
+        ],
+    };
+    let t1 = table_row(&unique("t"), 50);
+    let t2 = table_row(&unique("t"), 60);
+    for t in [&t1, &t2] {
+        ok(&at("create_table"), store.create_table(t).await)?;
+    }
+    let accounts: std::collections::HashMap<String, Option<super::RatingRow>> =
+        [(guests[0].id.clone(), None), (guests[1].id.clone(), None)].into_iter().collect();
+    let want = settle(&t1.id, &first, &accounts, 0).map_err(|e| e.to_string())?;
+    for _ in 0..2 {
+        // The second write of the same match changes nothing.
+        ok(&at("write_step"), store.write_step(&t1.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
+    }
+    let dai = ok(&at("ratings_of"), store.ratings_of(&guests[0].id).await)?;
+    check!(dai.len() == 1, "{}: one game's rating: {dai:?}", at("ratings_of"));
+    let w = &want[0].0;
+    check!(
+        dai[0].guest == guests[0].id
+            && dai[0].game == "madiao"
+            && dai[0].rating == w.rating
+            && dai[0].deviation == w.deviation
+            && dai[0].volatility == w.volatility
+            && (dai[0].games, dai[0].wins, dai[0].losses, dai[0].draws) == (1, 1, 0, 0),
+        "{}: stored {dai:?}, computed {w:?}",
+        at("ratings_of")
+    );
+    let fu = ok(&at("ratings_of"), store.ratings_of(&guests[2].id).await)?;
+    check!(fu.is_empty(), "{}: a guest without an account is rated: {fu:?}", at("ratings_of"));
+    let (board, total) = ok(&at("leaderboard"), store.leaderboard("madiao", 0, 10).await)?;
+    let names: Vec<&str> = board.iter().map(|(u, _)| u.as_str()).collect();
+    check!(total == 2 && names == ["Dai", "Eve"], "{}: {names:?} of {total}", at("leaderboard"));
+    let (page, _) = ok(&at("leaderboard"), store.leaderboard("madiao", 1, 1).await)?;
+    check!(page.len() == 1 && page[0].0 == "Eve", "{}: the second page: {page:?}", at("leaderboard"));
+    let (none, zero) = ok(&at("leaderboard"), store.leaderboard("dabaifen", 0, 10).await)?;
+    check!(none.is_empty() && zero == 0, "{}: another game's: {none:?}", at("leaderboard"));
+    // A second match, later: Dai loses this time.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let mut second = first.clone();
+    second.seats[0].result = -9.0;
+    ok(&at("write_step"), store.write_step(&t2.id, FIRST_EPOCH, &[Write::Rated(second)]).await)?;
+    let history = ok(&at("rating_history"), store.rating_history(&guests[0].id, 10).await)?;
+    let tables: Vec<&str> = history.iter().map(|h| h.table.as_str()).collect();
+    check!(tables == [t2.id.as_str(), t1.id.as_str()], "{}: newest first: {tables:?}", at("rating_history"));
+    check!(
+        history[1] == want[0].1
+            || (history[1].before == want[0].1.before && history[1].after == want[0].1.after),
+        "{}: {:?} vs {:?}",
+        at("rating_history"),
+        history[1],
+        want[0].1
+    );
+    check!(
+        history[0].before == history[1].after,
+        "{}: the second starts where the first ended",
+        at("rating_history")
+    );
+    check!(
+        history[0].score == 0.0 && history[0].opponents == 2,
+        "{}: {:?}",
+        at("rating_history"),
+        history[0]
+    );
+    let dai = ok(&at("ratings_of"), store.ratings_of(&guests[0].id).await)?;
+    check!((dai[0].games, dai[0].wins, dai[0].losses) == (2, 1, 1), "{}: {dai:?}", at("ratings_of"));
+    let one = ok(&at("rating_history"), store.rating_history(&guests[0].id, 1).await)?;
+    check!(one.len() == 1 && one[0].table == t2.id, "{}: the limit", at("rating_history"));
+    // Deleting an account deletes its ratings and history.
+    ok(&at("delete_account"), store.delete_account(&guests[1].id, "deleted player").await)?;
+    check!(
+        ok(&at("ratings_of"), store.ratings_of(&guests[1].id).await)?.is_empty(),
+        "{}: ratings stay",
+        at("delete_account")
+    );
+    check!(
+        ok(&at("rating_history"), store.rating_history(&guests[1].id, 10).await)?.is_empty(),
+        "{}: history stays",
+        at("delete_account")
+    );
+    let (board, total) = ok(&at("leaderboard"), store.leaderboard("madiao", 0, 10).await)?;
+    check!(total == 1 && board.len() == 1 && board[0].0 == "Dai", "{}: {board:?}", at("delete_account"));
+    Ok(())
 }
 
 /// Accounts and sessions: claiming, looking up, revoking, deleting.

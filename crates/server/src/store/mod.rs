@@ -234,7 +234,26 @@ pub trait Store: Send + Sync + 'static {
     /// [`Store::archived_games`], each with its `yezi/1` record.
     async fn archived_records(&self, query: &ArchiveQuery)
     -> Result<Vec<(ArchivedGame, String)>, StoreError>;
+
+    // Ratings (`crate::ratings`): an account's rating per game, and a row per account and rated
+    // match, written by a [`Write::Rated`] (with the table's finish, once: a table whose match
+    // has history rows is not rated again). Deleting an account deletes them.
+
+    /// The ratings of `guest`'s account, one per game it played a rated match of.
+    async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError>;
+    /// The accounts rated in `game` (`madiao`, `dabaifen`), best rating first (then fewest
+    /// games, then username), `limit` from `offset`, with their usernames; and how many there are.
+    async fn leaderboard(
+        &self,
+        game: &str,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError>;
+    /// The latest `limit` rated matches of `guest`'s account, newest first.
+    async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError>;
 }
+
+pub use crate::ratings::{HistoryRow, RatingRow};
 
 /// An account: a username and a password, owned by the guest who claimed it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -16,8 +16,8 @@ use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::{
     ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
-    Holder, LoggedAction, OpenOptions, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus,
-    Write, archive_entry, archived_from, seat_columns, seat_from_columns,
+    HistoryRow, Holder, LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError,
+    TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
 
 /// How many connections a store opens at most, unless told otherwise: enough for the
@@ -156,7 +156,8 @@ impl PgStore {
                 .await
                 .map_err(pg)?;
         }
-        for sql in SCHEMA.iter().chain(OWNERSHIP).chain(ARCHIVE_SCHEMA) {
+        for sql in SCHEMA.iter().chain(OWNERSHIP).chain(ARCHIVE_SCHEMA).chain(crate::ratings::RATINGS_SCHEMA)
+        {
             tx.batch_execute(sql).await.map_err(pg)?;
         }
         tx.commit().await.map_err(pg)?;
@@ -706,6 +707,7 @@ impl Store for PgStore {
                 Write::Status(status) => write_status(&tx, table, *status).await?,
                 Write::Chat(row) => write_chat(&tx, table, row).await?,
                 Write::Finish { record } => write_finish(&tx, table, record).await?,
+                Write::Rated(m) => write_rated(&tx, table, m).await?,
             }
         }
         tx.commit().await.map_err(pg)
@@ -815,6 +817,8 @@ impl Store for PgStore {
             return tx.commit().await.map_err(pg);
         }
         tx.execute("DELETE FROM sessions WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        tx.execute("DELETE FROM ratings WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        tx.execute("DELETE FROM rating_history WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute(
             "UPDATE guests SET name = $2, token_hash = 'deleted:' || id WHERE id = $1",
             &[&guest, &name],
@@ -958,6 +962,201 @@ impl Store for PgStore {
             })
             .collect()
     }
+
+    async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(&format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = $1 ORDER BY game"), &[&guest])
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| rating_row(r, 0)).collect())
+    }
+
+    async fn leaderboard(
+        &self,
+        game: &str,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError> {
+        let slot = self.client().await?;
+        let total: i64 = slot
+            .query_one(
+                "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id \
+                 WHERE r.game = $1 AND r.games > 0",
+                &[&game],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        let cols = RATING_COLS.split(", ").map(|c| format!("r.{c}")).collect::<Vec<_>>().join(", ");
+        let (limit, offset) = (i64::from(limit), i64::from(offset));
+        let rows = slot
+            .query(
+                &format!(
+                    "SELECT a.username, {cols} FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id \
+                     WHERE r.game = $1 AND r.games > 0 \
+                     ORDER BY r.rating DESC, r.games ASC, a.username_key ASC LIMIT $2 OFFSET $3"
+                ),
+                &[&game, &limit, &offset],
+            )
+            .await
+            .map_err(pg)?;
+        let rows = rows.iter().map(|r| (r.get::<_, String>(0), rating_row(r, 1))).collect();
+        Ok((rows, u32::try_from(total).unwrap_or(u32::MAX)))
+    }
+
+    async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
+        let slot = self.client().await?;
+        let limit = i64::from(limit);
+        let rows = slot
+            .query(
+                &format!(
+                    "SELECT {HISTORY_COLS} FROM rating_history WHERE guest_id = $1 \
+                     ORDER BY at_ms DESC, table_id DESC LIMIT $2"
+                ),
+                &[&guest, &limit],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(history_row).collect())
+    }
+}
+
+/// The columns of a rating, in [`rating_row`]'s order.
+const RATING_COLS: &str =
+    "guest_id, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms";
+
+fn rating_row(r: &Row, i: usize) -> RatingRow {
+    let count = |k: usize| u32::try_from(r.get::<_, i64>(i + k)).unwrap_or(u32::MAX);
+    RatingRow {
+        guest: r.get(i),
+        game: r.get(i + 1),
+        rating: r.get(i + 2),
+        deviation: r.get(i + 3),
+        volatility: r.get(i + 4),
+        games: count(5),
+        wins: count(6),
+        losses: count(7),
+        draws: count(8),
+        updated_ms: r.get(i + 9),
+    }
+}
+
+/// The columns of a history row, in [`history_row`]'s order.
+const HISTORY_COLS: &str = "guest_id, game, table_id, at_ms, rating_before, deviation_before, \
+     volatility_before, rating_after, deviation_after, volatility_after, score, opponents, forfeited";
+
+fn history_row(r: &Row) -> HistoryRow {
+    HistoryRow {
+        guest: r.get(0),
+        game: r.get(1),
+        table: r.get(2),
+        at_ms: r.get(3),
+        before: rating::Rating { rating: r.get(4), deviation: r.get(5), volatility: r.get(6) },
+        after: rating::Rating { rating: r.get(7), deviation: r.get(8), volatility: r.get(9) },
+        score: r.get(10),
+        opponents: u32::try_from(r.get::<_, i64>(11)).unwrap_or(0),
+        forfeited: r.get::<_, i64>(12) != 0,
+    }
+}
+
+/// Updates the ratings of a rated match's accounts, once: a table whose match has history rows
+/// is rated already. The accounts' rows are locked first (in a fixed order), so that two matches
+/// ending at once on two nodes update one account one after the other. A match the ratings
+/// cannot be worked out of is reported and left unrated (the table's finish is stored all the
+/// same).
+async fn write_rated<C: GenericClient>(
+    c: &C,
+    table: &str,
+    m: &table::rated::RatedMatch,
+) -> Result<(), StoreError> {
+    let done: i64 = c
+        .query_one("SELECT COUNT(*) FROM rating_history WHERE table_id = $1", &[&table])
+        .await
+        .map_err(pg)?
+        .get(0);
+    if done > 0 {
+        return Ok(());
+    }
+    let game = crate::ratings::game_name(m.game);
+    let mut guests = crate::ratings::persons(m);
+    guests.sort();
+    guests.dedup();
+    let mut accounts = std::collections::HashMap::new();
+    for guest in guests {
+        if c.query_opt("SELECT 1 FROM accounts WHERE guest_id = $1 FOR UPDATE", &[&guest])
+            .await
+            .map_err(pg)?
+            .is_none()
+        {
+            continue;
+        }
+        let row = c
+            .query_opt(
+                &format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = $1 AND game = $2"),
+                &[&guest, &game],
+            )
+            .await
+            .map_err(pg)?
+            .map(|r| rating_row(&r, 0));
+        accounts.insert(guest, row);
+    }
+    let settled = match crate::ratings::settle(table, m, &accounts, super::now_ms()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("yezi serve: table {table}: the rated match is left unrated: {e}");
+            return Ok(());
+        }
+    };
+    for (r, h) in settled {
+        let counts = [r.games, r.wins, r.losses, r.draws].map(i64::from);
+        c.execute(
+            "INSERT INTO ratings (guest_id, game, rating, deviation, volatility, games, wins, losses, draws, \
+             updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+             ON CONFLICT (guest_id, game) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
+             volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
+             losses = excluded.losses, draws = excluded.draws, updated_ms = excluded.updated_ms",
+            &[
+                &r.guest,
+                &r.game,
+                &r.rating,
+                &r.deviation,
+                &r.volatility,
+                &counts[0],
+                &counts[1],
+                &counts[2],
+                &counts[3],
+                &r.updated_ms,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+        let (opponents, forfeited) = (i64::from(h.opponents), i64::from(h.forfeited));
+        c.execute(
+            &format!(
+                "INSERT INTO rating_history ({HISTORY_COLS}) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+            ),
+            &[
+                &h.guest,
+                &h.game,
+                &h.table,
+                &h.at_ms,
+                &h.before.rating,
+                &h.before.deviation,
+                &h.before.volatility,
+                &h.after.rating,
+                &h.after.deviation,
+                &h.after.volatility,
+                &h.score,
+                &opponents,
+                &forfeited,
+            ],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    Ok(())
 }
 
 async fn write_session<C: GenericClient>(c: &C, s: &SessionRow) -> Result<(), StoreError> {

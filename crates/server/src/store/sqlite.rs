@@ -15,9 +15,10 @@ use tokio::sync::oneshot;
 
 use super::{
     ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
-    Holder, LoggedAction, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow, TableStatus, Write,
-    archive_entry, archived_from, seat_columns, seat_from_columns,
+    HistoryRow, Holder, LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow,
+    TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
+use crate::ratings::{RATINGS_SCHEMA, game_name, persons, settle};
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
 type Work = Box<dyn FnOnce(&Connection) -> Output + Send>;
@@ -66,7 +67,7 @@ impl SqliteStore {
         })?;
         integrity(&conn, path).map_err(unusable)?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
-            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA) {
+            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA).chain(RATINGS_SCHEMA) {
                 conn.execute_batch(sql)?;
             }
             conn.execute(super::WRITE_PROBE, params![super::now_ms_text()])?;
@@ -592,6 +593,7 @@ impl Store for SqliteStore {
                     Write::Status(status) => write_status(c, &table, *status)?,
                     Write::Chat(row) => write_chat(c, &table, row)?,
                     Write::Finish { record } => write_finish(c, &table, record)?,
+                    Write::Rated(m) => write_rated(c, &table, m)?,
                 }
             }
             Ok(())
@@ -677,6 +679,8 @@ impl Store for SqliteStore {
                 return Ok(());
             }
             c.execute("DELETE FROM sessions WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            c.execute("DELETE FROM ratings WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            c.execute("DELETE FROM rating_history WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             c.execute(
                 "UPDATE guests SET name = ?2, token_hash = 'deleted:' || id WHERE id = ?1",
                 params![guest, name],
@@ -828,6 +832,183 @@ impl Store for SqliteStore {
             })
             .collect()
     }
+
+    async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare(&format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = ?1 ORDER BY game"))
+                .map_err(backend)?;
+            stmt.query_map(params![guest], rating_row)
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)
+        })
+        .await
+    }
+
+    async fn leaderboard(
+        &self,
+        game: &str,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError> {
+        let game = game.to_string();
+        self.call(move |c| {
+            let total: i64 = c
+                .query_row(
+                    "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id                      WHERE r.game = ?1 AND r.games > 0",
+                    params![game],
+                    |r| r.get(0),
+                )
+                .map_err(backend)?;
+            let cols = RATING_COLS.split(", ").map(|c| format!("r.{c}")).collect::<Vec<_>>().join(", ");
+            let mut stmt = c
+                .prepare(&format!(
+                    "SELECT a.username, {cols} FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id                      WHERE r.game = ?1 AND r.games > 0                      ORDER BY r.rating DESC, r.games ASC, a.username_key ASC LIMIT ?2 OFFSET ?3"
+                ))
+                .map_err(backend)?;
+            let rows = stmt
+                .query_map(params![game, limit, offset], |r| {
+                    Ok((r.get::<_, String>(0)?, rating_row_at(r, 1)?))
+                })
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)?;
+            Ok((rows, u32::try_from(total).unwrap_or(u32::MAX)))
+        })
+        .await
+    }
+
+    async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare(&format!(
+                    "SELECT {HISTORY_COLS} FROM rating_history WHERE guest_id = ?1                      ORDER BY at_ms DESC, table_id DESC LIMIT ?2"
+                ))
+                .map_err(backend)?;
+            stmt.query_map(params![guest, limit], history_row)
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)
+        })
+        .await
+    }
+}
+
+/// The columns of a rating, in [`rating_row`]'s order.
+const RATING_COLS: &str =
+    "guest_id, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms";
+
+fn rating_row(r: &rusqlite::Row) -> rusqlite::Result<RatingRow> {
+    rating_row_at(r, 0)
+}
+
+fn rating_row_at(r: &rusqlite::Row, i: usize) -> rusqlite::Result<RatingRow> {
+    let count = |k: usize| r.get::<_, i64>(i + k).map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+    Ok(RatingRow {
+        guest: r.get(i)?,
+        game: r.get(i + 1)?,
+        rating: r.get(i + 2)?,
+        deviation: r.get(i + 3)?,
+        volatility: r.get(i + 4)?,
+        games: count(5)?,
+        wins: count(6)?,
+        losses: count(7)?,
+        draws: count(8)?,
+        updated_ms: r.get(i + 9)?,
+    })
+}
+
+/// The columns of a history row, in [`history_row`]'s order.
+const HISTORY_COLS: &str = "guest_id, game, table_id, at_ms, rating_before, deviation_before, \
+     volatility_before, rating_after, deviation_after, volatility_after, score, opponents, forfeited";
+
+fn history_row(r: &rusqlite::Row) -> rusqlite::Result<HistoryRow> {
+    Ok(HistoryRow {
+        guest: r.get(0)?,
+        game: r.get(1)?,
+        table: r.get(2)?,
+        at_ms: r.get(3)?,
+        before: rating::Rating { rating: r.get(4)?, deviation: r.get(5)?, volatility: r.get(6)? },
+        after: rating::Rating { rating: r.get(7)?, deviation: r.get(8)?, volatility: r.get(9)? },
+        score: r.get(10)?,
+        opponents: u32::try_from(r.get::<_, i64>(11)?).unwrap_or(0),
+        forfeited: r.get::<_, i64>(12)? != 0,
+    })
+}
+
+/// Updates the ratings of a rated match's accounts, once: a table whose match has history rows
+/// is rated already. A match the ratings cannot be worked out of is reported and left unrated
+/// (the table's finish is stored all the same).
+fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Result<(), StoreError> {
+    let done: i64 = c
+        .query_row("SELECT COUNT(*) FROM rating_history WHERE table_id = ?1", params![table], |r| r.get(0))
+        .map_err(backend)?;
+    if done > 0 {
+        return Ok(());
+    }
+    let game = game_name(m.game);
+    let mut accounts = std::collections::HashMap::new();
+    for guest in persons(m) {
+        let has: i64 = c
+            .query_row("SELECT COUNT(*) FROM accounts WHERE guest_id = ?1", params![guest], |r| r.get(0))
+            .map_err(backend)?;
+        if has == 0 {
+            continue;
+        }
+        let row = c
+            .query_row(
+                &format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = ?1 AND game = ?2"),
+                params![guest, game],
+                rating_row,
+            )
+            .optional()
+            .map_err(backend)?;
+        accounts.insert(guest, row);
+    }
+    let settled = match settle(table, m, &accounts, super::now_ms()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("yezi serve: table {table}: the rated match is left unrated: {e}");
+            return Ok(());
+        }
+    };
+    for (r, h) in settled {
+        c.execute(
+            "INSERT INTO ratings (guest_id, game, rating, deviation, volatility, games, wins, losses, draws, \
+             updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+             ON CONFLICT (guest_id, game) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
+             volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
+             losses = excluded.losses, draws = excluded.draws, updated_ms = excluded.updated_ms",
+            params![r.guest, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms],
+        )
+        .map_err(backend)?;
+        c.execute(
+            &format!(
+                "INSERT INTO rating_history ({HISTORY_COLS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            ),
+            params![
+                h.guest,
+                h.game,
+                h.table,
+                h.at_ms,
+                h.before.rating,
+                h.before.deviation,
+                h.before.volatility,
+                h.after.rating,
+                h.after.deviation,
+                h.after.volatility,
+                h.score,
+                h.opponents,
+                i64::from(h.forfeited)
+            ],
+        )
+        .map_err(backend)?;
+    }
+    Ok(())
 }
 
 fn write_session(c: &Connection, s: &SessionRow) -> Result<(), StoreError> {
