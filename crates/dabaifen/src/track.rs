@@ -130,3 +130,40 @@ impl Tracker {
         self.top.contains(&card)
     }
 }
+
+/// The trick in progress in `view` (led, not yet complete), if any.
+fn trick_in_progress(view: &View) -> Option<&crate::view::TrickView> {
+    view.tricks.last().filter(|t| t.winner.is_none() && !t.plays.is_empty())
+}
+
+/// Who would be winning the trick in progress if the seat to move played `play` to it (§8 "Who
+/// wins the trick"); `None` when no trick is in progress (the seat would lead) or before trumps.
+pub fn leading_with(view: &View, play: Cards) -> Option<Seat> {
+    let t = Tables::of(view.trump?);
+    let tr = trick_in_progress(view)?;
+    let me = view.to_move?;
+    let lead = tr.plays.first()?;
+    let mut trick = crate::state::Trick {
+        leader: tr.leader,
+        plays: [Cards::EMPTY; 4],
+        count: 0,
+        suit: t.suit_of(*lead.cards.first()?),
+        size: lead.cards.len() as u8,
+        winner: None,
+        points: 0,
+    };
+    for p in &tr.plays {
+        trick.plays[p.seat.index()] = p.cards.iter().copied().collect();
+        trick.count += 1;
+    }
+    trick.plays[me.index()] = play;
+    trick.count += 1;
+    trick.leading(t)
+}
+
+/// The card points in the trick in progress so far (0 when none is in progress).
+pub fn points_in_trick(view: &View) -> u32 {
+    trick_in_progress(view).map_or(0, |tr| {
+        tr.plays.iter().map(|p| crate::card::points(p.cards.iter().copied().collect())).sum()
+    })
+}

@@ -118,3 +118,25 @@ fn over_random_deals_a_marked_top_card_is_top_and_unseen_cards_are_elsewhere() {
         }
     }
 }
+
+#[test]
+fn who_would_lead_the_trick_after_a_play() {
+    let mut st = kitty_holds_the_strong_trumps();
+    play(&mut st, "AS").unwrap();
+    let v = st.view(seat(1));
+    // Seat 1 follows spades: QS does not beat AS; seat 0 still leads. No points yet.
+    assert_eq!(dabaifen::track::leading_with(&v, cards("QS")), Some(seat(0)));
+    assert_eq!(dabaifen::track::points_in_trick(&v), 0);
+    play(&mut st, "QS").unwrap();
+    let v = st.view(seat(2));
+    // Seat 2 has no spade: a trump wins, a plain card does not.
+    assert_eq!(dabaifen::track::leading_with(&v, cards("2H")), Some(seat(2)));
+    assert_eq!(dabaifen::track::leading_with(&v, cards("AH")), Some(seat(2)));
+    play(&mut st, "KH").unwrap();
+    let v = st.view(seat(3));
+    assert_eq!(dabaifen::track::leading_with(&v, cards("9C")), Some(seat(2)));
+    assert_eq!(dabaifen::track::points_in_trick(&v), 10, "KH");
+    // Leading: no trick in progress.
+    play(&mut st, "9C").unwrap();
+    assert_eq!(dabaifen::track::leading_with(&st.view(seat(2)), cards("AH")), None);
+}
