@@ -691,3 +691,36 @@ pub fn dabaifen_hint(
     let action = bot.choose(view, legal);
     Some(Hint { action, reason: dabaifen_reason(view, legal, action) })
 }
+
+/// A game that gives hints: [`madiao_hint`] or [`dabaifen_hint`] by the game's type.
+pub trait Hinted: crate::Game {
+    /// The hint for the seat to move whose view is `view`, among `legal` (see [`madiao_hint`]).
+    fn hint(
+        view: &Self::View,
+        legal: &[Self::Action],
+        seed: u64,
+        budget: Budget,
+    ) -> Option<Hint<Self::Action>>;
+}
+
+impl Hinted for Madiao {
+    fn hint(
+        view: &madiao::View,
+        legal: &[madiao::Action],
+        seed: u64,
+        budget: Budget,
+    ) -> Option<Hint<madiao::Action>> {
+        madiao_hint(view, legal, seed, budget)
+    }
+}
+
+impl Hinted for Dabaifen {
+    fn hint(
+        view: &dabaifen::View,
+        legal: &[dabaifen::Action],
+        seed: u64,
+        budget: Budget,
+    ) -> Option<Hint<dabaifen::Action>> {
+        dabaifen_hint(view, legal, seed, budget)
+    }
+}

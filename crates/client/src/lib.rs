@@ -316,6 +316,8 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Chat(m) => (Some(m.v), true),
         ServerMsg::Sync(m) => (Some(m.v), false),
         ServerMsg::Ack(m) => (Some(m.v), false),
+        ServerMsg::Hint(m) => (Some(m.v), false),
+        ServerMsg::Tracker(m) => (Some(m.v), false),
         ServerMsg::Error(m) => (m.v, false),
         ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),
     }

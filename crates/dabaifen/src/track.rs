@@ -163,7 +163,6 @@ pub fn leading_with(view: &View, play: Cards) -> Option<Seat> {
 
 /// The card points in the trick in progress so far (0 when none is in progress).
 pub fn points_in_trick(view: &View) -> u32 {
-    trick_in_progress(view).map_or(0, |tr| {
-        tr.plays.iter().map(|p| crate::card::points(p.cards.iter().copied().collect())).sum()
-    })
+    trick_in_progress(view)
+        .map_or(0, |tr| tr.plays.iter().map(|p| crate::card::points(p.cards.iter().copied().collect())).sum())
 }

@@ -286,6 +286,10 @@ pub enum Wire {
     Start,
     /// Ready for the next hand.
     Next,
+    /// Asks for a hint.
+    Hint,
+    /// Asks for the card tracker.
+    Tracker,
     /// The connection has closed.
     Gone,
 }
@@ -499,6 +503,8 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
                 Wire::Back => Request::Back { conn },
                 Wire::Start => Request::Start { conn },
                 Wire::Next => Request::Next { conn },
+                Wire::Hint => Request::Hint { conn },
+                Wire::Tracker => Request::Tracker { conn },
                 Wire::Gone | Wire::Join { .. } | Wire::Watch { .. } => Request::Gone { conn },
             };
             if handle.send(actor::Cmd::Request(request)).await.is_err() {

@@ -277,6 +277,8 @@ impl Conn {
                         ClientMsg::Back => Wire::Back,
                         ClientMsg::Start => Wire::Start,
                         ClientMsg::Next => Wire::Next,
+                        ClientMsg::Hint => Wire::Hint,
+                        ClientMsg::Tracker => Wire::Tracker,
                         ClientMsg::Hello { .. }
                         | ClientMsg::Ping
                         | ClientMsg::Join { .. }
@@ -306,6 +308,8 @@ impl Conn {
                     ClientMsg::Back => Request::Back { conn },
                     ClientMsg::Start => Request::Start { conn },
                     ClientMsg::Next => Request::Next { conn },
+                    ClientMsg::Hint => Request::Hint { conn },
+                    ClientMsg::Tracker => Request::Tracker { conn },
                     ClientMsg::Hello { .. }
                     | ClientMsg::Ping
                     | ClientMsg::Join { .. }

@@ -621,6 +621,43 @@ pub struct WelcomeMsg {
     pub guest: GuestInfo,
 }
 
+/// Why a hint is the move it is, in words (`docs/protocol.md`, "Hints and the tracker").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HintReason {
+    /// The situation: `lead_top`, `capture`, `slough_fellow_wins`, `lead_tops`, `trump_in`, …
+    pub kind: String,
+    /// In English.
+    pub en: String,
+    /// In Chinese.
+    pub zh: String,
+}
+
+/// The answer to a `hint`: the move the hint bot would make for the seat now, and why. Sent only
+/// to the connection that asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct HintMsg {
+    pub v: u64,
+    /// The move it answers (the `move` of the last update).
+    #[serde(rename = "move")]
+    pub move_no: u64,
+    pub seat: Seat,
+    /// The action, in the engine's JSON shape (as an `act` sends it).
+    #[ts(type = "MadiaoAction | DabaifenAction")]
+    pub action: Value,
+    pub reason: HintReason,
+}
+
+/// The answer to a `tracker`: the card tracker of the seat's view now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct TrackerMsg {
+    pub v: u64,
+    #[serde(rename = "move")]
+    pub move_no: u64,
+    /// `null` before the tracker means anything (Da Bai Fen: before trumps are fixed).
+    #[ts(type = "MadiaoTracker | DabaifenTracker | null")]
+    pub tracker: Option<Value>,
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -633,6 +670,8 @@ pub enum ServerMsg {
     Ack(AckMsg),
     Error(ErrorMsg),
     Pong,
+    Hint(HintMsg),
+    Tracker(TrackerMsg),
 }
 
 impl ServerMsg {
@@ -994,6 +1033,12 @@ pub enum ClientMsg {
     Next,
     /// Asks for a `pong`.
     Ping,
+    /// Asks for a hint on the seat's own turn (casual tables only): answered with a `hint` to
+    /// this connection alone, and noted in the table's record.
+    Hint,
+    /// Asks for the card tracker of the seat's view (casual tables only): answered with a
+    /// `tracker` to this connection alone.
+    Tracker,
 }
 
 /// Why a message was refused.
@@ -1061,6 +1106,8 @@ pub enum ErrorCode {
     HelloTimeout,
     /// The guest holds as many WebSocket connections as the server allows: this one is closed.
     TooManyConnections,
+    /// Hints and the tracker are not offered at this table (a rated table).
+    HintsOff,
 }
 
 /// An `error` message.
@@ -1096,7 +1143,7 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self.code {
             ErrorCode::NotAuthenticated | ErrorCode::BadToken | ErrorCode::HelloTimeout => 401,
-            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat => 403,
+            ErrorCode::NotHost | ErrorCode::NotSeated | ErrorCode::NotYourSeat | ErrorCode::HintsOff => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1212,8 +1259,10 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         return Err((ErrorCode::BadMessage, "\"type\" must be a string".into()));
     };
     let ty = ty.as_str();
-    const TYPES: [&str; 11] =
-        ["hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping"];
+    const TYPES: [&str; 13] = [
+        "hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping", "hint",
+        "tracker",
+    ];
     if !TYPES.contains(&ty) {
         let shown: String = ty.chars().take(40).collect();
         return Err((

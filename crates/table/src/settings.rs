@@ -43,6 +43,13 @@ pub struct TableSettings {
     pub zero_cash: madiao::ZeroCash,
 }
 
+/// Whether hints and the card tracker are offered at a table with these settings: never at a
+/// rated table (`docs/protocol.md`, "Hints and the tracker"). Every table is casual until tables
+/// can be rated, so today this is always true; it is the one place that decides.
+pub fn hints_allowed(_settings: &TableSettings) -> bool {
+    true
+}
+
 /// The longest grace period a table may have, in seconds.
 pub const GRACE_MAX: u32 = 120;
 
