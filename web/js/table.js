@@ -3,6 +3,7 @@
 
 import { html, useEffect, useMemo, useReducer, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
+import { HintBox, TrackerPanel, hintCards } from './assist.js';
 import { Board, isMadiao, position } from './board.js';
 import { lang, t } from './i18n.js';
 import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
@@ -50,6 +51,8 @@ import { Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './u
  * @property {Record<number, MadiaoView | DabaifenView>} ends the final view of each hand that ended
  *   while the page was open, by hand (its scoring, to show again during the match)
  * @property {boolean} ready we said `next` for this pause
+ * @property {import('./wire').HintMsg | null} hint the hint for the current move, if one was asked
+ * @property {import('./wire').TrackerMsg['tracker']} tracker the card tracker as last sent
  */
 
 /** @typedef {import('./scoring.js').StoryEvent} StoryEvent */
@@ -106,6 +109,8 @@ export function reduce(st, msg) {
         // A page opened afresh finds the scorings this tab saw before a reload.
         ends: keepEnd(kept ?? { ends: loadEnds(msg.table.id, msg.you.seat) }, msg.hand, msg.view),
         ready: false,
+        hint: null,
+        tracker: kept ? kept.tracker : null,
       };
     }
     case 'update': {
@@ -131,6 +136,7 @@ export function reduce(st, msg) {
         log,
         ends: keepEnd(st, msg.hand, msg.view),
         ready: msg.event.kind === 'hand_start' ? false : st.ready,
+        hint: st.hint && st.hint.move === msg.move && msg.legal ? st.hint : null,
       };
     }
     case 'seats':
@@ -143,6 +149,12 @@ export function reduce(st, msg) {
         timerAt: now,
         seatsAt: now,
       };
+    case 'hint':
+      if (!st) return st;
+      return { ...st, hint: msg.move === st.move ? msg : st.hint };
+    case 'tracker':
+      if (!st) return st;
+      return { ...st, tracker: msg.tracker };
     case 'chat':
       if (!st) return st;
       return { ...st, chat: [...st.chat.slice(-99), msg.message] };
@@ -266,6 +278,12 @@ function Table(p) {
   const finished = st.table.status === 'finished';
   const matchOver = !!st.match && st.match.over;
   const [muted, toggleMute] = useMuted();
+  const [tracking, setTracking] = useState(false);
+  const [hintHidden, setHintHidden] = useState(-1);
+  const myTurn = !!view && me !== null && view.to_move === me && !!st.legal && ['actions', 'cards', 'lead'].includes(st.legal.kind);
+  const askHint = () => { if (myTurn) send({ type: 'hint' }); };
+  // The tracker follows the view: asked again after every move while it is shown.
+  useEffect(() => { if (tracking && me !== null && view) send({ type: 'tracker' }); }, [tracking, st.move, st.hand, me, !!view]);
   useTurnNotice(!!view && me !== null && view.to_move === me, muted);
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
@@ -274,6 +292,8 @@ function Table(p) {
     if (e.key === 'l' || e.key === 'L') setShowLast((x) => !x);
     else if ((e.key === 'n' || e.key === 'N') && over && !matchOver) send({ type: 'next' });
     else if (e.key === '?') setHelp((x) => !x);
+    else if (e.key === 'h' || e.key === 'H') askHint();
+    else if ((e.key === 't' || e.key === 'T') && me !== null) setTracking((x) => !x);
     else if (e.key === 'c' || e.key === 'C') {
       setPanel('chat');
       setTimeout(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat input'))?.focus(), 0);
@@ -298,6 +318,10 @@ function Table(p) {
       <div class="head-buttons">
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
         <${MuteToggle} muted=${muted} onToggle=${toggleMute} />
+        ${me !== null && view
+          ? html`<button class="hint" data-action="hint" disabled=${!myTurn} onClick=${askHint}>${t('hint.button')}</button>
+              <button class="tracker-toggle" data-action="tracker" aria-pressed=${tracking ? 'true' : 'false'} onClick=${() => setTracking((x) => !x)}>${t('track.button')}</button>`
+          : null}
         <button onClick=${() => setRules(true)}>${t('nav.rules')}</button>
         <button onClick=${() => setHelp((x) => !x)} title=${t('keys.title')}>⌨</button>
         ${me !== null && !finished
@@ -340,7 +364,12 @@ function Table(p) {
         ${view && over && endHidden === st.hand
           ? html`<button class="show-end" onClick=${() => setEndHidden(-1)}>${t('end.show')}</button>`
           : null}
+        ${st.hint && me !== null && hintHidden !== st.hint.move
+          ? html`<${HintBox} hint=${st.hint} game=${game} onClose=${() => setHintHidden(st.hint ? st.hint.move : -1)} />`
+          : null}
         ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} />` : null}
+        ${tracking && me !== null ? html`<section class="tracker-panel" aria-label=${t('track.title')}><h3>${t('track.title')}</h3>
+            <${TrackerPanel} tracker=${st.tracker} game=${game} names=${names} /></section>` : null}
       </div>
       <aside class="side">
         <div class="tabs" role="tablist">
@@ -421,6 +450,8 @@ export function KeysHelp(p) {
       <li><kbd>Esc</kbd> ${t('keys.esc')}</li>
       <li><kbd>L</kbd> ${t('keys.l')}</li>
       <li><kbd>N</kbd> ${t('keys.n')}</li>
+      <li><kbd>H</kbd> ${t('keys.h')}</li>
+      <li><kbd>T</kbd> ${t('keys.t')}</li>
       <li><kbd>C</kbd> ${t('keys.c')}</li>
     </ul>
     <button onClick=${p.onClose}>${t('common.close')}</button>
@@ -446,6 +477,11 @@ function MyHand(p) {
     setSent('');
   }, [legalKey]);
   const can = useMemo(() => clickable(legal), [legal]);
+  const hinted = hintCards(st.hint);
+  // A hint chooses its cards (Enter plays them); the choice stays yours to change.
+  useEffect(() => {
+    if (hinted.length && hinted.every((c) => can.has(c))) setSelected(hinted);
+  }, [st.hint]);
   const madiaoMoves = legal && legal.kind === 'actions' ? madiaoChoices(legal.actions) : null;
   const multi = !!legal && (legal.kind === 'cards' || legal.kind === 'lead');
   const kitty = !isMadiao(view) && view.kitty ? /** @type {string[]} */ (view.kitty) : [];
@@ -521,7 +557,7 @@ function MyHand(p) {
     <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
     <div class=${`hand n${hand.length}`} role="group" aria-label=${t('hand.label')}>
       ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump}
-          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus}
+          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus} hinted=${hinted.includes(c)}
           dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
           mark=${kitty.includes(c) ? t('dbf.kitty_mark') : ''}
           onClick=${() => { setFocus(i); click(c); }} />`)}
