@@ -1791,8 +1791,7 @@ where
             self.err(conn, ErrorCode::HintsOff, "hints are not offered at a rated table");
             return;
         }
-        let turn = matches!(self.stage, Stage::Turn { seat: s, .. } if s == seat);
-        let Some(st) = self.state.as_ref().filter(|st| turn && G::to_move(st) == Some(seat)) else {
+        let Some(st) = self.state.as_ref().filter(|_| self.playing_turn(seat)) else {
             self.err(conn, ErrorCode::NotYourTurn, "a hint is given only on your own turn");
             return;
         };
@@ -1813,6 +1812,21 @@ where
         self.fx.jobs.push(Job { id: self.next_job, work });
     }
 
+    /// True when `seat` is to play now (its turn, or the next lead while a finished trick is on
+    /// show): not a poll of the draw or a window, not the stake.
+    fn playing_turn(&self, seat: Seat) -> bool {
+        let stage = match &self.stage {
+            Stage::Turn { seat: s, .. } => *s == seat,
+            Stage::Trick { .. } => true,
+            _ => false,
+        };
+        let ov = self.overlay();
+        stage
+            && ov.drawn.is_none()
+            && !ov.window
+            && self.state.as_ref().is_some_and(|st| G::to_move(st) == Some(seat))
+    }
+
     /// A hint worked out: sent to the connection that asked, if the seat is still to move at the
     /// same move, and logged.
     fn hint_done(&mut self, result: Result<Outcome<G>, String>) -> (Vec<Write>, OnFail) {
@@ -1825,7 +1839,7 @@ where
                 return none;
             }
         };
-        let current = matches!(self.stage, Stage::Turn { seat: s, .. } if s == seat)
+        let current = self.playing_turn(seat)
             && self.moves == move_no
             && self.member(conn).and_then(|m| m.seat) == Some(seat);
         if !current {
