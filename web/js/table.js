@@ -319,7 +319,7 @@ function Table(p) {
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
         <${MuteToggle} muted=${muted} onToggle=${toggleMute} />
         ${me !== null && view
-          ? html`<button class="hint" data-action="hint" disabled=${!myTurn} onClick=${askHint}>${t('hint.button')}</button>
+          ? html`<button class="hint-button" data-action="hint" disabled=${!myTurn} onClick=${askHint}>${t('hint.button')}</button>
               <button class="tracker-toggle" data-action="tracker" aria-pressed=${tracking ? 'true' : 'false'} onClick=${() => setTracking((x) => !x)}>${t('track.button')}</button>`
           : null}
         <button onClick=${() => setRules(true)}>${t('nav.rules')}</button>
