@@ -1337,7 +1337,7 @@ where
             }
             Request::Next { conn } => self.next(conn, now),
             Request::Gone { conn } => self.gone(conn, now),
-            Request::Hint { conn } => self.ask_hint(conn, now),
+            Request::Hint { conn } => self.ask_hint(conn),
             Request::Tracker { conn } => self.send_tracker(conn),
             Request::AutoStart => {
                 if self.status == TableStatus::Waiting && self.seats.iter().all(|s| s.owner != SeatRow::Open)
@@ -1782,7 +1782,7 @@ where
     }
 
     /// A hint asked by `conn`: for its own seat, on its turn, at a table that offers hints.
-    fn ask_hint(&mut self, conn: ConnId, _now: Millis) {
+    fn ask_hint(&mut self, conn: ConnId) {
         let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
             self.err(conn, ErrorCode::NotSeated, "only a seated player can ask for a hint");
             return;
