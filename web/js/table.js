@@ -3,6 +3,7 @@
 
 import { html, useEffect, useMemo, useReducer, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
+import { HintBox, TrackerPanel, hintCards } from './assist.js';
 import { Board, isMadiao, position } from './board.js';
 import { lang, t } from './i18n.js';
 import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
@@ -53,6 +54,8 @@ import { BotIcon, Card, Countdown, errorText, notify, setZeroCash, useKeydown } 
  * @property {boolean} ready we said `next` for this pause
  * @property {string | null} rematch the table of the rematch the host offered, if he did
  * @property {string | null} closedBy the host who closed the table while the page was open
+ * @property {import('./wire').HintMsg | null} hint the hint for the current move, if one was asked
+ * @property {import('./wire').TrackerMsg['tracker']} tracker the card tracker as last sent
  */
 
 /** @typedef {import('./scoring.js').StoryEvent} StoryEvent */
@@ -111,6 +114,8 @@ export function reduce(st, msg) {
         ready: false,
         rematch: msg.rematch ?? null,
         closedBy: kept ? kept.closedBy : null,
+        hint: null,
+        tracker: kept ? kept.tracker : null,
       };
     }
     case 'host':
@@ -144,6 +149,7 @@ export function reduce(st, msg) {
         log,
         ends: keepEnd(st, msg.hand, msg.view),
         ready: msg.event.kind === 'hand_start' ? false : st.ready,
+        hint: st.hint && st.hint.move === msg.move && msg.legal ? st.hint : null,
       };
     }
     case 'seats':
@@ -156,6 +162,12 @@ export function reduce(st, msg) {
         timerAt: now,
         seatsAt: now,
       };
+    case 'hint':
+      if (!st) return st;
+      return { ...st, hint: msg.move === st.move ? msg : st.hint };
+    case 'tracker':
+      if (!st) return st;
+      return { ...st, tracker: msg.tracker };
     case 'chat':
       if (!st) return st;
       return { ...st, chat: [...st.chat.slice(-99), msg.message] };
@@ -290,6 +302,15 @@ function Table(p) {
   const finished = tableOver(st.table.status);
   const matchOver = !!st.match && st.match.over;
   const [muted, toggleMute] = useMuted();
+  // Hints and the tracker: at casual tables only (never at a rated one).
+  const assist = !st.table.rated;
+  const [trackingAsked, setTracking] = useState(false);
+  const tracking = assist && trackingAsked;
+  const [hintHidden, setHintHidden] = useState(-1);
+  const myTurn = !!view && me !== null && view.to_move === me && !!st.legal && ['actions', 'cards', 'lead'].includes(st.legal.kind);
+  const askHint = () => { if (myTurn && assist) send({ type: 'hint' }); };
+  // The tracker follows the view: asked again after every move while it is shown.
+  useEffect(() => { if (tracking && me !== null && view) send({ type: 'tracker' }); }, [tracking, st.move, st.hand, me, !!view]);
   useTurnNotice(!!view && me !== null && view.to_move === me, muted);
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
@@ -298,6 +319,8 @@ function Table(p) {
     if (e.key === 'l' || e.key === 'L') setShowLast((x) => !x);
     else if ((e.key === 'n' || e.key === 'N') && over && !matchOver) send({ type: 'next' });
     else if (e.key === '?') setHelp((x) => !x);
+    else if (e.key === 'h' || e.key === 'H') askHint();
+    else if ((e.key === 't' || e.key === 'T') && me !== null && assist) setTracking((x) => !x);
     else if (e.key === 'c' || e.key === 'C') {
       setPanel('chat');
       setTimeout(() => /** @type {HTMLInputElement | null} */ (document.querySelector('.chat input'))?.focus(), 0);
@@ -322,6 +345,10 @@ function Table(p) {
       <div class="head-buttons">
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
         <${MuteToggle} muted=${muted} onToggle=${toggleMute} />
+        ${me !== null && view && assist
+          ? html`<button class="hint-button" data-action="hint" disabled=${!myTurn} onClick=${askHint}>${t('hint.button')}</button>
+              <button class="tracker-toggle" data-action="tracker" aria-pressed=${tracking ? 'true' : 'false'} onClick=${() => setTracking((x) => !x)}>${t('track.button')}</button>`
+          : null}
         <button onClick=${() => setRules(true)}>${t('nav.rules')}</button>
         <button onClick=${() => setHelp((x) => !x)} title=${t('keys.title')}>⌨</button>
         ${me !== null && !finished
@@ -375,7 +402,12 @@ function Table(p) {
         ${view && over && endHidden === st.hand
           ? html`<button class="show-end" onClick=${() => setEndHidden(-1)}>${t('end.show')}</button>`
           : null}
+        ${st.hint && me !== null && hintHidden !== st.hint.move
+          ? html`<${HintBox} hint=${st.hint} game=${game} onClose=${() => setHintHidden(st.hint ? st.hint.move : -1)} />`
+          : null}
         ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} arrived=${arrived} />` : null}
+        ${tracking && me !== null ? html`<section class="tracker-panel" aria-label=${t('track.title')}><h3>${t('track.title')}</h3>
+            <${TrackerPanel} tracker=${st.tracker} game=${game} names=${names} /></section>` : null}
       </div>
       <aside class="side">
         <div class="tabs" role="tablist">
@@ -456,6 +488,8 @@ export function KeysHelp(p) {
       <li><kbd>Esc</kbd> ${t('keys.esc')}</li>
       <li><kbd>L</kbd> ${t('keys.l')}</li>
       <li><kbd>N</kbd> ${t('keys.n')}</li>
+      <li><kbd>H</kbd> ${t('keys.h')}</li>
+      <li><kbd>T</kbd> ${t('keys.t')}</li>
       <li><kbd>C</kbd> ${t('keys.c')}</li>
     </ul>
     <button onClick=${p.onClose}>${t('common.close')}</button>
@@ -502,6 +536,11 @@ function MyHand(p) {
     setSent('');
   }, [legalKey]);
   const can = useMemo(() => clickable(legal), [legal]);
+  const hinted = hintCards(st.hint);
+  // A hint chooses its cards (Enter plays them); the choice stays yours to change.
+  useEffect(() => {
+    if (hinted.length && hinted.every((c) => can.has(c))) setSelected(hinted);
+  }, [st.hint]);
   const madiaoMoves = legal && legal.kind === 'actions' ? madiaoChoices(legal.actions) : null;
   const multi = !!legal && (legal.kind === 'cards' || legal.kind === 'lead');
   const kitty = !isMadiao(view) && view.kitty ? /** @type {string[]} */ (view.kitty) : [];
@@ -577,7 +616,7 @@ function MyHand(p) {
     <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
     <div class=${`hand n${hand.length}`} role="group" aria-label=${t('hand.label')}>
       ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} dealt=${arrived.get(c)}
-          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus}
+          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus} hinted=${hinted.includes(c)}
           dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
           mark=${kitty.includes(c) ? t('dbf.kitty_mark') : ''}
           onClick=${() => { setFocus(i); click(c); }} />`)}

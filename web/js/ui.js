@@ -32,6 +32,7 @@ export { errorText };
  * @property {boolean} [selected]
  * @property {boolean} [focused] the keyboard's card
  * @property {boolean} [dim] cannot be played now
+ * @property {boolean} [hinted] the card a hint suggests: marked
  * @property {string} [mark] a small badge (e.g. kitty, winner)
  * @property {'small' | 'tiny'} [size]
  * @property {number} [dealt] just came into the hand, as the n-th of those that came together: it moves in
@@ -84,7 +85,8 @@ export function Card(p) {
     </span>`;
   }
   const state =
-    (p.legal ? ' legal' : '') + (p.selected ? ' selected' : '') + (p.focused ? ' focused' : '') + (p.dim ? ' dim' : '') + (p.faceDown ? ' facedown' : '');
+    (p.legal ? ' legal' : '') + (p.selected ? ' selected' : '') + (p.focused ? ' focused' : '') + (p.dim ? ' dim' : '') + (p.faceDown ? ' facedown' : '') +
+    (p.hinted ? ' hinted' : '');
   const mark = p.mark ? html`<span class="mark">${p.mark}</span>` : null;
   /** @type {VNode} */
   let face;

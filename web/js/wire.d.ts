@@ -180,6 +180,50 @@ what: "meld" | "four_lowest" | "long_suit" | "hm_exemption",
  */
 cards: Array<MadiaoCard>, };
 
+export type MadiaoTracker = { 
+/**
+ * The four suits, tens first (`T`, `M`, `S`, `W`).
+ */
+suits: Array<MadiaoSuitTrack>, 
+/**
+ * How many cards other seats played face down that the viewer has not seen.
+ */
+hidden_plays: number, 
+/**
+ * The voids shown, by seat then suit (never the viewer's own).
+ */
+voids: Array<MadiaoVoid>, 
+/**
+ * The viewer's top cards now, highest first.
+ */
+top: Array<MadiaoCard>, };
+
+export type MadiaoSuitTrack = { 
+/**
+ * The suit's letter: `T`, `M`, `S` or `W`.
+ */
+suit: "T" | "M" | "S" | "W", 
+/**
+ * The cards of the suit the viewer has seen played (face up by anyone, and its own face-down
+ * cards), highest first.
+ */
+played: Array<MadiaoCard>, 
+/**
+ * The cards of the suit the viewer has not seen (other hands, others' face-down cards, the
+ * hidden stock), highest first.
+ */
+unseen: Array<MadiaoCard>, };
+
+export type MadiaoVoid = { 
+/**
+ * The seat.
+ */
+seat: Seat, 
+/**
+ * The suit's letter.
+ */
+suit: "T" | "M" | "S" | "W", };
+
 export type Settlement = { 
 /**
  * The lines, in the order the rules settle them.
@@ -399,6 +443,44 @@ seat: Seat,
  * The cards played.
  */
 cards: Array<DabaifenCard>, };
+
+export type DabaifenTracker = { 
+/**
+ * The five effective suits, trumps first, then `S`, `H`, `D`, `C`.
+ */
+suits: Array<DabaifenSuitTrack>, 
+/**
+ * The voids shown, in the order they were shown.
+ */
+voids: Array<DabaifenVoid>, 
+/**
+ * The viewer's top cards now, strongest first (trumps first).
+ */
+top: Array<DabaifenCard>, };
+
+export type DabaifenSuitTrack = { 
+/**
+ * `trumps`, or a plain suit's letter `S`, `H`, `D`, `C`.
+ */
+suit: "trumps" | "S" | "H" | "D" | "C", 
+/**
+ * The cards of the suit played to tricks, strongest first.
+ */
+played: Array<DabaifenCard>, 
+/**
+ * The cards of the suit the viewer has not seen, strongest first.
+ */
+unseen: Array<DabaifenCard>, };
+
+export type DabaifenVoid = { 
+/**
+ * The seat.
+ */
+seat: Seat, 
+/**
+ * The suit, as in [`SuitTrack::suit`].
+ */
+suit: "trumps" | "S" | "H" | "D" | "C", };
 
 export type Account = { 
 /**
@@ -741,7 +823,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off";
 
 export type ChatMessage = { 
 /**
@@ -966,11 +1048,41 @@ legal?: Legal | null, };
 
 export type ErrorMsg = { code: ErrorCode, message: string, v?: number, };
 
+export type HintReason = { 
+/**
+ * The situation: `lead_top`, `capture`, `slough_fellow_wins`, `lead_tops`, `trump_in`, …
+ */
+kind: string, 
+/**
+ * In English.
+ */
+en: string, 
+/**
+ * In Chinese.
+ */
+zh: string, };
+
+export type HintMsg = { v: number, 
+/**
+ * The move it answers (the `move` of the last update).
+ */
+move: number, seat: Seat, 
+/**
+ * The action, in the engine's JSON shape (as an `act` sends it).
+ */
+action: MadiaoAction | DabaifenAction, reason: HintReason, };
+
+export type TrackerMsg = { v: number, move: number, 
+/**
+ * `null` before the tracker means anything (Da Bai Fen: before trumps are fixed).
+ */
+tracker: MadiaoTracker | DabaifenTracker | null, };
+
 export type GuestInfo = { id: string, name: string, };
 
 export type WelcomeMsg = { guest: GuestInfo, };
 
-export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg;
+export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg;
 
 export type ClientMsg = { "type": "hello", 
 /**
@@ -1009,7 +1121,7 @@ text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" 
 /**
  * The seat (0–3).
  */
-seat: number, } | { "type": "rematch" };
+seat: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "tracker" };
 
 export type NewGuestReply = { id: string, name: string, 
 /**

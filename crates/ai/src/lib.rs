@@ -12,6 +12,7 @@ pub mod arena;
 pub mod dabaifen;
 pub mod ext;
 pub mod game;
+pub mod hint;
 pub mod madiao;
 pub mod random;
 pub mod resample;

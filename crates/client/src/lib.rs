@@ -323,6 +323,8 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Sync(m) => (Some(m.v), false),
         ServerMsg::Host(m) => (Some(m.v), true),
         ServerMsg::Ack(m) => (Some(m.v), false),
+        ServerMsg::Hint(m) => (Some(m.v), false),
+        ServerMsg::Tracker(m) => (Some(m.v), false),
         ServerMsg::Error(m) => (m.v, false),
         ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),
     }

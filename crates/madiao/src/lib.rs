@@ -57,6 +57,7 @@ pub mod random;
 pub mod record;
 pub mod stake;
 pub mod state;
+pub mod track;
 pub mod variants;
 pub mod view;
 
@@ -70,6 +71,7 @@ pub use stake::{MAX_STAKE, StakeError, StakeLimits};
 pub use state::{
     Action, ActionList, HandSetup, IllegalAction, MatchProgress, Phase, Play, PlayKind, SetupError, State,
 };
+pub use track::Tracker;
 pub use variants::{VariantError, Variants};
 pub use view::View;
 

@@ -292,6 +292,10 @@ pub enum Wire {
     Remove { seat: u8 },
     /// The host offers a rematch.
     Rematch,
+    /// Asks for a hint.
+    Hint,
+    /// Asks for the card tracker.
+    Tracker,
     /// The connection has closed.
     Gone,
 }
@@ -508,6 +512,8 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
                 Wire::Close => Request::Close { conn },
                 Wire::Remove { seat } => Request::Remove { conn, seat },
                 Wire::Rematch => Request::Rematch { conn },
+                Wire::Hint => Request::Hint { conn },
+                Wire::Tracker => Request::Tracker { conn },
                 Wire::Gone | Wire::Join { .. } | Wire::Watch { .. } => Request::Gone { conn },
             };
             if handle.send(actor::Cmd::Request(request)).await.is_err() {

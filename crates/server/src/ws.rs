@@ -280,6 +280,8 @@ impl Conn {
                         ClientMsg::Close => Wire::Close,
                         ClientMsg::Remove { seat } => Wire::Remove { seat },
                         ClientMsg::Rematch => Wire::Rematch,
+                        ClientMsg::Hint => Wire::Hint,
+                        ClientMsg::Tracker => Wire::Tracker,
                         ClientMsg::Hello { .. }
                         | ClientMsg::Ping
                         | ClientMsg::Join { .. }
@@ -312,6 +314,8 @@ impl Conn {
                     ClientMsg::Close => Request::Close { conn },
                     ClientMsg::Remove { seat } => Request::Remove { conn, seat },
                     ClientMsg::Rematch => Request::Rematch { conn },
+                    ClientMsg::Hint => Request::Hint { conn },
+                    ClientMsg::Tracker => Request::Tracker { conn },
                     ClientMsg::Hello { .. }
                     | ClientMsg::Ping
                     | ClientMsg::Join { .. }

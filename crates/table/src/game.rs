@@ -176,7 +176,7 @@ pub fn illegal<E: std::fmt::Display>(e: &E) -> Refusal {
 }
 
 /// A game as the server runs it, on top of its engine and its bots.
-pub trait TableGame: Registry
+pub trait TableGame: Registry + ai::hint::Hinted
 where
     Self::Action: DeserializeOwned,
 {
@@ -291,4 +291,13 @@ pub fn decision_seed(table_seed: u64, seat: Seat, position: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The card tracker of a view (`madiao::Tracker`, `dabaifen::Tracker`) as JSON; `None` before it
+/// means anything (Da Bai Fen: before trumps are fixed).
+pub fn tracker_of(view: &GameView) -> Option<Value> {
+    match view {
+        GameView::Madiao(v) => serde_json::to_value(::madiao::Tracker::from_view(v)).ok(),
+        GameView::Dabaifen(v) => ::dabaifen::Tracker::from_view(v).and_then(|t| serde_json::to_value(t).ok()),
+    }
 }

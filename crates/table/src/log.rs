@@ -52,10 +52,13 @@ where
     pub stake_due: Option<StakeAsk>,
     /// What the log says of the seats' conduct in a rated match (its forfeit entries).
     pub conduct: Conduct,
+    /// The hints given, in order: the hand (from 0) and the seat.
+    pub hints: Vec<(u32, Seat)>,
 }
 
-/// One entry of a table's log: a move of the game, or a banker's stake for the hand about to be
-/// dealt (Madiao §2), stored as `{"stake": 6}`.
+/// One entry of a table's log: a move of the game, a banker's stake for the hand about to be
+/// dealt (Madiao §2), stored as `{"stake": 6}`, or a hint given to the seat, stored as
+/// `{"hint": true}` (it changes nothing in the game; the record notes it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Logged<A> {
     /// A move, or an answer to a poll.
@@ -65,6 +68,15 @@ pub enum Logged<A> {
     /// A rated match: the seat's person left, or his clock ran out (`{"forfeit":"left"}`,
     /// `{"forfeit":"clock"}`); no move of the game.
     Forfeit(ForfeitKind),
+    /// A hint was given to the seat on its turn.
+    Hint,
+}
+
+/// How a hint is stored in the log.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HintEntry {
+    hint: bool,
 }
 
 impl<A: serde::Serialize> Logged<A> {
@@ -76,6 +88,7 @@ impl<A: serde::Serialize> Logged<A> {
             Logged::Forfeit(kind) => {
                 serde_json::to_string(&ForfeitEntry { forfeit: *kind }).unwrap_or_default()
             }
+            Logged::Hint => serde_json::to_string(&HintEntry { hint: true }).unwrap_or_default(),
         }
     }
 }
@@ -88,6 +101,9 @@ impl<A: serde::de::DeserializeOwned> Logged<A> {
         }
         if let Ok(f) = serde_json::from_str::<ForfeitEntry>(text) {
             return Ok(Logged::Forfeit(f.forfeit));
+        }
+        if let Ok(HintEntry { hint: true }) = serde_json::from_str::<HintEntry>(text) {
+            return Ok(Logged::Hint);
         }
         serde_json::from_str(text).map(Logged::Act).map_err(|e| e.to_string())
     }
@@ -155,6 +171,14 @@ pub enum LogError {
         /// The engine's reason.
         reason: String,
     },
+    /// A hint to a seat that was not to move.
+    #[error("log entry {seq}: a hint to {seat}, who was not to move")]
+    Hint {
+        /// The entry's position.
+        seq: u64,
+        /// The seat.
+        seat: Seat,
+    },
     /// The record cannot be written.
     #[error(transparent)]
     Record(#[from] crate::game::RecordError),
@@ -181,6 +205,7 @@ where
     let mut results = Vec::new();
     let mut moves = 0;
     let mut conduct = Conduct::default();
+    let mut hints = Vec::new();
     for a in log {
         // A forfeit entry is no move: it belongs to no hand's play.
         if let Ok(f) = serde_json::from_str::<ForfeitEntry>(&a.action) {
@@ -211,6 +236,10 @@ where
         let entry = Logged::<G::Action>::parse(&a.action)
             .map_err(|reason| LogError::NotAnAction { seq: a.seq, reason })?;
         match (stake_due, st.as_mut(), entry) {
+            (_, Some(cur), Logged::Hint) if G::to_move(cur) == Some(seat) => hints.push((hand, seat)),
+            (_, _, Logged::Hint) => {
+                return Err(LogError::Hint { seq: a.seq, seat });
+            }
             (Some(ask), _, Logged::Stake(stake)) => {
                 if ask.seat != seat {
                     return Err(LogError::NotToMove { seq: a.seq, seat });
@@ -265,7 +294,7 @@ where
         states.extend(std::mem::replace(&mut st, new));
     }
     states.extend(st);
-    Ok(Replayed { m, states, results, moves, stake_due, conduct })
+    Ok(Replayed { m, states, results, moves, stake_due, conduct, hints })
 }
 
 /// The `yezi/1` record of a table from its log.
@@ -279,7 +308,32 @@ where
     G::Action: serde::de::DeserializeOwned,
 {
     let r = replay::<G>(settings, seed, log)?;
-    Ok(G::record(settings, seed, players, &r.states)?)
+    let record = G::record(settings, seed, players, &r.states)?;
+    Ok(with_hints(record, &r.hints))
+}
+
+/// The record with its `hints` field (`docs/record.md`, "Hints"): for each hand and seat that
+/// was given hints, how many; the record unchanged when none were given.
+pub fn with_hints(record: String, hints: &[(u32, Seat)]) -> String {
+    if hints.is_empty() {
+        return record;
+    }
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&record) else { return record };
+    let mut counts: std::collections::BTreeMap<(u32, u8), u32> = std::collections::BTreeMap::new();
+    for (hand, seat) in hints {
+        *counts.entry((*hand, seat.number())).or_default() += 1;
+    }
+    let list: Vec<serde_json::Value> = counts
+        .into_iter()
+        .map(|((hand, seat), count)| serde_json::json!({ "hand": hand, "seat": seat, "count": count }))
+        .collect();
+    match doc.as_object_mut() {
+        Some(obj) => {
+            obj.insert("hints".into(), serde_json::Value::Array(list));
+            cards::record::to_pretty_json(&doc)
+        }
+        None => record,
+    }
 }
 
 #[cfg(test)]
@@ -356,5 +410,55 @@ mod tests {
         let e = replay::<Madiao>(&settings, 7, &log).err().unwrap();
         assert_eq!(e, LogError::WrongHand { seq: 0, named: 3, playing: 0 });
         assert!(e.to_string().contains("names hand 3 but hand 0 is being played"), "{e}");
+    }
+
+    #[test]
+    fn hints_in_the_log_change_nothing_but_are_noted_in_the_record() {
+        let settings = madiao_settings(1);
+        let plain = first_hand_log(&settings, 7);
+        assert_eq!(Logged::<::madiao::Action>::parse(r#"{"hint":true}"#), Ok(Logged::Hint));
+        assert_eq!(Logged::<::madiao::Action>::Hint.to_json(), r#"{"hint":true}"#);
+        // Two hints to the seat to move before its first play, one before the fifth action.
+        let row = |seat: u8| LoggedAction { seq: 0, hand: 0, seat, action: r#"{"hint":true}"#.into() };
+        let mut log = Vec::new();
+        for (i, a) in plain.iter().enumerate() {
+            if i == 0 {
+                log.push(row(a.seat));
+                log.push(row(a.seat));
+            }
+            if i == 4 {
+                log.push(row(a.seat));
+            }
+            log.push(a.clone());
+        }
+        for (i, a) in log.iter_mut().enumerate() {
+            a.seq = i as u64;
+        }
+        let r = replay::<Madiao>(&settings, 7, &log).unwrap();
+        assert_eq!(r.moves, replay::<Madiao>(&settings, 7, &plain).unwrap().moves);
+        assert_eq!(r.hints.len(), 3);
+        let players = ["A", "B", "C", "D"].map(String::from);
+        let rec = record_of::<Madiao>(&settings, 7, players.clone(), &log).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&rec).unwrap();
+        let (s0, s4) = (plain[0].seat, plain[4].seat);
+        let mut want = vec![serde_json::json!({ "hand": 0, "seat": s0, "count": 2 })];
+        if s4 == s0 {
+            want[0]["count"] = 3.into();
+        } else {
+            want.push(serde_json::json!({ "hand": 0, "seat": s4, "count": 1 }));
+            want.sort_by_key(|v| v["seat"].as_u64());
+        }
+        assert_eq!(doc["hints"], serde_json::Value::Array(want));
+        // Without hints the record has no such field; the record reads and replays all the same.
+        let bare = record_of::<Madiao>(&settings, 7, players, &plain).unwrap();
+        assert!(!bare.contains("hints"));
+        match cards::record::parse(&rec).unwrap() {
+            cards::record::AnyRecord::Madiao(r) => assert!(::madiao::record::replay(&r).is_clean()),
+            _ => panic!("a Madiao record"),
+        }
+        // A hint to a seat that is not to move is an error.
+        let other = plain[0].seat.wrapping_add(1) % 4;
+        let bad = vec![row(other)];
+        assert!(matches!(replay::<Madiao>(&settings, 7, &bad), Err(LogError::Hint { seq: 0, .. })));
     }
 }

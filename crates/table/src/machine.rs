@@ -44,15 +44,17 @@ use cards::record::GameKind;
 use serde::de::DeserializeOwned;
 
 use crate::bots::{bot_choice, default_bot};
-use crate::game::{Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, Viewer, decision_seed};
+use crate::game::{
+    Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, Viewer, decision_seed, tracker_of,
+};
 use crate::log::{ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, replay};
 use crate::protocol::{
-    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, HostEvent, HostMsg, MatchSummary,
-    Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent, TableSummary, Timer, UpdateMsg,
-    WATCHERS_SHOWN, WindowOutcome, You,
+    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, HintMsg, HintReason, HostEvent,
+    HostMsg, MatchSummary, Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent,
+    TableSummary, Timer, TrackerMsg, UpdateMsg, WATCHERS_SHOWN, WindowOutcome, You,
 };
 use crate::rated::{Conduct, ForfeitKind, RatedMatch, rated_match};
-use crate::settings::{Guest, Pace, TableSettings, Timing};
+use crate::settings::{Guest, Pace, TableSettings, Timing, hints_allowed};
 
 /// A connection's identity, as the driver numbers them.
 pub type ConnId = u64;
@@ -161,6 +163,10 @@ pub enum Request {
     /// A new table of a rematch keeps each open seat given here for its guest, until the match
     /// begins (only he may take it).
     Invite { guests: [Option<Guest>; 4] },
+    /// The connection's seat asks for a hint on its turn (answered to it alone, and logged).
+    Hint { conn: ConnId },
+    /// The connection's seat asks for its card tracker (answered to it alone).
+    Tracker { conn: ConnId },
 }
 
 /// The table a rematch asks the driver to make: the same game and settings, the host's seat
@@ -330,6 +336,15 @@ where
         requests: [G::Request; 4],
         seed: u64,
     },
+    /// A hint for `seat`, asked by `conn` at move `move_no`: the hint bot on the seat's view.
+    Hint {
+        view: G::View,
+        legal: Vec<G::Action>,
+        seat: Seat,
+        conn: ConnId,
+        move_no: u64,
+        seed: u64,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -362,6 +377,17 @@ where
         state: Box<G::State>,
         answered: Vec<(Seat, G::Action)>,
     },
+    /// A hint worked out (boxed, as the polls' state is).
+    Hint(Box<HintOutcome<G::Action>>),
+}
+
+/// A hint worked out for `seat`, asked by `conn` at move `move_no`.
+struct HintOutcome<A> {
+    seat: Seat,
+    conn: ConnId,
+    move_no: u64,
+    action: A,
+    reason: ai::hint::Reason,
 }
 
 impl<G: TableGame> Job<G>
@@ -378,7 +404,7 @@ where
     pub fn bot(&self) -> Option<(Seat, &str)> {
         match &self.work {
             Work::Bot { seat, bot, .. } => Some((*seat, bot)),
-            Work::Polls { .. } => None,
+            Work::Polls { .. } | Work::Hint { .. } => None,
         }
     }
 
@@ -399,6 +425,18 @@ where
             }
             Work::Polls { state, polls, persons, bots, requests, seed } => {
                 answer_polls::<G>(state, polls, persons, bots, requests, seed)
+            }
+            Work::Hint { view, legal, seat, conn, move_no, seed } => {
+                match G::hint(&view, &legal, seed, Budget::default()) {
+                    Some(h) => Ok(Outcome::Hint(Box::new(HintOutcome {
+                        seat,
+                        conn,
+                        move_no,
+                        action: h.action,
+                        reason: h.reason,
+                    }))),
+                    None => Err(format!("no hint for {seat}: no legal action")),
+                }
             }
         };
         Done { id: self.id, result }
@@ -541,6 +579,8 @@ where
     /// The computation the table waits for.
     job: Option<u64>,
     next_job: u64,
+    /// The hint being worked out (its job's id), if any: one at a time per table.
+    hint_job: Option<u64>,
     /// A poll outcome computed, waiting for its publication time.
     held: Option<Held<G>>,
     /// After a failed write: nothing is tried before this.
@@ -662,6 +702,7 @@ where
             stage: Stage::Waiting { start_due: false },
             job: None,
             next_job: 0,
+            hint_job: None,
             held: None,
             retry_at: None,
             park_at: None,
@@ -1366,6 +1407,8 @@ where
             }
             Request::Next { conn } => self.next(conn, now),
             Request::Gone { conn } => self.gone(conn, now),
+            Request::Hint { conn } => self.ask_hint(conn),
+            Request::Tracker { conn } => self.send_tracker(conn),
             Request::AutoStart => {
                 if self.status == TableStatus::Waiting && self.seats.iter().all(|s| s.owner != SeatRow::Open)
                 {
@@ -2076,6 +2119,101 @@ where
         })
     }
 
+    /// A hint asked by `conn`: for its own seat, on its turn, at a table that offers hints.
+    fn ask_hint(&mut self, conn: ConnId) {
+        let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
+            self.err(conn, ErrorCode::NotSeated, "only a seated player can ask for a hint");
+            return;
+        };
+        if !hints_allowed(&self.doc) {
+            self.err(conn, ErrorCode::HintsOff, "hints are not offered at a rated table");
+            return;
+        }
+        let Some(st) = self.state.as_ref().filter(|_| self.playing_turn(seat)) else {
+            self.err(conn, ErrorCode::NotYourTurn, "a hint is given only on your own turn");
+            return;
+        };
+        if self.hint_job.is_some() {
+            self.err(conn, ErrorCode::RateLimited, "a hint is being worked out already: wait for it");
+            return;
+        }
+        let work = Work::Hint {
+            view: G::view(st, seat),
+            legal: G::legal_actions(st),
+            seat,
+            conn,
+            move_no: self.moves,
+            seed: decision_seed(self.seed ^ 0x4849_4e54, seat, self.log_len),
+        };
+        self.next_job += 1;
+        self.hint_job = Some(self.next_job);
+        self.fx.jobs.push(Job { id: self.next_job, work });
+    }
+
+    /// True when `seat` is to play now (its turn, or the next lead while a finished trick is on
+    /// show): not a poll of the draw or a window, not the stake.
+    fn playing_turn(&self, seat: Seat) -> bool {
+        let stage = match &self.stage {
+            Stage::Turn { seat: s, .. } => *s == seat,
+            Stage::Trick { .. } => true,
+            _ => false,
+        };
+        let ov = self.overlay();
+        stage
+            && ov.drawn.is_none()
+            && !ov.window
+            && self.state.as_ref().is_some_and(|st| G::to_move(st) == Some(seat))
+    }
+
+    /// A hint worked out: sent to the connection that asked, if the seat is still to move at the
+    /// same move, and logged.
+    fn hint_done(&mut self, result: Result<Outcome<G>, String>) -> (Vec<Write>, OnFail) {
+        let none = (Vec::new(), OnFail::Drop("nothing"));
+        let HintOutcome { seat, conn, move_no, action, reason } = match result {
+            Ok(Outcome::Hint(h)) => *h,
+            Ok(_) => return none,
+            Err(e) => {
+                self.fx.notes.push(format!("table {}: {e}", self.id));
+                return none;
+            }
+        };
+        let current = self.playing_turn(seat)
+            && self.moves == move_no
+            && self.member(conn).and_then(|m| m.seat) == Some(seat);
+        if !current {
+            self.err(conn, ErrorCode::Stale, "the position changed before the hint was ready: ask again");
+            return none;
+        }
+        let msg = ServerMsg::Hint(HintMsg {
+            v: self.v,
+            move_no,
+            seat,
+            action: serde_json::to_value(action).unwrap_or_default(),
+            reason: HintReason { kind: reason.kind.name().to_string(), en: reason.en, zh: reason.zh },
+        });
+        self.reply(conn, msg);
+        let writes = self.log_entries(vec![(seat, Logged::Hint)]).into_iter().collect();
+        (writes, OnFail::Anyway("cannot log a hint"))
+    }
+
+    /// The card tracker of the connection's seat, sent to it alone.
+    fn send_tracker(&mut self, conn: ConnId) {
+        let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
+            self.err(conn, ErrorCode::NotSeated, "only a seated player has a card tracker");
+            return;
+        };
+        if !hints_allowed(&self.doc) {
+            self.err(conn, ErrorCode::HintsOff, "the card tracker is off at a rated table");
+            return;
+        }
+        let tracker = self
+            .state
+            .as_ref()
+            .and_then(|st| tracker_of(&G::table_view(st, Viewer::Seat(seat), self.overlay())));
+        let msg = ServerMsg::Tracker(TrackerMsg { v: self.v, move_no: self.moves, tracker });
+        self.reply(conn, msg);
+    }
+
     fn new_job(&mut self, work: Work<G>) {
         self.next_job += 1;
         self.job = Some(self.next_job);
@@ -2221,6 +2359,10 @@ where
     /// A computation is done.
     fn done(&mut self, done: Done<G>, now: Millis) -> (Vec<Write>, OnFail) {
         let none = (Vec::new(), OnFail::Drop("nothing"));
+        if self.hint_job == Some(done.id) {
+            self.hint_job = None;
+            return self.hint_done(done.result);
+        }
         if self.job != Some(done.id) {
             return none;
         }
@@ -2247,6 +2389,7 @@ where
                 self.moved(next, seat, action, true, now);
                 (writes, OnFail::Retry("cannot write a bot's move"))
             }
+            Ok(Outcome::Hint(_)) => none,
             Ok(Outcome::Polls { state, answered }) => {
                 // Published at a fixed time after it was due, whatever the computing took.
                 let due = match self.stage {

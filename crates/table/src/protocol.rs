@@ -669,6 +669,43 @@ pub struct WelcomeMsg {
     pub guest: GuestInfo,
 }
 
+/// Why a hint is the move it is, in words (`docs/protocol.md`, "Hints and the tracker").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HintReason {
+    /// The situation: `lead_top`, `capture`, `slough_fellow_wins`, `lead_tops`, `trump_in`, …
+    pub kind: String,
+    /// In English.
+    pub en: String,
+    /// In Chinese.
+    pub zh: String,
+}
+
+/// The answer to a `hint`: the move the hint bot would make for the seat now, and why. Sent only
+/// to the connection that asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct HintMsg {
+    pub v: u64,
+    /// The move it answers (the `move` of the last update).
+    #[serde(rename = "move")]
+    pub move_no: u64,
+    pub seat: Seat,
+    /// The action, in the engine's JSON shape (as an `act` sends it).
+    #[ts(type = "MadiaoAction | DabaifenAction")]
+    pub action: Value,
+    pub reason: HintReason,
+}
+
+/// The answer to a `tracker`: the card tracker of the seat's view now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct TrackerMsg {
+    pub v: u64,
+    #[serde(rename = "move")]
+    pub move_no: u64,
+    /// `null` before the tracker means anything (Da Bai Fen: before trumps are fixed).
+    #[ts(type = "MadiaoTracker | DabaifenTracker | null")]
+    pub tracker: Option<Value>,
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -682,6 +719,8 @@ pub enum ServerMsg {
     Error(ErrorMsg),
     Pong,
     Host(HostMsg),
+    Hint(HintMsg),
+    Tracker(TrackerMsg),
 }
 
 impl ServerMsg {
@@ -1068,6 +1107,12 @@ pub enum ClientMsg {
     },
     /// The host offers a rematch at the end of a finished match.
     Rematch,
+    /// Asks for a hint on the seat's own turn (casual tables only): answered with a `hint` to
+    /// this connection alone, and noted in the table's record.
+    Hint,
+    /// Asks for the card tracker of the seat's view (casual tables only): answered with a
+    /// `tracker` to this connection alone.
+    Tracker,
 }
 
 /// Why a message was refused.
@@ -1147,6 +1192,8 @@ pub enum ErrorCode {
     RematchOffered,
     /// Only a guest with an account may take a seat at a rated table (or create one).
     AccountRequired,
+    /// Hints and the tracker are not offered at this table (a rated table).
+    HintsOff,
 }
 
 /// An `error` message.
@@ -1186,7 +1233,8 @@ impl Refusal {
             | ErrorCode::NotSeated
             | ErrorCode::NotYourSeat
             | ErrorCode::Removed
-            | ErrorCode::AccountRequired => 403,
+            | ErrorCode::AccountRequired
+            | ErrorCode::HintsOff => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1315,9 +1363,9 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         return Err((ErrorCode::BadMessage, "\"type\" must be a string".into()));
     };
     let ty = ty.as_str();
-    const TYPES: [&str; 14] = [
+    const TYPES: [&str; 16] = [
         "hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping", "close",
-        "remove", "rematch",
+        "remove", "rematch", "hint", "tracker",
     ];
     if !TYPES.contains(&ty) {
         let shown: String = ty.chars().take(40).collect();

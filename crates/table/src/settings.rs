@@ -47,6 +47,13 @@ pub struct TableSettings {
     pub rated: bool,
 }
 
+/// Whether hints and the card tracker are offered at a table with these settings: at a casual
+/// table, never at a rated one (`docs/protocol.md`, "Hints and the tracker"). It is the one place
+/// that decides.
+pub fn hints_allowed(settings: &TableSettings) -> bool {
+    !settings.rated
+}
+
 /// The longest grace period a table may have, in seconds.
 pub const GRACE_MAX: u32 = 120;
 

@@ -53,6 +53,12 @@ pub struct Ui {
     pub lobby_cursor: usize,
     /// Madiao: the stake the person, as banker, is about to name (0: not chosen yet, the lowest).
     pub stake: u32,
+    /// The card tracker is shown (key `c`).
+    pub tracker: bool,
+    /// The (hand, move) the tracker was last asked for.
+    pub tracker_asked: Option<(u32, u64)>,
+    /// The move whose hint has been applied to the selection.
+    pub hint_applied: Option<u64>,
 }
 
 /// The whole interface: model, driver, and what the person is doing.
@@ -71,6 +77,20 @@ pub struct App {
     /// The driver cannot go on.
     pub fatal: Option<String>,
     finished: Option<Vec<String>>,
+}
+
+/// The cards of a hinted action as codes: a Madiao play or slough, a Da Bai Fen play or burial.
+pub fn hint_cards(action: &serde_json::Value) -> Vec<String> {
+    for k in ["play", "slough", "bury", "declare"] {
+        match action.get(k) {
+            Some(serde_json::Value::String(c)) => return vec![c.clone()],
+            Some(serde_json::Value::Array(v)) => {
+                return v.iter().filter_map(|c| c.as_str().map(str::to_string)).collect();
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
 }
 
 /// What the hand's cards are for the decision at hand.
@@ -180,6 +200,12 @@ impl App {
             }
         }
         self.sync_ui();
+        // The tracker follows the view: asked again after every move while it is shown.
+        let at = (self.model.hand, self.model.move_no);
+        if self.ui.tracker && self.model.view.is_some() && self.ui.tracker_asked != Some(at) {
+            self.ui.tracker_asked = Some(at);
+            self.send(Outgoing::Tracker, now);
+        }
     }
 
     /// Keeps the selection and cursor in step with the model.
@@ -213,6 +239,20 @@ impl App {
             self.ui.scroll = 0;
             self.ui.hide_result = false;
             self.ui.message = None;
+        }
+        // A hint chooses its cards: the cursor on a Madiao card, the selection of a Da Bai Fen play.
+        if let Some(h) = self.model.hint.clone()
+            && self.ui.hint_applied != Some(h.move_no)
+        {
+            self.ui.hint_applied = Some(h.move_no);
+            let cards = hint_cards(&h.action);
+            if self.multi_select() || matches!(self.model.legal, Some(Legal::Lead { .. })) && cards.len() > 1
+            {
+                self.ui.selected = cards.clone();
+            }
+            if let Some(i) = cards.first().and_then(|c| hand.iter().position(|x| x == c)) {
+                self.ui.cursor = i;
+            }
         }
         self.ui.selected.retain(|c| hand.contains(c));
         if self.ui.cursor >= hand.len() {
@@ -580,6 +620,19 @@ impl App {
                 self.act(dabaifen::Action::Pass, now)
             }
             (GameKind::Dabaifen, 'n', Some(Legal::Annul { .. })) => self.act(dabaifen::Action::Annul, now),
+            (_, 'h', Some(Legal::Actions { .. } | Legal::Cards { .. } | Legal::Lead { .. })) => {
+                self.ui.message = Some("asking for a hint…".into());
+                self.send(Outgoing::Hint, now);
+            }
+            (_, 'h', _) => self.ui.message = Some("a hint is given on your turn to play".into()),
+            (_, 'c', _) => {
+                self.ui.tracker = !self.ui.tracker;
+                self.ui.tracker_asked = None;
+                if self.ui.tracker && self.model.view.is_some() {
+                    self.ui.tracker_asked = Some((self.model.hand, self.model.move_no));
+                    self.send(Outgoing::Tracker, now);
+                }
+            }
             _ => {
                 self.ui.message = Some(match ch {
                     'q' => "Esc quits (Ctrl-C at once); ? shows the keys".to_string(),

@@ -53,6 +53,10 @@ pub enum Outgoing {
     },
     /// Ready for the next hand.
     Next,
+    /// A hint for this seat's turn (`docs/protocol.md`, "Hints and the tracker").
+    Hint,
+    /// The card tracker of this seat's view.
+    Tracker,
     /// Lobby: join this table.
     Join(String),
     /// Lobby: create a table of this game (`madiao`, `dabaifen`) with bots in the other seats.

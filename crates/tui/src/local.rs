@@ -371,6 +371,8 @@ where
         let input = match cmd {
             Outgoing::Act { action, move_no } => Request::Act { conn: ME, action, move_no, seat: None },
             Outgoing::Next => Request::Next { conn: ME },
+            Outgoing::Hint => Request::Hint { conn: ME },
+            Outgoing::Tracker => Request::Tracker { conn: ME },
             Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
                 let msg = ServerMsg::Error(ErrorMsg {
                     code: ErrorCode::NothingToDecide,

@@ -8,8 +8,8 @@ use cards::Seat;
 use cards::record::GameKind;
 pub use table::game::{LeadGroup, Legal};
 pub use table::protocol::{
-    DabaifenMatch, ErrorCode, GameView, HandResult, HostEvent, MadiaoMatch, MatchSummary, SeatInfo, SeatKind,
-    ServerMsg, TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
+    DabaifenMatch, ErrorCode, GameView, HandResult, HintMsg, HostEvent, MadiaoMatch, MatchSummary, SeatInfo,
+    SeatKind, ServerMsg, TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
 };
 
 /// What a seat sees of a Madiao hand: the engine's view.
@@ -105,6 +105,11 @@ pub struct Model {
     pub decision_seq: u64,
     /// The names of the people watching the table (as the server last told them).
     pub watchers: Vec<String>,
+    /// The last hint the table gave this seat, while its move is current.
+    pub hint: Option<HintMsg>,
+    /// The card tracker as the table last sent it (`madiao::Tracker` or `dabaifen::Tracker` as
+    /// JSON; `None` before one is asked for or means anything).
+    pub tracker: Option<serde_json::Value>,
 }
 
 impl Default for Model {
@@ -129,6 +134,8 @@ impl Default for Model {
             lobby_server: String::new(),
             decision_seq: 0,
             watchers: Vec::new(),
+            hint: None,
+            tracker: None,
         }
     }
 }
@@ -258,6 +265,9 @@ impl Model {
                 }
                 self.hand = u.hand;
                 self.move_no = u.move_no;
+                if self.hint.as_ref().is_some_and(|h| h.move_no != u.move_no || u.legal.is_none()) {
+                    self.hint = None;
+                }
                 self.set_legal(u.legal.clone());
                 self.set_timer(u.timer.clone(), now);
                 if u.match_.is_some() {
@@ -326,6 +336,10 @@ impl Model {
                 }
                 HostEvent::Rematch { table } => format!("the host offers a rematch: table {table}"),
             }),
+            ServerMsg::Hint(h) => {
+                self.hint = (h.move_no == self.move_no).then(|| h.clone());
+            }
+            ServerMsg::Tracker(t) => self.tracker = t.tracker.clone(),
             ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::Pong => {}
         }
         Ok(())

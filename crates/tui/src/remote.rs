@@ -533,6 +533,8 @@ impl Connection {
                         }
                         Some(Outgoing::Act { action, move_no }) => ClientMsg::Act { action, move_no, seat: None },
                         Some(Outgoing::Next) => ClientMsg::Next,
+                        Some(Outgoing::Hint) => ClientMsg::Hint,
+                        Some(Outgoing::Tracker) => ClientMsg::Tracker,
                         Some(_) => continue,
                     };
                     if let Err(e) = sock.send_msg(&msg).await {

@@ -714,7 +714,10 @@ fn side_panel(f: &mut Frame, area: Rect, app: &App) {
             .block(Block::bordered().title(" Last trick ")),
         mid,
     );
-    let lines = log_lines(m);
+    let (title, lines) = match assist_lines(app) {
+        Some(a) => a,
+        None => (" Log of the hand ", log_lines(m)),
+    };
     let inner_h = bot.height.saturating_sub(2) as usize;
     // The newest lines, wrapped to the width: count from the end.
     let width = bot.width.saturating_sub(2).max(1) as usize;
@@ -730,9 +733,83 @@ fn side_panel(f: &mut Frame, area: Rect, app: &App) {
     }
     shown.reverse();
     f.render_widget(
-        Paragraph::new(shown).wrap(Wrap { trim: false }).block(Block::bordered().title(" Log of the hand ")),
+        Paragraph::new(shown).wrap(Wrap { trim: false }).block(Block::bordered().title(title)),
         bot,
     );
+}
+
+/// The hint on show and the card tracker, when either is (in place of the log of the hand).
+pub fn assist_lines(app: &App) -> Option<(&'static str, Vec<String>)> {
+    let m = &app.model;
+    let game = m.game?;
+    let mut lines = Vec::new();
+    if let Some(h) = &m.hint {
+        let cards: Vec<String> =
+            crate::app::hint_cards(&h.action).iter().map(|c| names::label(game, c)).collect();
+        let verb = if h.action.get("slough").is_some() {
+            "slough"
+        } else if h.action.get("bury").is_some() {
+            "bury"
+        } else {
+            "play"
+        };
+        lines.push(format!("hint: {verb} {}", cards.join(" ")));
+        lines.push(h.reason.en.clone());
+    }
+    if app.ui.tracker {
+        lines.extend(tracker_lines(game, m.tracker.as_ref()));
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    let title = match (m.hint.is_some(), app.ui.tracker) {
+        (true, true) => " Hint · card tracker ",
+        (true, false) => " Hint ",
+        _ => " Card tracker ",
+    };
+    Some((title, lines))
+}
+
+/// The tracker's facts in lines: each suit's cards played and unseen, the top cards, the voids.
+pub fn tracker_lines(game: GameKind, tracker: Option<&serde_json::Value>) -> Vec<String> {
+    let Some(t) = tracker else { return vec!["tracker: nothing to track yet".into()] };
+    let codes = |v: &serde_json::Value| -> String {
+        let cs: Vec<&str> =
+            v.as_array().map(|a| a.iter().filter_map(|c| c.as_str()).collect()).unwrap_or_default();
+        if cs.is_empty() { "—".into() } else { cs.join(" ") }
+    };
+    let suit_name = |s: &str| -> String {
+        match (game, s) {
+            (GameKind::Madiao, "T") => "十 tens".into(),
+            (GameKind::Madiao, "M") => "萬 myriads".into(),
+            (GameKind::Madiao, "S") => "索 strings".into(),
+            (GameKind::Madiao, "W") => "文 cash".into(),
+            (_, other) => other.to_string(),
+        }
+    };
+    let mut out = Vec::new();
+    for s in t["suits"].as_array().into_iter().flatten() {
+        let name = suit_name(s["suit"].as_str().unwrap_or("?"));
+        out.push(format!("{name}: played {} · unseen {}", codes(&s["played"]), codes(&s["unseen"])));
+    }
+    if let Some(n) = t["hidden_plays"].as_u64().filter(|&n| n > 0) {
+        out.push(format!("{n} cards played face down by others"));
+    }
+    out.push(format!("your top cards: {}", codes(&t["top"])));
+    let voids: Vec<String> = t["voids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| {
+            format!(
+                "seat {} has no {}",
+                v["seat"].as_u64().unwrap_or(0),
+                suit_name(v["suit"].as_str().unwrap_or("?"))
+            )
+        })
+        .collect();
+    out.push(format!("voids shown: {}", if voids.is_empty() { "—".into() } else { voids.join("; ") }));
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1099,6 +1176,8 @@ fn help(f: &mut Frame, area: Rect, app: &App) {
         Line::raw("Tab            show the table behind a hand's result"),
         Line::raw("Esc            clear the code or selection, else quit (asks first)"),
         Line::raw("Ctrl-C         quit at once (the record is saved)"),
+        Line::raw("h              a hint on your turn: the bot's move, chosen for you, and why"),
+        Line::raw("c              show or hide the card tracker (cards played, unseen, top, voids)"),
         Line::raw(""),
     ];
     match app.model.game {
