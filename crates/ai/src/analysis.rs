@@ -575,7 +575,8 @@ fn madiao_play(st: &madiao::State, action: madiao::Action, seed: u64, budget: Bu
 }
 
 /// The Madiao face-up verdict at a decision: the exact values of the seat's moves (its own
-/// payoff, everyone else against it) with every card known.
+/// payoff, everyone else against it) with every card known — one per class of equivalent cards,
+/// and every face-up discard the rules allow.
 pub fn madiao_face_up(st: &madiao::State, action: madiao::Action, legal: &[madiao::Action]) -> FaceUp {
     let Some((ctx, pos)) = from_state(st) else {
         return FaceUp::Unsolved { reason: "not a play position".into() };
@@ -596,14 +597,20 @@ pub fn madiao_face_up(st: &madiao::State, action: madiao::Action, legal: &[madia
         .iter()
         .filter_map(|&(a, mv)| MSolver::lookup(&ctx, &pos, &values, mv).map(|v| (a, v)))
         .collect();
-    let played = match madiao_discard(&pos, action) {
-        Some(c) => {
-            let v = madiao_discard_value(&mut MSolver::new(14), &ctx, &pos, obj, c, true, 0);
-            valued.push((action, v));
-            Some(v)
+    let mut side = MSolver::new(14);
+    let mut played = None;
+    for &a in legal {
+        if let Some(c) = madiao_discard(&pos, a) {
+            let v = madiao_discard_value(&mut side, &ctx, &pos, obj, c, true, 0);
+            valued.push((a, v));
+            if a == action {
+                played = Some(v);
+            }
         }
-        None => Mv::from_action(action).and_then(|mv| MSolver::lookup(&ctx, &pos, &values, mv)),
-    };
+    }
+    if madiao_discard(&pos, action).is_none() {
+        played = Mv::from_action(action).and_then(|mv| MSolver::lookup(&ctx, &pos, &values, mv));
+    }
     let (Some(played), Some(&(best, best_v))) = (played, valued.iter().max_by_key(|x| x.1)) else {
         return FaceUp::Unsolved { reason: format!("{action} has no exact value") };
     };
@@ -737,6 +744,17 @@ impl LastPlay for dabaifen::State {
     }
 }
 
+/// Why a revoke is not valued.
+const REVOKE: &str =
+    "a revoke (a multi-card lead of cards not all top cards): its penalty is outside the search's model";
+
+/// True when `set`, played by `seat` now, is a revoke: a lead of two or more cards not all of
+/// them top cards.
+fn is_revoke(st: &dabaifen::State, seat: Seat, set: dabaifen::Cards) -> bool {
+    let leading = st.tricks().last().is_some_and(|t| t.count == 0);
+    leading && set.len() >= 2 && !set.is_subset(st.top_cards(seat))
+}
+
 /// One Da Bai Fen play decision: the search of a fresh `pimc` (seed `seed`) from the seat's
 /// view, the play made valued in the same worlds, and the face-up verdict.
 fn dabaifen_play(st: &dabaifen::State, played: dabaifen::Cards, seed: u64, budget: Budget) -> Verdict {
@@ -746,6 +764,9 @@ fn dabaifen_play(st: &dabaifen::State, played: dabaifen::Cards, seed: u64, budge
     let legal = st.legal_actions();
     let view = st.view(seat);
     let played_bits = played.bits();
+    if is_revoke(st, seat, played) {
+        return Verdict::NotAnalysed { reason: REVOKE.into() };
+    }
     let params = Params::for_budget(budget);
     let Some(k) = Know::from_view(&view, &legal) else {
         return Verdict::NotAnalysed {
@@ -832,11 +853,16 @@ fn dabaifen_play(st: &dabaifen::State, played: dabaifen::Cards, seed: u64, budge
 }
 
 /// The Da Bai Fen face-up verdict at a decision: the exact values, for the seat's team, of its
-/// plays (one per class of interchangeable plays, and the play made) with every card known.
+/// plays (one per class of interchangeable plays, and the play made) with every card known. A
+/// revoke is never among them (its penalty is outside the solver's model); when the play made is
+/// one, the verdict is unsolved.
 pub fn dabaifen_face_up(st: &dabaifen::State, played: dabaifen::Cards, legal: &[dabaifen::Action]) -> FaceUp {
     let Some(pos) = DPos::from_state(st) else {
         return FaceUp::Unsolved { reason: "not a play position".into() };
     };
+    if st.to_move().is_some_and(|s| is_revoke(st, s, played)) {
+        return FaceUp::Unsolved { reason: REVOKE.into() };
+    }
     let per_hand = pos.cards_per_hand();
     if per_hand > FACE_UP_CARDS {
         return FaceUp::Unsolved {
