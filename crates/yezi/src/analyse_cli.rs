@@ -1,11 +1,10 @@
 //! `yezi analyse`: the analysis of a finished hand of a record (docs/analysis.md).
 
-use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write};
 use std::path::PathBuf;
 
 use ai::Budget;
-use ai::analysis::{self, Analysis, FaceUp, Mark, Options, Progress, Unit, Verdict};
+use ai::analysis::{self, Options, Progress};
 use anyhow::{Context as _, bail};
 use cards::Seat;
 use cards::record::{self, AnyRecord};
@@ -101,99 +100,8 @@ pub fn analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         s.push('\n');
         out.write_all(s.as_bytes())?;
     } else {
-        out.write_all(report(&a).as_bytes())?;
+        out.write_all(analysis::report(&a).as_bytes())?;
     }
     out.flush()?;
     Ok(())
-}
-
-fn mark_text(m: Option<Mark>) -> &'static str {
-    match m {
-        Some(Mark::Inaccuracy) => "  ?! inaccuracy",
-        Some(Mark::Mistake) => "  ? mistake",
-        Some(Mark::Blunder) => "  ?? blunder",
-        None => "",
-    }
-}
-
-/// The step-by-step report.
-pub fn report(a: &Analysis) -> String {
-    let unit = match a.unit {
-        Unit::Stakes => "stakes (the seat's own payoff)",
-        Unit::Levels => "game levels (the seat's team; card points as a tie-break)",
-    };
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{} hand {}, {}: pimc at {} ms per decision, seed {}; values in {unit}",
-        a.game, a.hand, a.seat, a.think_ms, a.seed
-    );
-    let _ = writeln!(
-        s,
-        "marks: inaccuracy from {}, mistake from {}, blunder from {}",
-        a.marks[0], a.marks[1], a.marks[2]
-    );
-    for (i, d) in a.decisions.iter().enumerate() {
-        let trick = d.trick.map_or("before play".to_string(), |t| format!("trick {t}"));
-        let _ = write!(s, "{:>2}. {trick}: {}", i + 1, d.played);
-        match &d.verdict {
-            Verdict::Forced => {
-                let _ = writeln!(s, " (forced: every legal move is equivalent)");
-            }
-            Verdict::NotAnalysed { reason } => {
-                let _ = writeln!(s, " (not analysed: {reason})");
-            }
-            Verdict::Searched(x) => {
-                let same = x.cost == 0.0 && x.played_value == x.bot_value;
-                if same {
-                    let _ = writeln!(s, " = bot's choice ({:+.2}){}", x.played_value, mark_text(x.mark));
-                } else {
-                    let _ = writeln!(
-                        s,
-                        " ({:+.2}); bot: {} ({:+.2}); cost {:.2}{}",
-                        x.played_value,
-                        x.bot,
-                        x.bot_value,
-                        x.cost,
-                        mark_text(x.mark)
-                    );
-                }
-                let mut c: Vec<String> = x
-                    .candidates
-                    .iter()
-                    .map(|c| match c.points {
-                        Some(p) => format!("{} {:+.2} (T {:.0})", c.action, c.value, p),
-                        None => format!("{} {:+.2}", c.action, c.value),
-                    })
-                    .collect();
-                c.truncate(8);
-                let _ = writeln!(s, "    {} worlds: {}", x.samples, c.join(", "));
-                match &x.face_up {
-                    FaceUp::Solved { best, best_value, played_value, cost } => {
-                        let _ = writeln!(
-                            s,
-                            "    face up: best {best} ({best_value:+.2}), played {played_value:+.2}, cost {cost:.2}"
-                        );
-                    }
-                    FaceUp::Unsolved { reason } => {
-                        let _ = writeln!(s, "    face up: not solved ({reason})");
-                    }
-                }
-            }
-        }
-    }
-    let m = &a.summary;
-    let _ = writeln!(
-        s,
-        "summary: {} decision(s), {} searched; total cost {:.2}; {} inaccuracy(ies), {} mistake(s), {} blunder(s); face up: {} solved, cost {:.2}",
-        m.decisions,
-        m.searched,
-        m.total_cost,
-        m.inaccuracies,
-        m.mistakes,
-        m.blunders,
-        m.face_up_solved,
-        m.face_up_cost
-    );
-    s
 }
