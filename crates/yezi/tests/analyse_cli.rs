@@ -1,5 +1,5 @@
 //! `yezi analyse` as a user runs it: on records written by `yezi sim` with bots and a seed (one
-//! record, and gzip-compressed JSON Lines), the JSON shape of docs/analysis.md, the same output
+//! record, and gzip-compressed JSON Lines) and by `yezi arena --records` (JSON Lines), the JSON shape of docs/analysis.md, the same output
 //! for the same seed, the step-by-step report, and clear errors for bad requests.
 
 use std::io::Write as _;
@@ -203,4 +203,46 @@ fn analyse_refuses_bad_requests_with_clear_errors() {
         assert!(!err.contains("panicked"), "{err}");
         assert!(out.stdout.is_empty(), "{args:?} printed {}", text(&out.stdout));
     }
+}
+
+#[test]
+fn analyse_reads_the_json_lines_records_of_an_arena_run() {
+    let path = tmp("arena.jsonl");
+    let out = yezi(&[
+        "arena",
+        "madiao",
+        "--a",
+        "pimc",
+        "--b",
+        "heuristic",
+        "--hands",
+        "1",
+        "--seed",
+        "5",
+        "--think-ms",
+        "5",
+        "--records",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    assert!(lines.len() >= 2, "the arena wrote {} record(s)", lines.len());
+    let file = path.to_str().unwrap();
+    let last = (lines.len() - 1).to_string();
+    let a = analyse_json(&[file, "--record", &last, "--seat", "3"]);
+    check_shape(&a, "madiao", "stakes");
+    // The same record alone in its own file: the same analysis.
+    let alone = tmp("arena-last.json");
+    std::fs::write(&alone, &lines[lines.len() - 1]).unwrap();
+    assert_eq!(a, analyse_json(&[alone.to_str().unwrap(), "--seat", "3"]));
+    let beyond = lines.len().to_string();
+    let out = yezi(&["analyse", file, "--record", &beyond]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains(&format!("holds {} record(s)", lines.len())), "{}", text(&out.stderr));
 }
