@@ -34,9 +34,11 @@
 //! the Da Bai Fen solver the defenders' points with both teams playing their best.
 //!
 //! # Decisions not searched
-//! Only card plays are searched. A Madiao redeal choice and Da Bai Fen's showing a trump,
-//! annulling and burying are listed with [`Verdict::NotAnalysed`] and the reason. A play with one
-//! distinct choice (every legal move equivalent) is [`Verdict::Forced`].
+//! Card plays and Madiao's redeal choices are searched (a redeal choice as `pimc` weighs it: the
+//! hand played out by the rules in sampled deals against what a fresh hand is worth; its
+//! face-up verdict is unsolved). Da Bai Fen's showing a trump, annulling and burying are listed
+//! with [`Verdict::NotAnalysed`] and the reason. A play with one distinct choice (every legal
+//! move equivalent) is [`Verdict::Forced`].
 //!
 //! # Seeds
 //! The same record, hand, seat, seed and budget give the same analysis. Another seed samples
@@ -62,7 +64,8 @@ use crate::dabaifen::solver::{Solver as DSolver, for_each_reduced_play};
 use crate::madiao::heuristic;
 use crate::madiao::know::Knowledge;
 use crate::madiao::pimc::{
-    BANKER_WORK, MAX_SAMPLES, MIN_SAMPLES, PlayerObjective, ROLLOUT_COST, Settings, candidates, objective,
+    BANKER_WORK, FRESH_HAND, MAX_SAMPLES, MIN_SAMPLES, PlayerObjective, ROLLOUT_COST, Settings, candidates,
+    objective,
 };
 use crate::madiao::pos::{Ctx, Mv, Pos as MPos, discard_penalties, from_state};
 use crate::madiao::solver::{Objective, Solver as MSolver};
@@ -395,9 +398,9 @@ pub fn analyse_madiao_hand(
             if s == seat {
                 let trick = (st.phase() == madiao::Phase::Play).then(|| st.trick_number() + 1);
                 let verdict = match action {
-                    madiao::Action::Redeal(_) => Verdict::NotAnalysed {
-                        reason: "a redeal choice is not searched (only card plays are)".into(),
-                    },
+                    madiao::Action::Redeal(_) => {
+                        madiao_redeal(&st, action, decision_seed(seed, decisions.len()), budget)
+                    }
                     _ => madiao_play(&st, action, decision_seed(seed, decisions.len()), budget),
                 };
                 decisions.push(Decision { trick, played: action.to_string(), verdict });
@@ -573,6 +576,72 @@ fn madiao_play(st: &madiao::State, action: madiao::Action, seed: u64, budget: Bu
         cost,
         mark: Mark::of(cost, MADIAO_MARKS),
         face_up: madiao_face_up(st, action, &legal),
+    })
+}
+
+/// A Madiao redeal choice, as a fresh `pimc` (seed `seed`) weighs it: declining is worth the
+/// hand played out by the rules from the first lead, averaged over sampled deals consistent
+/// with the seat's view; forcing a redeal is worth what a fresh hand is worth on average to the
+/// seat ([`crate::madiao::pimc::FRESH_HAND`]). No exact solver values a whole hand: the face-up verdict is unsolved.
+fn madiao_redeal(st: &madiao::State, action: madiao::Action, seed: u64, budget: Budget) -> Verdict {
+    let Some(seat) = st.to_move() else {
+        return Verdict::NotAnalysed { reason: "nobody was to move".into() };
+    };
+    let k = Knowledge::from_view(&st.view(seat));
+    let settings = Settings::new(budget, PlayerObjective::Own);
+    let obj = objective(k.me, k.banker, settings.objective);
+    let mut rng = Rng::from_seed(seed);
+    let (mut total, mut work, mut n) = (0.0f64, 0u64, 0u32);
+    while (work < settings.work || n < MIN_SAMPLES) && n < MAX_SAMPLES * 4 {
+        let w = k.sample(&mut rng, 60);
+        let (ctx, mut pos) = k.search(&w);
+        pos.to_move = k.first;
+        pos.leader = k.first;
+        pos.best_seat = k.first;
+        let moves = heuristic::rollout(&ctx, &mut pos, 0);
+        total += f64::from(obj.value(&pos.payoffs(&ctx)));
+        work += u64::from(moves) * ROLLOUT_COST;
+        n += 1;
+    }
+    let row = usize::from(k.variants.banker_shortfall != madiao::variants::BankerShortfall::Winners);
+    let fresh: f64 = (0..4u8)
+        .map(|s| f64::from(obj.weights[s as usize]) * FRESH_HAND[row][usize::from(s != k.banker)])
+        .sum();
+    let force = total < fresh * f64::from(n);
+    // Half-stakes → stakes.
+    let decline_value = r4(total / f64::from(n) / 2.0);
+    let force_value = r4(fresh / 2.0);
+    let (bot, bot_value) = if force {
+        (madiao::Action::Redeal(true), force_value)
+    } else {
+        (madiao::Action::Redeal(false), decline_value)
+    };
+    let played_value = if action == madiao::Action::Redeal(true) { force_value } else { decline_value };
+    let cost = r4((bot_value - played_value).max(0.0));
+    Verdict::Searched(Search {
+        bot: bot.to_string(),
+        samples: n,
+        candidates: vec![
+            Candidate {
+                action: madiao::Action::Redeal(true).to_string(),
+                value: force_value,
+                points: None,
+                considered: true,
+            },
+            Candidate {
+                action: madiao::Action::Redeal(false).to_string(),
+                value: decline_value,
+                points: None,
+                considered: true,
+            },
+        ],
+        played_value,
+        bot_value,
+        cost,
+        mark: Mark::of(cost, MADIAO_MARKS),
+        face_up: FaceUp::Unsolved {
+            reason: "a redeal choice concerns the whole hand, which no exact solver values".into(),
+        },
     })
 }
 

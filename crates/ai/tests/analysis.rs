@@ -351,3 +351,40 @@ fn records_are_analysed_by_hand_and_bad_requests_are_errors() {
     let da = analysis::analyse(&AnyRecord::Dabaifen(drec), &opts, &mut |_| {}).unwrap();
     assert_eq!(da, analyse_dabaifen_hand(&d, &record_actions(&d), seat, 3, BUDGET, &mut |_| {}));
 }
+
+#[test]
+fn madiao_redeal_choices_are_weighed_as_pimc_weighs_them() {
+    let mut found = Vec::new();
+    for k in 0..400u64 {
+        let mut st =
+            MState::new(HandSetup::new(Seat::wrapping((k % 4) as usize), deck_from_seed(k, 3))).unwrap();
+        // Whoever is asked first about a redeal answers with a fresh pimc; everyone else plays the
+        // heuristic.
+        let Some(me) = st.to_move().filter(|_| st.phase() == madiao::Phase::Redeal) else { continue };
+        let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
+        while let Some(s) = st.to_move() {
+            let legal = st.legal_actions();
+            let a = if s == me {
+                let i = st.history().iter().filter(|(x, _)| *x == me).count();
+                MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
+                    .choose(&st.view(s), &legal)
+            } else {
+                others.choose(&st.view(s), &legal)
+            };
+            st.apply(a).unwrap();
+        }
+        let a = analyse_madiao_hand(&st, me, SEED, BUDGET, &mut |_| {});
+        let d = &a.decisions[0];
+        let x = searched(d).expect("a redeal choice is searched");
+        assert!(d.played.ends_with("a redeal"), "{d:?}");
+        assert_eq!(x.bot, d.played, "{d:?}");
+        assert_eq!(x.cost, 0.0);
+        assert_eq!(x.candidates.len(), 2);
+        assert!(matches!(x.face_up, FaceUp::Unsolved { .. }));
+        found.push(d.played.clone());
+        if found.len() >= 4 {
+            break;
+        }
+    }
+    assert!(found.len() >= 4, "only {} redeal choices found", found.len());
+}
