@@ -119,8 +119,10 @@ fn madiao_actions_of(path: &PathBuf, seat: u64) -> Vec<String> {
                 format!("play {c}")
             } else if let Some(c) = a["slough"].as_str() {
                 format!("slough {c}")
+            } else if a["redeal"] == true {
+                "force a redeal".into()
             } else {
-                "redeal".into()
+                "decline a redeal".into()
             }
         })
         .collect()
