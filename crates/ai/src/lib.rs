@@ -8,6 +8,7 @@
 //! Rules sections cited as §n are those of `docs/rules/madiao.md` in the Madiao modules and of
 //! `docs/rules/dabaifen.md` in the Da Bai Fen modules.
 
+pub mod analysis;
 pub mod arena;
 pub mod dabaifen;
 pub mod ext;

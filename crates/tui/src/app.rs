@@ -11,6 +11,8 @@
 //! - Da Bai Fen: `d` shows (declares) a trump-rank card during the draw, `p` withdraws it;
 //!   `n` annuls a deal when your hand has no trump.
 //! - `Tab` shows the table behind a hand's result; `Esc` clears, or asks to quit; `Ctrl-C` quits.
+//! - `a`, after a hand (offline): the analysis of the person's decisions in it (`↑` `↓` scroll,
+//!   any other key closes it).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -23,6 +25,9 @@ use crate::driver::{Driver, Incoming, Notice, Outgoing};
 use crate::model::{Connection, GameView, Legal, MadiaoView, Model, Timer, hand_codes, timer_seat};
 use crate::names;
 use table::protocol::{ActAction, CardsAction, RevokeRule, StakeChoice};
+
+/// The seed of the analysis shown on `a` (the same hand, the same analysis).
+pub const ANALYSIS_SEED: u64 = 1;
 
 /// The interface's own state (what the model does not hold).
 #[derive(Clone, Debug, Default)]
@@ -59,6 +64,10 @@ pub struct Ui {
     pub tracker_asked: Option<(u32, u64)>,
     /// The move whose hint has been applied to the selection.
     pub hint_applied: Option<u64>,
+    /// The analysis of the last finished hand on screen: the report's lines.
+    pub analysis: Option<Vec<String>>,
+    /// Scroll of the analysis.
+    pub analysis_scroll: u16,
 }
 
 /// The whole interface: model, driver, and what the person is doing.
@@ -238,6 +247,7 @@ impl App {
             self.ui.hand = self.model.hand;
             self.ui.scroll = 0;
             self.ui.hide_result = false;
+            self.ui.analysis = None;
             self.ui.message = None;
         }
         // A hint chooses its cards: the cursor on a Madiao card, the selection of a Da Bai Fen play.
@@ -323,6 +333,35 @@ impl App {
         !self.ui.hide_result && self.model.view.as_ref().is_some_and(GameView::is_over)
     }
 
+    /// Analyses the person's decisions in the hand just finished (from the driver's record) and
+    /// shows the report; says why not when it cannot (no record at a server's table, no seat).
+    pub fn analyse_last(&mut self) {
+        let Some(seat) = self.model.me else {
+            self.ui.message = Some("no seat of yours to analyse".into());
+            return;
+        };
+        let Some(text) = self.driver.record_json() else {
+            self.ui.message = Some("the analysis needs the match's record: offline matches only".into());
+            return;
+        };
+        let opts = ai::analysis::Options {
+            seat,
+            hand: self.model.hand as usize,
+            seed: ANALYSIS_SEED,
+            budget: ai::Budget::default(),
+        };
+        let done = cards::record::parse(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|r| ai::analysis::analyse(&r, &opts, &mut |_| {}).map_err(|e| e.to_string()));
+        match done {
+            Ok(a) => {
+                self.ui.analysis = Some(ai::analysis::report(&a).lines().map(str::to_string).collect());
+                self.ui.analysis_scroll = 0;
+            }
+            Err(e) => self.ui.message = Some(format!("no analysis: {e}")),
+        }
+    }
+
     /// Handles one key.
     pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
         if key.kind == KeyEventKind::Release {
@@ -354,8 +393,22 @@ impl App {
             }
             return;
         }
+        if self.ui.analysis.is_some() {
+            match key.code {
+                KeyCode::Up => self.ui.analysis_scroll = self.ui.analysis_scroll.saturating_sub(1),
+                KeyCode::Down => self.ui.analysis_scroll = self.ui.analysis_scroll.saturating_add(1),
+                KeyCode::PageUp => self.ui.analysis_scroll = self.ui.analysis_scroll.saturating_sub(10),
+                KeyCode::PageDown => self.ui.analysis_scroll = self.ui.analysis_scroll.saturating_add(10),
+                _ => self.ui.analysis = None,
+            }
+            return;
+        }
         if self.model.lobby.is_some() && self.model.view.is_none() {
             return self.lobby_key(key, now);
+        }
+        if key.code == KeyCode::Char('a') && self.model.view.as_ref().is_some_and(GameView::is_over) {
+            self.analyse_last();
+            return;
         }
         if self.model.match_over() && self.model.view.as_ref().is_some_and(GameView::is_over) {
             match key.code {

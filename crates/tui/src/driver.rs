@@ -79,6 +79,12 @@ pub trait Driver {
         None
     }
 
+    /// The `yezi/1` record of the match so far (JSON), when this driver has it: an offline match
+    /// does, a server's table does not.
+    fn record_json(&self) -> Option<String> {
+        None
+    }
+
     /// The match is being left (quit, Ctrl-C, the end): saves what must be saved and says what
     /// the player should know afterwards (where the record is), one line each.
     fn finish(&mut self) -> Vec<String>;

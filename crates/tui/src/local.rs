@@ -422,6 +422,10 @@ where
         wake
     }
 
+    fn record_json(&self) -> Option<String> {
+        self.record().ok()
+    }
+
     fn finish(&mut self) -> Vec<String> {
         self.save();
         let mut lines = Vec::new();

@@ -95,6 +95,9 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
             result_popup(f, body, app);
         }
     }
+    if let Some(lines) = &app.ui.analysis {
+        analysis(f, body.union(bottom), app, lines);
+    }
     if let Some(e) = &app.fatal {
         popup_text(
             f,
@@ -1165,6 +1168,22 @@ fn confirm_quit(f: &mut Frame, area: Rect, app: &App) {
     );
 }
 
+/// The analysis of the last hand, over the table, scrolled as the person chose.
+fn analysis(f: &mut Frame, area: Rect, app: &App, lines: &[String]) {
+    let r = area.inner(ratatui::layout::Margin { horizontal: 1, vertical: 0 });
+    f.render_widget(Clear, r);
+    let text: Vec<Line> = lines.iter().map(|l| Line::raw(l.clone())).collect();
+    f.render_widget(
+        Paragraph::new(text).wrap(Wrap { trim: false }).scroll((app.ui.analysis_scroll, 0)).block(
+            Block::bordered()
+                .title(" Analysis of your decisions ")
+                .title_bottom(Line::styled(" ↑↓ PgUp PgDn scroll · any other key closes ", dim()))
+                .border_style(accent()),
+        ),
+        r,
+    );
+}
+
 fn help(f: &mut Frame, area: Rect, app: &App) {
     let mut lines: Vec<Line> = vec![
         Line::styled("Keys", bold()),
@@ -1174,6 +1193,7 @@ fn help(f: &mut Frame, area: Rect, app: &App) {
         Line::raw("               answer a prompt with its default, start the next hand"),
         Line::raw("Space or ↑/↓   select / unselect a card (burial, multi-card plays)"),
         Line::raw("Tab            show the table behind a hand's result"),
+        Line::raw("a              after a hand: the analysis of your decisions (offline)"),
         Line::raw("Esc            clear the code or selection, else quit (asks first)"),
         Line::raw("Ctrl-C         quit at once (the record is saved)"),
         Line::raw("h              a hint on your turn: the bot's move, chosen for you, and why"),

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use cards::record::{self, AnyRecord};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod analyse_cli;
 mod arena_cli;
 mod bots_cli;
 mod calibrate_cli;
@@ -35,6 +36,9 @@ enum Command {
     /// Replay a `yezi/1` record, or every record of an archive, checking every action and any
     /// stored result.
     Replay(ReplayArgs),
+    /// Analyse a finished hand of a record: the strongest bot's choice at each of a seat's
+    /// decisions, the cost of each move made, and the verdict with every card face up.
+    Analyse(analyse_cli::AnalyseArgs),
     /// Play many hands (random legal play, or bots with `--bots`) and summarize them.
     Sim(SimArgs),
     /// Measure the rules engine's speed on one core, or the bots' decision times with `--bots`.
@@ -206,6 +210,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Play(a) => play_cli::play(&a).map(|()| true),
         Command::Loadtest(a) => serve_cli::loadtest(&a),
         Command::Replay(a) => replay(&a),
+        Command::Analyse(a) => analyse_cli::analyse(&a).map(|()| true),
         Command::Sim(a) => match a.game {
             GameArg::Madiao => madiao_cli::sim(&a).map(|()| true),
             GameArg::Dabaifen => dabaifen_cli::sim(&a).map(|()| true),

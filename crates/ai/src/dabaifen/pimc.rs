@@ -137,7 +137,8 @@ impl Params {
 pub struct Search {
     /// The work per decision.
     pub params: Params,
-    solver: Solver,
+    /// The exact solver (call [`Solver::new_world`] between sampled worlds).
+    pub solver: Solver,
 }
 
 impl Search {
@@ -237,7 +238,7 @@ impl Search {
 
 /// `n` of the weighted items, by systematic resampling (each kept about `n × weight / total`
 /// times); uniformly when every weight is 0.
-fn resample<T: Copy>(items: &[(T, f64)], n: usize, rng: &mut Rng) -> Vec<T> {
+pub fn resample<T: Copy>(items: &[(T, f64)], n: usize, rng: &mut Rng) -> Vec<T> {
     let total: f64 = items.iter().map(|x| x.1).sum();
     if items.len() <= n && total > 0.0 && items.iter().all(|x| x.1 == items[0].1) {
         return items.iter().map(|x| x.0).collect();

@@ -1,0 +1,390 @@
+//! The analysis of a finished hand (`ai::analysis`) against independent computations: the
+//! face-up verdict equals the exact solver's best over the engine's own legal actions; a hand
+//! whose seat played a fresh `pimc` of each decision's seed costs nothing and the analysis's bot
+//! choice is that move; the same seed gives the same analysis, another seed changes only the
+//! sampled values; bad requests are typed errors.
+
+use ai::analysis::{
+    self, AnalysisError, Decision, FaceUp, Options, Progress, Verdict, analyse_dabaifen_hand,
+    analyse_madiao_hand, decision_seed,
+};
+use ai::dabaifen::pimc::payoff;
+use ai::dabaifen::pos::Pos as DPos;
+use ai::dabaifen::solver::Solver as DSolver;
+use ai::madiao::pimc::{PimcBot as MPimc, PlayerObjective, objective};
+use ai::madiao::pos::from_state;
+use ai::madiao::solver::Solver as MSolver;
+use ai::{Bot, Budget, Dabaifen, Madiao, Registry};
+use cards::Seat;
+use cards::record::MadiaoOutcome;
+use cards::record::{AnyRecord, DabaifenAction};
+use dabaifen::record::{hand_record, match_record, record_actions};
+use dabaifen::{DealSetup, Phase as DPhase, Variants as DVariants, deal_from_seed};
+use madiao::{HandSetup, State as MState, deck_from_seed};
+
+const BUDGET: Budget = Budget { think_ms: 5 };
+const SEED: u64 = 77;
+
+/// A Madiao hand that is played (no meld, four lowest or redeal): `me` plays a fresh `pimc` of
+/// the decision's seed at each of its decisions, the others the heuristic.
+fn madiao_hand(deal: u64, me: Seat) -> MState {
+    for k in deal.. {
+        let mut st =
+            MState::new(HandSetup::new(Seat::wrapping((k % 4) as usize), deck_from_seed(k, 1))).unwrap();
+        let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
+        while let Some(s) = st.to_move() {
+            let legal = st.legal_actions();
+            let a = if s == me {
+                let i = st.history().iter().filter(|(x, _)| *x == me).count();
+                MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
+                    .choose(&st.view(s), &legal)
+            } else {
+                others.choose(&st.view(s), &legal)
+            };
+            st.apply(a).unwrap();
+        }
+        if st.outcome() == Some(MadiaoOutcome::Played) {
+            return st;
+        }
+    }
+    unreachable!()
+}
+
+/// A Da Bai Fen deal that is played: `me` plays its cards with a fresh `pimc` of the decision's
+/// seed (its other choices by the heuristic), the others the heuristic.
+fn dabaifen_deal(deal: u64, me: Seat) -> dabaifen::State {
+    for k in deal.. {
+        let (deck, _) = deal_from_seed(k, 0);
+        let setup = DealSetup {
+            first_deal: false,
+            ..DealSetup::first(deck, Seat::ALL[(k % 4) as usize], DVariants::STANDARD)
+        };
+        let mut st = dabaifen::State::new(&setup).unwrap();
+        let mut heur = Dabaifen::bot("heuristic", k, BUDGET).unwrap();
+        while let Some(s) = st.to_move() {
+            let legal = st.legal_actions();
+            let a = if s == me && st.phase() == DPhase::Playing {
+                let i = record_actions(&st).iter().filter(|x| x.seat() == me).count();
+                Dabaifen::bot("pimc", decision_seed(SEED, i), BUDGET).unwrap().choose(&st.view(s), &legal)
+            } else {
+                heur.choose(&st.view(s), &legal)
+            };
+            st.apply(a).unwrap();
+        }
+        if st.result().and_then(|r| r.defender_points).is_some() {
+            return st;
+        }
+    }
+    unreachable!()
+}
+
+fn searched(d: &Decision) -> Option<&analysis::Search> {
+    match &d.verdict {
+        Verdict::Searched(x) => Some(x),
+        _ => None,
+    }
+}
+
+/// The state of a Madiao hand just before each of `seat`'s decisions.
+fn madiao_states(finished: &MState, seat: Seat) -> Vec<(MState, madiao::Action)> {
+    let setup = HandSetup {
+        banker: finished.banker(),
+        stake: finished.stake(),
+        deck: *finished.deck(),
+        variants: *finished.variants(),
+        progress: finished.progress(),
+    };
+    let mut st = MState::new(setup).unwrap();
+    let mut out = Vec::new();
+    for (s, a) in finished.history() {
+        if s == seat {
+            out.push((st.clone(), a));
+        }
+        st.apply(a).unwrap();
+    }
+    out
+}
+
+#[test]
+fn madiao_face_up_verdict_is_the_exact_solvers_best_over_the_engines_legal_actions() {
+    let mut solved = 0;
+    for deal in [1u64, 20, 40] {
+        for seat in [Seat::ALL[0], Seat::ALL[1]] {
+            let st = madiao_hand(deal, seat);
+            let a = analyse_madiao_hand(&st, seat, SEED, BUDGET, &mut |_| {});
+            let states = madiao_states(&st, seat);
+            assert_eq!(states.len(), a.decisions.len());
+            for ((before, action), d) in states.iter().zip(&a.decisions) {
+                assert_eq!(d.played, action.to_string());
+                let Some(FaceUp::Solved { best_value, played_value, cost, .. }) =
+                    searched(d).map(|x| x.face_up.clone())
+                else {
+                    continue;
+                };
+                // Independently: every legal action applied by the engine, the rest solved exactly.
+                let me = before.to_move().unwrap().index() as u8;
+                let obj = objective(me, before.banker().index() as u8, PlayerObjective::Own);
+                let value = |a: madiao::Action| {
+                    let mut child = before.clone();
+                    child.apply(a).unwrap();
+                    let (ctx, pos) = from_state(&child).unwrap();
+                    if pos.is_over() {
+                        obj.value(&pos.payoffs(&ctx))
+                    } else {
+                        MSolver::new(16).value(&ctx, &pos, obj)
+                    }
+                };
+                let best = before.legal_actions().into_iter().map(value).max().unwrap();
+                assert_eq!(best_value, f64::from(best) / 2.0, "deal {deal} seat {seat}: {d:?}");
+                assert_eq!(played_value, f64::from(value(*action)) / 2.0, "deal {deal} seat {seat}: {d:?}");
+                assert_eq!(cost, best_value - played_value);
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 10, "only {solved} face-up verdicts were solved");
+}
+
+#[test]
+fn madiao_the_bots_own_moves_cost_nothing_and_are_its_choice() {
+    for deal in [3u64, 30] {
+        let seat = Seat::ALL[2];
+        let st = madiao_hand(deal, seat);
+        let a = analyse_madiao_hand(&st, seat, SEED, BUDGET, &mut |_| {});
+        let mut n = 0;
+        for d in &a.decisions {
+            if let Some(x) = searched(d) {
+                assert_eq!(x.cost, 0.0, "{d:?}");
+                assert_eq!(x.bot, d.played, "{d:?}");
+                assert_eq!(x.played_value, x.bot_value);
+                assert!(x.candidates.iter().all(|c| c.value <= x.bot_value), "{d:?}");
+                assert!(x.mark.is_none());
+                n += 1;
+            }
+        }
+        assert!(n >= 3, "only {n} searched decisions");
+        assert_eq!(a.summary.total_cost, 0.0);
+    }
+}
+
+#[test]
+fn madiao_analysis_is_reproducible_and_a_seed_changes_only_sampled_values() {
+    let seat = Seat::ALL[1];
+    let st = madiao_hand(5, seat);
+    let mut seen = Vec::new();
+    let one = analyse_madiao_hand(&st, seat, 1, BUDGET, &mut |p| seen.push(p));
+    let again = analyse_madiao_hand(&st, seat, 1, BUDGET, &mut |_| {});
+    assert_eq!(one, again);
+    // Progress: 0 of n, then one report per decision.
+    let n = one.decisions.len();
+    assert_eq!(seen.first(), Some(&Progress { done: 0, total: n }));
+    assert_eq!(seen.last(), Some(&Progress { done: n, total: n }));
+    assert_eq!(seen.len(), n + 1);
+    let other = analyse_madiao_hand(&st, seat, 2, BUDGET, &mut |_| {});
+    assert_same_but_sampled(&one.decisions, &other.decisions);
+}
+
+fn assert_same_but_sampled(a: &[Decision], b: &[Decision]) {
+    assert_eq!(a.len(), b.len());
+    let mut differ = false;
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!((x.trick, &x.played), (y.trick, &y.played));
+        match (&x.verdict, &y.verdict) {
+            (Verdict::Searched(p), Verdict::Searched(q)) => {
+                assert_eq!(p.face_up, q.face_up);
+                differ |= p.candidates != q.candidates || p.samples != q.samples;
+            }
+            (p, q) => assert_eq!(p, q),
+        }
+    }
+    assert!(differ, "another seed sampled the same values everywhere");
+}
+
+/// The state of a Da Bai Fen deal just before each of `seat`'s record actions.
+fn dabaifen_states(finished: &dabaifen::State, seat: Seat) -> Vec<(dabaifen::State, DabaifenAction)> {
+    let mut st = dabaifen::State::new(&finished.setup()).unwrap();
+    let mut out = Vec::new();
+    for a in record_actions(finished) {
+        if a.seat() == seat {
+            out.push((st.clone(), a.clone()));
+        }
+        dabaifen::record::apply_recorded(&mut st, &a).unwrap();
+    }
+    out
+}
+
+#[test]
+fn dabaifen_face_up_verdict_is_the_exact_solvers_best_over_the_engines_legal_plays() {
+    let mut solved = 0;
+    for deal in [1u64, 9] {
+        for seat in [Seat::ALL[0], Seat::ALL[3]] {
+            let st = dabaifen_deal(deal, seat);
+            let actions = record_actions(&st);
+            let a = analyse_dabaifen_hand(&st, &actions, seat, SEED, BUDGET, &mut |_| {});
+            let states = dabaifen_states(&st, seat);
+            assert_eq!(states.len(), a.decisions.len());
+            for ((before, action), d) in states.iter().zip(&a.decisions) {
+                let Some(FaceUp::Solved { best_value, played_value, .. }) =
+                    searched(d).map(|x| x.face_up.clone())
+                else {
+                    continue;
+                };
+                let DabaifenAction::Play { .. } = action else { panic!("a searched decision is a play") };
+                let defends = seat.team() != before.starter().team();
+                // Independently: every legal play applied by the engine, the rest solved exactly.
+                let value = |a: dabaifen::Action| {
+                    let mut child = before.clone();
+                    child.apply(a).unwrap();
+                    let t = match child.result().and_then(|r| r.defender_points) {
+                        Some(t) => t,
+                        None => {
+                            let pos = DPos::from_state(&child).unwrap();
+                            pos.def_points + DSolver::new().value(&pos, u64::MAX).unwrap() as u32
+                        }
+                    };
+                    payoff(t, defends)
+                };
+                let leading = before.tricks().last().is_some_and(|t| t.count == 0);
+                let plays: Vec<dabaifen::Action> = before
+                    .legal_actions()
+                    .into_iter()
+                    .filter(|a| match a {
+                        dabaifen::Action::Play(s) => {
+                            !(leading && s.len() >= 2 && !s.is_subset(before.top_cards(seat)))
+                        }
+                        _ => false,
+                    })
+                    .collect();
+                let best = plays.iter().map(|&a| value(a)).fold(f64::NEG_INFINITY, f64::max);
+                assert!(
+                    (best_value - best).abs() < 1e-4,
+                    "deal {deal} {seat}: {best_value} vs {best}: {d:?}"
+                );
+                let mut probe = before.clone();
+                dabaifen::record::apply_recorded(&mut probe, action).unwrap();
+                let made = before.history_play(&probe, seat);
+                assert!((played_value - value(made)).abs() < 1e-4, "{d:?}");
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved >= 6, "only {solved} face-up verdicts were solved");
+}
+
+/// The play `seat` made between two states.
+trait PlayMade {
+    fn history_play(&self, after: &dabaifen::State, seat: Seat) -> dabaifen::Action;
+}
+
+impl PlayMade for dabaifen::State {
+    fn history_play(&self, after: &dabaifen::State, seat: Seat) -> dabaifen::Action {
+        let set = self.hand(seat).bits() & !after.hand(seat).bits();
+        dabaifen::Action::Play(dabaifen::Cards::from_bits(set))
+    }
+}
+
+#[test]
+fn dabaifen_the_bots_own_plays_cost_nothing_and_are_its_choice() {
+    let seat = Seat::ALL[1];
+    let st = dabaifen_deal(4, seat);
+    let a = analyse_dabaifen_hand(&st, &record_actions(&st), seat, SEED, BUDGET, &mut |_| {});
+    let mut n = 0;
+    for d in &a.decisions {
+        if let Some(x) = searched(d) {
+            assert_eq!(x.cost, 0.0, "{d:?}");
+            assert_eq!(x.bot, d.played, "{d:?}");
+            assert!(x.candidates.iter().all(|c| c.value <= x.bot_value && c.considered), "{d:?}");
+            n += 1;
+        }
+    }
+    assert!(n >= 3, "only {n} searched decisions");
+}
+
+#[test]
+fn dabaifen_analysis_is_reproducible_and_a_seed_changes_only_sampled_values() {
+    let seat = Seat::ALL[2];
+    let st = dabaifen_deal(6, seat);
+    let actions = record_actions(&st);
+    let one = analyse_dabaifen_hand(&st, &actions, seat, 1, BUDGET, &mut |_| {});
+    assert_eq!(one, analyse_dabaifen_hand(&st, &actions, seat, 1, BUDGET, &mut |_| {}));
+    let other = analyse_dabaifen_hand(&st, &actions, seat, 2, BUDGET, &mut |_| {});
+    assert_same_but_sampled(&one.decisions, &other.decisions);
+}
+
+#[test]
+fn records_are_analysed_by_hand_and_bad_requests_are_errors() {
+    let seat = Seat::ALL[0];
+    let st = madiao_hand(2, seat);
+    let rec = madiao::record::to_record("standard", st.variants(), Some(1), [&st]).unwrap();
+    let any = AnyRecord::Madiao(rec.clone());
+    let opts = Options { seat, hand: 0, seed: 3, budget: BUDGET };
+    let a = analysis::analyse(&any, &opts, &mut |_| {}).unwrap();
+    assert_eq!(a, {
+        let mut b = analyse_madiao_hand(&st, seat, 3, BUDGET, &mut |_| {});
+        b.hand = 0;
+        b
+    });
+    assert_eq!(
+        analysis::analyse(&any, &Options { hand: 1, ..opts }, &mut |_| {}),
+        Err(AnalysisError::HandOutOfRange { hand: 1, hands: 1 })
+    );
+    // An unfinished hand.
+    let mut part = MState::new(HandSetup::new(st.banker(), *st.deck())).unwrap();
+    for (_, act) in st.history().into_iter().take(5) {
+        part.apply(act).unwrap();
+    }
+    let unfinished = madiao::record::to_record("standard", st.variants(), None, [&part]).unwrap();
+    assert_eq!(
+        analysis::analyse(&AnyRecord::Madiao(unfinished), &opts, &mut |_| {}),
+        Err(AnalysisError::Unfinished(0))
+    );
+    // An illegal action: the record does not replay.
+    let mut bad = rec;
+    bad.hands[0].actions.swap(2, 3);
+    assert!(matches!(
+        analysis::analyse(&AnyRecord::Madiao(bad), &opts, &mut |_| {}),
+        Err(AnalysisError::Replay(_))
+    ));
+    // Da Bai Fen through a record.
+    let d = dabaifen_deal(2, seat);
+    let drec = match_record(&DVariants::STANDARD, None, vec![hand_record(&d)]);
+    let da = analysis::analyse(&AnyRecord::Dabaifen(drec), &opts, &mut |_| {}).unwrap();
+    assert_eq!(da, analyse_dabaifen_hand(&d, &record_actions(&d), seat, 3, BUDGET, &mut |_| {}));
+}
+
+#[test]
+fn madiao_redeal_choices_are_weighed_as_pimc_weighs_them() {
+    let mut found = Vec::new();
+    for k in 0..400u64 {
+        let mut st =
+            MState::new(HandSetup::new(Seat::wrapping((k % 4) as usize), deck_from_seed(k, 3))).unwrap();
+        // Whoever is asked first about a redeal answers with a fresh pimc; everyone else plays the
+        // heuristic.
+        let Some(me) = st.to_move().filter(|_| st.phase() == madiao::Phase::Redeal) else { continue };
+        let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
+        while let Some(s) = st.to_move() {
+            let legal = st.legal_actions();
+            let a = if s == me {
+                let i = st.history().iter().filter(|(x, _)| *x == me).count();
+                MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
+                    .choose(&st.view(s), &legal)
+            } else {
+                others.choose(&st.view(s), &legal)
+            };
+            st.apply(a).unwrap();
+        }
+        let a = analyse_madiao_hand(&st, me, SEED, BUDGET, &mut |_| {});
+        let d = &a.decisions[0];
+        let x = searched(d).expect("a redeal choice is searched");
+        assert!(d.played.ends_with("a redeal"), "{d:?}");
+        assert_eq!(x.bot, d.played, "{d:?}");
+        assert_eq!(x.cost, 0.0);
+        assert_eq!(x.candidates.len(), 2);
+        assert!(matches!(x.face_up, FaceUp::Unsolved { .. }));
+        found.push(d.played.clone());
+        if found.len() >= 4 {
+            break;
+        }
+    }
+    assert!(found.len() >= 4, "only {} redeal choices found", found.len());
+}
