@@ -964,7 +964,7 @@ async function main() {
       }
     });
 
-    await scenario('ratings: an account plays a rated match with bots and finds its rating on its profile and the leaderboard', async () => {
+    await scenario('ratings: an account plays a rated match with bots, finds its rating on its profile and the leaderboard, and on another browser finds the match in its games, its replay, and its archive replayed by yezi replay', async () => {
       const ctx = await browser.newContext(desktop);
       const a = await watchedPage(ctx, 'rated');
       const user = `rated_${Date.now().toString(36)}`;
@@ -1019,6 +1019,40 @@ async function main() {
         await a.locator('button[data-action="lang"]').click();
         await a.locator('.recent-rated h2', { hasText: '最近的计分对局' }).waitFor({ timeout: 5000 });
         await a.locator('button[data-action="lang"]').click();
+        // Another browser signs in as the same account and finds the match in its games (the
+        // rated filter keeps it), and opens its replay.
+        const other = await browser.newContext(desktop);
+        try {
+          const b = await watchedPage(other, 'rated-elsewhere');
+          await b.goto('/');
+          await b.locator('a.sign-in-link').click();
+          await b.locator('form.sign-in input[name="username"]').fill(user);
+          await b.locator('form.sign-in input[name="password"]').fill('a long enough password');
+          await b.locator('form.sign-in button[data-action="sign-in"]').click();
+          await b.locator('header .account-name').waitFor({ timeout: 15000 });
+          await b.locator('header a[data-nav="account"]').click();
+          const mine = b.locator(`.my-games li[data-game="${id}"][data-rated="1"]`);
+          await mine.waitFor({ timeout: 15000 });
+          await b.locator('.games-filter select[name="rated"]').selectOption('false');
+          await b.locator('button[data-action="filter-games"]').click();
+          await mine.waitFor({ state: 'detached', timeout: 15000 });
+          await b.locator('.games-filter select[name="rated"]').selectOption('true');
+          await b.locator('button[data-action="filter-games"]').click();
+          await mine.waitFor({ timeout: 15000 });
+          await snap(b, 'rated-my-games');
+          await mine.locator('[data-action="replay"]').click();
+          await b.waitForURL(`**/replay/${id}`, { timeout: 15000 });
+          await b.locator('.replay-body').waitFor({ timeout: 15000 });
+          // The player's games downloaded from the archive, replayed by `yezi replay`.
+          const bulk = await b.request.get(`/api/archive/player/${encodeURIComponent('Rui 瑞')}`);
+          assert(bulk.ok() && bulk.headers()['content-type'] === 'application/gzip', `the player's archive downloads: ${bulk.status()}`);
+          const gz = join(mkdtempSync(join(tmpdir(), 'yezi-rated-')), 'rui.jsonl.gz');
+          writeFileSync(gz, await bulk.body());
+          const out = execFileSync(bin, ['replay', gz]).toString();
+          assert(out.includes('1 record(s), 1 replayed cleanly'), `yezi replay of the archive: ${out.slice(-200)}`);
+        } finally {
+          await other.close();
+        }
       } finally {
         await ctx.close();
       }

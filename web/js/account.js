@@ -38,7 +38,7 @@ export function accountTables(token) {
 
 /**
  * One page of the guest's finished games (`GET /api/account/games`).
- * @param {string} token @param {{game?: string, result?: string, opponent?: string, offset?: number}} f
+ * @param {string} token @param {{game?: string, result?: string, opponent?: string, rated?: string, offset?: number}} f
  * @returns {Promise<MyGames>}
  */
 export function myGames(token, f) {
@@ -46,6 +46,7 @@ export function myGames(token, f) {
   if (f.game) q.set('game', f.game);
   if (f.result) q.set('result', f.result);
   if (f.opponent && f.opponent.trim()) q.set('opponent', f.opponent.trim());
+  if (f.rated) q.set('rated', f.rated);
   if (f.offset) q.set('offset', String(f.offset));
   const qs = q.toString();
   return call('GET', `/api/account/games${qs ? `?${qs}` : ''}`, { token });
@@ -123,11 +124,11 @@ function CredForm(p) {
 
 /**
  * "My games": the finished games of this browser's player, newest first, with filters (game,
- * result, opponent), each opening its replay.
+ * result, opponent, rated or casual), each opening its replay.
  * @param {{token: string, navigate: (p: string) => void}} p
  */
 function MyGamesList(p) {
-  const [f, setF] = useState(/** @type {{game: string, result: string, opponent: string}} */ ({ game: '', result: '', opponent: '' }));
+  const [f, setF] = useState(/** @type {{game: string, result: string, opponent: string, rated: string}} */ ({ game: '', result: '', opponent: '', rated: '' }));
   const [list, setList] = useState(/** @type {MyGame[] | null} */ (null));
   const [page, setPage] = useState(/** @type {MyGames | null} */ (null));
   /** @param {number} offset */
@@ -153,6 +154,11 @@ function MyGamesList(p) {
         <option value="">${t('games.any_result')}</option>
         ${['won', 'lost', 'drawn'].map((r) => html`<option key=${r} value=${r}>${t(`result.${r}`)}</option>`)}
       </select>
+      <select name="rated" aria-label=${t('games.any_kind')} value=${f.rated} onChange=${field('rated')}>
+        <option value="">${t('games.any_kind')}</option>
+        <option value="true">${t('games.rated')}</option>
+        <option value="false">${t('games.casual')}</option>
+      </select>
       <input name="opponent" maxlength="64" placeholder=${t('games.opponent')} aria-label=${t('games.opponent')} value=${f.opponent}
         onInput=${field('opponent')} />
       <button type="submit" data-action="filter-games">${t('games.filter')}</button>
@@ -162,8 +168,9 @@ function MyGamesList(p) {
     ${list && list.length
       ? html`<ul class="games-list">
           ${list.map(
-            (g) => html`<li key=${g.id} data-game=${g.id} data-result=${g.result}>
+            (g) => html`<li key=${g.id} data-game=${g.id} data-result=${g.result} data-rated=${g.rated ? '1' : '0'}>
               <span class=${`result ${g.result}`}>${t(`result.${g.result}`)}</span>
+              ${g.rated ? html`<span class="rated-mark">${t('games.rated')}</span>` : null}
               <a href=${g.replay} data-link="1" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${g.name || g.id}</a>
               <span class="hint"> · ${t(`game.${g.game}`)} · ${g.players.filter((_, i) => i !== g.seat).join(', ')}</span>
               <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>

@@ -1018,6 +1018,10 @@ players: [string, string, string, string],
  */
 result: Outcome, 
 /**
+ * A rated match.
+ */
+rated: boolean, 
+/**
  * When the table was made, milliseconds since the Unix epoch.
  */
 created_ms: number, 

@@ -1,5 +1,5 @@
 //! "My games": `GET /api/account/games`, the finished games the token's guest played, newest
-//! first, with filters (game, result, opponent) and pages; each names its replay.
+//! first, with filters (game, result, opponent, rated) and pages; each names its replay.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -38,7 +38,8 @@ struct Filters {
     result: Option<Outcome>,
     /// Lowercase.
     opponent: Option<String>,
-    // A `rated` filter (rated or casual tables) joins here once tables carry a rated flag.
+    /// Rated tables only (`true`) or casual ones only (`false`).
+    rated: Option<bool>,
 }
 
 fn filters(q: &HashMap<String, String>) -> Result<Filters, ApiError> {
@@ -62,7 +63,13 @@ fn filters(q: &HashMap<String, String>) -> Result<Filters, ApiError> {
         }
         Some(o) => Some(o.to_lowercase()),
     };
-    Ok(Filters { game, result, opponent })
+    let rated = match q.get("rated").map(String::as_str) {
+        None | Some("") => None,
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        Some(r) => return Err(ApiError::bad(format!("rated must be true or false, not {r:?}"))),
+    };
+    Ok(Filters { game, result, opponent, rated })
 }
 
 /// The name a seat shows (`bot:NAME` for a bot), if anyone holds it.
@@ -98,7 +105,7 @@ async fn standings_of(app: &App, t: &TableRow) -> Result<Option<[Standing; 4]>, 
     Ok(standings)
 }
 
-/// `GET /api/account/games?game=G&result=R&opponent=NAME&offset=K&limit=N`.
+/// `GET /api/account/games?game=G&result=R&opponent=NAME&rated=true|false&offset=K&limit=N`.
 pub async fn my_games(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -137,6 +144,12 @@ pub async fn my_games(
         if f.game.is_some_and(|want| want != game) {
             continue;
         }
+        let settings = serde_json::from_str::<serde_json::Value>(&t.settings).ok();
+        let rated =
+            settings.as_ref().and_then(|v| v.get("rated")).and_then(serde_json::Value::as_bool) == Some(true);
+        if f.rated.is_some_and(|want| want != rated) {
+            continue;
+        }
         let players: [String; 4] = std::array::from_fn(|i| {
             seat_name(&t.seats[i]).unwrap_or_else(|| format!("bot:{}", table::bots::default_bot_of(game)))
         });
@@ -153,8 +166,8 @@ pub async fn my_games(
         if f.result.is_some_and(|want| want != result) {
             continue;
         }
-        let name = serde_json::from_str::<serde_json::Value>(&t.settings)
-            .ok()
+        let name = settings
+            .as_ref()
             .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
             .unwrap_or_default();
         games.push(MyGame {
@@ -165,6 +178,7 @@ pub async fn my_games(
             seat: seat.number(),
             players,
             result,
+            rated,
             created_ms: t.created_ms,
         });
     }

@@ -158,6 +158,20 @@ async fn a_rated_match_with_bots_rates_the_account_as_glicko2_gives_for_its_stan
     assert_eq!(recent["score"].as_f64().unwrap(), beaten.sum::<f64>(), "{recent} {chips:?}");
     assert_eq!(recent["forfeited"], false);
     assert_eq!(p["history"].as_array().unwrap().len(), 1);
+    // "My games" lists it as rated; the rated filter keeps it, the casual one drops it.
+    let mine = |q: &'static str| {
+        let (srv, ann) = (&srv, ann.clone());
+        async move { srv.client.get_authed(&ann, &format!("/api/account/games{q}")).await.unwrap() }
+    };
+    let (status, all) = mine("").await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!(
+        (all["games"][0]["id"].as_str(), all["games"][0]["rated"].as_bool()),
+        (Some(table.as_str()), Some(true))
+    );
+    assert_eq!(mine("?rated=true").await.1["total"], 1);
+    assert_eq!(mine("?rated=false").await.1["total"], 0);
+    assert_eq!(mine("?rated=maybe").await.0, 400);
     // The bots' ratings never change: a second match starts from the account's new rating
     // against the same fixed ones.
     let (_, chips2) = rated_match(&srv, &ann, false).await;

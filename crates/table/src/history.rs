@@ -50,6 +50,8 @@ pub struct MyGame {
     pub players: [String; 4],
     /// How the guest's seat came out.
     pub result: Outcome,
+    /// A rated match.
+    pub rated: bool,
     /// When the table was made, milliseconds since the Unix epoch.
     #[ts(type = "number")]
     pub created_ms: i64,
