@@ -648,7 +648,7 @@ export const STRINGS = {
     'table.seat_free': '座位 {n}：空',
     'table.host': '桌主',
     'table.you': '你',
-    'table.not_here': '未连线',
+    'table.not_here': '未连接',
     'table.copy': '复制',
     'table.copied': '已复制邀请链接。',
     'table.start': '立即开局（机器人补空位）',
