@@ -79,15 +79,21 @@ async fn guests_can_neither_create_nor_sit_at_a_rated_table_but_may_watch() {
     assert_eq!((sync["type"].as_str(), sync["you"]["seat"].as_u64()), (Some("sync"), Some(1)), "{sync}");
 }
 
-/// A rated Madiao match of `username` with three bots (random, heuristic, random), two hands; the
-/// person plays at random, and leaves after the first decision if `leave`. Returns the table and
-/// the match's chips by seat.
-async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec<f64>) {
+/// A rated table of `game` created by `token`'s account, with three bots (random, heuristic,
+/// random) beside it, and the account seated there: the table's id and the account's socket
+/// (its `sync` read).
+async fn seated_at_rated(
+    srv: &TestServer,
+    token: &str,
+    game: &str,
+    turn_seconds: u32,
+    variants: Value,
+) -> (String, client::Socket) {
     let body = json!({
-        "game": "madiao",
+        "game": game,
         "rated": true,
-        "turn_seconds": 60,
-        "variants": { "game_length": "hands:2" },
+        "turn_seconds": turn_seconds,
+        "variants": variants,
         "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
     });
     let (status, reply) = srv.client.post("/api/tables", &body, Some(token)).await.unwrap();
@@ -96,6 +102,14 @@ async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec
     let mut s = srv.client.connect_as(token).await.unwrap();
     s.send(&json!({ "type": "join", "table": id })).await.unwrap();
     assert_eq!(next_of(&mut s, "sync").await["type"], "sync");
+    (id, s)
+}
+
+/// A rated Madiao match of `username` with three bots (random, heuristic, random), two hands; the
+/// person plays at random, and leaves after the first decision if `leave`. Returns the table and
+/// the match's chips by seat.
+async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec<f64>) {
+    let (id, mut s) = seated_at_rated(srv, token, "madiao", 60, json!({ "game_length": "hands:2" })).await;
     let chips = if leave {
         s.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
         s.send(&json!({ "type": "leave" })).await.unwrap();
@@ -296,18 +310,7 @@ async fn the_leaderboard_is_best_first_in_pages_and_profiles_show_the_ratings() 
 async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_only() {
     let srv = TestServer::start(fast()).await;
     let (ann, _) = account(&srv, "Ann").await;
-    let body = json!({
-        "game": "dabaifen",
-        "rated": true,
-        "turn_seconds": 60,
-        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
-    });
-    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["table"]["id"].as_str().unwrap().to_string();
-    let mut s = srv.client.connect_as(&ann).await.unwrap();
-    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
-    assert_eq!(next_of(&mut s, "sync").await["type"], "sync");
+    let (id, mut s) = seated_at_rated(&srv, &ann, "dabaifen", 60, json!({})).await;
     let seen = play_randomly(&mut s, 5, Duration::from_secs(240)).await;
     let winner = seen.last().unwrap()["match"]["winner"].as_u64().expect("a winning side");
     srv.record_within(&id, WAIT).await.expect("the record");
@@ -344,19 +347,7 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
 async fn a_person_whose_clock_runs_out_three_times_loses_the_rated_match_to_everyone() {
     let srv = TestServer::start(fast()).await;
     let (ann, _) = account(&srv, "Ann").await;
-    let body = json!({
-        "game": "madiao",
-        "rated": true,
-        "turn_seconds": 5,
-        "variants": { "game_length": "hands:2" },
-        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
-    });
-    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["table"]["id"].as_str().unwrap().to_string();
-    let mut s = srv.client.connect_as(&ann).await.unwrap();
-    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
-    assert_eq!(next_of(&mut s, "sync").await["type"], "sync");
+    let (id, mut s) = seated_at_rated(&srv, &ann, "madiao", 5, json!({ "game_length": "hands:2" })).await;
     let away = |m: &Value, yes: bool| m["type"] == "seats" && m["seats"][0]["away"] == yes;
     // Three times: the clock runs out (a bot plays for him), and he is back.
     for _ in 0..3 {
@@ -404,18 +395,7 @@ async fn a_leaver_still_forfeits_after_a_restart_and_the_match_is_rated_once() {
     let timing = table::settings::Timing { park_ms: 100, bot_delay_ms: 20, ..fast() };
     let srv = TestServer::start(timing).await;
     let (ann, _) = account(&srv, "Ann").await;
-    let body = json!({
-        "game": "madiao",
-        "rated": true,
-        "turn_seconds": 60,
-        "variants": { "game_length": "hands:8" },
-        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
-    });
-    let (status, reply) = srv.client.post("/api/tables", &body, Some(&ann)).await.unwrap();
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["table"]["id"].as_str().unwrap().to_string();
-    let mut s = srv.client.connect_as(&ann).await.unwrap();
-    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let (id, mut s) = seated_at_rated(&srv, &ann, "madiao", 60, json!({ "game_length": "hands:8" })).await;
     s.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
     s.send(&json!({ "type": "leave" })).await.unwrap();
     s.until(WAIT, "left", |m| m["type"] == "seats" && m["seats"][0]["away"] == true).await.unwrap();
