@@ -25,24 +25,30 @@ use madiao::{HandSetup, State as MState, deck_from_seed};
 const BUDGET: Budget = Budget { think_ms: 5 };
 const SEED: u64 = 77;
 
+/// Plays Madiao hand `st` to its end: `me` with a fresh pimc at each decision (seeded as the
+/// analysis seeds it), the others with the heuristic bot of seed `k`.
+fn play_out(st: &mut MState, me: Seat, k: u64) {
+    let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
+    while let Some(s) = st.to_move() {
+        let legal = st.legal_actions();
+        let a = if s == me {
+            let i = st.history().iter().filter(|(x, _)| *x == me).count();
+            MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
+                .choose(&st.view(s), &legal)
+        } else {
+            others.choose(&st.view(s), &legal)
+        };
+        st.apply(a).unwrap();
+    }
+}
+
 /// A Madiao hand that is played (no meld, four lowest or redeal): `me` plays a fresh `pimc` of
 /// the decision's seed at each of its decisions, the others the heuristic.
 fn madiao_hand(deal: u64, me: Seat) -> MState {
     for k in deal.. {
         let mut st =
             MState::new(HandSetup::new(Seat::wrapping((k % 4) as usize), deck_from_seed(k, 1))).unwrap();
-        let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
-        while let Some(s) = st.to_move() {
-            let legal = st.legal_actions();
-            let a = if s == me {
-                let i = st.history().iter().filter(|(x, _)| *x == me).count();
-                MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
-                    .choose(&st.view(s), &legal)
-            } else {
-                others.choose(&st.view(s), &legal)
-            };
-            st.apply(a).unwrap();
-        }
+        play_out(&mut st, me, k);
         if st.outcome() == Some(MadiaoOutcome::Played) {
             return st;
         }
@@ -361,18 +367,7 @@ fn madiao_redeal_choices_are_weighed_as_pimc_weighs_them() {
         // Whoever is asked first about a redeal answers with a fresh pimc; everyone else plays the
         // heuristic.
         let Some(me) = st.to_move().filter(|_| st.phase() == madiao::Phase::Redeal) else { continue };
-        let mut others = Madiao::bot("heuristic", k, BUDGET).unwrap();
-        while let Some(s) = st.to_move() {
-            let legal = st.legal_actions();
-            let a = if s == me {
-                let i = st.history().iter().filter(|(x, _)| *x == me).count();
-                MPimc::new("pimc", decision_seed(SEED, i), BUDGET, PlayerObjective::Own)
-                    .choose(&st.view(s), &legal)
-            } else {
-                others.choose(&st.view(s), &legal)
-            };
-            st.apply(a).unwrap();
-        }
+        play_out(&mut st, me, k);
         let a = analyse_madiao_hand(&st, me, SEED, BUDGET, &mut |_| {});
         let d = &a.decisions[0];
         let x = searched(d).expect("a redeal choice is searched");
