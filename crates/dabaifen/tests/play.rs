@@ -253,30 +253,6 @@ fn partial_follows_of_a_multi_card_lead() {
     assert_eq!(st.to_move(), Some(seat(3)));
 }
 
-/// Trumps hearts and 8 by turning the kitty (8H first), which holds BJ and SJ too: buried, they
-/// do not count against top cards, and the equal 8D in seat 1's hand is not stronger than 8S or 8C.
-fn kitty_holds_the_strong_trumps() -> State {
-    let setup = setup(
-        0,
-        ['8', '2'],
-        [
-            "8S 8C AS KS 5S 4S 3S 2S AD KD QD JD",
-            "8D QS JS TS 9S 7S 6S AC KC QC JC TC",
-            "AH KH QH JH TH 9H 7H 6H 5H 4H 3H 2H",
-            "TD 9D 7D 6D 5D 4D 3D 2D 9C 7C 6C 5C",
-        ],
-        "8H BJ SJ 2C 3C 4C",
-    );
-    let mut st = State::new(&setup).unwrap();
-    pass_draw(&mut st);
-    assert_eq!(st.trump(), Some(Trump { suit: Suit::Hearts, rank: Rank::Eight }));
-    // Seat 3 has no trump and keeps the deal.
-    assert_eq!(st.to_move(), Some(seat(3)));
-    st.apply(Action::Pass).unwrap();
-    st.apply(Action::Bury(cards("8H BJ SJ 2C 3C 4C"))).unwrap();
-    st
-}
-
 #[test]
 fn top_card_checks_ignore_the_buried_kitty_and_equal_trump_rank_cards() {
     let mut st = kitty_holds_the_strong_trumps();

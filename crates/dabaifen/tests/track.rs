@@ -6,32 +6,10 @@ mod common;
 
 use common::*;
 use dabaifen::random::RandomPolicy;
-use dabaifen::{Action, Card, Cards, Phase, State, Tracker, deal_from_seed};
+use dabaifen::{Card, Cards, Phase, State, Tracker, deal_from_seed};
 
 fn codes(cards: &[Card]) -> String {
     cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// Trumps hearts and 8 by turning the kitty (8H first), which holds BJ and SJ too; the starter
-/// (seat 0) buries them.
-fn kitty_holds_the_strong_trumps() -> State {
-    let setup = setup(
-        0,
-        ['8', '2'],
-        [
-            "8S 8C AS KS 5S 4S 3S 2S AD KD QD JD",
-            "8D QS JS TS 9S 7S 6S AC KC QC JC TC",
-            "AH KH QH JH TH 9H 7H 6H 5H 4H 3H 2H",
-            "TD 9D 7D 6D 5D 4D 3D 2D 9C 7C 6C 5C",
-        ],
-        "8H BJ SJ 2C 3C 4C",
-    );
-    let mut st = State::new(&setup).unwrap();
-    pass_draw(&mut st);
-    st.apply(Action::Pass).unwrap();
-    st.apply(Action::Bury(cards("8H BJ SJ 2C 3C 4C"))).unwrap();
-    assert_eq!(st.phase(), Phase::Playing);
-    st
 }
 
 #[test]

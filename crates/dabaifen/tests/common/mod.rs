@@ -4,7 +4,7 @@
 use cards::Seat;
 use cards::record::DabaifenAction;
 use dabaifen::record::apply_recorded;
-use dabaifen::{Action, Card, Cards, DealSetup, Phase, Rank, State, Variants};
+use dabaifen::{Action, Card, Cards, DealSetup, Phase, Rank, State, Suit, Trump, Variants};
 
 pub fn seat(n: u8) -> Seat {
     Seat::new(n).unwrap()
@@ -99,4 +99,30 @@ pub fn deck_with(placed: &[(usize, &str)]) -> [Card; 54] {
 /// The deck position of the `i`-th card (from 0) that `seat` draws when `first` draws first.
 pub fn pos(first: u8, seat: u8, i: usize) -> usize {
     4 * i + ((seat + 4 - first) % 4) as usize
+}
+
+/// Trumps hearts and 8 by turning the kitty (8H first), which holds BJ and SJ too; the starter
+/// (seat 0) buries them, and play begins. Buried, they do not count against top cards, and the
+/// equal 8D in seat 1's hand is not stronger than 8S or 8C.
+pub fn kitty_holds_the_strong_trumps() -> State {
+    let setup = setup(
+        0,
+        ['8', '2'],
+        [
+            "8S 8C AS KS 5S 4S 3S 2S AD KD QD JD",
+            "8D QS JS TS 9S 7S 6S AC KC QC JC TC",
+            "AH KH QH JH TH 9H 7H 6H 5H 4H 3H 2H",
+            "TD 9D 7D 6D 5D 4D 3D 2D 9C 7C 6C 5C",
+        ],
+        "8H BJ SJ 2C 3C 4C",
+    );
+    let mut st = State::new(&setup).unwrap();
+    pass_draw(&mut st);
+    assert_eq!(st.trump(), Some(Trump { suit: Suit::Hearts, rank: Rank::Eight }));
+    // Seat 3 has no trump and keeps the deal.
+    assert_eq!(st.to_move(), Some(seat(3)));
+    st.apply(Action::Pass).unwrap();
+    st.apply(Action::Bury(cards("8H BJ SJ 2C 3C 4C"))).unwrap();
+    assert_eq!(st.phase(), Phase::Playing);
+    st
 }
