@@ -241,6 +241,22 @@ async function playMadiaoHand(page, hooks) {
   throw new Error('the Madiao hand did not end in 3 minutes');
 }
 
+/**
+ * Plays a one-hand Madiao match by clicking, hand after hand (a redeal does not count: then the
+ * next hand, after the pause), at most four; resolves with whether the match is over.
+ */
+async function playMadiaoMatch(page) {
+  const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
+  for (let hand = 0; hand < 4 && !(await finished()); hand++) {
+    await playMadiaoHand(page, {});
+    await page.waitForFunction(() => {
+      const p = document.querySelector('.table-page');
+      return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
+    }, null, { timeout: 90000 });
+  }
+  return finished();
+}
+
 /** Plays one Da Bai Fen deal by clicking until its end panel shows. */
 async function playDabaifenDeal(page, hooks) {
   let played = 0;
@@ -905,16 +921,7 @@ async function main() {
         const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:1' }, name: 'For the archive' });
         log(`archive table ${id}`);
         await a.locator('.felt').waitFor({ timeout: 20000 });
-        // One counted hand (a redeal does not count: then the next hand, after the pause).
-        const finished = () => a.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
-        for (let hand = 0; hand < 4 && !(await finished()); hand++) {
-          await playMadiaoHand(a, {});
-          await a.waitForFunction(() => {
-            const p = document.querySelector('.table-page');
-            return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
-          }, null, { timeout: 90000 });
-        }
-        assert(await finished(), 'the one-hand match is over');
+        assert(await playMadiaoMatch(a), 'the one-hand match is over');
         // The Replays page lists it; a search by a part of the player's name, in another case, finds it.
         await a.goto('/replay');
         await a.locator('.archive').waitFor({ timeout: 15000 });
@@ -986,15 +993,7 @@ async function main() {
         log(`rated table ${id}`);
         await a.locator('.table-page .rated-mark').waitFor({ timeout: 15000 });
         await a.locator('.felt').waitFor({ timeout: 20000 });
-        const finished = () => a.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
-        for (let hand = 0; hand < 4 && !(await finished()); hand++) {
-          await playMadiaoHand(a, {});
-          await a.waitForFunction(() => {
-            const p = document.querySelector('.table-page');
-            return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
-          }, null, { timeout: 90000 });
-        }
-        assert(await finished(), 'the rated match is over');
+        assert(await playMadiaoMatch(a), 'the rated match is over');
         // The profile: one rated match, a rating, a chart of two points, the match among the recent.
         await a.locator('header a[data-nav="account"]').click();
         await a.locator('a.my-profile').click();
