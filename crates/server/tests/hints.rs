@@ -33,7 +33,6 @@ async fn a_hint_goes_only_to_the_asking_seat_on_its_turn_and_is_recorded() {
         )
         .await;
     let (mut a, _) = srv.join(&ann, &id, Some(0)).await;
-    let (b, _) = srv.join(&bo, &id, Some(1)).await;
     // A spectator may not ask.
     let mut c = srv.client.connect_as(&cy.token).await.unwrap();
     c.send(&json!({ "type": "watch", "table": id })).await.unwrap();
@@ -45,20 +44,26 @@ async fn a_hint_goes_only_to_the_asking_seat_on_its_turn_and_is_recorded() {
     a.send(&json!({ "type": "hint" })).await.unwrap();
     let e = a.until(Duration::from_secs(5), "error", |m| m["type"] == "error").await.unwrap();
     assert_eq!(e["code"], "not_your_turn", "{e}");
+    // Bo takes the last open seat: the match begins by itself.
+    let (b, _) = srv.join(&bo, &id, Some(1)).await;
 
     // Bo plays slowly in his own task, keeping every message he gets.
     let bo_task = tokio::spawn(async move {
         let mut b = b;
         play_paced(&mut b, 11, Duration::from_secs(120), Duration::from_millis(300)).await
     });
-    // Every seat is taken: the match begins by itself.
     let mut hints = 0;
     let mut refused_off_turn = 0;
     let end = tokio::time::Instant::now() + Duration::from_secs(120);
     let mut pending_turn: Option<Value> = None;
+    let mut seen: Vec<String> = Vec::new();
     loop {
         let left = end.saturating_duration_since(tokio::time::Instant::now());
-        let m = a.recv_timeout(left).await.unwrap().expect("the match ends in time");
+        let Some(m) = a.recv_timeout(left).await.unwrap() else {
+            let last: Vec<&String> = seen.iter().rev().take(8).collect();
+            panic!("the match did not end in time; Ann's last messages, newest first:\n{last:#?}");
+        };
+        seen.push(m.to_string());
         if match_over(&m) {
             break;
         }
@@ -110,10 +115,12 @@ async fn a_hint_goes_only_to_the_asking_seat_on_its_turn_and_is_recorded() {
     };
     assert!(spectator_saw.iter().all(|m| m["type"] != "hint"));
 
-    // The record notes the hints: seat 0 in hand 0, twice; it still replays.
+    // The record notes the hints: seat 0, twice, in the hand that was played (the last: a hand
+    // that was redealt comes before it); it still replays.
     let text = srv.record_within(&id, Duration::from_secs(10)).await.unwrap();
     let rec: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(rec["hints"], json!([{ "hand": 0, "seat": 0, "count": 2 }]), "{text}");
+    let played = rec["hands"].as_array().unwrap().len() - 1;
+    assert_eq!(rec["hints"], json!([{ "hand": played, "seat": 0, "count": 2 }]), "{text}");
     match cards::record::parse(&text).unwrap() {
         cards::record::AnyRecord::Madiao(r) => assert!(madiao::record::replay(&r).is_clean()),
         other => panic!("a Madiao record, not {other:?}"),
