@@ -26,6 +26,17 @@ pub fn fast() -> Timing {
     }
 }
 
+/// Limits that let test clients act as fast as they can.
+pub fn fast_limits() -> Limits {
+    Limits {
+        messages_per_second: 1000.0,
+        message_burst: 1000.0,
+        guests_burst: 1000.0,
+        connections_per_ip: 1000,
+        ..Limits::default()
+    }
+}
+
 pub struct TestServer {
     pub app: Arc<App>,
     pub client: Client,
@@ -36,17 +47,7 @@ pub struct TestServer {
 impl TestServer {
     /// A server whose limits let test clients act as fast as they can.
     pub async fn start(timing: Timing) -> TestServer {
-        Self::start_with(
-            timing,
-            Limits {
-                messages_per_second: 1000.0,
-                message_burst: 1000.0,
-                guests_burst: 1000.0,
-                connections_per_ip: 1000,
-                ..Limits::default()
-            },
-        )
-        .await
+        Self::start_with(timing, fast_limits()).await
     }
 
     pub async fn start_with(timing: Timing, limits: Limits) -> TestServer {
