@@ -113,7 +113,7 @@ export class TableSocket {
       this.opts.onMessage(msg);
       return;
     }
-    if (msg.type === 'error' && msg.code === 'bad_token') {
+    if (msg.type === 'error' && (msg.code === 'bad_token' || msg.code === 'signed_out')) {
       this.close();
       this.opts.onMessage(msg);
       return;

@@ -216,8 +216,8 @@ export function TablePage(props) {
       onStatus: (x) => setStatus(x),
       onMessage: (msg) => {
         if (msg.type === 'error') {
-          if (msg.code === 'bad_token') {
-            props.onBadToken();
+          if (msg.code === 'bad_token' || msg.code === 'signed_out') {
+            props.onBadToken(msg.code);
             return;
           }
           if (msg.code === 'no_seat' || msg.code === 'seat_taken' || msg.code === 'removed') {

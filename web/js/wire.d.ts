@@ -823,7 +823,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off";
 
 export type ChatMessage = { 
 /**

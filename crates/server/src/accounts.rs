@@ -73,6 +73,10 @@ pub struct AccountLimits {
     /// Passwords hashed or checked at once (each takes 19 MiB for a few tens of milliseconds);
     /// more wait their turn.
     pub hashes_at_once: usize,
+    /// How often an open connection checks that its session still holds (milliseconds): the
+    /// longest a connection on another node of a cluster stays open after its session was signed
+    /// out (on the node that signed it out, it is closed at once).
+    pub session_check_ms: u64,
 }
 
 impl Default for AccountLimits {
@@ -84,6 +88,7 @@ impl Default for AccountLimits {
             account_burst: 5.0,
             account_every_seconds: 60.0,
             hashes_at_once: 2,
+            session_check_ms: 30_000,
         }
     }
 }
@@ -457,6 +462,7 @@ async fn account(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
 async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
     let (_, s, _) = session(&app, &headers).await?;
     app.store.revoke_session(&s.token_hash, now_ms()).await.map_err(internal)?;
+    let _ = app.signouts.send(crate::SignOut::One(s.token_hash));
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -464,6 +470,7 @@ async fn sign_out(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult 
 async fn sign_out_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
     let (g, _, _) = session(&app, &headers).await?;
     let revoked = app.store.revoke_sessions(&g.id, None, now_ms()).await.map_err(internal)?;
+    let _ = app.signouts.send(crate::SignOut::Guest { guest: g.id, keep: None });
     ok_json(StatusCode::OK, SignedOut { revoked })
 }
 
@@ -490,6 +497,7 @@ async fn change_password(State(app): State<Arc<App>>, headers: HeaderMap, bytes:
     let hash = hash_in_turn(&app, req.password).await?;
     app.store.set_password(&g.id, &hash).await.map_err(internal)?;
     let revoked = app.store.revoke_sessions(&g.id, Some(&s.token_hash), now_ms()).await.map_err(internal)?;
+    let _ = app.signouts.send(crate::SignOut::Guest { guest: g.id, keep: Some(s.token_hash) });
     ok_json(StatusCode::OK, SignedOut { revoked })
 }
 
@@ -499,6 +507,7 @@ async fn delete_account(State(app): State<Arc<App>>, headers: HeaderMap, bytes: 
     let req: DeleteAccount = body(&bytes)?;
     confirm(&app, &a, req.password).await?;
     app.store.delete_account(&g.id, DELETED_NAME).await.map_err(internal)?;
+    let _ = app.signouts.send(crate::SignOut::Guest { guest: g.id, keep: None });
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

@@ -244,6 +244,9 @@ impl Site {
     }
 }
 
+/// The sign-outs a connection may fall behind on before it checks its session in the store.
+const SIGNOUTS_QUEUE: usize = 256;
+
 /// The server's shared state.
 pub struct App {
     /// The database.
@@ -275,6 +278,28 @@ pub struct App {
     pub accounts: accounts::Accounts,
     /// The source of new tables' seeds when the server was given one ([`Config::table_seed`]).
     table_seeds: Option<Mutex<cards::Rng>>,
+    /// Sessions signed out on this node, for its open connections to close (those of other
+    /// nodes find out when they next check their session, `session_check_ms`).
+    pub signouts: tokio::sync::broadcast::Sender<SignOut>,
+}
+
+/// Sessions that were signed out.
+#[derive(Clone, Debug)]
+pub enum SignOut {
+    /// The session whose token has this hash.
+    One(String),
+    /// Every session of the guest, except the one whose token has the hash `keep`.
+    Guest { guest: String, keep: Option<String> },
+}
+
+impl SignOut {
+    /// True when the session of `guest` whose token has the hash `token_hash` is signed out.
+    pub fn covers(&self, guest: &str, token_hash: &str) -> bool {
+        match self {
+            SignOut::One(h) => h == token_hash,
+            SignOut::Guest { guest: g, keep } => g == guest && keep.as_deref() != Some(token_hash),
+        }
+    }
 }
 
 /// A token bucket: `rate` tokens a second, at most `burst`.
@@ -356,6 +381,7 @@ impl App {
             site: std::sync::OnceLock::new(),
             accounts: accounts::Accounts::new(config.limits.accounts),
             table_seeds: config.table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
+            signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
         });
         if app.store.renew_leases().await? == store::Held::Every {
             // One node: every table at once, and nothing to keep up.

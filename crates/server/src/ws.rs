@@ -5,7 +5,9 @@
 //! is closed); a connection silent for `idle_seconds` is closed, and one that has not said a valid
 //! `hello` within `hello_timeout_ms` of opening is closed with a `hello_timeout` error. One guest
 //! holds at most `sockets_per_guest` connections (a `hello` beyond gets `too_many_connections`
-//! and is closed). The server pings every 30 s.
+//! and is closed). The server pings every 30 s. A connection that said `hello` with an account's
+//! session is closed with `signed_out` when that session is signed out: at once on the node where
+//! it was signed out, within `session_check_ms` ([`crate::accounts::AccountLimits`]) on the others.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -19,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
 use table::protocol::{GuestInfo, ServerMsg, WelcomeMsg};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::App;
@@ -129,6 +131,9 @@ struct Conn {
     app: Arc<App>,
     out: mpsc::Sender<Utf8Bytes>,
     guest: Option<Guest>,
+    /// The hash of the account session's token the connection said `hello` with (none for a
+    /// guest's own token).
+    session: Option<String>,
     slot: Option<GuestSlot>,
     table: Option<TableHandle>,
     /// The table the connection is at, and how it entered (to enter again if the table moves).
@@ -198,7 +203,7 @@ impl Conn {
         let guest = match (&msg, &self.guest) {
             (ClientMsg::Hello { token }, None) => {
                 return match crate::accounts::identify(&self.app, token).await {
-                    Ok((g, _)) => {
+                    Ok((g, session)) => {
                         match GuestSlot::take(&self.app, &g.id) {
                             Ok(slot) => self.slot = Some(slot),
                             Err(cap) => {
@@ -218,6 +223,7 @@ impl Conn {
                             .text(),
                         );
                         self.guest = Some(Guest { id: g.id, name: g.name });
+                        self.session = session.map(|s| s.token_hash);
                         true
                     }
                     Err(e @ crate::accounts::Refused::Store(_)) => {
@@ -405,6 +411,22 @@ impl Conn {
         Ok(())
     }
 
+    /// False when the connection's session has been revoked, has expired or is gone (the
+    /// account deleted); a store that cannot answer keeps it.
+    async fn session_holds(&self) -> bool {
+        let Some(hash) = &self.session else { return true };
+        match self.app.store.session_by_token_hash(hash).await {
+            Ok(Some(s)) => s.revoked_ms.is_none() && crate::http::now_ms() < s.expires_ms,
+            Ok(None) => false,
+            Err(_) => true,
+        }
+    }
+
+    /// Tells the client its session was signed out (the connection is then closed).
+    fn signed_out(&self) {
+        self.error(ErrorCode::SignedOut, "this session was signed out: the connection is closed");
+    }
+
     /// The table stopped where the connection reached it: enter it again where it runs now
     /// (the client gets a fresh `sync`), trying for up to twice a lease's length.
     async fn moved(&mut self, table: &str) {
@@ -466,6 +488,7 @@ async fn serve_connection(
         app: app.clone(),
         out,
         guest: None,
+        session: None,
         slot: None,
         table: None,
         at: None,
@@ -477,11 +500,18 @@ async fn serve_connection(
     };
     let idle = Duration::from_secs(limits.idle_seconds);
     let hello_by = Instant::now() + Duration::from_millis(limits.hello_timeout_ms);
+    let mut heard = Instant::now();
+    let mut signouts = app.signouts.subscribe();
+    let mut session_check =
+        tokio::time::interval(Duration::from_millis(limits.accounts.session_check_ms.max(1)));
+    session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    session_check.tick().await;
     loop {
-        // Until `hello`, the connection has until `hello_by` (whatever else it sends).
+        // Silent for `idle`, the connection is closed; until `hello`, it has until `hello_by`
+        // (whatever else it sends).
         let wait = match conn.guest {
-            None => hello_by.saturating_duration_since(Instant::now()).min(idle),
-            Some(_) => idle,
+            None => hello_by.min(heard + idle).saturating_duration_since(Instant::now()),
+            Some(_) => (heard + idle).saturating_duration_since(Instant::now()),
         };
         let next = tokio::select! {
             m = tokio::time::timeout(wait, stream.next()) => m,
@@ -491,7 +521,28 @@ async fn serve_connection(
                 }
                 continue;
             }
+            s = signouts.recv(), if conn.session.is_some() => {
+                let out = match s {
+                    Ok(s) => conn.guest.as_ref().zip(conn.session.as_ref()).is_some_and(|(g, h)| s.covers(&g.id, h)),
+                    // Fallen behind: the store says.
+                    Err(broadcast::error::RecvError::Lagged(_)) => !conn.session_holds().await,
+                    Err(broadcast::error::RecvError::Closed) => false,
+                };
+                if out {
+                    conn.signed_out();
+                    break;
+                }
+                continue;
+            }
+            _ = session_check.tick(), if conn.session.is_some() => {
+                if !conn.session_holds().await {
+                    conn.signed_out();
+                    break;
+                }
+                continue;
+            }
         };
+        heard = Instant::now();
         let msg = match next {
             Ok(Some(Ok(m))) => m,
             Err(_) if conn.guest.is_none() && Instant::now() >= hello_by => {

@@ -332,3 +332,78 @@ async fn sign_in_is_limited_per_address() {
     assert_eq!((status, body["error"]["code"].as_str()), (429, Some("rate_limited")), "{body}");
     assert!(body["error"]["message"].as_str().unwrap().contains("address"), "{body}");
 }
+
+/// A socket that said `hello` with `token` (and got its welcome).
+async fn hello(srv: &TestServer, token: &str) -> client::Socket {
+    let mut s = srv.client.connect().await.unwrap();
+    s.send(&json!({ "type": "hello", "token": token })).await.unwrap();
+    let w = s.recv().await.unwrap();
+    assert_eq!(w["type"], "welcome", "{w}");
+    s
+}
+
+/// Asserts that `s` is told `signed_out` and is then closed.
+async fn closed_as_signed_out(s: &mut client::Socket) {
+    let e = s.recv_timeout(Duration::from_secs(5)).await.unwrap().expect("an error before the close");
+    assert_eq!((e["type"].as_str(), e["code"].as_str()), (Some("error"), Some("signed_out")), "{e}");
+    let end = s.recv_timeout(Duration::from_secs(5)).await;
+    assert!(!matches!(end, Ok(Some(_))), "closed after the error, not {end:?}");
+}
+
+/// Asserts that `s` is still open: it answers a ping.
+async fn still_open(s: &mut client::Socket) {
+    s.send(&json!({ "type": "ping" })).await.unwrap();
+    let m = s.recv_timeout(Duration::from_secs(5)).await.unwrap().expect("an answer");
+    assert_eq!(m["type"], "pong", "{m}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_connections_of_signed_out_sessions_are_closed() {
+    let srv = server(roomy()).await;
+    let ann = srv.guest("Ann").await;
+    let a = srv.client.claim_account(&ann.token, "Ann", PW).await.unwrap();
+    let b = srv.client.sign_in("Ann", PW).await.unwrap();
+    let c = srv.client.sign_in("Ann", PW).await.unwrap();
+    let bo = srv.guest("Bo").await;
+    let (mut sa, mut sb, mut sc, mut sbo) = (
+        hello(&srv, &a.token).await,
+        hello(&srv, &b.token).await,
+        hello(&srv, &c.token).await,
+        hello(&srv, &bo.token).await,
+    );
+    // b, at a table, signs out here: only b's connection closes.
+    let (status, t) =
+        srv.client.post("/api/tables", &json!({ "game": "madiao" }), Some(&b.token)).await.unwrap();
+    assert_eq!(status, 201, "{t}");
+    let id = t["table"]["id"].as_str().unwrap().to_string();
+    sb.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    sb.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    srv.client.sign_out(&b.token).await.unwrap();
+    closed_as_signed_out(&mut sb).await;
+    still_open(&mut sa).await;
+    still_open(&mut sc).await;
+    // A password change signs out the others (c), not the session that made it (a).
+    srv.client.change_password(&a.token, PW, "new password 1").await.unwrap();
+    closed_as_signed_out(&mut sc).await;
+    still_open(&mut sa).await;
+    // Deleting the account closes the last one; another guest's connection stays.
+    srv.client.delete_account(&a.token, "new password 1").await.unwrap();
+    closed_as_signed_out(&mut sa).await;
+    still_open(&mut sbo).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_signed_out_elsewhere_closes_its_connection_at_the_next_check() {
+    // As a session signed out on another node of a cluster: revoked in the store alone.
+    let srv = server(AccountLimits { session_check_ms: 200, ..roomy() }).await;
+    let ann = srv.guest("Ann").await;
+    let a = srv.client.claim_account(&ann.token, "Ann", PW).await.unwrap();
+    let b = srv.client.sign_in("Ann", PW).await.unwrap();
+    let (mut sa, mut sb) = (hello(&srv, &a.token).await, hello(&srv, &b.token).await);
+    still_open(&mut sb).await;
+    let hash = server::ids::hash_token(&b.token);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    srv.app.store.revoke_session(&hash, now).await.unwrap();
+    closed_as_signed_out(&mut sb).await;
+    still_open(&mut sa).await;
+}

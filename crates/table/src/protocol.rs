@@ -1137,6 +1137,9 @@ pub enum ErrorCode {
     AlreadyAuthenticated,
     /// The token is unknown.
     BadToken,
+    /// The connection's session was signed out (this session, every session, or by a password
+    /// change or the account's deletion): the connection is closed.
+    SignedOut,
     /// No such table.
     NoTable,
     /// The message needs a table: `join` or `watch` first.
@@ -1228,7 +1231,10 @@ impl Refusal {
     /// The HTTP status of the refusal.
     pub fn status(&self) -> u16 {
         match self.code {
-            ErrorCode::NotAuthenticated | ErrorCode::BadToken | ErrorCode::HelloTimeout => 401,
+            ErrorCode::NotAuthenticated
+            | ErrorCode::BadToken
+            | ErrorCode::SignedOut
+            | ErrorCode::HelloTimeout => 401,
             ErrorCode::NotHost
             | ErrorCode::NotSeated
             | ErrorCode::NotYourSeat
@@ -1270,7 +1276,10 @@ impl Refusal {
         match self.code {
             ErrorCode::BadJson => ApiCode::NotJson,
             ErrorCode::TooLarge => ApiCode::RecordTooLarge,
-            ErrorCode::BadToken | ErrorCode::NotAuthenticated | ErrorCode::HelloTimeout => ApiCode::BadToken,
+            ErrorCode::BadToken
+            | ErrorCode::SignedOut
+            | ErrorCode::NotAuthenticated
+            | ErrorCode::HelloTimeout => ApiCode::BadToken,
             ErrorCode::NoTable => ApiCode::NoTable,
             ErrorCode::RateLimited => ApiCode::RateLimited,
             ErrorCode::TooManyConnections => ApiCode::TooManyConnections,
