@@ -33,12 +33,16 @@
 //! solver values a seat's own payoff with the three others against it (as the bot's objective),
 //! the Da Bai Fen solver the defenders' points with both teams playing their best.
 //!
-//! # Decisions not searched
+//! # Decisions before play
 //! Card plays and Madiao's redeal choices are searched (a redeal choice as `pimc` weighs it: the
 //! hand played out by the rules in sampled deals against what a fresh hand is worth; its
-//! face-up verdict is unsolved). Da Bai Fen's showing a trump, annulling and burying are listed
-//! with [`Verdict::NotAnalysed`] and the reason. A play with one distinct choice (every legal
-//! move equivalent) is [`Verdict::Forced`].
+//! face-up verdict is unsolved). Da Bai Fen's decisions before play are searched as `pimc`
+//! weighs them ([`crate::dabaifen::pimc::Weighed`]): a showing against passing and the other
+//! cards the hand supports, each played out from decks consistent with the seat's view; an
+//! annulment poll's declining against annulling (worth 0); a burial against the bot's burial
+//! candidates, each played out in the same sampled worlds. Their face-up verdict is unsolved (no
+//! exact solver values a whole deal). A play with one distinct choice (every legal move
+//! equivalent) is [`Verdict::Forced`].
 //!
 //! # Seeds
 //! The same record, hand, seat, seed and budget give the same analysis. Another seed samples
@@ -56,7 +60,8 @@ use crate::dabaifen::heuristic::legal_or_fallback;
 use crate::dabaifen::infer;
 use crate::dabaifen::know::Know;
 use crate::dabaifen::pimc::{
-    Params, Search as DSearch, payoff, play_candidates, pos_from_view, resample, resplit_burial,
+    Params, PimcBot, Search as DSearch, bury_options, payoff, play_candidates, pos_from_view, resample,
+    resplit_burial,
 };
 use crate::dabaifen::pos::Pos as DPos;
 use crate::dabaifen::sample::Problem;
@@ -259,7 +264,7 @@ pub struct Candidate {
     pub action: String,
     /// Its expected value, in the analysis's unit.
     pub value: f64,
-    /// Da Bai Fen: the expected defenders' card points at the end of the deal.
+    /// Da Bai Fen plays and burials: the expected defenders' card points at the end of the deal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<f64>,
     /// True when the bot considered it (false for the move made when the bot did not weigh it).
@@ -763,13 +768,7 @@ pub fn analyse_dabaifen_hand(
                             ),
                         }
                     }
-                    other => (
-                        describe_dabaifen(other),
-                        Verdict::NotAnalysed {
-                            reason: "showing a trump, annulling and burying are not searched (only card plays are)"
-                                .into(),
-                        },
-                    ),
+                    other => dabaifen_before_play(&st, other, decision_seed(seed, decisions.len()), budget),
                 };
                 decisions.push(Decision { trick, played, verdict });
                 progress(Progress { done: decisions.len(), total });
@@ -791,6 +790,135 @@ pub fn analyse_dabaifen_hand(
         decisions,
         summary,
     }
+}
+
+/// Why a decision before play has no face-up verdict.
+const BEFORE_PLAY_FACE_UP: &str = "a decision before play: no exact solver values a whole deal";
+
+/// A move before play in words (at an annulment poll, passing is declining to annul; at a draw
+/// poll it is showing nothing).
+fn before_play_label(a: dabaifen::Action, annul_poll: bool) -> String {
+    match a {
+        dabaifen::Action::Pass if annul_poll => "decline to annul".into(),
+        other => other.to_string(),
+    }
+}
+
+/// One Da Bai Fen decision before play (showing a trump, an annulment poll, the burial): the
+/// move made, and what a fresh `pimc` (seed `seed`) weighs there from the seat's view, with the
+/// move made valued beside its candidates.
+fn dabaifen_before_play(
+    st: &dabaifen::State,
+    action: &DabaifenAction,
+    seed: u64,
+    budget: Budget,
+) -> (String, Verdict) {
+    let made = match action {
+        DabaifenAction::Declare { card, .. } => {
+            card.parse::<dabaifen::Card>().ok().map(dabaifen::Action::Declare)
+        }
+        DabaifenAction::Annul { annul: true, .. } => Some(dabaifen::Action::Annul),
+        DabaifenAction::Annul { annul: false, .. } => Some(dabaifen::Action::Pass),
+        DabaifenAction::Bury { cards, .. } => {
+            let mut set = dabaifen::Cards::EMPTY;
+            let all = cards.iter().all(|code| code.parse::<dabaifen::Card>().is_ok_and(|c| set.insert(c)));
+            all.then_some(dabaifen::Action::Bury(set))
+        }
+        DabaifenAction::Play { .. } => None,
+    };
+    let Some(made) = made else {
+        return (
+            describe_dabaifen(action),
+            Verdict::NotAnalysed { reason: "the move could not be read".into() },
+        );
+    };
+    let annul_poll = matches!(action, DabaifenAction::Annul { .. });
+    (before_play_label(made, annul_poll), weigh_before_play(st, action.seat(), action, made, seed, budget))
+}
+
+/// The verdict of a decision before play (see [`dabaifen_before_play`]).
+fn weigh_before_play(
+    st: &dabaifen::State,
+    seat: Seat,
+    action: &DabaifenAction,
+    made: dabaifen::Action,
+    seed: u64,
+    budget: Budget,
+) -> Verdict {
+    let mut at = st.clone();
+    // A showing is recorded with the draw poll it was made at: every poll before it passes.
+    if let DabaifenAction::Declare { drawn, .. } = *action {
+        for _ in 0..600 {
+            if at.phase() != dabaifen::Phase::Drawing
+                || at.drawn() > drawn
+                || (at.drawn() == drawn && at.to_move() == Some(seat))
+            {
+                break;
+            }
+            at.apply_unchecked(dabaifen::Action::Pass);
+        }
+    }
+    if at.to_move() != Some(seat) {
+        return Verdict::NotAnalysed { reason: "the seat was not to move".into() };
+    }
+    let legal = at.legal_actions();
+    if !legal.contains(&made) {
+        return Verdict::NotAnalysed { reason: format!("{made} was not legal there") };
+    }
+    if legal.len() <= 1 {
+        return Verdict::Forced;
+    }
+    let view = at.view(seat);
+    let annul_poll = matches!(action, DabaifenAction::Annul { .. });
+    let mut bot = PimcBot::new(seed, budget);
+    let weighed = match made {
+        dabaifen::Action::Declare(_) => bot.weigh_declare(&view, &legal, Some(made)),
+        dabaifen::Action::Annul | dabaifen::Action::Pass => bot.weigh_annul(&view, &legal),
+        dabaifen::Action::Bury(set) => Know::from_view(&view, &legal).and_then(|k| {
+            let cands = bury_options(k.t, k.hand, Params::for_budget(budget).bury_candidates);
+            bot.weigh_bury(&view, &k, &cands, Some(set.bits()))
+        }),
+        dabaifen::Action::Play(_) => None,
+    };
+    let Some(w) = weighed else {
+        return Verdict::NotAnalysed { reason: "no world consistent with the seat's view was found".into() };
+    };
+    let Some(pi) = w.actions.iter().position(|&a| a == made) else {
+        return Verdict::NotAnalysed { reason: format!("{made} was not valued") };
+    };
+    if w.samples == 0 {
+        // The bot weighs nothing when it would not show any card: passing is its only candidate.
+        return Verdict::NotAnalysed {
+            reason: "the bot would not show a card the hand does not support, and did not weigh it".into(),
+        };
+    }
+    let m = f64::from(w.samples);
+    let valued: Vec<usize> = (0..w.actions.len()).filter(|&j| w.sums[j].is_finite()).collect();
+    if !valued.contains(&pi) || !valued.contains(&w.choice) {
+        return Verdict::NotAnalysed { reason: "the move could not be played in the sampled deals".into() };
+    }
+    let candidates: Vec<Candidate> = valued
+        .iter()
+        .map(|&j| Candidate {
+            action: before_play_label(w.actions[j], annul_poll),
+            value: r4(w.sums[j] / m),
+            points: w.points.as_ref().map(|p| r4(p[j] / m)),
+            considered: j < w.considered,
+        })
+        .collect();
+    let value = |j: usize| r4(w.sums[j] / m);
+    let (played_value, bot_value) = (value(pi), value(w.choice));
+    let cost = r4((bot_value - played_value).max(0.0));
+    Verdict::Searched(Search {
+        bot: before_play_label(w.actions[w.choice], annul_poll),
+        samples: w.samples,
+        candidates,
+        played_value,
+        bot_value,
+        cost,
+        mark: Mark::of(cost, DABAIFEN_MARKS),
+        face_up: FaceUp::Unsolved { reason: BEFORE_PLAY_FACE_UP.into() },
+    })
 }
 
 /// A record action other than a play, in words.

@@ -59,6 +59,12 @@ fn madiao_hand(deal: u64, me: Seat) -> MState {
 /// A Da Bai Fen deal that is played: `me` plays its cards with a fresh `pimc` of the decision's
 /// seed (its other choices by the heuristic), the others the heuristic.
 fn dabaifen_deal(deal: u64, me: Seat) -> dabaifen::State {
+    dabaifen_deal_with(deal, me, false)
+}
+
+/// As [`dabaifen_deal`]; with `all`, `me` makes every decision (showing, annulling, burying) with
+/// a fresh `pimc` of the decision's seed, not only its plays.
+fn dabaifen_deal_with(deal: u64, me: Seat, all: bool) -> dabaifen::State {
     for k in deal.. {
         let (deck, _) = deal_from_seed(k, 0);
         let setup = DealSetup {
@@ -69,7 +75,7 @@ fn dabaifen_deal(deal: u64, me: Seat) -> dabaifen::State {
         let mut heur = Dabaifen::bot("heuristic", k, BUDGET).unwrap();
         while let Some(s) = st.to_move() {
             let legal = st.legal_actions();
-            let a = if s == me && st.phase() == DPhase::Playing {
+            let a = if s == me && (all || st.phase() == DPhase::Playing) {
                 let i = record_actions(&st).iter().filter(|x| x.seat() == me).count();
                 Dabaifen::bot("pimc", decision_seed(SEED, i), BUDGET).unwrap().choose(&st.view(s), &legal)
             } else {
@@ -295,7 +301,8 @@ fn dabaifen_the_bots_own_plays_cost_nothing_and_are_its_choice() {
     let st = dabaifen_deal(4, seat);
     let a = analyse_dabaifen_hand(&st, &record_actions(&st), seat, SEED, BUDGET, &mut |_| {});
     let mut n = 0;
-    for d in &a.decisions {
+    // Its plays were pimc's (its other decisions the heuristic's).
+    for d in a.decisions.iter().filter(|d| d.trick.is_some()) {
         if let Some(x) = searched(d) {
             assert_eq!(x.cost, 0.0, "{d:?}");
             assert_eq!(x.bot, d.played, "{d:?}");
@@ -304,6 +311,73 @@ fn dabaifen_the_bots_own_plays_cost_nothing_and_are_its_choice() {
         }
     }
     assert!(n >= 3, "only {n} searched decisions");
+}
+
+#[test]
+fn dabaifen_decisions_before_play_are_weighed_as_pimc_weighs_them() {
+    // Deals where seat `me`, the starter, makes every decision with a fresh pimc: its showings,
+    // annulment polls and burial cost nothing and are the analysis's bot choice.
+    let (mut buried, mut shown) = (0, 0);
+    for k in (0..60u64).step_by(4) {
+        let me = Seat::ALL[0];
+        let st = dabaifen_deal_with(k, me, true);
+        if st.starter() != me {
+            continue;
+        }
+        let a = analyse_dabaifen_hand(&st, &record_actions(&st), me, SEED, BUDGET, &mut |_| {});
+        for d in a.decisions.iter().filter(|d| d.trick.is_none()) {
+            let Verdict::Searched(x) = &d.verdict else {
+                assert!(!d.played.starts_with("bury"), "a burial is always searched: {d:?}");
+                continue;
+            };
+            assert_eq!(x.cost, 0.0, "{d:?}");
+            assert_eq!(x.bot, d.played, "{d:?}");
+            assert!(x.candidates.iter().any(|c| c.action == d.played && c.considered), "{d:?}");
+            assert!(matches!(x.face_up, FaceUp::Unsolved { .. }), "{d:?}");
+            if d.played.starts_with("bury") {
+                buried += 1;
+                assert!(x.candidates.len() >= 2, "{d:?}");
+                assert!(x.candidates.iter().all(|c| c.points.is_some()), "{d:?}");
+            } else if d.played.starts_with("declare") {
+                shown += 1;
+                assert!(x.candidates.iter().any(|c| c.action == "pass"), "{d:?}");
+            } else {
+                assert!(x.candidates.iter().any(|c| c.action == "annul"), "{d:?}");
+            }
+        }
+        if buried >= 3 && shown >= 2 {
+            break;
+        }
+    }
+    assert!(buried >= 3 && shown >= 2, "only {buried} burials and {shown} showings searched");
+}
+
+#[test]
+fn dabaifen_a_burial_the_bot_would_not_make_is_valued_beside_its_candidates() {
+    // The starter buries by the heuristic: the burial made is valued in the same worlds; when
+    // the bot did not weigh it, it is marked as such, and its cost is the bot's value minus its.
+    let mut seen = 0;
+    for k in 0..40u64 {
+        let me = Seat::ALL[(k % 4) as usize];
+        let st = dabaifen_deal(k, me);
+        if st.starter() != me {
+            continue;
+        }
+        let a = analyse_dabaifen_hand(&st, &record_actions(&st), me, SEED, BUDGET, &mut |_| {});
+        let d = a.decisions.iter().find(|d| d.played.starts_with("bury")).expect("the starter buried");
+        let x = searched(d).expect("a burial is searched");
+        let made = x.candidates.iter().find(|c| c.action == d.played).expect("the burial made is valued");
+        assert_eq!(made.value, x.played_value);
+        let bot = x.candidates.iter().find(|c| c.action == x.bot).expect("the bot's choice is valued");
+        assert!(bot.considered);
+        assert_eq!(x.cost, ((x.bot_value - x.played_value).max(0.0) * 1e4).round() / 1e4);
+        assert!(x.candidates.iter().filter(|c| c.considered).all(|c| c.value <= x.bot_value), "{d:?}");
+        seen += 1;
+        if seen >= 3 {
+            break;
+        }
+    }
+    assert!(seen >= 3);
 }
 
 #[test]

@@ -473,27 +473,61 @@ impl PimcBot {
 
     fn bury(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
         let k = Know::from_view(view, legal)?;
-        let t = k.t;
-        let cands = bury_options(t, k.hand, self.search.params.bury_candidates);
+        let cands = bury_options(k.t, k.hand, self.search.params.bury_candidates);
         if cands.len() <= 1 {
             return cands.first().map(|&c| Action::Bury(Cards::from_bits(c)));
         }
-        let problem = Problem::of(&k);
+        let w = self.weigh_bury(view, &k, &cands, None)?;
+        Some(w.actions[w.choice])
+    }
+
+    /// What `pimc` weighs for a burial: each of `cands` (the bot's burial candidates, best
+    /// first) and `extra` (another burial, valued beside them but never chosen) played out in
+    /// the same sampled worlds; the payoffs summed, and the defenders' points.
+    pub fn weigh_bury(
+        &mut self,
+        view: &View,
+        k: &Know,
+        cands: &[u64],
+        extra: Option<u64>,
+    ) -> Option<Weighed> {
+        let problem = Problem::of(k);
         let defends = view.seat?.team() != view.starter.team();
-        let mut sums = vec![0.0; cands.len()];
-        for _ in 0..self.search.params.bury_samples {
+        let mut all = cands.to_vec();
+        all.extend(extra.filter(|e| !cands.contains(e)));
+        let mut sums = vec![0.0; all.len()];
+        let mut points = vec![0.0; all.len()];
+        let n = self.search.params.bury_samples;
+        for _ in 0..n {
             let world = problem.sample(&mut self.rng);
             self.search.solver.new_world();
-            for (j, &b) in cands.iter().enumerate() {
-                let pos = pos_after_burial(view, &k, &world, b);
+            for (j, &b) in all.iter().enumerate() {
+                let pos = pos_after_burial(view, k, &world, b);
                 let tv = self.search.rollout(pos, self.search.params.tail_cards);
                 sums[j] += payoff(tv, defends);
+                points[j] += f64::from(tv);
             }
         }
-        Some(Action::Bury(Cards::from_bits(cands[argmax(&sums)])))
+        let choice = argmax(&sums[..cands.len()]);
+        Some(Weighed {
+            actions: all.into_iter().map(|b| Action::Bury(Cards::from_bits(b))).collect(),
+            considered: cands.len(),
+            sums,
+            points: Some(points),
+            samples: n,
+            choice,
+        })
     }
 
     fn annul(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
+        let w = self.weigh_annul(view, legal)?;
+        Some(w.actions[w.choice])
+    }
+
+    /// What `pimc` weighs at an annulment poll: declining (passing), valued in sampled worlds by
+    /// the rest of the deal, against annulling (worth 0 to both teams); the bot annuls when
+    /// passing is worth less than 0 on average. `None` when annulling is not legal.
+    pub fn weigh_annul(&mut self, view: &View, legal: &[Action]) -> Option<Weighed> {
         if !legal.contains(&Action::Annul) {
             return None;
         }
@@ -506,7 +540,14 @@ impl PimcBot {
             self.search.solver.new_world();
             sum += self.pass_value(view, &k, &world);
         }
-        Some(if sum / f64::from(n) < 0.0 { Action::Annul } else { Action::Pass })
+        Some(Weighed {
+            actions: vec![Action::Pass, Action::Annul],
+            considered: 2,
+            sums: vec![sum, 0.0],
+            points: None,
+            samples: n,
+            choice: usize::from(sum / f64::from(n) < 0.0),
+        })
     }
 
     /// The payoff of passing an annulment poll in a world: later seats without trumps annul by
@@ -556,6 +597,16 @@ impl PimcBot {
     }
 
     fn declare(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
+        let w = self.weigh_declare(view, legal, None)?;
+        Some(w.actions[w.choice])
+    }
+
+    /// What `pimc` weighs at a draw poll: passing and showing each card the hand supports (and
+    /// `extra`, another showing valued beside them but never chosen), each played out by the
+    /// heuristic from decks consistent with the view; the payoffs summed. The bot's choice adds
+    /// [`DECLARE_MARGIN`] per deck to passing. A candidate the engine refused in some deck sums
+    /// to minus infinity.
+    pub fn weigh_declare(&mut self, view: &View, legal: &[Action], extra: Option<Action>) -> Option<Weighed> {
         let me = view.seat?;
         let hand = mask(&view.hand);
         let drawn_mine = hand.count_ones();
@@ -569,11 +620,20 @@ impl PimcBot {
                 _ => false,
             })
             .collect();
-        if declares.is_empty() {
-            return Some(Action::Pass);
+        if declares.is_empty() && extra.is_none() {
+            return Some(Weighed {
+                actions: vec![Action::Pass],
+                considered: 1,
+                sums: vec![0.0],
+                points: None,
+                samples: 0,
+                choice: 0,
+            });
         }
         let mut cands = vec![Action::Pass];
         cands.extend(declares);
+        let considered = cands.len();
+        cands.extend(extra.filter(|e| !cands.contains(e)));
         let mut sums = vec![0.0; cands.len()];
         let mut used = 0;
         for _ in 0..self.search.params.declare_samples * 4 {
@@ -596,9 +656,28 @@ impl PimcBot {
             return None;
         }
         // Showing must beat passing by a margin: every poll is a new chance to be fooled.
-        sums[0] += DECLARE_MARGIN * f64::from(used);
-        Some(cands[argmax(&sums)])
+        let mut biased = sums[..considered].to_vec();
+        biased[0] += DECLARE_MARGIN * f64::from(used);
+        let choice = argmax(&biased);
+        Some(Weighed { actions: cands, considered, sums, points: None, samples: used, choice })
     }
+}
+
+/// What `pimc` weighed at one decision before play (a showing, an annulment poll, a burial).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weighed {
+    /// The moves valued: the bot's candidates first, then at most one other move.
+    pub actions: Vec<Action>,
+    /// How many of `actions` are the bot's candidates.
+    pub considered: usize,
+    /// Each move's payoff (as [`payoff`]) summed over the samples.
+    pub sums: Vec<f64>,
+    /// Each move's defenders' points summed over the samples, where the search measures them.
+    pub points: Option<Vec<f64>>,
+    /// The samples (worlds or decks) each move was valued in.
+    pub samples: u32,
+    /// The index in `actions` of the bot's choice.
+    pub choice: usize,
 }
 
 /// The least [`policy::declare_projection`] for which `pimc` considers showing a card.
