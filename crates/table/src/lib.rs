@@ -22,3 +22,4 @@ pub mod rated;
 pub mod settings;
 pub mod standings;
 pub mod text;
+pub mod tutorial;
