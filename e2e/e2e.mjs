@@ -574,7 +574,7 @@ async function playTutorial(p, game, label) {
       await sleep(60);
       continue;
     }
-    assert(s.text.length > 20 && !s.text.includes('tut.') && !s.text.includes('{'), `${s.id}: the lesson is written out: ${s.text}`);
+    assert(s.text.length > 8 && !s.text.includes('tut.') && !s.text.includes('{'), `${s.id}: the lesson is written out: ${s.text}`);
     assert(/^\/rules\?game=\w+#rules-\w+$/.test(s.rules), `${s.id}: links its rules section (${s.rules})`);
     if (seen[seen.length - 1] !== `${s.step}:${s.id}`) seen.push(`${s.step}:${s.id}`);
     // One wrong move, at the first lesson that asks for one card of several: refused, explained.
