@@ -310,9 +310,9 @@ where
         } else {
             None
         };
-        let action = if poll && m.seat != LEARNER {
-            None
-        } else if poll && lesson.is_none() {
+        // A poll's answer is shown only when it is the learner's lesson (his redeal choice, his
+        // showing); another seat's, or the learner's own passes of the draw, are not.
+        let action = if poll && (m.seat != LEARNER || lesson.is_none()) {
             None
         } else {
             Some(G::public_action(&m.action, m.seat, me))
