@@ -385,15 +385,9 @@ pub fn dabaifen_tutorial(script: &Script<dabaifen::Action>) -> Result<Tutorial, 
     Ok(t)
 }
 
-/// The heuristic bot of game `G` (seeded; it does not depend on the seed).
-fn heuristic<G: Registry>(seed: u64) -> Box<dyn Bot<G>> {
-    match G::bot("heuristic", seed, Budget::default()) {
-        Ok(b) => b,
-        Err(_) => match G::bot("random", seed, Budget::default()) {
-            Ok(b) => b,
-            Err(e) => unreachable!("every game has a random bot: {e}"),
-        },
-    }
+/// Four heuristic bots of game `G` (seeded; they do not depend on the seed), if it has them.
+fn heuristics<G: Registry>(seed: u64) -> Option<Vec<Box<dyn Bot<G>>>> {
+    (0..4).map(|_| G::bot("heuristic", seed, Budget::default()).ok()).collect()
 }
 
 /// Searches seeds `seeds` for a Madiao hand where seat 0, played by the heuristic bot, holds a
@@ -409,7 +403,7 @@ pub fn search_madiao(seeds: std::ops::Range<u64>) -> Option<Script<madiao::Actio
         if state.phase() != madiao::Phase::Redeal || !state.may_force_redeal(LEARNER) {
             continue;
         }
-        let mut bots: Vec<Box<dyn Bot<ai::Madiao>>> = (0..4).map(|_| heuristic::<ai::Madiao>(seed)).collect();
+        let mut bots = heuristics::<ai::Madiao>(seed)?;
         let mut actions = Vec::new();
         let mut kinds = Vec::new();
         while let Some(seat) = state.to_move() {
@@ -451,8 +445,7 @@ pub fn search_dabaifen(seeds: std::ops::Range<u64>) -> Option<Script<dabaifen::A
     'seed: for seed in seeds {
         let script = Script { rules: rules.clone(), variants: variants.clone(), seed, actions: Vec::new() };
         let Ok((_, mut state)) = dabaifen_start(&script) else { continue };
-        let mut bots: Vec<Box<dyn Bot<ai::Dabaifen>>> =
-            (0..4).map(|_| heuristic::<ai::Dabaifen>(seed)).collect();
+        let mut bots = heuristics::<ai::Dabaifen>(seed)?;
         let mut actions = Vec::new();
         let mut kinds = Vec::new();
         while let Some(seat) = state.to_move() {
