@@ -138,6 +138,11 @@ export function TutorialPage(p) {
   }, [tut, started, pos]);
 
   const names = useMemo(() => tutorialNames(), [lang()]);
+  // The learner's lessons: how many there are, and how many are done.
+  const lessons = useMemo(() => {
+    const at = steps.flatMap((s, i) => (s.lesson ? [i] : []));
+    return { total: at.length, done: at.filter((i) => i < pos).length };
+  }, [steps, pos]);
   const l = lang();
   if (error) return html`<div class="page tutorial-page"><p class="error-box" role="alert">${error}</p></div>`;
   if (!tut) return html`<div class="page tutorial-page"><p>${t('common.loading')}</p></div>`;
@@ -204,7 +209,7 @@ export function TutorialPage(p) {
   return html`<div class=${`page tutorial-page game-${game}`} data-game=${game} data-step=${pos} data-steps=${steps.length} data-done=${done ? '1' : '0'}>
     <div class="tutorial-head">
       <h2>${t('tut.title', { game: t(`game.${game}`) })}</h2>
-      <span class="sub">${t('tut.progress', { n: Math.min(pos + 1, steps.length), of: steps.length })}</span>
+      <span class="sub" data-lessons=${lessons.total}>${t('tut.progress', { n: Math.min(lessons.done + 1, lessons.total), of: lessons.total })}</span>
     </div>
     ${lessonBox()}
     <div class="play-area">
