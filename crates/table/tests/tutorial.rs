@@ -156,3 +156,59 @@ fn the_searches_find_the_frozen_scripts() {
     let found = tutorial::search_dabaifen(0..frozen.seed + 1).expect("a Da Bai Fen script");
     assert_eq!(found, frozen);
 }
+
+/// The facts the lessons' words state about the hand (web/js/i18n.js, `tut.*`) hold in the frozen
+/// scripts: a new script needs its lessons read again.
+#[test]
+fn the_lessons_words_fit_the_scripted_hands() {
+    let t = tutorial::tutorial(GameKind::Madiao).unwrap();
+    let start = serde_json::to_value(&t.start).unwrap();
+    assert_eq!(start["banker"], 2, "Bot 3, opposite you, banks");
+    assert_eq!(start["first_recipient"], 1, "Bot 2, on your right, leads first");
+    let hand: Vec<String> = serde_json::from_value(start["hand"].clone()).unwrap();
+    assert_eq!(hand.iter().filter(|c| c.starts_with('W')).count(), 5, "five Cash");
+    assert!(
+        hand.contains(&"W0".to_string()) && !hand.iter().any(|c| c.starts_with('M')),
+        "the Zero cash, no Myriad"
+    );
+    let end = serde_json::to_value(&t.steps.last().unwrap().view).unwrap();
+    assert_eq!(end["tricks_won"], serde_json::json!([2, 2, 2, 2]), "everyone took 2 tricks");
+    assert_eq!(end["settlement"]["totals"][0], -2, "you end on -2 stakes");
+    let items: Vec<&str> =
+        end["settlement"]["lines"].as_array().unwrap().iter().filter_map(|l| l["item"].as_str()).collect();
+    assert!(items.contains(&"hm_won") && items.contains(&"reward_trick"), "{items:?}");
+
+    let t = tutorial::tutorial(GameKind::Dabaifen).unwrap();
+    let declared =
+        t.steps.iter().find(|s| s.lesson.as_ref().is_some_and(|l| l.kind == Decision::Declare)).unwrap();
+    assert_eq!(serde_json::to_value(&declared.action).unwrap(), serde_json::json!({"declare": "2S"}));
+    let before_several = t
+        .steps
+        .iter()
+        .position(|s| s.lesson.as_ref().is_some_and(|l| l.kind == Decision::LeadSeveral))
+        .unwrap();
+    let v = serde_json::to_value(&t.steps[before_several - 1].view).unwrap();
+    let played_bj = v["tricks"].as_array().unwrap().iter().any(|tr| {
+        tr["plays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["cards"].as_array().is_some_and(|cs| cs.contains(&"BJ".into())))
+    });
+    assert!(played_bj, "the Big joker is gone before the lead of two");
+    let end = serde_json::to_value(&t.steps.last().unwrap().view).unwrap();
+    assert_eq!(end["result"]["defender_points"], 30);
+    assert_eq!(end["result"]["ranks"], serde_json::json!(["3", "2"]));
+    assert_eq!(end["result"]["next_starter"], 2, "your partner starts next");
+    assert_eq!(end["result"]["kitty_points"], 0, "the buried kitty holds no points");
+    let kitty =
+        end["account"]["lines"].as_array().unwrap().iter().find(|l| l["event"] == "kitty").unwrap().clone();
+    assert_eq!(kitty["to_defenders"], true, "the defenders took the last trick");
+    let buried =
+        t.steps.iter().find(|s| s.lesson.as_ref().is_some_and(|l| l.kind == Decision::Bury)).unwrap();
+    let before_bury = serde_json::to_value(
+        &t.steps[t.steps.iter().position(|s| std::ptr::eq(s, buried)).unwrap() - 1].view,
+    )
+    .unwrap();
+    assert_eq!(before_bury["phase"], "burying", "no annulment window: every hand holds a trump");
+}
