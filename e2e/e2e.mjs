@@ -539,9 +539,11 @@ async function checkTrickArea(m, what) {
  * Plays a game's tutorial (`/tutorial/{game}`) to its end by clicking, as a learner would: every
  * lesson shown, the glowing card(s) chosen, one wrong move made once and refused with its
  * explanation. Resolves with the lessons seen, in order.
+ * With `lessons`, stops after that many lessons (the first moves only).
  * @param {import('playwright-core').Page} p @param {'madiao' | 'dabaifen'} game @param {string} label for screenshots
+ * @param {number} [lessons]
  */
-async function playTutorial(p, game, label) {
+async function playTutorial(p, game, label, lessons = Infinity) {
   await p.goto(`/tutorial/${game}`);
   await p.locator('.tutorial-page .lesson[data-lesson]').first().waitFor({ timeout: 15000 });
   assert((await p.locator('.lesson').getAttribute('data-lesson')) === `tut.${game}.intro`, 'the tutorial begins with its introduction');
@@ -572,6 +574,7 @@ async function playTutorial(p, game, label) {
       };
     });
     if (s.done) break;
+    if (seen.length >= lessons && s.id && !seen.some((x) => x === `${s.step}:${s.id}`)) return seen.map((x) => x.split(':')[1]);
     if (!s.id || !s.kind || !s.prompt) {
       await sleep(60);
       continue;
@@ -1623,7 +1626,7 @@ async function main() {
       await two.close();
     });
 
-    await scenario('tutorials: each game’s scripted hand played to its end by clicking (Madiao in English on a desktop, Da Bai Fen in Chinese on a phone, and the other way round)', async () => {
+    await scenario('tutorials: each game’s scripted hand played to its end by clicking (Madiao in English on a desktop, Da Bai Fen in Chinese on a phone), and the first lessons of each the other way round', async () => {
       const want = {
         madiao: ['tut.madiao.redeal', 'tut.madiao.slough', 'tut.madiao.capture', 'tut.madiao.lead', 'tut.madiao.slough_again', 'tut.madiao.capture_again'],
         dabaifen: ['tut.dabaifen.declare', 'tut.dabaifen.bury', 'tut.dabaifen.lead_one', 'tut.dabaifen.follow', 'tut.dabaifen.follow_again', 'tut.dabaifen.lead_several'],
@@ -1644,8 +1647,10 @@ async function main() {
         await p.locator('.tutorial-page').waitFor({ timeout: 15000 });
         const heading = await p.locator('.tutorial-head h2').textContent();
         assert(locale.startsWith('zh') ? heading.includes('教程') : heading.includes('Tutorial'), `${label}: in its language (${heading})`);
-        const seen = await playTutorial(p, game, label);
-        for (const id of want[game]) assert(seen.includes(id), `${label}: lesson ${id} shown (${seen.join(' ')})`);
+        // Each game is played to its end once; in the other language and size, its first lessons.
+        const whole = label.endsWith('desktop-en') === (game === 'madiao');
+        const seen = await playTutorial(p, game, label, whole ? Infinity : 3);
+        for (const id of whole ? want[game] : want[game].slice(0, 3)) assert(seen.includes(id), `${label}: lesson ${id} shown (${seen.join(' ')})`);
         await ctx.close();
       }
     });
