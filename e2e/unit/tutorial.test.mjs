@@ -23,7 +23,7 @@ test('the learner’s move is the script’s: same kind, same cards in any order
 });
 
 test('a lesson’s words: the cards to play, the card led and who led it', () => {
-  const names = ['You', 'Bot 2', 'Bot 3', 'Bot 4'];
+  const names = ['Your seat', 'Bot 2', 'Bot 3', 'Bot 4'];
   const before = /** @type {any} */ ({ banker: 2, tricks: [{ plays: [{ seat: 1, card: 'W1', face_up: true }] }] });
   const p = lessonParams('madiao', /** @type {any} */ ({ seat: 0, action: { play: 'W0' } }), before, names, 'en');
   assert.equal(p.leader, 'Bot 2');

@@ -11,7 +11,7 @@ export const STRINGS = {
     'intro.text': 'Play two historic Chinese card games in your browser, with friends or with bots: Madiao, the Ming-dynasty money-suited game of a banker against three, and Da Bai Fen, “fight for a hundred points”, the ancestor of Tractor. Pick a name to begin.',
     'nav.lobby': 'Lobby',
     'tut.learn': 'New to these games? Learn one by playing a guided first hand:',
-    'tut.you': 'You',
+    'tut.you': 'Your seat',
     'tut.title': 'Tutorial: {game}',
     'tut.start': 'Start the lesson',
     'tut.rules_link': 'Read this in the rules',
