@@ -97,7 +97,7 @@ function App() {
   } else if (r.page === 'table' && identity) {
     body = checked
       ? html`<${TablePage} key=${`${r.id}${r.watch}`} id=${r.id} identity=${identity} watch=${r.watch} seat=${r.seat} navigate=${navigate}
-          onBadToken=${(code) => { notify('error', t(code === 'signed_out' ? 'err.signed_out' : 'err.bad_token')); adoptIdentity(null); }} />`
+          onBadToken=${(/** @type {string} */ code) => { notify('error', t(code === 'signed_out' ? 'err.signed_out' : 'err.bad_token')); adoptIdentity(null); }} />`
       : null;
   } else if (r.page === 'replay') {
     body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} identity=${identity} navigate=${navigate} />`;

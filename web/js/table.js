@@ -195,7 +195,7 @@ export function seatNames(seats) {
 }
 
 /**
- * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: () => void}} props
+ * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: (code: string) => void}} props
  */
 export function TablePage(props) {
   const [st, dispatch] = useReducer(reduce, null);
