@@ -12,7 +12,8 @@
 // reconnects by itself); switching the language; a phone-sized viewport without horizontal overflow;
 // pacing: a relaxed table's pace and grace period shown, Ready between hands (the next hand begins
 // once every connected person is ready), a reload in mid-turn that does not restart the turn clock
-// and the grace countdown a spectator sees while the player is away.
+// and the grace countdown a spectator sees while the player is away; the tutorials of both games
+// played to their end by clicking, in English and Chinese, at desktop and phone sizes.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -532,6 +533,98 @@ async function checkTrickArea(m, what) {
   assert(seen.sizes.length === 1, `${what}: the trick area kept one size: ${seen.sizes}`);
   assert(seen.tops.length === 1, `${what}: the hand never moved: ${seen.tops}`);
   assert(seen.overflow <= 0, `${what}: a play reached ${seen.overflow}px out of the trick area: ${seen.worst}`);
+}
+
+/**
+ * Plays a game's tutorial (`/tutorial/{game}`) to its end by clicking, as a learner would: every
+ * lesson shown, the glowing card(s) chosen, one wrong move made once and refused with its
+ * explanation. Resolves with the lessons seen, in order.
+ * With `lessons`, stops after that many lessons (the first moves only).
+ * @param {import('playwright-core').Page} p @param {'madiao' | 'dabaifen'} game @param {string} label for screenshots
+ * @param {number} [lessons]
+ */
+async function playTutorial(p, game, label, lessons = Infinity) {
+  await p.goto(`/tutorial/${game}`);
+  await p.locator('.tutorial-page .lesson[data-lesson]').first().waitFor({ timeout: 15000 });
+  assert((await p.locator('.lesson').getAttribute('data-lesson')) === `tut.${game}.intro`, 'the tutorial begins with its introduction');
+  await noHorizontalOverflow(p, `${game} tutorial introduction`);
+  await snap(p, `${label}-intro`);
+  await p.locator('button[data-action="tutorial-start"]').click();
+  /** @type {string[]} */
+  const seen = [];
+  /** The rules links of the lessons. */
+  const sections = new Set();
+  let wrongShown = false;
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    assert(Date.now() < deadline, `${game} tutorial: finished in time (lessons so far: ${seen.join(' ')})`);
+    const s = await p.evaluate(() => {
+      const page = document.querySelector('.tutorial-page');
+      const lesson = document.querySelector('.lesson[data-kind]');
+      return {
+        done: page ? page.getAttribute('data-done') === '1' : false,
+        step: page ? Number(page.getAttribute('data-step')) : -1,
+        id: lesson ? lesson.getAttribute('data-lesson') : null,
+        kind: lesson ? lesson.getAttribute('data-kind') : null,
+        text: lesson ? (lesson.querySelector('.lesson-text')?.textContent ?? '') : '',
+        rules: lesson ? (lesson.querySelector('a.rules-link')?.getAttribute('href') ?? '') : '',
+        guide: [...document.querySelectorAll('.hand .card.hinted')].map((c) => c.getAttribute('data-card')),
+        legal: [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card')),
+        prompt: document.querySelector('.prompt')?.getAttribute('data-legal') ?? '',
+      };
+    });
+    if (s.done) break;
+    if (seen.length >= lessons && s.id && !seen.some((x) => x === `${s.step}:${s.id}`)) return seen.map((x) => x.split(':')[1]);
+    if (!s.id || !s.kind || !s.prompt) {
+      await sleep(60);
+      continue;
+    }
+    assert(s.text.length > 8 && !s.text.includes('tut.') && !s.text.includes('{'), `${s.id}: the lesson is written out: ${s.text}`);
+    assert(/^\/rules\?game=\w+#rules-\w+$/.test(s.rules), `${s.id}: links its rules section (${s.rules})`);
+    if (seen[seen.length - 1] !== `${s.step}:${s.id}`) seen.push(`${s.step}:${s.id}`);
+    sections.add(s.rules);
+    // One wrong move, at the first lesson that asks for one card of several: refused, explained.
+    const other = s.legal.find((c) => !s.guide.includes(c));
+    if (!wrongShown && other && ['slough', 'capture', 'lead', 'lead_one', 'follow'].includes(s.kind) && s.guide.length === 1) {
+      await p.locator(`.hand .card[data-card="${other}"]`).click();
+      await p.locator('.prompt button[data-action]:not([disabled])').first().click();
+      await p.locator('.lesson .wrong').waitFor({ timeout: 5000 });
+      const why = await p.locator('.lesson .wrong').textContent();
+      assert(why && why.length > 5 && !why.includes('tut.'), `the wrong move is explained: ${why}`);
+      assert(Number(await p.locator('.tutorial-page').getAttribute('data-step')) === s.step, 'the wrong move is refused: the step stays');
+      await snap(p, `${label}-wrong-move`);
+      wrongShown = true;
+      continue;
+    }
+    if (seen.length <= 2 || s.kind === 'lead_several' || s.kind === 'bury') await snap(p, `${label}-${s.id.replace(/\./g, '-')}`);
+    if (s.kind === 'redeal') {
+      await p.locator('.prompt button[data-action="keep"]').click();
+    } else if (s.kind === 'declare') {
+      await p.locator('.prompt button[data-action="declare"]').first().click();
+    } else {
+      const selected = await p.evaluate(() => [...document.querySelectorAll('.hand .card.selected')].map((c) => c.getAttribute('data-card')));
+      for (const c of s.guide) if (!selected.includes(c)) await p.locator(`.hand .card[data-card="${c}"]`).click();
+      const action = game === 'madiao' ? (s.kind === 'lead' ? 'lead' : s.kind) : s.kind === 'bury' ? 'bury' : 'play';
+      await p.locator(`.prompt button[data-action="${action}"]`).click();
+    }
+    await p.waitForFunction((n) => Number(document.querySelector('.tutorial-page')?.getAttribute('data-step')) !== n, s.step, { timeout: 5000 });
+  }
+  assert(wrongShown, `${game} tutorial: a wrong move was tried`);
+  await p.locator('.tutorial-scoring .scoring').waitFor({ timeout: 5000 });
+  const end = await p.locator('.lesson.end').getAttribute('data-lesson');
+  assert(end === (game === 'madiao' ? 'tut.madiao.settlement' : 'tut.dabaifen.account'), `${game}: ends on its reading lesson (${end})`);
+  assert((await p.locator('.lesson.end a.rules-link').count()) === 1, 'the end lesson links its rules');
+  sections.add(await p.locator('.lesson.end a.rules-link').getAttribute('href'));
+  assert((await p.locator('a[data-action="play-real"]').count()) === 1, 'the end offers a real game');
+  await noHorizontalOverflow(p, `${game} tutorial end`);
+  await snap(p, `${label}-end`);
+  // Every rules section a lesson links is on the rules page, in the page's language.
+  for (const href of sections) {
+    await p.goto(href);
+    await p.locator(`#${href.split('#')[1]}`).waitFor({ timeout: 5000 });
+  }
+  assert(sections.size >= 3, `${game}: lessons link several sections (${[...sections].join(' ')})`);
+  return seen.map((x) => x.split(':')[1]);
 }
 
 async function main() {
@@ -1531,6 +1624,35 @@ async function main() {
       }
       await one.close();
       await two.close();
+    });
+
+    await scenario('tutorials: each game’s scripted hand played to its end by clicking (Madiao in English on a desktop, Da Bai Fen in Chinese on a phone), and the first lessons of each the other way round', async () => {
+      const want = {
+        madiao: ['tut.madiao.redeal', 'tut.madiao.slough', 'tut.madiao.capture', 'tut.madiao.lead', 'tut.madiao.slough_again', 'tut.madiao.capture_again'],
+        dabaifen: ['tut.dabaifen.declare', 'tut.dabaifen.bury', 'tut.dabaifen.lead_one', 'tut.dabaifen.follow', 'tut.dabaifen.follow_again', 'tut.dabaifen.lead_several'],
+      };
+      const runs = /** @type {const} */ ([
+        ['madiao', { width: 1280, height: 900 }, 'en-US', 'tutorial-madiao-desktop-en'],
+        ['dabaifen', { width: 390, height: 844 }, 'zh-CN', 'tutorial-dabaifen-phone-zh'],
+        ['madiao', { width: 390, height: 844 }, 'zh-CN', 'tutorial-madiao-phone-zh'],
+        ['dabaifen', { width: 1280, height: 900 }, 'en-US', 'tutorial-dabaifen-desktop-en'],
+      ]);
+      for (const [game, viewport, locale, label] of runs) {
+        const phone = viewport.width < 500;
+        const ctx = await browser.newContext({ viewport, baseURL: base, locale, ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}) });
+        const p = await watchedPage(ctx, label);
+        // Reached from the first page, before any name is picked.
+        await p.goto('/');
+        await p.locator(`.tutorial-links a[data-tutorial="${game}"]`).click();
+        await p.locator('.tutorial-page').waitFor({ timeout: 15000 });
+        const heading = await p.locator('.tutorial-head h2').textContent();
+        assert(locale.startsWith('zh') ? heading.includes('教程') : heading.includes('Tutorial'), `${label}: in its language (${heading})`);
+        // Each game is played to its end once; in the other language and size, its first lessons.
+        const whole = label.endsWith('desktop-en') === (game === 'madiao');
+        const seen = await playTutorial(p, game, label, whole ? Infinity : 3);
+        for (const id of whole ? want[game] : want[game].slice(0, 3)) assert(seen.includes(id), `${label}: lesson ${id} shown (${seen.join(' ')})`);
+        await ctx.close();
+      }
     });
 
     await scenario('a 360×740 phone: the lobby, a table, a replay and the rules fit the width', async () => {

@@ -3,6 +3,7 @@
 // your recent tables.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import { TutorialLinks } from './tutorial.js';
 import * as api from './api.js';
 import { lang, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
@@ -89,6 +90,7 @@ export function Lobby(p) {
     <section class="welcome">
       <p>${t('lobby.hello', { name: p.identity.name })} <button class="link" onClick=${p.onRename}>${t('lobby.rename')}</button></p>
       <p class="hint">${t('lobby.intro')}</p>
+      <${TutorialLinks} />
     </section>
     <div class="lobby-grid">
       ${games ? html`<${NewTable} games=${games} identity=${p.identity} navigate=${p.navigate} />` : html`<section class="card-box"><p>${t('common.loading')}</p></section>`}

@@ -1,5 +1,5 @@
 // The page: the header (lobby, rules, replays, language, your name), the router (`/`,
-// `/t/{id}`, `/replay/{id}`, `/replay`, `/rules`, `/account`) and the identity kept in local storage
+// `/t/{id}`, `/replay/{id}`, `/replay`, `/rules`, `/tutorial/{game}`, `/account`) and the identity kept in local storage
 // (a guest's, or an account's session).
 
 import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
@@ -12,6 +12,7 @@ import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
 import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
 import { TablePage } from './table.js';
+import { TutorialLinks, TutorialPage } from './tutorial.js';
 import { Notices, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
 
@@ -96,12 +97,14 @@ function App() {
   } else if (r.page === 'table' && identity) {
     body = checked
       ? html`<${TablePage} key=${`${r.id}${r.watch}`} id=${r.id} identity=${identity} watch=${r.watch} seat=${r.seat} navigate=${navigate}
-          onBadToken=${(code) => { notify('error', t(code === 'signed_out' ? 'err.signed_out' : 'err.bad_token')); adoptIdentity(null); }} />`
+          onBadToken=${(/** @type {string} */ code) => { notify('error', t(code === 'signed_out' ? 'err.signed_out' : 'err.bad_token')); adoptIdentity(null); }} />`
       : null;
   } else if (r.page === 'replay') {
     body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} identity=${identity} navigate=${navigate} />`;
   } else if (r.page === 'account') {
     body = html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
+  } else if (r.page === 'tutorial') {
+    body = html`<${TutorialPage} key=${r.game} game=${r.game} navigate=${navigate} />`;
   } else if (r.page === 'rules') {
     body = html`<${RulesPage} game=${r.game} />`;
   } else if (r.page === 'ratings') {
@@ -137,6 +140,7 @@ function Intro() {
     <h1><span class="logo">葉子</span> yezi</h1>
     <p>${t('intro.text')}</p>
     <p class="games"><span><b>馬弔</b> Madiao</span> · <span><b>打百分</b> Da Bai Fen</span></p>
+    <${TutorialLinks} />
   </section>`;
 }
 

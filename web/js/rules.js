@@ -2,10 +2,11 @@
 // written from the project's rules files (docs/rules/*.md), with the variants — those in
 // force at a table highlighted.
 
-import { html } from '../vendor/preact-htm.js';
+import { html, useEffect } from '../vendor/preact-htm.js';
 import { lang, t } from './i18n.js';
 import { VARIANTS } from './variants.js';
 import { Card } from './ui.js';
+import { TutorialLinks } from './tutorial.js';
 
 /** @typedef {{h: string, id?: string, p?: string[], li?: string[]}} Section */
 
@@ -48,6 +49,7 @@ export const RULES = {
       },
       {
         h: 'Before the first lead',
+        id: 'declarations',
         li: [
           'A meld wins at once: four honours, all 8 cards of one suit, eight of the red cards, and the like. Each other player pays the holder 4 to 8 stakes — except the holder of the Hundred Myriad (百萬), who pays nothing. The holder banks next.',
           'The four lowest (二十萬, 一萬, 一索, 九文) in one hand win 1 stake from everyone; the cards are dealt again and the banker is drawn again.',
@@ -56,6 +58,7 @@ export const RULES = {
       },
       {
         h: 'Playing a trick',
+        id: 'play',
         li: [
           'The leader plays any card face up.',
           'Each of the others either captures (捉) — plays face up a card of the led suit higher than the best so far — or sloughs (滅): plays any card face down. You may slough even when you could capture.',
@@ -66,6 +69,7 @@ export const RULES = {
       },
       {
         h: 'Settling the hand',
+        id: 'settlement',
         li: [
           'Everyone wants at least 2 tricks: fewer costs 1 stake, exactly 2 is even, 3 or more earns 1, all 8 earn 8.',
           'Each trick won with a reward card (the top card of a suit) earns 1 more, if you made 2 tricks.',
@@ -109,6 +113,7 @@ export const RULES = {
       { h: '发牌', p: ['每人八张，余下八张为余牌，翻转使最底一张（翻牌）在打牌时可见。切牌决定谁先得牌，该人打第一墩的首张。'] },
       {
         h: '出牌之前',
+        id: 'declarations',
         li: [
           '色样即胜：四尊、同门八张、八张红牌等。其余各家赔付四至八注——持百万者免赔。得主下一手坐庄。',
           '四极（二十万、一万、一索、九文）同在一手：向每家收一注，重新发牌并重新抽庄。',
@@ -117,6 +122,7 @@ export const RULES = {
       },
       {
         h: '打一墩',
+        id: 'play',
         li: [
           '首家明出任何一张。',
           '其余各家或「捉」——明出同门更大的牌，或「灭」——扣出任何一张（牌面朝下）。能捉时也可以灭。',
@@ -127,6 +133,7 @@ export const RULES = {
       },
       {
         h: '结算',
+        id: 'settlement',
         li: [
           '人人要求至少两墩：不足两墩赔一注，正好两墩不输不赢，三墩以上得一注，八墩全得得八注。',
           '够两墩者，每以赏牌（各门最大者）得一墩再得一注。',
@@ -164,6 +171,7 @@ export const RULES = {
       },
       {
         h: 'Drawing and declaring',
+        id: 'drawing',
         li: [
           'Players draw one card at a time until each has 12; six cards stay aside as the kitty.',
           'While drawing, anyone holding a card of the trump rank may show it: its suit becomes trumps. The first showing is final. At this table, the prompt shows the cards you may show as you draw them; press one to show it.',
@@ -179,10 +187,12 @@ export const RULES = {
       },
       {
         h: 'The kitty',
+        id: 'kitty',
         p: ['The starter picks up the six kitty cards and buries any six face down. They count at the end.'],
       },
       {
         h: 'Leading and following',
+        id: 'play',
         li: [
           'The starter leads first; the winner of each trick leads the next.',
           'You may lead one card, or several cards of one suit (trumps count as one suit) if each of them is a top card — no other player holds a stronger card of that suit. Select several cards, then press Lead.',
@@ -200,6 +210,7 @@ export const RULES = {
       },
       {
         h: 'Scoring a deal',
+        id: 'scoring',
         li: [
           'The team that wins the last trick takes the kitty; if the defenders win it, the kitty’s points count double for them.',
           'Defenders’ points: 0 → declarers up 2 ranks; 5–35 → declarers up 1; 40–75 → defenders win the deal, no rank; 80–95 → defenders up 1; 100 or more → defenders up 2.',
@@ -220,6 +231,7 @@ export const RULES = {
       },
       {
         h: '摸牌与亮主',
+        id: 'drawing',
         li: [
           '轮流一次摸一张，摸到每人十二张；六张留作底牌。',
           '摸牌时，有主级牌者可以亮出：其花色即为主。先亮者为准。本桌的提示会列出你摸到的可亮之牌，点一下即亮。',
@@ -228,9 +240,11 @@ export const RULES = {
         ],
       },
       { h: '无主作废', p: ['定主后，十二张牌中没有主牌的人可以亮牌作废本局。下一局为明局：摸到本队级数之牌者可亮出，同时定主花色与主级，并作亲。'] },
-      { h: '底牌', p: ['亲收起六张底牌，再任意埋下六张（牌面朝下），最后计分。'] },
+      { h: '底牌',
+        id: 'kitty', p: ['亲收起六张底牌，再任意埋下六张（牌面朝下），最后计分。'] },
       {
         h: '出牌与跟牌',
+        id: 'play',
         li: [
           '亲先出；每墩赢家出下一墩。',
           '可以出一张，或同一门（主牌算一门）的多张，但每张都必须是最大的牌——别人手中没有同门更大的牌。选好多张再按「出牌」。',
@@ -242,6 +256,7 @@ export const RULES = {
       { h: '谁得墩', li: ['出一张：有人出主则最大的主牌得，否则同门最大者得。', '出多张：首家得，除非有人全以主牌跟；此时主牌最大者得。'] },
       {
         h: '计分',
+        id: 'scoring',
         li: [
           '赢得末墩的一方收底；守方收底时，底分加倍计给守方。',
           '守方得分：0 分庄方升两级；5–35 分庄方升一级；40–75 分守方赢但不升级；80–95 分守方升一级；100 分以上守方升两级。',
@@ -266,7 +281,7 @@ export function GameRules(p) {
       ? html`<p class="sample">${['TW', 'TB', 'M9', 'S9', 'W0', 'WH', 'W9'].map((c) => html`<${Card} key=${c} game="madiao" code=${c} size="small" />`)}</p>`
       : html`<p class="sample">${['BJ', 'SJ', 'AS', 'KH', 'TD', '5C'].map((c) => html`<${Card} key=${c} game="dabaifen" code=${c} size="small" />`)}</p>`}
     ${sections.map(
-      (s) => html`<section key=${s.h} data-section=${s.id ?? null}>
+      (s) => html`<section key=${s.h} data-section=${s.id ?? null} id=${s.id ? `rules-${s.id}` : null}>
         <h3>${s.h}</h3>
         ${(s.p ?? []).map((x) => html`<p>${x}</p>`)}
         ${s.li ? html`<ul>${s.li.map((x) => html`<li>${x}</li>`)}</ul>` : null}
@@ -295,14 +310,20 @@ export function GameRules(p) {
   </article>`;
 }
 
-/** The rules page. @param {{game?: 'madiao' | 'dabaifen'}} p */
+/** The rules page; an address ending `#rules-{section}` opens at that section (the tutorials link them). @param {{game?: 'madiao' | 'dabaifen'}} p */
 export function RulesPage(p) {
   const game = p.game ?? 'madiao';
+  useEffect(() => {
+    const id = typeof location !== 'undefined' ? location.hash.slice(1) : '';
+    const el = id ? document.getElementById(id) : null;
+    if (el) el.scrollIntoView();
+  }, [game]);
   return html`<div class="page rules-page">
     <nav class="rules-nav">
       <a href="/rules?game=madiao" class=${game === 'madiao' ? 'on' : ''} data-link="1">${t('game.madiao')}</a>
       <a href="/rules?game=dabaifen" class=${game === 'dabaifen' ? 'on' : ''} data-link="1">${t('game.dabaifen')}</a>
     </nav>
+    <${TutorialLinks} />
     <${GameRules} game=${game} />
     <${PlayingHere} />
   </div>`;

@@ -195,7 +195,7 @@ export function seatNames(seats) {
 }
 
 /**
- * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: () => void}} props
+ * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: (code: string) => void}} props
  */
 export function TablePage(props) {
   const [st, dispatch] = useReducer(reduce, null);
@@ -519,9 +519,10 @@ function useArrivals(hand, handNo) {
 /**
  * Your hand and what you may do: Madiao's play or slough, Da Bai Fen's selections, and the
  * prompts of the draw and the windows.
- * @param {{st: TableState, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>}} p
+ * `guide`: cards to point out without choosing them (the tutorial's move to make).
+ * @param {{st: Pick<TableState, 'legal' | 'move' | 'hint' | 'timer' | 'timerAt'> & {you: {seat: number | null}}, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>, guide?: string[]}} p
  */
-function MyHand(p) {
+export function MyHand(p) {
   const { st, view, game } = p;
   const legal = st.legal;
   const hand = /** @type {string[]} */ (view.hand);
@@ -536,10 +537,11 @@ function MyHand(p) {
     setSent('');
   }, [legalKey]);
   const can = useMemo(() => clickable(legal), [legal]);
-  const hinted = hintCards(st.hint);
+  const asked = hintCards(st.hint);
+  const hinted = p.guide && p.guide.length ? p.guide : asked;
   // A hint chooses its cards (Enter plays them); the choice stays yours to change.
   useEffect(() => {
-    if (hinted.length && hinted.every((c) => can.has(c))) setSelected(hinted);
+    if (asked.length && asked.every((c) => can.has(c))) setSelected(asked);
   }, [st.hint]);
   const madiaoMoves = legal && legal.kind === 'actions' ? madiaoChoices(legal.actions) : null;
   const multi = !!legal && (legal.kind === 'cards' || legal.kind === 'lead');

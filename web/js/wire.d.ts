@@ -1233,6 +1233,75 @@ export type NewTableReply = { table: TableSummary,
  */
 invite: string, };
 
+export type Decision = "redeal" | "lead" | "capture" | "slough" | "discard" | "pass" | "declare" | "bury" | "lead_one" | "lead_several" | "follow";
+
+export type Lesson = { 
+/**
+ * The lesson's text key (`tut.madiao.lead`; `…_again` for a kind met before).
+ */
+id: string, 
+/**
+ * The kind of decision.
+ */
+kind: Decision, 
+/**
+ * The section of the rules page it is about (`play`, `settlement`, …).
+ */
+rules: string, 
+/**
+ * What seat 0 may do, as a table sends it; the step's action is the one expected.
+ */
+legal: Legal, };
+
+export type TutorialStep = { 
+/**
+ * Who acts.
+ */
+seat: Seat, 
+/**
+ * The action as seat 0 sees it; `null` for another seat's answer to a hidden poll (a
+ * redeal or annulment question, a draw poll), which a table never shows.
+ */
+action: PublicAction | null, 
+/**
+ * Seat 0's view after the action.
+ */
+view: MadiaoView | DabaifenView, 
+/**
+ * At seat 0's decisions: the lesson (the view before it is the previous step's).
+ */
+lesson: Lesson | null, };
+
+export type Tutorial = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The preset.
+ */
+rules: string, 
+/**
+ * Every variant in force, by name.
+ */
+variants: Record<string, string>, 
+/**
+ * Seat 0's view as the hand is dealt.
+ */
+start: MadiaoView | DabaifenView, 
+/**
+ * The steps, one per action.
+ */
+steps: Array<TutorialStep>, 
+/**
+ * The lesson that reads the hand's end (the settlement, the account).
+ */
+end_lesson: string, 
+/**
+ * The rules section of the hand's end.
+ */
+end_rules: string, };
+
 export type StatsReply = { 
 /**
  * Tables loaded.

@@ -82,6 +82,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/records/{id}", get(record_of))
         .route("/api/stats", get(stats))
         .route("/api/replays/{id}", get(replay_of))
+        .route("/api/tutorial/{game}", get(tutorial))
         .layer(DefaultBodyLimit::max(16 * 1024))
         // Its body is read by the handler, after the checks, up to `replay::MAX_RECORD_BYTES`.
         .route("/api/replay", post(replay_posted))
@@ -181,6 +182,35 @@ async fn create_guest(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Byte
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
     let g = guest(&app, &headers).await?;
     ok_json(StatusCode::OK, GuestInfo { id: g.id, name: g.name })
+}
+
+/// `GET /api/tutorial/{game}`: the game's tutorial (its scripted first hand replayed into steps,
+/// seat 0's views and lessons; `table::tutorial`). The same for everyone: made once, then kept.
+async fn tutorial(Path(game): Path<String>) -> Result<Response, ApiError> {
+    use std::sync::OnceLock;
+    static MADIAO: OnceLock<Result<String, String>> = OnceLock::new();
+    static DABAIFEN: OnceLock<Result<String, String>> = OnceLock::new();
+    let (kind, cell) = match game.as_str() {
+        "madiao" => (GameKind::Madiao, &MADIAO),
+        "dabaifen" => (GameKind::Dabaifen, &DABAIFEN),
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                ApiCode::BadRequest,
+                format!("no game {shown:?}: the games are madiao and dabaifen"),
+            ));
+        }
+    };
+    let json = cell.get_or_init(|| {
+        table::tutorial::tutorial(kind)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::to_string(&t).map_err(|e| e.to_string()))
+    });
+    match json {
+        Ok(j) => Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], j.clone()).into_response()),
+        Err(e) => Err(ApiError::internal(e.clone())),
+    }
 }
 
 async fn games() -> ApiResult {

@@ -42,6 +42,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/replay", get(index))
         .route("/replay/{id}", get(index))
         .route("/rules", get(index))
+        .route("/tutorial/{game}", get(index))
         .route("/account", get(index))
         .route("/ratings", get(index))
         .route("/players/{name}", get(index))

@@ -130,6 +130,34 @@ async fn the_games_options() {
     }
 }
 
+/// `GET /api/tutorial/{game}`: each game's scripted hand as seat 0 sees it, ending settled; the same
+/// answer twice (made once, kept); another game is `404`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tutorials() {
+    let api = Api::new(Limits::default()).await;
+    for (game, first, end) in [
+        ("madiao", "tut.madiao.redeal", "tut.madiao.settlement"),
+        ("dabaifen", "tut.dabaifen.declare", "tut.dabaifen.account"),
+    ] {
+        let (s, v) = api.json("GET", &format!("/api/tutorial/{game}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{game}");
+        assert_eq!(v["game"], game);
+        let steps = v["steps"].as_array().unwrap();
+        let lessons: Vec<&str> = steps.iter().filter_map(|s| s["lesson"]["id"].as_str()).collect();
+        assert_eq!(lessons.first(), Some(&first), "{game}: {lessons:?}");
+        assert_eq!(v["end_lesson"], end);
+        assert_eq!(steps.last().unwrap()["view"]["phase"], "over");
+        // Every view is seat 0's (a seat's view: its own hand only).
+        for s in steps {
+            assert_eq!(s["view"]["seat"], 0);
+        }
+        let (_, again) = api.json("GET", &format!("/api/tutorial/{game}"), None, None).await;
+        assert_eq!(again, v);
+    }
+    let (s, _) = api.json("GET", "/api/tutorial/chess", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creating_tables_checks_everything_and_the_lobby_lists_public_ones() {
     let api = Api::new(Limits { tables_per_guest: 3, ..Limits::default() }).await;

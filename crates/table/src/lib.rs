@@ -10,6 +10,8 @@
 //! - [`history`]: a player's finished games: the match rebuilt from a log, and how a seat came out.
 //! - [`bots`]: the bots that play for seats.
 //! - [`text`]: the checks of names and chat lines.
+//! - [`tutorial`]: each game's tutorial, a frozen scripted hand replayed into seat 0's views and
+//!   lessons.
 
 pub mod archive;
 pub mod bots;
@@ -22,3 +24,4 @@ pub mod rated;
 pub mod settings;
 pub mod standings;
 pub mod text;
+pub mod tutorial;
