@@ -6,8 +6,9 @@
 # Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite and the
 # cluster tests, and Redis, for the cluster's bus, each started on a loopback port in a temporary
 # directory and stopped at the end; Chromium and a CJK font from Debian; playwright-core and
-# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ (pip installs
-# numpy, maturin, pytest, gymnasium, pettingzoo, open-spiel and rlcard when missing; see
+# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ made from
+# Debian's Python 3 (apt installs its CPU PyTorch when missing; pip installs numpy, maturin,
+# pytest, gymnasium, pettingzoo, open-spiel, rlcard and GitPython when missing; see
 # docs/python.md). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -130,11 +131,20 @@ cargo fmt --manifest-path python/Cargo.toml -- --check
 CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
 
 step "the Python bindings: a virtualenv, the package built into it (maturin develop), pytest"
-PYENV="$PWD/target/pyenv"
-[ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
-if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard" 2>/dev/null; then
+# RLCard's DMC trainer (tests/test_dmc.py) needs PyTorch. PyPI's Linux torch wheels bring
+# gigabytes of CUDA libraries, so the virtualenv is made from Debian's Python 3 and sees Debian's
+# CPU build (python3-torch, with OpenBLAS for its matrix products) through
+# --system-site-packages; numpy stays below 2 (that torch is built against numpy 1).
+if ! dpkg -s python3-torch libopenblas0-pthread python3-venv >/dev/null 2>&1; then
+  echo "PyTorch (CPU) is not installed: installing python3-torch and OpenBLAS (apt-get)"
+  apt_install --no-install-recommends python3-torch libopenblas0-pthread python3-venv
+fi
+PYENV="$PWD/target/pyenv-debian"
+[ -x "$PYENV/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$PYENV"
+if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch" 2>/dev/null \
+  || ! "$PYENV/bin/python" -c "import numpy, sys; sys.exit(int(numpy.__version__.split('.')[0]) >= 2)"; then
   echo "installing the Python test tools into $PYENV (pip)"
-  "$PYENV/bin/python" -m pip install -q numpy maturin pytest gymnasium pettingzoo open-spiel rlcard
+  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython
 fi
 (cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
   maturin develop --locked -q)
