@@ -150,4 +150,24 @@ fi
   maturin develop --locked -q)
 (cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$PYENV/bin/python" -m pytest -q tests)
 
+step "the Python bindings: the release wheel (maturin build --release) in a fresh virtualenv"
+# What `pip install yezi` would install: the abi3 wheel, built in release mode, installed into a
+# new virtualenv made from another Python (not Debian's), with numpy from PyPI; then the native
+# API's tests, the no-leak tests and the checksum parity with `yezi bench` run against it.
+WHEELS="$PWD/target/wheels"
+rm -rf "$WHEELS"
+(cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
+  maturin build --release --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+WHEELENV="$PWD/target/wheelenv"
+rm -rf "$WHEELENV"
+python3 -m venv "$WHEELENV"
+"$WHEELENV/bin/python" -m pip install -q "$WHEELS"/yezi-*.whl pytest
+"$WHEELENV/bin/python" -c '
+import sys, yezi, yezi._yezi as native
+assert native.__file__.startswith(sys.prefix + "/"), native.__file__
+s = yezi.madiao.Game().new_initial_state(seed=1)
+print("yezi from the wheel:", native.__file__, "| a Madiao deal, player", s.current_player())'
+(cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$WHEELENV/bin/python" -m pytest -q \
+  tests/test_native.py tests/test_noleak.py tests/test_parity.py)
+
 step "all tests passed"
