@@ -8,7 +8,8 @@
 # directory and stopped at the end; Chromium and a CJK font from Debian; playwright-core and
 # TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ made from
 # Debian's Python 3 (apt installs its CPU PyTorch when missing; pip installs numpy, maturin,
-# pytest, gymnasium, pettingzoo, open-spiel, rlcard and GitPython when missing; see
+# pytest, gymnasium, pettingzoo, open-spiel, rlcard and GitPython when missing), then the
+# release wheel built with maturin, installed into a fresh virtualenv and tested there (see
 # docs/python.md). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
