@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 import rlcard
 import torch
