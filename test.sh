@@ -6,8 +6,10 @@
 # Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite and the
 # cluster tests, and Redis, for the cluster's bus, each started on a loopback port in a temporary
 # directory and stopped at the end; Chromium and a CJK font from Debian; playwright-core and
-# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ (pip installs
-# numpy, maturin, pytest, gymnasium, pettingzoo, open-spiel and rlcard when missing; see
+# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ made from
+# Debian's Python 3 (apt installs its CPU PyTorch when missing; pip installs numpy, maturin,
+# pytest, gymnasium, pettingzoo, open-spiel, rlcard and GitPython when missing), then the
+# release wheel built with maturin, installed into a fresh virtualenv and tested there (see
 # docs/python.md). `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -130,14 +132,43 @@ cargo fmt --manifest-path python/Cargo.toml -- --check
 CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
 
 step "the Python bindings: a virtualenv, the package built into it (maturin develop), pytest"
-PYENV="$PWD/target/pyenv"
-[ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
-if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard" 2>/dev/null; then
+# RLCard's DMC trainer (tests/test_dmc.py) needs PyTorch. PyPI's Linux torch wheels bring
+# gigabytes of CUDA libraries, so the virtualenv is made from Debian's Python 3 and sees Debian's
+# CPU build (python3-torch, with OpenBLAS for its matrix products) through
+# --system-site-packages; numpy stays below 2 (that torch is built against numpy 1).
+if ! dpkg -s python3-torch libopenblas0-pthread python3-venv >/dev/null 2>&1; then
+  echo "PyTorch (CPU) is not installed: installing python3-torch and OpenBLAS (apt-get)"
+  apt_install --no-install-recommends python3-torch libopenblas0-pthread python3-venv
+fi
+PYENV="$PWD/target/pyenv-debian"
+[ -x "$PYENV/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$PYENV"
+if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch" 2>/dev/null \
+  || ! "$PYENV/bin/python" -c "import numpy, sys; sys.exit(int(numpy.__version__.split('.')[0]) >= 2)"; then
   echo "installing the Python test tools into $PYENV (pip)"
-  "$PYENV/bin/python" -m pip install -q numpy maturin pytest gymnasium pettingzoo open-spiel rlcard
+  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython
 fi
 (cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
   maturin develop --locked -q)
 (cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$PYENV/bin/python" -m pytest -q tests)
+
+step "the Python bindings: the release wheel (maturin build --release) in a fresh virtualenv"
+# What `pip install yezi` would install: the abi3 wheel, built in release mode, installed into a
+# new virtualenv made from another Python (not Debian's), with numpy from PyPI; then the native
+# API's tests, the no-leak tests and the checksum parity with `yezi bench` run against it.
+WHEELS="$PWD/target/wheels"
+rm -rf "$WHEELS"
+(cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
+  maturin build --release --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+WHEELENV="$PWD/target/wheelenv"
+rm -rf "$WHEELENV"
+python3 -m venv "$WHEELENV"
+"$WHEELENV/bin/python" -m pip install -q "$WHEELS"/yezi-*.whl pytest
+"$WHEELENV/bin/python" -c '
+import sys, yezi, yezi._yezi as native
+assert native.__file__.startswith(sys.prefix + "/"), native.__file__
+s = yezi.madiao.Game().new_initial_state(seed=1)
+print("yezi from the wheel:", native.__file__, "| a Madiao deal, player", s.current_player())'
+(cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$WHEELENV/bin/python" -m pytest -q \
+  tests/test_native.py tests/test_noleak.py tests/test_parity.py)
 
 step "all tests passed"

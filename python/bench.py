@@ -11,6 +11,10 @@ Measures, each for about --seconds of wall time on one core:
   3. PettingZoo AEC with masked random actions, steps/s: yezi madiao_v0 / dabaifen_v0 and
      PettingZoo's texas_holdem_v4.
 Prints a table and the ratios the issue asks for.
+
+    python python/bench.py --calls
+
+prints instead what each call on the step loop's path costs (ns per call; yezi and hearts).
 """
 
 import argparse
@@ -129,10 +133,55 @@ def aec(env_fn):
     return one
 
 
+def per_call(fn, n=100_000):
+    """Nanoseconds per call of fn() (the loop's own cost included)."""
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - start) / n * 1e9
+
+
+def calls():
+    """The cost of each call the step loop makes, at a full deck and at the first decision."""
+    import pyspiel
+    import yezi
+
+    games = [("yezi madiao", yezi.madiao.Game()), ("yezi dabaifen", yezi.dabaifen.Game()),
+             ("openspiel hearts", pyspiel.load_game("hearts"))]
+    rng = random.Random(0)
+    print(f"{'ns per call':22s}" + "".join(f"{name:>18s}" for name, _ in games))
+    rows = {}
+    for name, game in games:
+        chance = game.new_initial_state()
+        player = game.new_initial_state()
+        while player.is_chance_node():
+            outcomes = player.chance_outcomes()
+            player.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        first = player.legal_actions()[0]
+
+        def apply_first():
+            player.clone().apply_action(first)
+
+        rows.setdefault("is_terminal()", []).append(per_call(chance.is_terminal))
+        rows.setdefault("is_chance_node()", []).append(per_call(chance.is_chance_node))
+        rows.setdefault("current_player()", []).append(per_call(player.current_player))
+        rows.setdefault("chance_outcomes(), full", []).append(per_call(chance.chance_outcomes, 20_000))
+        rows.setdefault("legal_actions()", []).append(per_call(player.legal_actions, 20_000))
+        rows.setdefault("clone()", []).append(per_call(player.clone, 20_000))
+        rows.setdefault("clone().apply_action()", []).append(per_call(apply_first, 20_000))
+    rows["random.randrange(40)"] = [per_call(lambda: rng.randrange(40))] * len(games)
+    for k, v in rows.items():
+        print(f"{k:22s}" + "".join(f"{x:18,.0f}" for x in v))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--calls", action="store_true", help="the cost of each call of the step loop")
     args = ap.parse_args()
+    if args.calls:
+        calls()
+        return
     s = args.seconds
 
     import pyspiel

@@ -5,7 +5,8 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 mod arena;
 mod bots;
@@ -20,6 +21,30 @@ use md::MCore;
 
 fn verr(e: impl ToString) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// The chance outcomes' `(card, probability)` pairs of a deck of `deck` cards, built once:
+/// entry `(n - 1) * deck + c` is `(c, 1 / n)`, card `c` with `n` cards left to place.
+fn outcome_pairs<'a>(
+    py: Python<'_>,
+    cell: &'a PyOnceLock<Vec<Py<PyTuple>>>,
+    deck: usize,
+) -> PyResult<&'a Vec<Py<PyTuple>>> {
+    cell.get_or_try_init(py, || {
+        let mut v = Vec::with_capacity(deck * deck);
+        for n in 1..=deck {
+            for c in 0..deck {
+                v.push(
+                    PyTuple::new(
+                        py,
+                        [c.into_pyobject(py)?.into_any(), (1.0 / n as f64).into_pyobject(py)?.into_any()],
+                    )?
+                    .unbind(),
+                );
+            }
+        }
+        Ok(v)
+    })
 }
 
 /// A JSON text as Python objects.
@@ -78,18 +103,40 @@ macro_rules! state_class {
                 self.core.current_player() == TERMINAL
             }
             /// The chance outcomes (card ids) with their probabilities (uniform).
-            fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+            fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+                // The (card, 1/n) pairs are built once per class and shared (tuples are
+                // immutable): a call only fills a new list with references to them.
+                static PAIRS: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
                 if !self.core.is_chance() {
-                    return Vec::new();
+                    return Ok(PyList::empty(py));
                 }
-                let n = (<$Core>::DECK - self.core.deck_len()) as f64;
-                (0..<$Core>::DECK).filter(|&c| self.core.dealt_mask() >> c & 1 == 0).map(|c| (c, 1.0 / n)).collect()
+                let pairs = outcome_pairs(py, &PAIRS, <$Core>::DECK)?;
+                let left = <$Core>::DECK - self.core.deck_len();
+                let row = &pairs[(left - 1) * <$Core>::DECK..left * <$Core>::DECK];
+                let dealt = self.core.dealt_mask();
+                let mut ids = [0u8; <$Core>::DECK];
+                let mut k = 0;
+                for c in 0..<$Core>::DECK {
+                    if dealt >> c & 1 == 0 {
+                        ids[k] = c as u8;
+                        k += 1;
+                    }
+                }
+                PyList::new(py, ids[..k].iter().map(|&c| row[usize::from(c)].bind_borrowed(py)))
             }
             /// The legal action ids, ascending (the chance outcomes at a chance node).
-            fn legal_actions(&self) -> Vec<usize> {
+            fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
                 let mut m = [0u8; <$Core>::NUM_ACTIONS];
                 self.core.legal_mask(&mut m);
-                m.iter().enumerate().filter(|(_, b)| **b == 1).map(|(i, _)| i).collect()
+                let mut ids = [0u8; <$Core>::NUM_ACTIONS];
+                let mut k = 0;
+                for (i, &b) in m.iter().enumerate() {
+                    if b == 1 {
+                        ids[k] = i as u8;
+                        k += 1;
+                    }
+                }
+                PyList::new(py, &ids[..k])
             }
             /// 1 for each legal action id (uint8), written into `out` when given.
             #[pyo3(signature = (out=None))]

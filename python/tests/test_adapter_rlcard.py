@@ -1,10 +1,13 @@
-"""The RLCard adapter: registered environments, env.run, 54-dimensional action features."""
+"""The RLCard adapter: registered environments, env.run, 54-dimensional action features, pickling."""
+
+import pickle
 
 import numpy as np
 import pytest
 import rlcard
 from rlcard.agents import RandomAgent
 
+from yezi import dabaifen, madiao
 from yezi.rlcard import RandomAgent as AnyRandomAgent
 
 import yezi.rlcard  # noqa: F401  (registers the environments)
@@ -36,12 +39,84 @@ def test_dabaifen_action_features_are_card_sets():
             legal = list(state["legal_actions"])
             feats = [env.get_action_feature(a) for a in legal]
             assert all(f.shape == (54,) and f.dtype == np.int8 for f in feats)
+            # The state carries the same features.
+            assert all(np.array_equal(f, state["legal_actions"][a]) for a, f in zip(legal, feats))
             # Within one decision the features tell the actions apart.
             assert len({f.tobytes() for f in feats}) == len(legal)
+            hand = {dabaifen.CARDS.index(c) for c in env.game.state.view(player)["hand"]}
+            for a, f in zip(legal, feats):
+                cards = set(np.flatnonzero(f))
+                kind = int(a) >> 54
+                if kind == 0:  # a burial or play: cards from the hand
+                    assert cards and cards <= hand
+                elif kind == 1:  # picking one card: showing it, or burying it
+                    assert len(cards) == 1 and cards <= hand
+                elif kind == 2:  # passing
+                    assert not cards
+                else:  # annulling shows the whole hand
+                    assert cards == hand
             a = legal[rng.integers(len(legal))]
             seen.add(int(a) >> 54)
             state, player = env.step(a)
-    assert {0, 2} <= seen  # burials and plays were made, polls passed
+    assert {0, 1, 2} <= seen  # plays made, cards picked (burials), polls passed
+
+
+def test_madiao_action_features():
+    env = rlcard.make("yezi-madiao", config={"seed": 2})
+    assert env.action_shape == [[54]] * 4
+    every = np.stack([env.get_action_feature(a) for a in range(madiao.NUM_ACTIONS)])
+    assert every.shape == (82, 54) and every.dtype == np.int8
+    # A function of the id alone, one feature per id.
+    assert len({row.tobytes() for row in every}) == 82
+    for n in range(40):
+        assert set(np.flatnonzero(every[n])) == {n}
+        assert set(np.flatnonzero(every[40 + n])) == {n, 40}
+    assert set(np.flatnonzero(every[madiao.DECLINE_REDEAL])) == {41}
+    assert set(np.flatnonzero(every[madiao.FORCE_REDEAL])) == {42}
+    assert not every[:, 43:].any()
+    with pytest.raises(ValueError):
+        env.get_action_feature(82)
+    rng = np.random.default_rng(1)
+    face_down = 0
+    for _ in range(10):
+        state, player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            feats = [state["legal_actions"][a] for a in legal]
+            assert all(np.array_equal(f, env.get_action_feature(a)) for a, f in zip(legal, feats))
+            assert len({f.tobytes() for f in feats}) == len(legal)
+            a = legal[rng.integers(len(legal))]
+            face_down += 40 <= a < 80
+            state, player = env.step(a)
+    assert face_down > 0
+
+
+@pytest.mark.parametrize("env_id", ["yezi-madiao", "yezi-dabaifen"])
+def test_env_pickles_with_its_hand(env_id):
+    env = rlcard.make(env_id, config={"seed": 4})
+    rng = np.random.default_rng(4)
+    state, player = env.reset()
+    for _ in range(6):
+        legal = list(state["legal_actions"])
+        state, player = env.step(legal[rng.integers(len(legal))])
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.get_player_id() == env.get_player_id()
+    assert copy.game.state.to_record() == env.game.state.to_record()
+    # Both play on alike to the same end.
+    a_state, b_state = state, copy.get_state(copy.get_player_id())
+    assert np.array_equal(a_state["obs"], b_state["obs"])
+    while not env.is_over():
+        legal = list(a_state["legal_actions"])
+        assert legal == list(b_state["legal_actions"])
+        a = legal[rng.integers(len(legal))]
+        a_state, _ = env.step(a)
+        b_state, _ = copy.step(a)
+    assert copy.is_over()
+    assert np.array_equal(env.get_payoffs(), copy.get_payoffs())
+    # A fresh environment pickles too (what the DMC trainer sends to its actors).
+    fresh = pickle.loads(pickle.dumps(rlcard.make(env_id, config={"seed": 4})))
+    fresh.set_agents([AnyRandomAgent(seed=s) for s in range(4)])
+    assert fresh.run()[1].shape == (4,)
 
 
 def test_seeded_runs_repeat():

@@ -38,8 +38,12 @@ def test_chance_nodes_place_the_deck_uniformly(game):
         outcomes = state.chance_outcomes()
         assert len(outcomes) == deck - k
         assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
+        assert all(p == 1.0 / (deck - k) for _, p in outcomes)
         assert [a for a, _ in outcomes] == state.legal_actions()
-        state.apply_action(outcomes[-1][0])
+        # Each call returns a new list (the pairs in it are shared, immutable tuples).
+        outcomes.clear()
+        assert len(state.chance_outcomes()) == deck - k
+        state.apply_action(state.chance_outcomes()[-1][0])
     assert not state.is_chance_node()
     assert state.chance_outcomes() == []
 

@@ -1,13 +1,23 @@
 """RLCard: importing this module registers the environments ``yezi-madiao`` and
 ``yezi-dabaifen``; ``rlcard.make("yezi-dabaifen", config={"seed": 0})``.
 
-One RLCard step is one whole decision. Madiao's action ids are the native ones (0–81, one-hot
-features). Da Bai Fen's are whole actions, with 54-dimensional card-set features for DMC-style
-training (``env.get_action_feature``): a burial or play is the bit mask of its cards; showing card
-``c`` is ``1 << 54 | 1 << c``; passing ``2 << 54`` (no cards); annulling ``3 << 54`` (its feature
-is the hand it shows). ``state["obs"]`` is the player's observation tensor. Da Bai Fen's
-``num_actions`` is therefore 2**56: RLCard's own ``RandomAgent`` (which allocates one probability
-per action id) does not fit it; ``yezi.rlcard.RandomAgent`` does, for both games.
+One RLCard step is one whole decision, and every action has a 54-dimensional feature
+(``env.get_action_feature(id)``, a function of the id alone, also the values of
+``state["legal_actions"]``) for RLCard's DMC trainer (``rlcard.agents.dmc_agent``).
+
+Madiao's ids are the native ones (0–81). Feature: 0–39 the card played (one-hot), 40 set when it
+is played face down, 41 declining a long-suit redeal, 42 forcing it, 43–53 zero.
+
+Da Bai Fen's ids carry the action's cards, which are its feature. A play is the bit mask of its
+cards (id = feature); picking card ``c`` is ``1 << 54 | 1 << c``: showing it during the draw, or
+burying it (a burial is six picks, card by card in ascending order, rather than one of the
+C(18, 6) = 18,564 six-card sets a network would have to score at once); passing is ``2 << 54`` (no
+cards); annulling ``3 << 54 | hand``, the hand it shows. Da Bai Fen's
+``num_actions`` is therefore 2**56: RLCard's own ``RandomAgent`` (which allocates one
+probability per action id) does not fit it; ``yezi.rlcard.RandomAgent`` does, for both games.
+
+``state["obs"]`` is the player's observation tensor. An environment pickles (RLCard's DMC trainer
+sends it to its actor processes): the hand in progress travels as its history and is replayed.
 """
 
 from collections import OrderedDict
@@ -18,12 +28,49 @@ from rlcard.envs.registration import register
 
 from . import dabaifen, madiao
 
-SET, DECLARE, PASS, ANNUL = 0, 1 << 54, 2 << 54, 3 << 54
+SET, PICK, PASS, ANNUL = 0, 1 << 54, 2 << 54, 3 << 54
 CARD_BITS = (1 << 54) - 1
+FEATURE_SIZE = 54
+
+#: Madiao's feature columns after the 40 cards.
+MADIAO_FACE_DOWN, MADIAO_DECLINE, MADIAO_FORCE = 40, 41, 42
+
+_MADIAO_FEATURES = np.zeros((madiao.NUM_ACTIONS, FEATURE_SIZE), dtype=np.int8)
+for _a in range(40):
+    _MADIAO_FEATURES[_a, _a] = 1
+    _MADIAO_FEATURES[40 + _a, _a] = 1
+    _MADIAO_FEATURES[40 + _a, MADIAO_FACE_DOWN] = 1
+_MADIAO_FEATURES[madiao.DECLINE_REDEAL, MADIAO_DECLINE] = 1
+_MADIAO_FEATURES[madiao.FORCE_REDEAL, MADIAO_FORCE] = 1
+_MADIAO_FEATURES.setflags(write=False)
+
+_BIT_WEIGHTS = np.left_shift(np.ones(54, dtype=np.uint64), np.arange(54, dtype=np.uint64))
+_CARD_NUMBER = {c: i for i, c in enumerate(dabaifen.CARDS)}
+
+
+def madiao_action_feature(action):
+    """Madiao's 54-dimensional feature of native id ``action`` (a read-only int8 row)."""
+    action = int(action)
+    if not 0 <= action < madiao.NUM_ACTIONS:
+        raise ValueError(f"no Madiao action {action}")
+    return _MADIAO_FEATURES[action]
+
+
+def dabaifen_action_feature(action):
+    """Da Bai Fen's 54-dimensional feature of RLCard id ``action``: its cards (int8)."""
+    action = int(action)
+    if not 0 <= action < 1 << 56:
+        raise ValueError(f"no Da Bai Fen action {action}")
+    bits = np.right_shift(np.uint64(action & CARD_BITS), np.arange(54, dtype=np.uint64))
+    return (bits & np.uint64(1)).astype(np.int8)
 
 
 class _Game:
-    """The RLCard game object over a native state."""
+    """The RLCard game object over a native state.
+
+    ``history`` holds what made the state (the deck's cards in the order placed, then the
+    RLCard actions), so that a pickled game rebuilds its hand by replaying them.
+    """
 
     def __init__(self, module, allow_step_back=False):
         self.module = module
@@ -31,6 +78,25 @@ class _Game:
         self.allow_step_back = allow_step_back
         self.np_random = np.random.RandomState()
         self.state = None
+        self.deck = []
+        self.actions = []
+
+    def __getstate__(self):
+        d = self.__dict__.copy()
+        d["module"] = self.module.__name__
+        del d["native"], d["state"]
+        return d
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        self.module = madiao if d["module"] == madiao.__name__ else dabaifen
+        self.native = self.module.Game()
+        self.state = None
+        if self.deck:
+            actions, self.actions = self.actions, []
+            self._deal(self.deck)
+            for a in actions:
+                self.step(a)
 
     def get_num_players(self):
         return 4
@@ -38,14 +104,23 @@ class _Game:
     def get_num_actions(self):
         return madiao.NUM_ACTIONS if self.module is madiao else 1 << 56
 
+    def _deal(self, deck):
+        state = self.native.new_initial_state()
+        for c in deck:
+            state.apply_action(c)
+        self.state, self.deck, self.actions = state, list(deck), []
+
     def init_game(self):
         while True:
             state = self.native.new_initial_state()
+            deck = []
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[self.np_random.randint(len(outcomes))][0])
+                c = outcomes[self.np_random.randint(len(outcomes))][0]
+                state.apply_action(c)
+                deck.append(c)
             if not state.is_terminal():
-                self.state = state
+                self.state, self.deck, self.actions = state, deck, []
                 p = state.current_player()
                 return self.get_state(p), p
 
@@ -53,13 +128,23 @@ class _Game:
         s = self.state
         if self.module is madiao:
             return s.legal_actions()
+        if s.is_terminal():
+            return []
+        if s.view(s.current_player())["phase"] == "burying":
+            # Card by card: six picks (a whole burial would be one of C(18, 6) = 18,564 sets).
+            return [PICK | 1 << a for a in s.legal_actions()]
         plays = s.legal_plays()
         if plays.shape[0]:
-            weights = np.left_shift(np.ones(54, dtype=np.uint64), np.arange(54, dtype=np.uint64))
-            return [int(x) for x in plays.astype(np.uint64) @ weights]
+            return [int(x) for x in plays.astype(np.uint64) @ _BIT_WEIGHTS]
         out = []
         for a in s.legal_actions():
-            out.append(PASS if a == dabaifen.PASS else ANNUL if a == dabaifen.ANNUL else DECLARE | 1 << a)
+            if a == dabaifen.PASS:
+                out.append(PASS)
+            elif a == dabaifen.ANNUL:
+                hand = s.view(s.current_player())["hand"]
+                out.append(ANNUL | sum(1 << _CARD_NUMBER[c] for c in hand))
+            else:
+                out.append(PICK | 1 << a)
         return out
 
     def step(self, action):
@@ -71,10 +156,15 @@ class _Game:
             s.apply_play([c for c in range(54) if action >> c & 1])
         elif action == PASS:
             s.apply_action(dabaifen.PASS)
-        elif action == ANNUL:
+        elif action >> 54 == 3:
+            if action not in self.legal_actions():
+                raise ValueError(f"annulling with cards {action & CARD_BITS:#x}, not the hand")
             s.apply_action(dabaifen.ANNUL)
-        else:
+        elif action >> 54 == 1 and bin(action & CARD_BITS).count("1") == 1:
             s.apply_action((action & CARD_BITS).bit_length() - 1)
+        else:
+            raise ValueError(f"no Da Bai Fen action {action}")
+        self.actions.append(action)
         p = s.current_player()
         return self.get_state(p if p >= 0 else 0), p
 
@@ -101,6 +191,7 @@ class _Game:
 
 class _Env(Env):
     module = None
+    feature = None
 
     def __init__(self, config):
         self.name = f"yezi-{self.module.__name__.split('.')[-1]}"
@@ -109,10 +200,11 @@ class _Env(Env):
         super().__init__(config)
         size = self.game.native.observation_tensor_size()
         self.state_shape = [[size] for _ in range(4)]
-        self.action_shape = [[madiao.NUM_ACTIONS] if self.module is madiao else [54] for _ in range(4)]
+        self.action_shape = [[FEATURE_SIZE] for _ in range(4)]
 
     def _extract_state(self, state):
-        legal = OrderedDict((a, None) for a in state["legal_actions"])
+        feature = type(self).feature
+        legal = OrderedDict((a, feature(a)) for a in state["legal_actions"])
         return {
             "obs": state["obs"],
             "legal_actions": legal,
@@ -121,6 +213,10 @@ class _Env(Env):
             "action_record": self.action_recorder,
         }
 
+    def get_action_feature(self, action):
+        """The action's 54-dimensional int8 feature (depends on the id only)."""
+        return type(self).feature(action)
+
     def get_payoffs(self):
         return np.array(self.game.state.returns())
 
@@ -128,7 +224,8 @@ class _Env(Env):
         return int(action_id)
 
     def _get_legal_actions(self):
-        return OrderedDict((a, None) for a in self.game.legal_actions())
+        feature = type(self).feature
+        return OrderedDict((a, feature(a)) for a in self.game.legal_actions())
 
     def get_perfect_information(self):
         return {"state": str(self.game.state)}
@@ -136,20 +233,12 @@ class _Env(Env):
 
 class MadiaoEnv(_Env):
     module = madiao
+    feature = staticmethod(madiao_action_feature)
 
 
 class DabaifenEnv(_Env):
     module = dabaifen
-
-    def get_action_feature(self, action):
-        action = int(action)
-        feature = np.zeros(54, dtype=np.int8)
-        if action == ANNUL:
-            bits = [dabaifen.CARDS.index(c) for c in self.game.state.view(self.game.get_player_id())["hand"]]
-        else:
-            bits = [c for c in range(54) if action >> c & 1]
-        feature[bits] = 1
-        return feature
+    feature = staticmethod(dabaifen_action_feature)
 
 
 class RandomAgent:
@@ -178,4 +267,4 @@ def _register():
 
 _register()
 
-__all__ = ["MadiaoEnv", "DabaifenEnv", "RandomAgent"]
+__all__ = ["MadiaoEnv", "DabaifenEnv", "RandomAgent", "madiao_action_feature", "dabaifen_action_feature"]
