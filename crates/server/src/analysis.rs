@@ -483,6 +483,13 @@ async fn ask(
     bytes: Bytes,
 ) -> ApiResult {
     let g = crate::accounts::identify(&app, bearer(&headers)?).await?.0;
+    let req: AnalysisRequest = crate::http::body(&bytes)?;
+    let record = finished_hand(&app, &id, Some(&g.id), req.hand, req.seat).await?;
+    let key = key(&app, &id, req.hand, req.seat);
+    // An analysis stored already is given at once, and takes nothing from the allowance.
+    if let Some(r) = stored(&app, &key).await? {
+        return ok_json(StatusCode::OK, r);
+    }
     if app.analyses.limits().workers == 0 {
         return Err(off());
     }
@@ -500,12 +507,6 @@ async fn ask(
             ),
             secs,
         ));
-    }
-    let req: AnalysisRequest = crate::http::body(&bytes)?;
-    let record = finished_hand(&app, &id, Some(&g.id), req.hand, req.seat).await?;
-    let key = key(&app, &id, req.hand, req.seat);
-    if let Some(r) = stored(&app, &key).await? {
-        return ok_json(StatusCode::OK, r);
     }
     match app.analyses.submit(key.clone(), record) {
         Ok((state, ahead)) => ok_json(StatusCode::ACCEPTED, reply(&key, state, ahead, None)),

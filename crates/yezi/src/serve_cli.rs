@@ -272,6 +272,11 @@ pub struct LoadtestArgs {
     /// every move crosses the bus.
     #[arg(long, requires = "nodes")]
     pub cross: bool,
+    /// Keep this many analyses of finished hands queued or running on the server during the
+    /// warm-up and the measurement (docs/analysis.md): first two games of four bots are played
+    /// out, so run the server with `--bot-delay-ms 0 --trick-ms 0 --pause-ms 0`.
+    #[arg(long, default_value_t = 0)]
+    pub analyses: usize,
     /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
     /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
     /// hands; reports how long the statistics took and the server's peak resident memory.
@@ -322,6 +327,7 @@ pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
         seed: args.seed,
         nodes: args.nodes.clone(),
         cross: args.cross,
+        analyses: args.analyses,
     };
     let report = runtime()?.block_on(run(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
     print!("{report}");
