@@ -33,6 +33,9 @@ use crate::App;
 use crate::http::{ApiError, ApiResult, bearer, ok_json};
 use crate::store::{AnalysisKey, SeatRow, Store, TableRow, TableStatus};
 
+/// The nice value of the analysis threads: the lowest priority.
+pub const NICE: i32 = 19;
+
 /// How the server runs analyses.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct AnalysisLimits {
@@ -182,9 +185,9 @@ impl Analyses {
             let weak = Arc::downgrade(app);
             let rt = rt.clone();
             std::thread::Builder::new().name(format!("yezi-analysis-{i}")).spawn(move || {
-                // A lower priority for this thread (Linux: the nice value is per thread), so that
-                // the tables' threads come first; where the system refuses, it runs as it is.
-                let _ = rustix::process::setpriority_process(None, 10);
+                // The lowest priority for this thread (Linux: the nice value is per thread), so
+                // that the tables' threads come first; where the system refuses, it runs as it is.
+                let _ = rustix::process::setpriority_process(None, NICE);
                 worker(weak, rt)
             })?;
         }
@@ -542,14 +545,19 @@ async fn status(
         Some(_) => Some(crate::accounts::identify(&app, bearer(&headers)?).await?.0.id),
         None => None,
     };
-    finished_hand(&app, &id, guest.as_deref(), hand, seat).await?;
     let key = key(&app, &id, hand, seat);
-    let live = app.analyses.state(&key);
-    if let Some((state, ahead)) = &live
+    // A job queued or running was checked when it was asked for: who may see it is checked
+    // again (the table's row), the record is not read and parsed again at every poll.
+    if let Some((state, ahead)) = app.analyses.state(&key)
         && !matches!(state, JobState::Done { .. })
     {
-        return ok_json(StatusCode::OK, reply(&key, state.clone(), *ahead, None));
+        let row = app.store.table(&id).await.map_err(store_error)?.ok_or_else(|| no_game(&id))?;
+        if !may_see(&row, guest.as_deref()) {
+            return Err(no_game(&id));
+        }
+        return ok_json(StatusCode::OK, reply(&key, state, ahead, None));
     }
+    finished_hand(&app, &id, guest.as_deref(), hand, seat).await?;
     if let Some(r) = stored(&app, &key).await? {
         return ok_json(StatusCode::OK, r);
     }
