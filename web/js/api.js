@@ -114,6 +114,25 @@ export function replayOf(id) {
   return call('GET', `/api/replays/${encodeURIComponent(id)}`);
 }
 
+/**
+ * The analysis of a finished game's hand for a seat, as far as it has got (a token is needed for a
+ * private game).
+ * @param {string} id @param {number} hand @param {number} seat @param {string | null} token
+ * @returns {Promise<import('./wire').AnalysisReply>}
+ */
+export function analysis(id, hand, seat, token) {
+  return call('GET', `/api/games/${encodeURIComponent(id)}/analysis?hand=${hand}&seat=${seat}`, { token });
+}
+
+/**
+ * Asks the server to analyse a finished game's hand for a seat (or joins the job under way).
+ * @param {string} id @param {number} hand @param {number} seat @param {string} token
+ * @returns {Promise<import('./wire').AnalysisReply>}
+ */
+export function askAnalysis(id, hand, seat, token) {
+  return call('POST', `/api/games/${encodeURIComponent(id)}/analysis`, { body: { hand, seat }, token });
+}
+
 /** Hand `hand` of a replay, with its steps. @param {string} id @param {number} hand @returns {Promise<ReplayHand>} */
 export function replayHand(id, hand) {
   return call('GET', `/api/replays/${encodeURIComponent(id)}?hand=${hand}`);

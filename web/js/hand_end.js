@@ -96,6 +96,7 @@ export function HandEnd(p) {
             : null}
           ${over && p.finished
             ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>
+                <button data-action="analyse" onClick=${() => p.navigate(`/analysis/${p.tableId}?seat=${p.me ?? 0}`)}>${t('analysis.open')}</button>
                 <a class="button" href=${api.recordUrl(p.tableId)} download=${`yezi-${p.tableId}.json`}>${t('replay.download')}</a>`
             : null}
           ${over && !p.finished ? html`<span class="hint">${t('end.saving')}</span>` : null}

@@ -4,6 +4,7 @@
 
 import { html, render, useEffect, useState } from '../vendor/preact-htm.js';
 import { AccountPage, tokenGone } from './account.js';
+import { AnalysisPage } from './analysis.js';
 import * as api from './api.js';
 import { lang, onLang, setLang, t } from './i18n.js';
 import { Lobby, NameForm } from './lobby.js';
@@ -101,6 +102,8 @@ function App() {
       : null;
   } else if (r.page === 'replay') {
     body = html`<${ReplayPage} key=${r.id ?? 'file'} id=${r.id} identity=${identity} navigate=${navigate} />`;
+  } else if (r.page === 'analysis') {
+    body = html`<${AnalysisPage} key=${r.id} id=${r.id} hand=${r.hand} seat=${r.seat} identity=${identity} navigate=${navigate} />`;
   } else if (r.page === 'account') {
     body = html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
   } else if (r.page === 'tutorial') {
@@ -119,7 +122,7 @@ function App() {
       <nav>
         <a href="/" data-link="1" class=${r.page === 'lobby' ? 'on' : ''}>${t('nav.lobby')}</a>
         <a href="/rules" data-link="1" class=${r.page === 'rules' ? 'on' : ''}>${t('nav.rules')}</a>
-        <a href="/replay" data-link="1" class=${r.page === 'replay' ? 'on' : ''}>${t('nav.replays')}</a>
+        <a href="/replay" data-link="1" class=${r.page === 'replay' || r.page === 'analysis' ? 'on' : ''}>${t('nav.replays')}</a>
         <a href="/ratings" data-link="1" class=${r.page === 'ratings' ? 'on' : ''} data-nav="ratings">${t('nav.ratings')}</a>
         <a href="/account" data-link="1" class=${r.page === 'account' ? 'on' : ''} data-nav="account">${t('nav.account')}</a>
       </nav>

@@ -161,6 +161,9 @@ export function ReplayPage(p) {
       ${!p.id
         ? html`<label class="file">${t('replay.file')} <input type="file" accept=".json,application/json" onChange=${openFile} /></label>`
         : null}
+      ${p.id && outline && hand && hand.result
+        ? html`<a class="button" data-link="1" data-action="analyse" href=${`/analysis/${p.id}?hand=${pos.hand}&seat=0`}>${t('analysis.open')}</a>`
+        : null}
       ${download && outline ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
     </div>
     ${error ? html`<p class="error-box" role="alert">${error}</p>` : null}

@@ -1,11 +1,12 @@
 // The client's pages by address: `/`, `/t/{id}` (an invite link; `?watch` to watch, `?seat=N`),
-// `/replay/{id}`, `/replay` (a local file), `/rules?game=…`, `/tutorial/{game}` (a tutorial), `/account`, `/ratings?game=…` (a
+// `/replay/{id}`, `/replay` (a local file), `/analysis/{id}?hand=H&seat=S` (a hand's analysis), `/rules?game=…`,
+// `/tutorial/{game}` (a tutorial), `/account`, `/ratings?game=…` (a
 // leaderboard), `/players/{username}` (a profile). The server serves index.html for each.
 
 /**
  * The route of a location.
  * @param {string} path @param {string} search
- * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'rules', game: 'madiao' | 'dabaifen'} | {page: 'tutorial', game: 'madiao' | 'dabaifen'} | {page: 'account'} | {page: 'ratings', game: 'madiao' | 'dabaifen'} | {page: 'player', username: string}}
+ * @returns {{page: 'lobby'} | {page: 'table', id: string, watch: boolean, seat: number | null} | {page: 'replay', id: string | null} | {page: 'analysis', id: string, hand: number | null, seat: number | null} | {page: 'rules', game: 'madiao' | 'dabaifen'} | {page: 'tutorial', game: 'madiao' | 'dabaifen'} | {page: 'account'} | {page: 'ratings', game: 'madiao' | 'dabaifen'} | {page: 'player', username: string}}
  */
 export function route(path, search) {
   const q = new URLSearchParams(search);
@@ -18,6 +19,17 @@ export function route(path, search) {
   if (m) return { page: 'replay', id: m[1] ?? null };
   m = /^\/tutorial\/(madiao|dabaifen)\/?$/.exec(path);
   if (m) return { page: 'tutorial', game: m[1] === 'dabaifen' ? 'dabaifen' : 'madiao' };
+  m = /^\/analysis\/([A-Za-z0-9]+)\/?$/.exec(path);
+  if (m) {
+    const hand = q.get('hand');
+    const seat = q.get('seat');
+    return {
+      page: 'analysis',
+      id: m[1],
+      hand: hand !== null && /^[0-9]{1,4}$/.test(hand) ? Number(hand) : null,
+      seat: seat !== null && /^[0-3]$/.test(seat) ? Number(seat) : null,
+    };
+  }
   if (path === '/account' || path === '/account/') return { page: 'account' };
   if (path === '/ratings' || path === '/ratings/') return { page: 'ratings', game: q.get('game') === 'dabaifen' ? 'dabaifen' : 'madiao' };
   m = /^\/players\/([^/]+)\/?$/.exec(path);

@@ -1334,7 +1334,7 @@ export type ApiErrorDetail = {
  */
 code: ApiCode, message: string, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis";
 
 export type ReplayOutline = { 
 /**
@@ -1415,6 +1415,56 @@ export type ReplayEvent = { "kind": "deal" } | { "kind": "draw_end" } | { "kind"
  * The record's action, with its seat.
  */
 action: MadiaoRecordAction | DabaifenRecordAction, };
+
+export type AnalysisStatus = "queued" | "running" | "done" | "failed";
+
+export type AnalysisReply = { 
+/**
+ * The game (table) id.
+ */
+game: string, 
+/**
+ * The hand, from 0.
+ */
+hand: number, 
+/**
+ * The seat analysed.
+ */
+seat: Seat, 
+/**
+ * Where the analysis is.
+ */
+status: AnalysisStatus, 
+/**
+ * Decisions analysed so far.
+ */
+done: number, 
+/**
+ * Decisions of the seat in the hand (0 until the job has begun).
+ */
+total: number, 
+/**
+ * While queued: how many jobs are ahead of this one.
+ */
+ahead: number | null, 
+/**
+ * When failed: why.
+ */
+error: string | null, 
+/**
+ * When done: the analysis (docs/analysis.md, "JSON").
+ */
+analysis: unknown, };
+
+export type AnalysisRequest = { 
+/**
+ * The hand, from 0.
+ */
+hand: number, 
+/**
+ * The seat whose decisions are analysed (0–3).
+ */
+seat: number, };
 
 export type MadiaoRecordAction = { seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean });
 

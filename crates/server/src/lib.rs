@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 
 pub mod accounts;
 pub mod actor;
+pub mod analysis;
 pub mod archive;
 pub mod bus;
 pub mod cluster;
@@ -88,6 +89,8 @@ pub struct Limits {
     pub idle_seconds: u64,
     /// Accounts: how long sessions last, the sign-in allowances, the hashing turns.
     pub accounts: accounts::AccountLimits,
+    /// Analyses: the threads given to them, the queue, the budget, each guest's allowance.
+    pub analysis: analysis::AnalysisLimits,
 }
 
 impl Default for Limits {
@@ -111,6 +114,7 @@ impl Default for Limits {
             replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
             accounts: accounts::AccountLimits::default(),
+            analysis: analysis::AnalysisLimits::default(),
         }
     }
 }
@@ -276,6 +280,8 @@ pub struct App {
     site: std::sync::OnceLock<Site>,
     /// Accounts: the sign-in allowances and the hashing turns.
     pub accounts: accounts::Accounts,
+    /// Analyses of finished hands: the queue, the jobs' progress (see [`analysis`]).
+    pub analyses: analysis::Analyses,
     /// The source of new tables' seeds when the server was given one ([`Config::table_seed`]).
     table_seeds: Option<Mutex<cards::Rng>>,
     /// Sessions signed out on this node, for its open connections to close (those of other
@@ -380,9 +386,13 @@ impl App {
             next_conn: AtomicU64::new((ids::new_seed().unwrap_or(0) & 0x7fff_ffff_0000_0000) | 1),
             site: std::sync::OnceLock::new(),
             accounts: accounts::Accounts::new(config.limits.accounts),
+            analyses: analysis::Analyses::new(config.limits.analysis),
             table_seeds: config.table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
             signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
         });
+        let rt = tokio::runtime::Handle::current();
+        analysis::Analyses::start(&app, &rt)
+            .map_err(|e| StoreError::Backend(format!("cannot start the analysis threads: {e}")))?;
         if app.store.renew_leases().await? == store::Held::Every {
             // One node: every table at once, and nothing to keep up.
             cluster::claim_batch(&app, u32::MAX).await?;
@@ -465,6 +475,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .merge(accounts::routes())
         .merge(archive::routes())
         .merge(ratings::routes())
+        .merge(analysis::routes())
         .merge(ws::routes())
         .merge(web::routes())
         .layer(axum::middleware::map_response(security_headers))

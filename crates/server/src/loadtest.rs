@@ -53,7 +53,17 @@ pub struct LoadOptions {
     /// Each table's four people connect through the node after the one that owns the table,
     /// so every move and every broadcast crosses the bus (with `nodes`).
     pub cross: bool,
+    /// Analyses kept asked for during the warm-up and the measurement (0: none): before the
+    /// tables are seated, [`ANALYSIS_GAMES`] games of four bots are played out on the server
+    /// (which should run with fast bots: `--bot-delay-ms 0 --trick-ms 0 --pause-ms 0`), and this
+    /// many analyses of their hands are kept queued or running from then on.
+    pub analyses: usize,
 }
+
+/// With `analyses`: how many games of four bots are played for their hands to be analysed…
+pub const ANALYSIS_GAMES: usize = 2;
+/// …and how many hands each has (Madiao).
+pub const ANALYSIS_HANDS: usize = 30;
 
 /// What a run measured.
 #[derive(Clone, Debug)]
@@ -88,6 +98,10 @@ pub struct LoadReport {
     pub cross: bool,
     /// Joins asked again because the table's node did not answer in time (`unavailable`).
     pub entry_retries: u64,
+    /// Analyses kept asked for (0: none).
+    pub analyses: usize,
+    /// Analyses finished while measuring.
+    pub analyses_done: u64,
 }
 
 impl LoadReport {
@@ -145,6 +159,15 @@ impl std::fmt::Display for LoadReport {
         )?;
         for e in &self.error_samples {
             writeln!(f, "  error: {e}")?;
+        }
+        if self.analyses > 0 {
+            writeln!(
+                f,
+                "analyses: {} kept asked for; {} finished while measuring ({:.2} per second)",
+                self.analyses,
+                self.analyses_done,
+                self.analyses_done as f64 / self.seconds.max(1e-9)
+            )?;
         }
         match (self.rss_before, self.rss_during, self.memory_per_table()) {
             (Some(a), Some(b), Some(per)) => writeln!(
@@ -379,6 +402,12 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
     let client = Client::new(&opts.addr);
     let nodes: Vec<Client> =
         std::iter::once(client.clone()).chain(opts.nodes.iter().map(|a| Client::new(a))).collect();
+    let analysable = if opts.analyses > 0 {
+        progress(&format!("playing {ANALYSIS_GAMES} games of four bots for the analyses…"));
+        analysis_games(&client).await?
+    } else {
+        Vec::new()
+    };
     let before = client.stats().await?;
     progress(&format!("creating and seating {} tables…", opts.tables));
     let t0 = Instant::now();
@@ -430,6 +459,15 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
             )));
         }
     }
+    let feeder = (opts.analyses > 0).then(|| {
+        tokio::spawn(feed_analyses(
+            client.clone(),
+            analysable,
+            opts.analyses,
+            totals.clone(),
+            stop_rx.clone(),
+        ))
+    });
     progress(&format!("seated in {setup_seconds:.1} s; warming up for {:.0} s…", opts.warmup.as_secs_f64()));
     tokio::time::sleep(opts.warmup).await;
     let _ = measure_tx.send(true);
@@ -443,6 +481,10 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
     for t in tasks {
         let _ = t.await;
     }
+    let analyses_done = match feeder {
+        Some(f) => f.await.unwrap_or(0),
+        None => 0,
+    };
     let mut latencies = std::mem::take(&mut *totals.latencies.lock().unwrap_or_else(|e| e.into_inner()));
     latencies.sort_unstable();
     let error_samples = totals.samples.lock().map(|s| s.clone()).unwrap_or_default();
@@ -462,7 +504,127 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         nodes: nodes.len(),
         cross: opts.cross && nodes.len() > 1,
         entry_retries: totals.retries.load(Ordering::Relaxed),
+        analyses: opts.analyses,
+        analyses_done,
     })
+}
+
+/// Plays [`ANALYSIS_GAMES`] public Madiao games of four bots of [`ANALYSIS_HANDS`] hands each
+/// and waits for their records: every (game, hand, seat) to analyse.
+async fn analysis_games(client: &Client) -> Result<Vec<(String, usize, u8)>, LoadError> {
+    let host = client.guest("load analyses").await?;
+    let mut ids = Vec::new();
+    for _ in 0..ANALYSIS_GAMES {
+        let variants = cards::record::Variants(
+            [("game_length".to_string(), format!("hands:{ANALYSIS_HANDS}"))].into_iter().collect(),
+        );
+        let body = NewTable {
+            name: Some("load analyses".into()),
+            variants,
+            seats: Some(vec![SeatChoice::Bot { bot: Some("heuristic".into()) }; 4]),
+            ..NewTable::new(GameKind::Madiao)
+        };
+        ids.push(client.create_table(&host.token, &body).await?.table.id);
+    }
+    let mut keys = Vec::new();
+    let end = Instant::now() + Duration::from_secs(600);
+    for id in ids {
+        let hands = loop {
+            let (status, record) = client.get(&format!("/api/records/{id}")).await?;
+            if status == 200 {
+                break record["hands"].as_array().map_or(0, Vec::len);
+            }
+            if Instant::now() > end {
+                return Err(LoadError::Setup(ClientError::Unexpected(format!(
+                    "the bots' game {id} did not end in 10 minutes: start the server with \
+                     --bot-delay-ms 0 --trick-ms 0 --pause-ms 0"
+                ))));
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        for hand in 0..hands {
+            for seat in 0..4 {
+                keys.push((id.clone(), hand, seat));
+            }
+        }
+    }
+    Ok(keys)
+}
+
+/// Keeps `n` analyses of `keys` queued or running until told to stop; returns how many finished
+/// while measuring. A guest asks for four at most (the server's allowance per guest).
+async fn feed_analyses(
+    client: Client,
+    keys: Vec<(String, usize, u8)>,
+    n: usize,
+    totals: Arc<Totals>,
+    stop: watch::Receiver<bool>,
+) -> u64 {
+    let mut next = keys.into_iter();
+    let mut asked: Vec<(String, usize, u8)> = Vec::new();
+    let mut done = 0;
+    let mut guest: Option<(client::GuestToken, u32)> = None;
+    let mut ran_out = false;
+    while !*stop.borrow() {
+        // Those finished.
+        let mut still = Vec::with_capacity(asked.len());
+        for (id, hand, seat) in asked {
+            match client.get(&format!("/api/games/{id}/analysis?hand={hand}&seat={seat}")).await {
+                Ok((200, r)) if r["status"] == "done" => {
+                    if *totals.measuring.borrow() {
+                        done += 1;
+                    }
+                }
+                Ok((200, r)) if r["status"] == "failed" => totals.error(format!("analysis failed: {r}")),
+                Ok((200, _)) => still.push((id, hand, seat)),
+                Ok((s, r)) => totals.error(format!("analysis status {s}: {r}")),
+                Err(e) => totals.error(format!("analysis status: {e}")),
+            }
+        }
+        asked = still;
+        // New ones, up to `n`.
+        while asked.len() < n {
+            let Some((id, hand, seat)) = next.next() else {
+                if !ran_out {
+                    ran_out = true;
+                    totals.error("the analyses ran out of hands to analyse".into());
+                }
+                break;
+            };
+            let token = match &mut guest {
+                Some((g, used)) if *used < 4 => {
+                    *used += 1;
+                    g.token.clone()
+                }
+                _ => match client.guest("load analyst").await {
+                    Ok(g) => {
+                        let token = g.token.clone();
+                        guest = Some((g, 1));
+                        token
+                    }
+                    Err(e) => {
+                        totals.error(format!("analysis guest: {e}"));
+                        break;
+                    }
+                },
+            };
+            let body = serde_json::json!({ "hand": hand, "seat": seat });
+            match client.post(&format!("/api/games/{id}/analysis"), &body, Some(&token)).await {
+                Ok((202, _)) => asked.push((id, hand, seat)),
+                Ok((200, _)) => {}
+                Ok((s, r)) => {
+                    totals.error(format!("asking for an analysis: {s} {r}"));
+                    break;
+                }
+                Err(e) => {
+                    totals.error(format!("asking for an analysis: {e}"));
+                    break;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    done
 }
 
 /// What `yezi loadtest --replay FILE` runs: a record posted to `POST /api/replay` by several

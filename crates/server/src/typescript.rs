@@ -132,6 +132,9 @@ pub fn typescript() -> String {
         ReplayHand,
         ReplayStep,
         ReplayEvent,
+        crate::analysis::AnalysisStatus,
+        crate::analysis::AnalysisReply,
+        crate::analysis::AnalysisRequest,
         cards::record::MadiaoAction,
         cards::record::DabaifenAction,
         // Accounts.

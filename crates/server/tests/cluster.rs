@@ -273,6 +273,7 @@ async fn a_load_run_across_two_nodes() {
         seed: 7,
         nodes: vec![b.client.addr().to_string()],
         cross: true,
+        analyses: 0,
     };
     let report = server::loadtest::run(&opts, |_| {}).await.expect("the run");
     assert_eq!((report.tables, report.connections, report.nodes, report.cross), (4, 16, 2, true));

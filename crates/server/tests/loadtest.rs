@@ -22,6 +22,7 @@ async fn a_short_load_run_seats_every_table_and_measures_moves_and_memory() {
         seed: 7,
         nodes: Vec::new(),
         cross: false,
+        analyses: 0,
     };
     let report = run(&opts, |_| {}).await.expect("the run");
     assert_eq!((report.tables, report.connections, report.nodes, report.cross), (4, 16, 1, false));
@@ -32,4 +33,32 @@ async fn a_short_load_run_seats_every_table_and_measures_moves_and_memory() {
     let (before, during) = (report.rss_before.expect("rss before"), report.rss_during.expect("rss during"));
     assert!(before > 0 && during > 0, "{report}");
     assert!(report.memory_per_table().is_some());
+}
+
+/// `--analyses N`: games of bots are played out first, then analyses of their hands are kept
+/// asked for while the tables play, and some finish while measuring.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_load_run_with_analyses_keeps_them_running_while_measuring() {
+    let mut limits = common::fast_limits();
+    limits.analysis.think_ms = 5;
+    let config = server::Config { timing: common::fast(), limits, table_seed: Some(3), ..Default::default() };
+    let srv = TestServer::start_config(config).await;
+    let opts = LoadOptions {
+        addr: srv.client.addr().to_string(),
+        tables: 2,
+        game: None,
+        think_ms: (5, 20),
+        duration: Duration::from_secs(3),
+        warmup: Duration::from_millis(500),
+        seed: 7,
+        nodes: Vec::new(),
+        cross: false,
+        analyses: 2,
+    };
+    let report = run(&opts, |_| {}).await.expect("the run");
+    assert!(report.moves > 0, "no move measured: {report}");
+    assert!(report.analyses_done > 0, "no analysis finished while measuring: {report}");
+    assert_eq!(report.errors, 0, "{report}");
+    assert!(srv.app.analyses.started() >= report.analyses_done, "{report}");
+    assert!(report.to_string().contains("analyses: 2 kept asked for"), "{report}");
 }

@@ -1355,6 +1355,11 @@ pub enum ApiCode {
     AccountRequired,
     /// No account has this username.
     NoPlayer,
+    // Analyses.
+    /// The server runs no analyses (`--analysis-workers 0`).
+    AnalysisOff,
+    /// The hand has not been analysed for this seat, and no analysis of it is under way.
+    NoAnalysis,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of

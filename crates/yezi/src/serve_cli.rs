@@ -91,6 +91,16 @@ pub struct ServeArgs {
     /// demonstrations, never for play.
     #[arg(long, value_name = "N")]
     pub table_seed: Option<u64>,
+    /// Threads given to analyses of finished hands (docs/analysis.md), each running one job at a
+    /// time at a lowered priority; 0 turns analyses off.
+    #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().workers)]
+    pub analysis_workers: usize,
+    /// Analyses that may wait for a thread; beyond, requests are refused `busy`.
+    #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().queue)]
+    pub analysis_queue: usize,
+    /// The bot's thinking per decision of an analysis, in nominal milliseconds.
+    #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().think_ms)]
+    pub analysis_think_ms: u32,
 }
 
 /// Reads `--bots FILE` and registers its bots at the tables; returns their names.
@@ -143,6 +153,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         sockets_per_guest: args.sockets_per_guest,
         max_connections: args.max_websockets,
         guests_burst: f64::from(args.guests_per_ip),
+        analysis: server::analysis::AnalysisLimits {
+            workers: args.analysis_workers,
+            queue: args.analysis_queue,
+            think_ms: args.analysis_think_ms.max(1),
+            ..Default::default()
+        },
         ..Limits::default()
     };
     // As many open files as the system allows this process: each connection is one.
@@ -256,6 +272,11 @@ pub struct LoadtestArgs {
     /// every move crosses the bus.
     #[arg(long, requires = "nodes")]
     pub cross: bool,
+    /// Keep this many analyses of finished hands queued or running on the server during the
+    /// warm-up and the measurement (docs/analysis.md): first two games of four bots are played
+    /// out, so run the server with `--bot-delay-ms 0 --trick-ms 0 --pause-ms 0`.
+    #[arg(long, default_value_t = 0)]
+    pub analyses: usize,
     /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
     /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
     /// hands; reports how long the statistics took and the server's peak resident memory.
@@ -306,6 +327,7 @@ pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
         seed: args.seed,
         nodes: args.nodes.clone(),
         cross: args.cross,
+        analyses: args.analyses,
     };
     let report = runtime()?.block_on(run(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
     print!("{report}");

@@ -357,7 +357,56 @@ where
     );
     archive(&*again).await.map_err(|e| format!("{backend}: archive: {e}"))?;
     accounts(&*again, backend).await?;
-    ratings(&*again, backend).await
+    ratings(&*again, backend).await?;
+    drop(again);
+    analyses(&open).await.map_err(|e| format!("{backend}: analyses: {e}"))
+}
+
+/// Analyses: stored by table, hand, seat, seed and budget (every part of the key tells them
+/// apart, a seed of 64 bits comes back whole), replaced when stored again, refused for a table
+/// that is not stored, and kept when the database is opened again.
+async fn analyses<F, Fut>(open: &F) -> Result<(), String>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
+{
+    use super::AnalysisKey;
+    let store = ok("open", open().await)?;
+    let t = table_row(&unique("t"), 3_000);
+    ok("create_table", store.create_table(&t).await)?;
+    ok("finish_table", store.finish_table(&t.id, r#"{"format":"yezi/1"}"#).await)?;
+    let key = AnalysisKey { table: t.id.clone(), hand: 2, seat: 3, seed: u64::MAX - 3, think_ms: 100 };
+    let first = r#"{"game":"madiao","hand":2,"seat":3,"decisions":[]}"#;
+    check!(ok("analysis", store.analysis(&key).await)?.is_none(), "an analysis before any was stored");
+    ok("put_analysis", store.put_analysis(&key, first).await)?;
+    let back = ok("analysis", store.analysis(&key).await)?;
+    check!(back.as_deref() == Some(first), "read back: {back:?}");
+    let others = [
+        AnalysisKey { hand: 1, ..key.clone() },
+        AnalysisKey { seat: 0, ..key.clone() },
+        AnalysisKey { seed: 3, ..key.clone() },
+        AnalysisKey { think_ms: 50, ..key.clone() },
+        AnalysisKey { table: unique("t"), ..key.clone() },
+    ];
+    for other in &others {
+        let got = ok("analysis", store.analysis(other).await)?;
+        check!(got.is_none(), "{other:?} found the analysis of {key:?}: {got:?}");
+    }
+    let seat0 = r#"{"seat":0}"#;
+    ok("put_analysis", store.put_analysis(&others[1], seat0).await)?;
+    let second = r#"{"game":"madiao","hand":2,"seat":3,"decisions":[1]}"#;
+    ok("put_analysis again", store.put_analysis(&key, second).await)?;
+    let back = ok("analysis", store.analysis(&key).await)?;
+    check!(back.as_deref() == Some(second), "not replaced: {back:?}");
+    let unknown = store.put_analysis(&others[4], first).await;
+    check!(matches!(unknown, Err(StoreError::NoTable(_))), "an unknown table gave {unknown:?}");
+    drop(store);
+    let again = ok("reopen", open().await)?;
+    let back = ok("analysis after reopening", again.analysis(&key).await)?;
+    check!(back.as_deref() == Some(second), "after reopening: {back:?}");
+    let back = ok("analysis after reopening", again.analysis(&others[1]).await)?;
+    check!(back.as_deref() == Some(seat0), "the other seat's after reopening: {back:?}");
+    Ok(())
 }
 
 /// Ratings: a rated match's update (once), the leaderboard, the history, and an account's

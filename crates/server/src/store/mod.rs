@@ -251,7 +251,42 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError>;
     /// The latest `limit` rated matches of `guest`'s account, newest first.
     async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError>;
+
+    // Analyses (`crate::analysis`): the analysis of one seat's decisions in one hand of a
+    // finished table, as its JSON (`docs/analysis.md`), by table, hand, seat, seed and budget.
+
+    /// Stores an analysis; one already stored under the same key is replaced (the same key gives
+    /// the same analysis). A table that is not stored is [`StoreError::NoTable`].
+    async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError>;
+    /// The analysis stored under `key`, if any.
+    async fn analysis(&self, key: &AnalysisKey) -> Result<Option<String>, StoreError>;
 }
+
+/// What an analysis is stored by: the same key gives the same analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AnalysisKey {
+    /// The table whose record it analyses.
+    pub table: String,
+    /// The hand of the record, from 0.
+    pub hand: u32,
+    /// The seat analysed (0–3).
+    pub seat: u8,
+    /// The seed of the bot's sampled worlds.
+    pub seed: u64,
+    /// The bot's thinking per decision, in nominal milliseconds.
+    pub think_ms: u32,
+}
+
+/// The schema of analyses, in SQL both backends accept: one row per analysis (its JSON).
+pub(crate) const ANALYSIS_SCHEMA: &[&str] = &["CREATE TABLE IF NOT EXISTS analyses (
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        hand INTEGER NOT NULL,
+        seat SMALLINT NOT NULL,
+        seed BIGINT NOT NULL,
+        think_ms INTEGER NOT NULL,
+        analysis TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (table_id, hand, seat, seed, think_ms))"];
 
 pub use crate::ratings::{HistoryRow, RatingRow};
 

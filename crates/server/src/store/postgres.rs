@@ -15,9 +15,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::{
-    ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
-    HistoryRow, Holder, LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError,
-    TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
+    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, ArchiveQuery, ArchivedGame, ChatRow, Epoch,
+    FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow,
+    SessionRow, Store, StoreError, TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns,
+    seat_from_columns,
 };
 
 /// How many connections a store opens at most, unless told otherwise: enough for the
@@ -156,7 +157,12 @@ impl PgStore {
                 .await
                 .map_err(pg)?;
         }
-        for sql in SCHEMA.iter().chain(OWNERSHIP).chain(ARCHIVE_SCHEMA).chain(crate::ratings::RATINGS_SCHEMA)
+        for sql in SCHEMA
+            .iter()
+            .chain(OWNERSHIP)
+            .chain(ARCHIVE_SCHEMA)
+            .chain(crate::ratings::RATINGS_SCHEMA)
+            .chain(ANALYSIS_SCHEMA)
         {
             tx.batch_execute(sql).await.map_err(pg)?;
         }
@@ -1019,6 +1025,42 @@ impl Store for PgStore {
             .await
             .map_err(pg)?;
         Ok(rows.iter().map(history_row).collect())
+    }
+
+    async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        let (hand, seat, seed, think_ms) =
+            (key.hand as i32, i16::from(key.seat), key.seed as i64, key.think_ms as i32);
+        // The row's foreign key refuses an unknown table; that is told apart from other failures.
+        let known = slot.query_opt("SELECT 1 FROM tables WHERE id = $1", &[&key.table]).await.map_err(pg)?;
+        if known.is_none() {
+            return Err(StoreError::NoTable(key.table.clone()));
+        }
+        slot.execute(
+            "INSERT INTO analyses (table_id, hand, seat, seed, think_ms, analysis, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (table_id, hand, seat, seed, think_ms) \
+             DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms",
+            &[&key.table, &hand, &seat, &seed, &think_ms, &analysis, &super::now_ms()],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn analysis(&self, key: &AnalysisKey) -> Result<Option<String>, StoreError> {
+        let slot = self.client().await?;
+        let (hand, seat, seed, think_ms) =
+            (key.hand as i32, i16::from(key.seat), key.seed as i64, key.think_ms as i32);
+        let row = slot
+            .query_opt(
+                "SELECT analysis FROM analyses WHERE table_id = $1 AND hand = $2 AND seat = $3 \
+                 AND seed = $4 AND think_ms = $5",
+                &[&key.table, &hand, &seat, &seed, &think_ms],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(row.map(|r| r.get::<_, String>(0)))
     }
 }
 

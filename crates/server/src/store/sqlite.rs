@@ -14,9 +14,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::{
-    ARCHIVE_SCHEMA, AccountRow, ArchiveQuery, ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held,
-    HistoryRow, Holder, LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableRow,
-    TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
+    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, ArchiveQuery, ArchivedGame, ChatRow, Epoch,
+    FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow,
+    Store, StoreError, TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns,
+    seat_from_columns,
 };
 use crate::ratings::{RATINGS_SCHEMA, game_name, persons, settle};
 
@@ -67,7 +68,7 @@ impl SqliteStore {
         })?;
         integrity(&conn, path).map_err(unusable)?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
-            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA).chain(RATINGS_SCHEMA) {
+            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA).chain(RATINGS_SCHEMA).chain(ANALYSIS_SCHEMA) {
                 conn.execute_batch(sql)?;
             }
             conn.execute(super::WRITE_PROBE, params![super::now_ms_text()])?;
@@ -892,6 +893,50 @@ impl Store for SqliteStore {
                 .map_err(backend)?
                 .collect::<Result<_, _>>()
                 .map_err(backend)
+        })
+        .await
+    }
+
+    async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError> {
+        let (key, analysis) = (key.clone(), analysis.to_string());
+        self.call(move |c| {
+            let known: i64 = c
+                .query_row("SELECT COUNT(*) FROM tables WHERE id = ?1", params![key.table], |r| r.get(0))
+                .map_err(backend)?;
+            if known == 0 {
+                return Err(StoreError::NoTable(key.table));
+            }
+            c.execute(
+                "INSERT INTO analyses (table_id, hand, seat, seed, think_ms, analysis, created_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (table_id, hand, seat, seed, think_ms) \
+                 DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms",
+                params![
+                    key.table,
+                    key.hand,
+                    key.seat,
+                    key.seed as i64,
+                    key.think_ms,
+                    analysis,
+                    super::now_ms()
+                ],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn analysis(&self, key: &AnalysisKey) -> Result<Option<String>, StoreError> {
+        let key = key.clone();
+        self.call(move |c| {
+            c.query_row(
+                "SELECT analysis FROM analyses WHERE table_id = ?1 AND hand = ?2 AND seat = ?3 \
+                 AND seed = ?4 AND think_ms = ?5",
+                params![key.table, key.hand, key.seat, key.seed as i64, key.think_ms],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)
         })
         .await
     }

@@ -1,0 +1,572 @@
+//! Analyses of finished hands as background jobs (`docs/analysis.md`, `docs/protocol.md`): a
+//! person asks for the analysis of one seat's decisions in one hand of a finished game
+//! (`POST /api/games/{id}/analysis`), the job waits in a bounded queue for one of
+//! `--analysis-workers` dedicated threads (never the async workers that run the tables, and at a
+//! lowered priority where the system allows it), its progress is kept in memory while it runs,
+//! and its result is stored with the game ([`crate::store::Store::put_analysis`]) and served from
+//! the store from then on (`GET /api/games/{id}/analysis?hand=K&seat=S`), also after a restart.
+//!
+//! The same hand, seat, seed and budget give the same analysis, so asking for one that is
+//! queued or running joins that job, and asking for one already stored gives it at once. Only the
+//! hands of finished games are analysed (a table's record exists only once its match is over, so
+//! a live rated match's hand is never analysed while it could help a player), and only those the
+//! requester may see: a public game's, or a private game's if the requester hosted it or held a
+//! seat.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use cards::Seat;
+use cards::record::{self, AnyRecord};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use table::protocol::ApiCode;
+
+use crate::App;
+use crate::http::{ApiError, ApiResult, bearer, ok_json};
+use crate::store::{AnalysisKey, SeatRow, Store, TableRow, TableStatus};
+
+/// The nice value of the analysis threads: the lowest priority.
+pub const NICE: i32 = 19;
+
+/// How the server runs analyses.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct AnalysisLimits {
+    /// Threads given to analyses, each running one job at a time (0: analyses are off).
+    pub workers: usize,
+    /// Jobs that may wait for a thread; beyond, a request is refused `503 busy`.
+    pub queue: usize,
+    /// The bot's thinking per decision, in nominal milliseconds.
+    pub think_ms: u32,
+    /// The seed of the bot's sampled worlds.
+    pub seed: u64,
+    /// Analyses one guest may ask for per minute on average…
+    pub per_minute: f64,
+    /// …and in a burst.
+    pub burst: f64,
+    /// Finished jobs whose outcome is kept in memory (the oldest go first; a done analysis is
+    /// in the store anyway, a failed one is then asked for again).
+    pub finished_kept: usize,
+}
+
+impl Default for AnalysisLimits {
+    fn default() -> Self {
+        AnalysisLimits {
+            workers: 1,
+            queue: 16,
+            think_ms: 100,
+            seed: 1,
+            per_minute: 10.0,
+            burst: 5.0,
+            finished_kept: 256,
+        }
+    }
+}
+
+/// Where an analysis is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisStatus {
+    /// Waiting for a thread.
+    Queued,
+    /// Being analysed: `done` of `total` decisions.
+    Running,
+    /// Analysed: the analysis is given.
+    Done,
+    /// The analysis failed: `error` says why.
+    Failed,
+}
+
+/// The answer of `POST` and `GET /api/games/{id}/analysis`.
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
+pub struct AnalysisReply {
+    /// The game (table) id.
+    pub game: String,
+    /// The hand, from 0.
+    pub hand: u32,
+    /// The seat analysed.
+    pub seat: Seat,
+    /// Where the analysis is.
+    pub status: AnalysisStatus,
+    /// Decisions analysed so far.
+    pub done: u32,
+    /// Decisions of the seat in the hand (0 until the job has begun).
+    pub total: u32,
+    /// While queued: how many jobs are ahead of this one.
+    pub ahead: Option<u32>,
+    /// When failed: why.
+    pub error: Option<String>,
+    /// When done: the analysis (docs/analysis.md, "JSON").
+    #[ts(type = "unknown")]
+    pub analysis: Option<Value>,
+}
+
+/// `POST /api/games/{id}/analysis`'s body.
+#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// The hand, from 0.
+    pub hand: u32,
+    /// The seat whose decisions are analysed (0–3).
+    pub seat: u8,
+}
+
+/// A job's state as kept in memory.
+#[derive(Clone, Debug, PartialEq)]
+enum JobState {
+    Queued,
+    Running { done: u32, total: u32 },
+    Done { total: u32 },
+    Failed(String),
+}
+
+struct Job {
+    key: AnalysisKey,
+    record: String,
+}
+
+#[derive(Default)]
+struct Jobs {
+    /// Every job queued, running or lately finished, by key.
+    states: HashMap<AnalysisKey, JobState>,
+    /// The jobs waiting for a thread, first first.
+    queue: VecDeque<Job>,
+    /// Finished jobs, oldest first (what is evicted from `states`).
+    finished: VecDeque<AnalysisKey>,
+    /// Jobs running now.
+    running: usize,
+}
+
+/// The analyses of a server: the queue, the jobs' progress, the guests' allowance.
+pub struct Analyses {
+    limits: AnalysisLimits,
+    jobs: Mutex<Jobs>,
+    wake: Condvar,
+    buckets: Mutex<HashMap<String, crate::RateBucket>>,
+    started: std::sync::atomic::AtomicU64,
+}
+
+/// Why a job was not queued.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Analyses are off.
+    Off,
+    /// The queue is full.
+    Full,
+}
+
+impl Analyses {
+    /// No threads yet: [`Analyses::start`] starts them.
+    pub fn new(limits: AnalysisLimits) -> Analyses {
+        Analyses {
+            limits,
+            jobs: Mutex::new(Jobs::default()),
+            wake: Condvar::new(),
+            buckets: Mutex::new(HashMap::new()),
+            started: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &AnalysisLimits {
+        &self.limits
+    }
+
+    /// Starts the worker threads of `app`'s analyses; `rt` runs the store's calls.
+    pub fn start(app: &Arc<App>, rt: &tokio::runtime::Handle) -> std::io::Result<()> {
+        for i in 0..app.analyses.limits.workers {
+            let weak = Arc::downgrade(app);
+            let rt = rt.clone();
+            std::thread::Builder::new().name(format!("yezi-analysis-{i}")).spawn(move || {
+                // The lowest priority for this thread (Linux: the nice value is per thread), so
+                // that the tables' threads come first; where the system refuses, it runs as it is.
+                let _ = rustix::process::setpriority_process(None, NICE);
+                worker(weak, rt)
+            })?;
+        }
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Jobs> {
+        self.jobs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes one request from `guest`'s allowance, or says how many seconds to wait.
+    pub fn allow(&self, guest: &str) -> Result<(), f64> {
+        let mut b = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        if b.len() > 10_000 {
+            b.retain(|_, x| !x.is_full());
+        }
+        let l = self.limits;
+        let bucket = b
+            .entry(guest.to_string())
+            .or_insert_with(|| crate::RateBucket::new(l.per_minute / 60.0, l.burst));
+        if bucket.take() { Ok(()) } else { Err(bucket.wait_seconds()) }
+    }
+
+    /// Queues a job (or joins the one queued or running under the same key); its state now.
+    fn submit(&self, key: AnalysisKey, record: String) -> Result<(JobState, Option<u32>), Refused> {
+        if self.limits.workers == 0 {
+            return Err(Refused::Off);
+        }
+        let mut jobs = self.lock();
+        if let Some(s) = jobs.states.get(&key).cloned() {
+            match s {
+                JobState::Queued => {
+                    let ahead = jobs.queue.iter().position(|j| j.key == key).map(|p| p as u32);
+                    return Ok((s, ahead));
+                }
+                JobState::Running { .. } => return Ok((s, None)),
+                // Done (but not found in the store: it was removed) or failed: run it again.
+                JobState::Done { .. } | JobState::Failed(_) => {
+                    jobs.states.remove(&key);
+                    jobs.finished.retain(|k| *k != key);
+                }
+            }
+        }
+        if jobs.queue.len() >= self.limits.queue {
+            return Err(Refused::Full);
+        }
+        let ahead = jobs.queue.len() as u32;
+        jobs.states.insert(key.clone(), JobState::Queued);
+        jobs.queue.push_back(Job { key, record });
+        drop(jobs);
+        self.wake.notify_one();
+        Ok((JobState::Queued, Some(ahead)))
+    }
+
+    /// The state of the job under `key`, if one is queued, running or lately finished.
+    fn state(&self, key: &AnalysisKey) -> Option<(JobState, Option<u32>)> {
+        let jobs = self.lock();
+        let s = jobs.states.get(key)?.clone();
+        let ahead = match s {
+            JobState::Queued => jobs.queue.iter().position(|j| j.key == *key).map(|p| p as u32),
+            _ => None,
+        };
+        Some((s, ahead))
+    }
+
+    /// How many jobs the threads have begun since the server started.
+    pub fn started(&self) -> u64 {
+        self.started.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many jobs are queued and running (what `yezi loadtest --analyses` keeps up).
+    pub fn pending(&self) -> (usize, usize) {
+        let jobs = self.lock();
+        (jobs.queue.len(), jobs.running)
+    }
+
+    fn set(&self, key: &AnalysisKey, state: JobState) {
+        let mut jobs = self.lock();
+        let finished = matches!(state, JobState::Done { .. } | JobState::Failed(_));
+        if finished {
+            jobs.running = jobs.running.saturating_sub(1);
+            jobs.finished.push_back(key.clone());
+            while jobs.finished.len() > self.limits.finished_kept {
+                if let Some(old) = jobs.finished.pop_front() {
+                    jobs.states.remove(&old);
+                }
+            }
+        }
+        jobs.states.insert(key.clone(), state);
+    }
+}
+
+/// One worker thread: takes the next job, analyses it, stores the result; ends with the server.
+fn worker(app: std::sync::Weak<App>, rt: tokio::runtime::Handle) {
+    loop {
+        let Some(a) = app.upgrade() else { return };
+        let job = {
+            let mut jobs = a.analyses.lock();
+            loop {
+                if let Some(j) = jobs.queue.pop_front() {
+                    jobs.running += 1;
+                    a.analyses.started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    jobs.states.insert(j.key.clone(), JobState::Running { done: 0, total: 0 });
+                    break Some(j);
+                }
+                let (j, timeout) = a
+                    .analyses
+                    .wake
+                    .wait_timeout(jobs, std::time::Duration::from_secs(5))
+                    .unwrap_or_else(PoisonError::into_inner);
+                jobs = j;
+                if timeout.timed_out() && jobs.queue.is_empty() {
+                    break None;
+                }
+            }
+        };
+        // Between waits the server is not held, so that it can end.
+        let Some(job) = job else {
+            drop(a);
+            continue;
+        };
+        let state = match run(&a, &job) {
+            Ok((json, total)) => {
+                let store: Arc<dyn Store> = a.store.clone();
+                let key = job.key.clone();
+                match rt.block_on(async move { store.put_analysis(&key, &json).await }) {
+                    Ok(()) => JobState::Done { total },
+                    Err(e) => JobState::Failed(format!("the analysis could not be stored: {e}")),
+                }
+            }
+            Err(e) => JobState::Failed(e),
+        };
+        a.analyses.set(&job.key, state);
+    }
+}
+
+/// Analyses a job's hand: its JSON and its number of decisions.
+fn run(app: &App, job: &Job) -> Result<(String, u32), String> {
+    let rec = record::parse(&job.record).map_err(|e| format!("the stored record cannot be read: {e}"))?;
+    let seat = Seat::new(job.key.seat).ok_or("no such seat")?;
+    let opts = ai::analysis::Options {
+        seat,
+        hand: job.key.hand as usize,
+        seed: job.key.seed,
+        budget: ai::Budget { think_ms: job.key.think_ms },
+    };
+    let mut last = Instant::now();
+    let mut progress = |p: ai::analysis::Progress| {
+        // At most a few updates a second take the lock.
+        if p.done == 0 || p.done == p.total || last.elapsed().as_millis() >= 100 {
+            last = Instant::now();
+            app.analyses.set(&job.key, JobState::Running { done: p.done as u32, total: p.total as u32 });
+        }
+    };
+    let a = ai::analysis::analyse(&rec, &opts, &mut progress).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+    Ok((json, a.decisions.len() as u32))
+}
+
+/// The analyses' routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new().route("/api/games/{id}/analysis", get(status).post(ask))
+}
+
+fn store_error(e: crate::store::StoreError) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+fn no_game(id: &str) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no finished game {id:?} you may see"))
+}
+
+/// True when `guest` may see the game at `row`: it is public, or the guest hosted it or sat at it.
+fn may_see(row: &TableRow, guest: Option<&str>) -> bool {
+    let private =
+        serde_json::from_str::<table::settings::TableSettings>(&row.settings).map_or(true, |s| s.private);
+    if !private {
+        return true;
+    }
+    let Some(g) = guest else { return false };
+    row.host.as_deref() == Some(g)
+        || row.seats.iter().any(|s| matches!(s, SeatRow::Person { guest, .. } if guest == g))
+}
+
+/// The record of a finished game the requester may see, with the hand and seat checked.
+async fn finished_hand(
+    app: &App,
+    id: &str,
+    guest: Option<&str>,
+    hand: u32,
+    seat: u8,
+) -> Result<String, ApiError> {
+    if seat > 3 {
+        return Err(ApiError::bad(format!("seat: a seat is 0, 1, 2 or 3, not {seat}")));
+    }
+    let row = app.store.table(id).await.map_err(store_error)?.ok_or_else(|| no_game(id))?;
+    if !may_see(&row, guest) {
+        return Err(no_game(id));
+    }
+    let Some(text) = app.store.record(id).await.map_err(store_error)? else {
+        return Err(if row.status == TableStatus::Closed {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                ApiCode::Closed,
+                "the host closed this table before its match ended: it has no record to analyse",
+            )
+        } else {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                ApiCode::NotFinished,
+                "the game at this table is not over: its hands can be analysed once it is",
+            )
+        });
+    };
+    let rec = record::parse(&text)
+        .map_err(|e| ApiError::internal(format!("the stored record cannot be read: {e}")))?;
+    let (hands, finished) = match &rec {
+        AnyRecord::Madiao(r) => {
+            (r.hands.len(), r.hands.get(hand as usize).is_some_and(|h| h.result.is_some()))
+        }
+        AnyRecord::Dabaifen(r) => {
+            (r.hands.len(), r.hands.get(hand as usize).is_some_and(|h| h.result.is_some()))
+        }
+    };
+    if hand as usize >= hands {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            ApiCode::NoHand,
+            format!("the game has {hands} hand(s), numbered from 0: there is no hand {hand}"),
+        ));
+    }
+    if !finished {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            ApiCode::NotFinished,
+            format!(
+                "hand {hand} was not played to its end (the match ended during it): it cannot be analysed"
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+fn key(app: &App, id: &str, hand: u32, seat: u8) -> AnalysisKey {
+    let l = app.analyses.limits();
+    AnalysisKey { table: id.to_string(), hand, seat, seed: l.seed, think_ms: l.think_ms }
+}
+
+fn reply(key: &AnalysisKey, state: JobState, ahead: Option<u32>, analysis: Option<Value>) -> AnalysisReply {
+    let (status, done, total, error) = match state {
+        JobState::Queued => (AnalysisStatus::Queued, 0, 0, None),
+        JobState::Running { done, total } => (AnalysisStatus::Running, done, total, None),
+        JobState::Done { total } => (AnalysisStatus::Done, total, total, None),
+        JobState::Failed(e) => (AnalysisStatus::Failed, 0, 0, Some(e)),
+    };
+    AnalysisReply {
+        game: key.table.clone(),
+        hand: key.hand,
+        seat: Seat::wrapping(usize::from(key.seat)),
+        status,
+        done,
+        total,
+        ahead,
+        error,
+        analysis,
+    }
+}
+
+/// The stored analysis under `key` as a done reply.
+async fn stored(app: &App, key: &AnalysisKey) -> Result<Option<AnalysisReply>, ApiError> {
+    let Some(text) = app.store.analysis(key).await.map_err(store_error)? else { return Ok(None) };
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| ApiError::internal(format!("the stored analysis cannot be read: {e}")))?;
+    let total = v.get("decisions").and_then(Value::as_array).map_or(0, |d| d.len() as u32);
+    Ok(Some(reply(key, JobState::Done { total }, None, Some(v))))
+}
+
+fn off() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        ApiCode::AnalysisOff,
+        "this server runs no analyses (it was started with --analysis-workers 0)",
+    )
+}
+
+fn with_retry(e: ApiError, secs: u64) -> Response {
+    let mut res = e.into_response();
+    res.headers_mut().insert(header::RETRY_AFTER, secs.into());
+    res
+}
+
+async fn ask(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let g = crate::accounts::identify(&app, bearer(&headers)?).await?.0;
+    let req: AnalysisRequest = crate::http::body(&bytes)?;
+    let record = finished_hand(&app, &id, Some(&g.id), req.hand, req.seat).await?;
+    let key = key(&app, &id, req.hand, req.seat);
+    // An analysis stored already is given at once, and takes nothing from the allowance.
+    if let Some(r) = stored(&app, &key).await? {
+        return ok_json(StatusCode::OK, r);
+    }
+    if app.analyses.limits().workers == 0 {
+        return Err(off());
+    }
+    if let Err(secs) = app.analyses.allow(&g.id) {
+        let l = app.analyses.limits();
+        let secs = secs.ceil().clamp(1.0, 86_400.0) as u64;
+        return Ok(with_retry(
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ApiCode::RateLimited,
+                format!(
+                    "a guest may ask for {} analyses a minute ({} at once): try again in {secs} s",
+                    l.per_minute, l.burst
+                ),
+            ),
+            secs,
+        ));
+    }
+    match app.analyses.submit(key.clone(), record) {
+        Ok((state, ahead)) => ok_json(StatusCode::ACCEPTED, reply(&key, state, ahead, None)),
+        Err(Refused::Off) => Err(off()),
+        Err(Refused::Full) => Ok(with_retry(
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ApiCode::Busy,
+                format!(
+                    "the server is analysing as many hands as it queues ({} waiting): try again in a minute",
+                    app.analyses.limits().queue
+                ),
+            ),
+            60,
+        )),
+    }
+}
+
+async fn status(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult {
+    let number = |k: &str| -> Result<u32, ApiError> {
+        crate::http::query_number(&q, k)?
+            .ok_or_else(|| ApiError::bad(format!("{k}: a whole number is needed")))
+    };
+    let (hand, seat) = (number("hand")?, number("seat")?);
+    let seat = u8::try_from(seat).unwrap_or(u8::MAX);
+    // A token is needed only for a private game.
+    let guest = match headers.get(header::AUTHORIZATION) {
+        Some(_) => Some(crate::accounts::identify(&app, bearer(&headers)?).await?.0.id),
+        None => None,
+    };
+    let key = key(&app, &id, hand, seat);
+    // A job queued or running was checked when it was asked for: who may see it is checked
+    // again (the table's row), the record is not read and parsed again at every poll.
+    if let Some((state, ahead)) = app.analyses.state(&key)
+        && !matches!(state, JobState::Done { .. })
+    {
+        let row = app.store.table(&id).await.map_err(store_error)?.ok_or_else(|| no_game(&id))?;
+        if !may_see(&row, guest.as_deref()) {
+            return Err(no_game(&id));
+        }
+        return ok_json(StatusCode::OK, reply(&key, state, ahead, None));
+    }
+    finished_hand(&app, &id, guest.as_deref(), hand, seat).await?;
+    if let Some(r) = stored(&app, &key).await? {
+        return ok_json(StatusCode::OK, r);
+    }
+    if app.analyses.limits().workers == 0 {
+        return Err(off());
+    }
+    Err(ApiError::new(
+        StatusCode::NOT_FOUND,
+        ApiCode::NoAnalysis,
+        format!("hand {hand} has not been analysed for seat {seat}: ask for it with POST"),
+    ))
+}
