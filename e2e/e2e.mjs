@@ -930,7 +930,7 @@ async function main() {
       await page.locator('button[data-action="last-step"]').click();
       await page.locator('.replay-scoring').waitFor();
       await snap(page, 'replay-end');
-      const href = await page.locator('.replay-head a.button').getAttribute('href');
+      const href = await page.locator('.replay-head a.button[download]').getAttribute('href');
       assert(href === `/api/records/${replayTable}`, `the record is offered for download: ${href}`);
       const res = await page.request.get(href);
       assert(res.ok(), 'the record downloads');
