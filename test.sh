@@ -14,7 +14,33 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's wall time is printed when the next begins, and all of them at the end (also when a
+# step fails), so that a slow suite shows where its time goes.
+SUITE_START=$SECONDS
+STEP_START=$SECONDS
+STEP_NAME=
+STEP_TIMES=()
+step_done() {
+  if [ -n "$STEP_NAME" ]; then
+    local took=$((SECONDS - STEP_START))
+    STEP_TIMES+=("$(printf '%5d s  %s' "$took" "$STEP_NAME")")
+    printf '    (%d s)\n' "$took"
+  fi
+  STEP_NAME=
+}
+step_report() {
+  step_done
+  printf '\n==> time per step (load average now: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '%s\n' "${STEP_TIMES[@]}"
+  printf '%5d s  in all\n' "$((SECONDS - SUITE_START))"
+}
+step() {
+  step_done
+  printf '\n==> %s\n' "$*"
+  STEP_NAME="$*"
+  STEP_START=$SECONDS
+}
+trap step_report EXIT
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -66,7 +92,7 @@ stop_redis() {
     rm -rf "$REDISDIR"
   fi
 }
-trap 'stop_pg; stop_redis' EXIT
+trap 'stop_pg; stop_redis; step_report' EXIT
 as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres -A trust --no-sync >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
   -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
@@ -171,4 +197,7 @@ print("yezi from the wheel:", native.__file__, "| a Madiao deal, player", s.curr
 (cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$WHEELENV/bin/python" -m pytest -q \
   tests/test_native.py tests/test_noleak.py tests/test_parity.py)
 
-step "all tests passed"
+step_done
+STEP_NAME=
+echo
+echo "==> all tests passed"
