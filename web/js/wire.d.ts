@@ -1322,7 +1322,18 @@ peak_rss_bytes: number | null,
 /**
  * The storage backend (`sqlite`, `postgres`).
  */
-backend: string, };
+backend: string, 
+/**
+ * Steps of a table's writes this node tried after another node had taken the table's lease
+ * over, all refused by the database (fencing): a stale owner's attempts since the node
+ * started; always 0 on SQLite.
+ */
+fenced_writes: number, 
+/**
+ * Tables this node stopped since it started because it found it no longer held their lease
+ * (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
+ */
+leases_lost: number, };
 
 export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
 

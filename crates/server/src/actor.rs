@@ -187,6 +187,7 @@ where
                 Some(done) = self.done_rx.recv() => Some(Input::Done(done)),
                 _ = sleep_until_opt(wake) => Some(Input::Tick),
                 _ = self.lost.notified() => {
+                    self.app.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     self.fenced("the node could not renew its lease");
                     None
                 }
@@ -291,6 +292,10 @@ where
             return Ok(());
         }
         match self.app.store.write_step(&self.id, self.lease, writes).await {
+            Err(StoreError::Fenced(why)) => {
+                self.app.cluster.fenced_writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Err(StoreError::Fenced(why))
+            }
             // The same step written before with its answer lost (a connection dropped after the
             // commit): it is in the log, and done. Other actions at its places: the log moved on
             // without this node's knowledge, and the table must be loaded again from it.

@@ -47,6 +47,13 @@ pub struct Cluster {
     /// The current entry of each connection entering or at a table on another node.
     attached: Mutex<HashMap<ConnId, u64>>,
     next_attach: std::sync::atomic::AtomicU64,
+    /// Steps of its tables' writes this node tried after it had lost their lease, refused by the
+    /// store ([`crate::store::StoreError::Fenced`]): a stale owner's attempts, none of which
+    /// was written.
+    pub fenced_writes: std::sync::atomic::AtomicU64,
+    /// Tables this node stopped because it found, at a renewal of its leases (or when it claimed
+    /// the table again in a newer epoch), that it no longer held their lease.
+    pub leases_lost: std::sync::atomic::AtomicU64,
 }
 
 /// The answer to a join or watch on another node, and who runs the table.
@@ -63,6 +70,8 @@ impl Cluster {
             remote_at: Mutex::new(HashMap::new()),
             attached: Mutex::new(HashMap::new()),
             next_attach: std::sync::atomic::AtomicU64::new(1),
+            fenced_writes: std::sync::atomic::AtomicU64::new(0),
+            leases_lost: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

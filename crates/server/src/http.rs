@@ -647,6 +647,8 @@ async fn stats(State(app): State<Arc<App>>) -> ApiResult {
             rss_bytes: rss_bytes(),
             peak_rss_bytes: peak_rss_bytes(),
             backend: app.store.backend().to_string(),
+            fenced_writes: app.cluster.fenced_writes.load(Ordering::Relaxed),
+            leases_lost: app.cluster.leases_lost.load(Ordering::Relaxed),
         },
     )
 }

@@ -371,6 +371,8 @@ async fn statistics_and_static_pages() {
     assert_eq!(v["tables"], 0);
     assert_eq!(v["connections"], 0);
     assert!(v["rss_bytes"].as_u64().unwrap() > 1_000_000);
+    // One node on SQLite holds every table: nothing is ever fenced or lost.
+    assert_eq!((v["fenced_writes"].as_u64(), v["leases_lost"].as_u64()), (Some(0), Some(0)), "{v}");
     let (s, page) = api.call("GET", "/", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(page.contains("yezi") && page.contains("/js/main.js"), "{page}");

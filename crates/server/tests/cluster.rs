@@ -13,8 +13,8 @@ use std::time::Duration;
 use client::Client;
 use common::fast;
 use serde_json::json;
-use server::store::OpenOptions;
 use server::store::postgres::PgStore;
+use server::store::{OpenOptions, Store};
 use server::{App, Config, Limits};
 use table::settings::Timing;
 
@@ -26,7 +26,11 @@ struct Node {
 }
 
 async fn node(url: &str, schema: &str, timing: Timing) -> Node {
-    let options = OpenOptions { pool: 4, lease_ms: LEASE_MS };
+    node_with_lease(url, schema, timing, LEASE_MS).await
+}
+
+async fn node_with_lease(url: &str, schema: &str, timing: Timing, lease_ms: u64) -> Node {
+    let options = OpenOptions { pool: 4, lease_ms };
     let store = Arc::new(PgStore::connect_with(url, Some(schema), options).await.unwrap());
     let limits = Limits {
         messages_per_second: 1000.0,
@@ -35,8 +39,7 @@ async fn node(url: &str, schema: &str, timing: Timing) -> Node {
         connections_per_ip: 1000,
         ..Limits::default()
     };
-    let app =
-        App::start(store, Config { timing, limits, lease_ms: LEASE_MS, table_seed: None }).await.unwrap();
+    let app = App::start(store, Config { timing, limits, lease_ms, table_seed: None }).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let a = app.clone();
@@ -67,7 +70,10 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     let a = node(&url, &schema, timing).await;
     let b = node(&url, &schema, timing).await;
     let g = a.client.guest("Ann").await.unwrap();
-    let body = json!({ "game": "madiao", "seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    // A long match: it must not end while the test looks at it (a watcher entering a finished
+    // table is told it is over).
+    let body = json!({ "game": "madiao", "variants": { "game_length": "hands:1000" },
+        "seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
     let created = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap();
     let id = created.table.id;
     assert!(a.app.table(&id).is_some() && b.app.table(&id).is_none(), "the creating node runs the table");
@@ -152,6 +158,96 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     at_b.send(&json!({ "type": "watch", "table": id })).await.unwrap();
     let sync = at_b.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
     assert_eq!(sync["table"]["id"], id.as_str());
+}
+
+/// A stale owner's writes, counted directly: a node whose table was claimed by another node
+/// (while it went on running it, as a stalled node does when it wakes up before its next lease
+/// renewal) tries its next step in the old epoch; the database refuses it, the node counts the
+/// refusal (`fenced_writes` in `GET /api/stats`) and stops the table, and no row of the log or
+/// the chat was written under the old epoch after the new one began. Without the fencing, the
+/// stale node's moves would land after the claim, and the provenance audit would count them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owners_writes_are_refused_counted_and_never_stored() {
+    let (url, schema) = (url(), server::ids::new_id("stale_").unwrap());
+    // A lease of a minute: A's next renewal (a third of it away) comes after the test, so A
+    // learns that it lost the table only from its own refused write.
+    let lease_ms = 60_000;
+    let a = node_with_lease(&url, &schema, Timing { bot_delay_ms: 15, ..fast() }, lease_ms).await;
+    let g = a.client.guest("Ann").await.unwrap();
+    // A long match: it must not end while the test looks at it (a watcher entering a finished
+    // table is told it is over).
+    let body = json!({ "game": "madiao", "variants": { "game_length": "hands:1000" },
+        "seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let created = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap();
+    let id = created.table.id;
+    // A watcher says something (a chat line, written under A's epoch), and the bots play.
+    let mut watcher = a.client.connect_as(&g.token).await.unwrap();
+    watcher.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    watcher.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    watcher.send(&json!({ "type": "chat", "text": "before the stall" })).await.unwrap();
+    watcher.until(Duration::from_secs(5), "the chat line", |m| m["type"] == "chat").await.unwrap();
+    // Gone, so that nobody at A asks for the table again (which would claim it back for A).
+    watcher.close().await;
+    let store = a.app.store.clone();
+    eventually("bots play at A", Duration::from_secs(10), async || {
+        store.actions(&id).await.unwrap().len() >= 6
+    })
+    .await;
+    let stats = |c: &Client| {
+        let c = c.clone();
+        async move { c.stats().await.unwrap() }
+    };
+    let before = stats(&a.client).await;
+    assert_eq!((before.fenced_writes, before.leases_lost), (0, 0));
+
+    // A's lease runs out and another node (a bare store: it runs nothing, writes nothing)
+    // claims the table in epoch 2, while A's task goes on.
+    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    pg.execute("UPDATE owners SET expires = '-infinity' WHERE table_id = $1", &[&id]).await.unwrap();
+    let other = PgStore::connect_with(&url, Some(&schema), OpenOptions { pool: 1, lease_ms }).await.unwrap();
+    // A claim skips a lease row locked by a write in progress: tried again until it takes.
+    let mut epoch = None;
+    eventually("the other node claims the table", Duration::from_secs(5), async || {
+        epoch = other.claim_table(&id).await.unwrap().map(|(_, e)| e);
+        epoch.is_some()
+    })
+    .await;
+    assert_eq!(epoch, Some(2));
+    let at_claim = store.actions(&id).await.unwrap().len();
+
+    // A's next step is refused and counted, and A stops the table (within a few seconds).
+    let end = tokio::time::Instant::now() + Duration::from_secs(5);
+    while tokio::time::Instant::now() < end
+        && (stats(&a.client).await.fenced_writes == 0 || a.app.table(&id).is_some())
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The stored rows name their writers: every one A's epoch 1, before epoch 2 began (without
+    // the fencing, A's moves after the claim are found here).
+    let p = other.provenance(&id).await.unwrap();
+    let audit = p.audit(&id);
+    assert!(audit.stale.is_empty(), "{} stale writes: {:?}", audit.stale.len(), audit.stale);
+    assert_eq!(store.actions(&id).await.unwrap().len(), at_claim, "a write landed after the claim");
+    let after = stats(&a.client).await;
+    assert!(after.fenced_writes >= 1, "A's stale write was not refused: {after:?}");
+    assert!(a.app.table(&id).is_none(), "A still runs the table");
+    assert_eq!(after.leases_lost, 0, "A noticed at a renewal, not from its refused write");
+    assert_eq!(audit.unstamped, 0, "rows without their lease");
+    assert_eq!((p.actions.len(), p.chat.len()), (at_claim, 1));
+    assert!(
+        p.actions
+            .iter()
+            .chain(&p.chat)
+            .all(|r| r.epoch == Some(1) && r.node.as_deref() == Some(a.app.store.node()))
+    );
+    let leases: Vec<_> =
+        p.leases.iter().map(|l| (l.epoch, l.node.as_str(), l.log_from, l.chat_from)).collect();
+    assert_eq!(
+        leases,
+        vec![(1, a.app.store.node(), Some(0), Some(0)), (2, other.node(), Some(at_claim as u64), Some(1))]
+    );
 }
 
 /// Two nodes joined by a bus: a connection at one node plays at a table run by the other, and

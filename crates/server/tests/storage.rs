@@ -106,3 +106,69 @@ async fn postgres_leases_run_out_unless_renewed() {
     b.write_step("t_stale", 2, &move_no(1)).await.unwrap();
     assert_eq!(b.actions("t_stale").await.unwrap().len(), 2);
 }
+
+/// A PostgreSQL database of the first layout (before rows named the lease they were written
+/// under) is migrated when a node opens it: its rows stay as they were, counted as unstamped by
+/// the provenance audit; the leases current then are kept; rows written from then on name their
+/// lease; and a database of a later layout than this code knows is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_databases_of_the_first_layout_are_migrated() {
+    use server::store::{ChatRow, LoggedAction, Write};
+    let url = std::env::var("YEZI_TEST_POSTGRES_URL")
+        .expect("YEZI_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a local PostgreSQL");
+    let schema = server::ids::new_id("migrate_").unwrap();
+    // The first layout: today's, less what version 2 added.
+    PgStore::connect(&url, Some(&schema)).await.unwrap();
+    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!(
+        "SET search_path TO {schema};
+         ALTER TABLE actions DROP COLUMN epoch, DROP COLUMN node;
+         ALTER TABLE chat DROP COLUMN epoch, DROP COLUMN node;
+         DROP TABLE leases;
+         DELETE FROM meta WHERE key = 'schema_version';
+         INSERT INTO tables (id, game, settings, seed, host, status, created_ms)
+             VALUES ('t_old', 'madiao', '{{}}', 7, NULL, 'playing', 1);
+         INSERT INTO seats (table_id, seat, kind) VALUES ('t_old', 0, 'open'), ('t_old', 1, 'open'),
+             ('t_old', 2, 'open'), ('t_old', 3, 'open');
+         INSERT INTO actions (table_id, seq, hand, seat, action) VALUES ('t_old', 0, 0, 0, '{{}}'),
+             ('t_old', 1, 0, 1, '{{}}');
+         INSERT INTO chat (table_id, seq, at_ms, name, text) VALUES ('t_old', 0, 1, 'Ann', 'hi');
+         INSERT INTO owners (table_id, node, epoch, expires) VALUES ('t_old', 'old', 3, '-infinity');"
+    ))
+    .await
+    .unwrap();
+    // A node opens it: migrated.
+    let store = PgStore::connect(&url, Some(&schema)).await.unwrap();
+    let version: String =
+        pg.query_one("SELECT value FROM meta WHERE key = 'schema_version'", &[]).await.unwrap().get(0);
+    assert_eq!(version, "2");
+    assert_eq!(store.actions("t_old").await.unwrap().len(), 2, "the old log reads as before");
+    let p = store.provenance("t_old").await.unwrap();
+    let audit = p.audit("t_old");
+    assert_eq!((audit.rows, audit.unstamped, audit.stale.len()), (3, 3, 0), "{audit:?}");
+    assert_eq!(p.leases.len(), 1);
+    assert_eq!((p.leases[0].epoch, p.leases[0].node.as_str(), p.leases[0].log_from), (3, "old", None));
+    // The node claims the orphaned table and writes: its rows name the lease.
+    let (_, epoch) = store.claim_table("t_old").await.unwrap().expect("the orphan is claimed");
+    assert_eq!(epoch, 4);
+    let chat = ChatRow { seq: 1, at_ms: 2, guest: None, name: "Bo".into(), seat: None, text: "yo".into() };
+    let step = [
+        Write::Actions(vec![LoggedAction { seq: 2, hand: 0, seat: 2, action: "{}".into() }]),
+        Write::Chat(chat),
+    ];
+    store.write_step("t_old", epoch, &step).await.unwrap();
+    let p = store.provenance("t_old").await.unwrap();
+    let audit = p.audit("t_old");
+    assert_eq!((audit.rows, audit.unstamped, audit.stale.len()), (5, 3, 0), "{audit:?}");
+    assert_eq!((p.actions[2].epoch, p.actions[2].node.as_deref()), (Some(4), Some(store.node())));
+    assert_eq!((p.chat[1].epoch, p.chat[1].node.as_deref()), (Some(4), Some(store.node())));
+    assert_eq!((p.leases[1].epoch, p.leases[1].log_from, p.leases[1].chat_from), (4, Some(2), Some(1)));
+    // Opened again: nothing changes (the migration ran once).
+    PgStore::connect(&url, Some(&schema)).await.unwrap();
+    assert_eq!(store.provenance("t_old").await.unwrap(), p);
+    // A later layout is refused.
+    pg.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'", &[]).await.unwrap();
+    let e = PgStore::connect(&url, Some(&schema)).await.err().expect("a later layout is refused");
+    assert!(e.to_string().contains("newer yezi"), "{e}");
+}

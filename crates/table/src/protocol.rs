@@ -794,6 +794,13 @@ pub struct StatsReply {
     pub peak_rss_bytes: Option<u64>,
     /// The storage backend (`sqlite`, `postgres`).
     pub backend: String,
+    /// Steps of a table's writes this node tried after another node had taken the table's lease
+    /// over, all refused by the database (fencing): a stale owner's attempts since the node
+    /// started; always 0 on SQLite.
+    pub fenced_writes: u64,
+    /// Tables this node stopped since it started because it found it no longer held their lease
+    /// (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
+    pub leases_lost: u64,
 }
 
 /// A seat of a new table (`POST /api/tables`).

@@ -11,6 +11,7 @@ use async_trait::async_trait;
 
 pub mod conformance;
 pub mod postgres;
+pub mod provenance;
 pub mod sqlite;
 
 /// What went wrong in storage.

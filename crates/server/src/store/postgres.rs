@@ -14,6 +14,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
+use super::provenance::{LeaseEpoch, Provenance, Stamp as ProvenanceStamp};
 use super::{
     ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, ArchiveQuery, ArchivedGame, ChatRow, Epoch,
     FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow,
@@ -43,6 +44,40 @@ const OWNERSHIP: &[&str] = &[
         SELECT id, '', 0, '-infinity' FROM tables WHERE status NOT IN ('finished', 'closed')
         ON CONFLICT (table_id) DO NOTHING",
 ];
+
+/// The layout of the database this code reads and writes, kept in `meta` as `schema_version`
+/// (a database without it is of version 1): 2 adds who wrote each row ([`MIGRATE_TO_2`]).
+const SCHEMA_VERSION: i64 = 2;
+
+/// Version 1 to 2: each stored action and chat line names the lease it was written under (the
+/// epoch and the node; rows stored before stay without), and each epoch of a table's lease is kept
+/// with the node that held it and how many actions and chat lines the table had when it began
+/// (`leases`; the epochs current at the migration are kept without those counts). Adding a
+/// column without a default changes no stored row, so it is quick on a large log.
+/// See [`crate::store::provenance`].
+const MIGRATE_TO_2: &[&str] = &[
+    "ALTER TABLE actions ADD COLUMN IF NOT EXISTS epoch BIGINT, ADD COLUMN IF NOT EXISTS node TEXT",
+    "ALTER TABLE chat ADD COLUMN IF NOT EXISTS epoch BIGINT, ADD COLUMN IF NOT EXISTS node TEXT",
+    "CREATE TABLE IF NOT EXISTS leases (
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        epoch BIGINT NOT NULL,
+        node TEXT NOT NULL,
+        log_from BIGINT,
+        chat_from BIGINT,
+        PRIMARY KEY (table_id, epoch))",
+    "INSERT INTO leases (table_id, epoch, node) SELECT table_id, epoch, node FROM owners WHERE epoch > 0
+        ON CONFLICT (table_id, epoch) DO NOTHING",
+];
+
+/// Records the epochs just claimed (`$1` the tables) in `leases`, with how many actions and chat
+/// lines each table has now: run in the claim's transaction once its lease rows are locked, so
+/// that no write of an older epoch is in progress and none can commit after it.
+const RECORD_EPOCHS: &str = "INSERT INTO leases (table_id, epoch, node, log_from, chat_from)
+    SELECT o.table_id, o.epoch, o.node,
+        (SELECT coalesce(max(a.seq) + 1, 0) FROM actions a WHERE a.table_id = o.table_id),
+        (SELECT coalesce(max(c.seq) + 1, 0) FROM chat c WHERE c.table_id = o.table_id)
+    FROM owners o WHERE o.table_id = ANY($1)
+    ON CONFLICT (table_id, epoch) DO NOTHING";
 
 /// The condition of a fenced write: `$1` the table, `$2` the node, `$3` the epoch.
 const FENCE: &str =
@@ -166,6 +201,7 @@ impl PgStore {
         {
             tx.batch_execute(sql).await.map_err(pg)?;
         }
+        migrate(&tx).await?;
         tx.commit().await.map_err(pg)?;
         // A real write, so that a database the server cannot write is found before it starts.
         client.execute(super::WRITE_PROBE, &[&super::now_ms_text()]).await.map_err(|e| {
@@ -214,6 +250,39 @@ impl PgStore {
         };
         Ok(Pooled { store: self, client: Some(client), _permit: permit })
     }
+}
+
+/// Brings the database's layout to [`SCHEMA_VERSION`] (inside the schema's transaction, under
+/// its lock); a database of a later version, written by a newer yezi, is refused.
+async fn migrate<C: GenericClient>(c: &C) -> Result<(), StoreError> {
+    let stored = c.query_opt("SELECT value FROM meta WHERE key = 'schema_version'", &[]).await.map_err(pg)?;
+    let version = match stored {
+        None => 1,
+        Some(r) => r.get::<_, &str>(0).parse::<i64>().map_err(|_| {
+            StoreError::Corrupt(format!("meta schema_version {:?} is not a number", r.get::<_, &str>(0)))
+        })?,
+    };
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::Unusable(format!(
+            "the PostgreSQL database has the layout of version {version}, written by a newer yezi \
+             (this one knows up to {SCHEMA_VERSION}): run the newer yezi"
+        )));
+    }
+    if version < 2 {
+        for sql in MIGRATE_TO_2 {
+            c.batch_execute(sql).await.map_err(pg)?;
+        }
+    }
+    if version < SCHEMA_VERSION {
+        c.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', $1) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&SCHEMA_VERSION.to_string()],
+        )
+        .await
+        .map_err(pg)?;
+    }
+    Ok(())
 }
 
 async fn read_seats(c: &Client, table: &str) -> Result<[SeatRow; 4], StoreError> {
@@ -287,21 +356,27 @@ fn action_cols(actions: &[LoggedAction]) -> Vec<(i64, i32, i16)> {
     actions.iter().map(|a| (a.seq as i64, a.hand as i32, i16::from(a.seat))).collect()
 }
 
+/// The lease a write names, stored with its rows: the writer's epoch and node (none for the
+/// writes that name no lease, [`Store::append_actions`] and [`Store::append_chat`]).
+type Stamp<'a> = (Option<Epoch>, Option<&'a str>);
+
 async fn write_actions<C: GenericClient>(
     c: &C,
     table: &str,
     actions: &[LoggedAction],
+    stamp: Stamp<'_>,
 ) -> Result<(), StoreError> {
     // One statement for the whole batch: all rows or none.
     let cols = action_cols(actions);
-    let mut sql = String::from("INSERT INTO actions (table_id, seq, hand, seat, action) VALUES ");
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table];
+    let mut sql =
+        String::from("INSERT INTO actions (table_id, epoch, node, seq, hand, seat, action) VALUES ");
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table, &stamp.0, &stamp.1];
     for (i, (a, (seq, hand, seat))) in actions.iter().zip(&cols).enumerate() {
         if i > 0 {
             sql.push_str(", ");
         }
-        let b = 2 + 4 * i;
-        sql.push_str(&format!("($1, ${b}, ${}, ${}, ${})", b + 1, b + 2, b + 3));
+        let b = 4 + 4 * i;
+        sql.push_str(&format!("($1, $2, $3, ${b}, ${}, ${}, ${})", b + 1, b + 2, b + 3));
         params.push(seq);
         params.push(hand);
         params.push(seat);
@@ -314,13 +389,19 @@ async fn write_actions<C: GenericClient>(
     }
 }
 
-async fn write_chat<C: GenericClient>(c: &C, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
+async fn write_chat<C: GenericClient>(
+    c: &C,
+    table: &str,
+    chat: &ChatRow,
+    stamp: Stamp<'_>,
+) -> Result<(), StoreError> {
     let seq = chat.seq as i64;
     let seat = chat.seat.map(i16::from);
     match c
         .execute(
-            "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            &[&table, &seq, &chat.at_ms, &chat.guest, &chat.name, &seat, &chat.text],
+            "INSERT INTO chat (table_id, seq, at_ms, guest_id, name, seat, text, epoch, node) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            &[&table, &seq, &chat.at_ms, &chat.guest, &chat.name, &seat, &chat.text, &stamp.0, &stamp.1],
         )
         .await
     {
@@ -407,13 +488,68 @@ const CLAIM: &str = "WITH c AS (
     RETURNING owners.table_id, owners.epoch";
 
 impl PgStore {
+    /// Who wrote `table`'s stored actions and chat lines, and its lease's epochs: what
+    /// [`Provenance::audit`] judges.
+    pub async fn provenance(&self, table: &str) -> Result<Provenance, StoreError> {
+        let slot = self.client().await?;
+        let stamps = |rows: Vec<Row>| -> Result<Vec<ProvenanceStamp>, StoreError> {
+            rows.iter()
+                .map(|r| {
+                    let seq: i64 = r.get(0);
+                    Ok(ProvenanceStamp {
+                        seq: u64::try_from(seq)
+                            .map_err(|_| StoreError::Corrupt(format!("table {table}: row {seq}")))?,
+                        epoch: r.get(1),
+                        node: r.get(2),
+                    })
+                })
+                .collect()
+        };
+        let actions = slot
+            .query("SELECT seq, epoch, node FROM actions WHERE table_id = $1 ORDER BY seq", &[&table])
+            .await
+            .map_err(pg)?;
+        let chat = slot
+            .query("SELECT seq, epoch, node FROM chat WHERE table_id = $1 ORDER BY seq", &[&table])
+            .await
+            .map_err(pg)?;
+        let leases = slot
+            .query(
+                "SELECT epoch, node, log_from, chat_from FROM leases WHERE table_id = $1 ORDER BY epoch",
+                &[&table],
+            )
+            .await
+            .map_err(pg)?;
+        let count = |v: Option<i64>| v.and_then(|n| u64::try_from(n).ok());
+        Ok(Provenance {
+            actions: stamps(actions)?,
+            chat: stamps(chat)?,
+            leases: leases
+                .iter()
+                .map(|r| LeaseEpoch {
+                    epoch: r.get(0),
+                    node: r.get(1),
+                    log_from: count(r.get(2)),
+                    chat_from: count(r.get(3)),
+                })
+                .collect(),
+        })
+    }
+
     /// Claims up to `limit` tables whose lease ran out (only `only`, if given).
     async fn claim(&self, limit: u32, only: Option<&str>) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
-        let slot = self.client().await?;
-        let rows = slot
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        let rows = tx
             .query(CLAIM, &[&self.node, &(self.lease_ms as f64), &i64::from(limit), &only])
             .await
             .map_err(pg)?;
+        if !rows.is_empty() {
+            let ids: Vec<&str> = rows.iter().map(|r| r.get(0)).collect();
+            tx.execute(RECORD_EPOCHS, &[&ids]).await.map_err(pg)?;
+        }
+        tx.commit().await.map_err(pg)?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
             let id: String = r.get(0);
@@ -480,6 +616,12 @@ impl Store for PgStore {
         )
         .await
         .map_err(pg)?;
+        tx.execute(
+            "INSERT INTO leases (table_id, epoch, node, log_from, chat_from) VALUES ($1, $2, $3, 0, 0)",
+            &[&table.id, &FIRST_EPOCH, &self.node],
+        )
+        .await
+        .map_err(pg)?;
         tx.commit().await.map_err(pg)
     }
 
@@ -533,7 +675,7 @@ impl Store for PgStore {
             };
         }
         let slot = self.client().await?;
-        write_actions(&*slot, table, actions).await
+        write_actions(&*slot, table, actions, (None, None)).await
     }
 
     async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
@@ -559,7 +701,7 @@ impl Store for PgStore {
 
     async fn append_chat(&self, table: &str, chat: &ChatRow) -> Result<(), StoreError> {
         let slot = self.client().await?;
-        write_chat(&*slot, table, chat).await
+        write_chat(&*slot, table, chat, (None, None)).await
     }
 
     async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
@@ -673,7 +815,8 @@ impl Store for PgStore {
         {
             let cols = action_cols(actions);
             let mut sql = String::from(
-                "INSERT INTO actions (table_id, seq, hand, seat, action) SELECT $1, v.* FROM (VALUES ",
+                "INSERT INTO actions (table_id, epoch, node, seq, hand, seat, action) \
+                 SELECT $1, $3, $2, v.* FROM (VALUES ",
             );
             let mut params: Vec<&(dyn ToSql + Sync)> = vec![&table, &self.node, &epoch];
             for (i, (a, (seq, hand, seat))) in actions.iter().zip(&cols).enumerate() {
@@ -700,6 +843,7 @@ impl Store for PgStore {
                 Err(e) => Err(pg(e)),
             };
         }
+        let stamp = (Some(epoch), Some(self.node.as_str()));
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
         if tx.query_opt(FENCE, &[&table, &self.node, &epoch]).await.map_err(pg)?.is_none() {
@@ -708,10 +852,10 @@ impl Store for PgStore {
         for w in writes {
             match w {
                 Write::Actions(rows) if rows.is_empty() => {}
-                Write::Actions(rows) => write_actions(&tx, table, rows).await?,
+                Write::Actions(rows) => write_actions(&tx, table, rows, stamp).await?,
                 Write::Seat { seat, owner } => write_seat(&tx, table, *seat, owner).await?,
                 Write::Status(status) => write_status(&tx, table, *status).await?,
-                Write::Chat(row) => write_chat(&tx, table, row).await?,
+                Write::Chat(row) => write_chat(&tx, table, row, stamp).await?,
                 Write::Finish { record } => write_finish(&tx, table, record).await?,
                 Write::Rated(m) => write_rated(&tx, table, m).await?,
             }
