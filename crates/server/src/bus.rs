@@ -35,10 +35,15 @@ pub type Heard = (String, String);
 pub trait Bus: Send + Sync + 'static {
     /// A short name of the implementation (`redis`, `postgres`).
     fn kind(&self) -> &'static str;
-    /// Sends `text` to whoever is subscribed to `channel` now.
-    async fn publish(&self, channel: &str, text: &str) -> Result<(), BusError>;
-    /// Hears `channel` from now on (again after the bus reconnects).
-    async fn subscribe(&self, channel: &str) -> Result<(), BusError>;
+    /// Sends `text` to whoever is subscribed to `channel` now; how many subscribers heard it,
+    /// when the bus can tell (Redis can; PostgreSQL's `NOTIFY` cannot: `None`). A message heard
+    /// by nobody is lost.
+    async fn publish(&self, channel: &str, text: &str) -> Result<Option<u64>, BusError>;
+    /// Hears `channel` from now on (again after the bus reconnects). With `confirmed`, returns
+    /// once the bus hears the channel for this node, so that a message published after the call
+    /// returns reaches it (or after [`SUBSCRIBE_WAIT`], an error, when the bus does not confirm
+    /// it in time; it goes on trying); without, once the subscription is asked for.
+    async fn subscribe(&self, channel: &str, confirmed: bool) -> Result<(), BusError>;
     /// Stops hearing `channel`.
     async fn unsubscribe(&self, channel: &str) -> Result<(), BusError>;
 }
@@ -66,13 +71,20 @@ pub async fn open(
 /// How long to wait before connecting again to a bus that went away.
 const RECONNECT: Duration = Duration::from_millis(500);
 
+/// How long a confirmed subscription ([`Bus::subscribe`]) waits for the bus at most.
+pub const SUBSCRIBE_WAIT: Duration = Duration::from_secs(1);
+
+/// A change of the channels heard, for the Redis subscriber task: subscribe (`true`) or
+/// unsubscribe, and who waits to hear that Redis confirmed it.
+type Change = (bool, String, Option<tokio::sync::oneshot::Sender<()>>);
+
 /// Redis pub/sub: one connection publishes, another subscribes; the subscriber reconnects and
 /// subscribes again to every channel when Redis comes back.
 pub struct RedisBus {
     publisher: redis::aio::ConnectionManager,
     channels: Arc<Mutex<HashSet<String>>>,
-    /// Subscriptions and unsubscriptions for the subscriber task.
-    changes: mpsc::UnboundedSender<(bool, String)>,
+    /// Subscriptions and unsubscriptions for the subscriber task, in the order asked.
+    changes: mpsc::UnboundedSender<Change>,
 }
 
 impl RedisBus {
@@ -84,7 +96,7 @@ impl RedisBus {
         let publisher = redis::aio::ConnectionManager::new(client.clone()).await.map_err(bad)?;
         let channels: Arc<Mutex<HashSet<String>>> = Arc::default();
         let (heard_tx, heard_rx) = mpsc::unbounded_channel();
-        let (changes, mut changes_rx) = mpsc::unbounded_channel::<(bool, String)>();
+        let (changes, mut changes_rx) = mpsc::unbounded_channel::<Change>();
         let wanted = channels.clone();
         tokio::spawn(async move {
             loop {
@@ -117,8 +129,15 @@ impl RedisBus {
                             None => break,
                         },
                         c = changes_rx.recv() => match c {
-                            Some((true, ch)) => ok = sink.subscribe(&ch).await.is_ok(),
-                            Some((false, ch)) => ok = sink.unsubscribe(&ch).await.is_ok(),
+                            // Redis confirms a subscription before the call returns: whoever
+                            // waits is told then (a failure drops the sender: not confirmed).
+                            Some((true, ch, done)) => {
+                                ok = sink.subscribe(&ch).await.is_ok();
+                                if let (true, Some(done)) = (ok, done) {
+                                    let _ = done.send(());
+                                }
+                            }
+                            Some((false, ch, _)) => ok = sink.unsubscribe(&ch).await.is_ok(),
                             None => return,
                         },
                     }
@@ -137,24 +156,34 @@ impl Bus for RedisBus {
         "redis"
     }
 
-    async fn publish(&self, channel: &str, text: &str) -> Result<(), BusError> {
+    async fn publish(&self, channel: &str, text: &str) -> Result<Option<u64>, BusError> {
         let mut c = self.publisher.clone();
         redis::cmd("PUBLISH")
             .arg(channel)
             .arg(text)
             .query_async::<i64>(&mut c)
             .await
-            .map(|_| ())
+            .map(|n| Some(u64::try_from(n).unwrap_or(0)))
             .map_err(|e| BusError::Backend(e.to_string()))
     }
 
-    async fn subscribe(&self, channel: &str) -> Result<(), BusError> {
+    async fn subscribe(&self, channel: &str, confirmed: bool) -> Result<(), BusError> {
         if let Ok(mut c) = self.channels.lock() {
             c.insert(channel.to_string());
         }
+        let (done, heard) = tokio::sync::oneshot::channel();
         self.changes
-            .send((true, channel.to_string()))
-            .map_err(|_| BusError::Backend("the subscriber has stopped".into()))
+            .send((true, channel.to_string(), confirmed.then_some(done)))
+            .map_err(|_| BusError::Backend("the subscriber has stopped".into()))?;
+        if !confirmed {
+            return Ok(());
+        }
+        match tokio::time::timeout(SUBSCRIBE_WAIT, heard).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(BusError::Backend(format!(
+                "Redis did not confirm the subscription to {channel} within {SUBSCRIBE_WAIT:?} (it is tried again when Redis is back)"
+            ))),
+        }
     }
 
     async fn unsubscribe(&self, channel: &str) -> Result<(), BusError> {
@@ -162,7 +191,7 @@ impl Bus for RedisBus {
             c.remove(channel);
         }
         self.changes
-            .send((false, channel.to_string()))
+            .send((false, channel.to_string(), None))
             .map_err(|_| BusError::Backend("the subscriber has stopped".into()))
     }
 }
@@ -288,13 +317,13 @@ impl Bus for PgBus {
         "postgres"
     }
 
-    async fn publish(&self, channel: &str, text: &str) -> Result<(), BusError> {
+    async fn publish(&self, channel: &str, text: &str) -> Result<Option<u64>, BusError> {
         let n = self.notifier().await?;
         let Some(c) = n.as_ref() else { return Err(BusError::Backend("no connection".into())) };
         let fail = |e: tokio_postgres::Error| BusError::Backend(e.to_string());
         if text.len() <= NOTIFY_PART {
             c.execute("SELECT pg_notify($1, $2)", &[&channel, &format!("- {text}")]).await.map_err(fail)?;
-            return Ok(());
+            return Ok(None);
         }
         let mut pieces = Vec::new();
         let mut rest = text;
@@ -316,10 +345,11 @@ impl Bus for PgBus {
         )
         .await
         .map_err(fail)?;
-        Ok(())
+        Ok(None)
     }
 
-    async fn subscribe(&self, channel: &str) -> Result<(), BusError> {
+    /// `LISTEN` is in effect when its statement returns, confirmed or not.
+    async fn subscribe(&self, channel: &str, _confirmed: bool) -> Result<(), BusError> {
         if let Ok(mut c) = self.channels.lock() {
             c.insert(channel.to_string());
         }

@@ -87,10 +87,10 @@ impl Cluster {
             *b = Some(bus.clone());
         }
         spawn_listener(app, heard);
-        bus.subscribe(&node_channel(app.store.node())).await?;
+        bus.subscribe(&node_channel(app.store.node()), true).await?;
         let running: Vec<String> = app.tables.lock().map(|t| t.keys().cloned().collect()).unwrap_or_default();
         for id in running {
-            bus.subscribe(&table_channel(&id)).await?;
+            bus.subscribe(&table_channel(&id), true).await?;
         }
         Ok(())
     }
@@ -140,7 +140,10 @@ pub async fn load(app: &Arc<App>, row: TableRow, epoch: Epoch) -> Result<TableHa
     let log = app.store.actions(&id).await?;
     let chat = app.store.recent_chat(&id, 30).await?;
     let handle = actor::spawn(app.clone(), row, epoch, log, chat).map_err(StoreError::Corrupt)?;
-    app.cluster.running(&id).await;
+    // Not waiting for the bus to confirm: a node claiming a batch of tables must not be held up
+    // (its lease renewals wait behind it); a connection elsewhere whose command nobody heard yet
+    // sends it again ([`Cluster::enter_remote`]).
+    app.cluster.running(&id, false).await;
     // An older epoch's task still here has lost the table.
     if let Ok(mut t) = app.tables.lock()
         && let Some(old) = t.insert(id, handle.clone())
@@ -337,6 +340,13 @@ pub fn node_channel(node: &str) -> String {
 /// How long a join or watch sent to another node waits for its answer.
 pub const REMOTE_REPLY: Duration = Duration::from_secs(3);
 
+/// A join or watch that no node heard is sent again after this pause, then after twice as long
+/// each time, up to [`UNHEARD_MAX_PAUSE`], until [`REMOTE_REPLY`] has passed.
+const UNHEARD_FIRST_PAUSE: Duration = Duration::from_millis(10);
+
+/// The longest pause between two sendings of a join or watch nobody heard.
+const UNHEARD_MAX_PAUSE: Duration = Duration::from_millis(200);
+
 /// A connection's place at a table that runs on another node.
 #[derive(Clone, Debug)]
 pub struct Remote {
@@ -356,20 +366,27 @@ impl Cluster {
         self.bus().is_some()
     }
 
-    /// Publishes a message (a lost one is repaired by versions and resyncs).
-    async fn publish(&self, channel: &str, msg: &BusMsg) {
-        let Some(bus) = self.bus() else { return };
-        if let Ok(text) = serde_json::to_string(msg)
-            && let Err(e) = bus.publish(channel, &text).await
-        {
-            eprintln!("yezi serve: {e}");
+    /// Publishes a message (a lost one is repaired by versions and resyncs); how many nodes
+    /// heard it, when the bus can tell.
+    async fn publish(&self, channel: &str, msg: &BusMsg) -> Option<u64> {
+        let bus = self.bus()?;
+        let text = serde_json::to_string(msg).ok()?;
+        match bus.publish(channel, &text).await {
+            Ok(heard) => heard,
+            Err(e) => {
+                eprintln!("yezi serve: {e}");
+                None
+            }
         }
     }
 
-    /// Hears a table's channel (this node runs the table now).
-    pub async fn running(&self, id: &str) {
+    /// Hears a table's channel (this node runs the table now); with `confirmed`, returns once the
+    /// bus hears it for this node (see [`crate::bus::Bus::subscribe`]): a table made here is
+    /// heard before its creation is answered, so that the first join through another node is
+    /// not lost.
+    pub async fn running(&self, id: &str, confirmed: bool) {
         if let Some(bus) = self.bus()
-            && let Err(e) = bus.subscribe(&table_channel(id)).await
+            && let Err(e) = bus.subscribe(&table_channel(id), confirmed).await
         {
             eprintln!("yezi serve: {e}");
         }
@@ -382,9 +399,10 @@ impl Cluster {
         }
     }
 
-    /// Sends a connection's command to the node running `table`.
-    pub async fn send_remote(&self, node: &str, table: &str, conn: ConnId, cmd: Wire) {
-        self.publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd }).await;
+    /// Sends a connection's command to the node running `table`; how many nodes heard it, when
+    /// the bus can tell.
+    pub async fn send_remote(&self, node: &str, table: &str, conn: ConnId, cmd: Wire) -> Option<u64> {
+        self.publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd }).await
     }
 
     /// Joins or watches a table on another node; the answer, and who runs the table.
@@ -409,14 +427,31 @@ impl Cluster {
         if let Ok(mut a) = self.attached.lock() {
             a.insert(conn, attach);
         }
-        self.send_remote(node, table, conn, cmd).await;
-        let answer = tokio::time::timeout(REMOTE_REPLY, rx).await;
+        // A command nobody heard (the table's node has not subscribed to its channel yet: it has
+        // just made or claimed the table) is lost: it is sent again, soon, rather than waiting out
+        // the whole reply time for an answer that cannot come.
+        let deadline = tokio::time::Instant::now() + REMOTE_REPLY;
+        let mut rx = rx;
+        let mut heard = self.send_remote(node, table, conn, cmd.clone()).await;
+        let mut pause = UNHEARD_FIRST_PAUSE;
+        let answer = loop {
+            let wake =
+                if heard == Some(0) { deadline.min(tokio::time::Instant::now() + pause) } else { deadline };
+            match tokio::time::timeout_at(wake, &mut rx).await {
+                Ok(answer) => break answer.ok(),
+                Err(_) if tokio::time::Instant::now() >= deadline => break None,
+                Err(_) => {
+                    heard = self.send_remote(node, table, conn, cmd.clone()).await;
+                    pause = (pause * 2).min(UNHEARD_MAX_PAUSE);
+                }
+            }
+        };
         if let Ok(mut p) = self.pending.lock() {
             p.remove(&conn);
         }
         let unavailable =
             || (table::protocol::ErrorCode::Unavailable, format!("table {table}: its node did not answer"));
-        let (error, holder) = answer.map_err(|_| unavailable())?.map_err(|_| unavailable())?;
+        let (error, holder) = answer.ok_or_else(unavailable)?;
         match error {
             Some(e) => Err(e),
             None => {

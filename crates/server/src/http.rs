@@ -408,7 +408,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if let Ok(mut t) = app.tables.lock() {
         t.insert(id.clone(), handle.clone());
     }
-    app.cluster.running(&id).await;
+    app.cluster.running(&id, true).await;
     if all_taken {
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.

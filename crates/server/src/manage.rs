@@ -50,7 +50,7 @@ pub async fn make_rematch(app: &Arc<App>, order: RematchOrder) -> Result<String,
     if let Ok(mut t) = app.tables.lock() {
         t.insert(id.clone(), handle.clone());
     }
-    app.cluster.running(&id).await;
+    app.cluster.running(&id, true).await;
     let first = if all_bots { Request::AutoStart } else { Request::Invite { guests: invited } };
     let _ = handle.send(Cmd::Request(first)).await;
     Ok(id)

@@ -344,6 +344,87 @@ async fn over_the_redis_bus() {
     connections_reach_tables_on_other_nodes(&redis).await;
 }
 
+/// A table is heard on the Redis bus as soon as its creation is answered: a join sent through
+/// another node right after the table was made reaches its owner (a message to a channel nobody
+/// hears yet is lost, and the join would wait out its 3 s for nothing). `PUBLISH` answers how
+/// many subscribers heard it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
+    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let (url, schema) = (url(), server::ids::new_id("heard_").unwrap());
+    let a = node(&url, &schema, fast()).await;
+    let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
+    server::cluster::Cluster::join_bus(&a.app, bus, heard).await.unwrap();
+    let mut publisher =
+        redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str()).unwrap()).await.unwrap();
+    let body: table::protocol::NewTable = serde_json::from_value(
+        json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }),
+    )
+    .unwrap();
+    // What is published: a connection that has gone (the table has nothing to do).
+    let gone = serde_json::to_string(&server::cluster::BusMsg::Cmd {
+        from: "test".into(),
+        conn: u64::MAX,
+        cmd: server::cluster::Wire::Gone,
+    })
+    .unwrap();
+    let mut unheard = Vec::new();
+    for i in 0..40 {
+        let g = a.client.guest(&format!("Ann {i}")).await.unwrap();
+        let id = a.client.create_table(&g.token, &body).await.unwrap().table.id;
+        let channel = server::cluster::table_channel(&id);
+        let n: i64 =
+            redis::cmd("PUBLISH").arg(&channel).arg(&gone).query_async(&mut publisher).await.unwrap();
+        if n == 0 {
+            unheard.push(id);
+        }
+    }
+    assert!(unheard.is_empty(), "{} new tables were not heard on the bus yet: {unheard:?}", unheard.len());
+}
+
+/// A join through another node that nobody heard (its table's node is not hearing the table's
+/// channel yet, as just after a claim) is sent again until it is heard: answered as soon as the
+/// table's node hears it, not after the 3 s a join may wait for its answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_nobody_heard_is_sent_again_until_the_tables_node_hears_it() {
+    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let (url, schema) = (url(), server::ids::new_id("unheard_").unwrap());
+    let a = node(&url, &schema, fast()).await;
+    let b = node(&url, &schema, fast()).await;
+    let mut a_bus = None;
+    for n in [&a, &b] {
+        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
+        server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
+        a_bus.get_or_insert(bus);
+    }
+    let a_bus = a_bus.unwrap();
+    let g = a.client.guest("Ann").await.unwrap();
+    let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let id = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
+    // A stops hearing the table's channel, and hears it again 400 ms later.
+    let channel = server::cluster::table_channel(&id);
+    a_bus.unsubscribe(&channel).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let again = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        a_bus.subscribe(&channel, true).await.unwrap();
+    });
+    let asked = tokio::time::Instant::now();
+    let mut s = b.client.connect_as(&g.token).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let answer = s
+        .until(Duration::from_secs(5), "an answer", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    let took = asked.elapsed();
+    again.await.unwrap();
+    assert_eq!(answer["type"], "sync", "{answer}");
+    assert!(took >= Duration::from_millis(350), "answered after {took:?}, before A heard the channel");
+    assert!(took < Duration::from_millis(2000), "answered after {took:?}");
+}
+
 /// `yezi loadtest --nodes … --cross` on two nodes joined by the Redis bus: the tables are created
 /// through both nodes, each table's people connect through the other one, and every move is
 /// measured from one node to the other and back.
