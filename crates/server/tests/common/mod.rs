@@ -125,8 +125,11 @@ pub async fn play_randomly(s: &mut Socket, seed: u64, limit: Duration) -> Vec<Va
 pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Duration) -> Vec<Value> {
     let mut rng = cards::Rng::from_seed(seed);
     let mut seen = Vec::new();
-    // The sync that joining gave may hold a decision already: ask for the state again.
+    // The sync that joining gave may hold a decision already: ask for the state again, and
+    // decide only from that state on (the messages before it may offer a decision the table has
+    // moved past: answering one is refused as `stale`).
     s.send(&json!({ "type": "resync" })).await.unwrap();
+    let mut synced = false;
     let end = tokio::time::Instant::now() + limit;
     loop {
         let left = end.saturating_duration_since(tokio::time::Instant::now());
@@ -147,7 +150,8 @@ pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Durati
             continue;
         }
         assert_ne!(m["type"], "error", "an error during play: {m}");
-        let decide = matches!(m["type"].as_str(), Some("update" | "sync"));
+        synced |= m["type"] == "sync";
+        let decide = synced && matches!(m["type"].as_str(), Some("update" | "sync"));
         if decide && let Some(a) = random_action(&m["legal"], &mut rng) {
             tokio::time::sleep(pace).await;
             s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
