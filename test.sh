@@ -6,39 +6,50 @@
 # Installs what it needs when missing (tmux; PostgreSQL, for the storage conformance suite and the
 # cluster tests, and Redis, for the cluster's bus, each started on a loopback port in a temporary
 # directory and stopped at the end; Chromium and a CJK font from Debian; playwright-core and
-# TypeScript from npm), and the Python bindings' tests in a virtualenv under target/ made from
-# Debian's Python 3 (apt installs its CPU PyTorch when missing; pip installs numpy, maturin,
-# pytest, gymnasium, pettingzoo, open-spiel, rlcard and GitPython when missing), then the
-# release wheel built with maturin, installed into a fresh virtualenv and tested there (see
-# docs/python.md). `.ci/run` calls this.
+# TypeScript from npm), and the Python bindings: the release wheel built once with maturin,
+# every Python test run against it in a virtualenv under target/ made from Debian's Python 3
+# (apt installs its CPU PyTorch when missing; pip installs numpy, maturin, pytest, gymnasium,
+# pettingzoo, open-spiel, rlcard and GitPython when missing), then the same wheel installed into
+# a fresh virtualenv and tested there (see docs/python.md). The workspace's tests run under
+# cargo-nextest when it is installed (several test binaries at once), else `cargo test`.
+# `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Each step's wall time is printed when the next begins, and all of them at the end (also when a
-# step fails), so that a slow suite shows where its time goes.
+# Each step's wall time and the processor time of what it ran (user and system, its commands
+# and their children; not the servers started in the background) are printed when the next step
+# begins, and all of them at the end (also when a step fails), so that a slow suite shows where
+# its time goes: wall time depends on what else the machine runs, processor time much less.
 SUITE_START=$SECONDS
 STEP_START=$SECONDS
 STEP_NAME=
 STEP_TIMES=()
+# The processor seconds the shell's children have used so far (bash's `times`, second line).
+children_cpu() {
+  times | tail -n 1 | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t }'
+}
+SUITE_CPU=$(children_cpu)
+STEP_CPU=$SUITE_CPU
 step_done() {
   if [ -n "$STEP_NAME" ]; then
-    local took=$((SECONDS - STEP_START))
-    STEP_TIMES+=("$(printf '%5d s  %s' "$took" "$STEP_NAME")")
-    printf '    (%d s)\n' "$took"
+    local took=$((SECONDS - STEP_START)) cpu=$(( $(children_cpu) - STEP_CPU ))
+    STEP_TIMES+=("$(printf '%5d s %6d s  %s' "$took" "$cpu" "$STEP_NAME")")
+    printf '    (%d s, %d s of processor time)\n' "$took" "$cpu"
   fi
   STEP_NAME=
 }
 step_report() {
   step_done
-  printf '\n==> time per step (load average now: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '\n==> time per step: wall, processor (load average now: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
   printf '%s\n' "${STEP_TIMES[@]}"
-  printf '%5d s  in all\n' "$((SECONDS - SUITE_START))"
+  printf '%5d s %6d s  in all\n' "$((SECONDS - SUITE_START))" "$(( $(children_cpu) - SUITE_CPU ))"
 }
 step() {
   step_done
   printf '\n==> %s\n' "$*"
   STEP_NAME="$*"
   STEP_START=$SECONDS
+  STEP_CPU=$(children_cpu)
 }
 trap step_report EXIT
 
@@ -115,13 +126,25 @@ for _ in $(seq 50); do redis-cli -p "$REDISPORT" ping >/dev/null 2>&1 && break; 
 export YEZI_TEST_REDIS_URL="redis://127.0.0.1:$REDISPORT"
 echo "$(redis-server --version | awk '{print $1, $3}') on 127.0.0.1:$REDISPORT"
 
-step "cargo test (workspace)"
-cargo test --workspace --locked
+step "cargo test (workspace): every test binary, then the doc tests"
+# cargo-nextest runs the test binaries' tests side by side (most of them wait on timers and
+# sockets far more than they compute), where `cargo test` runs one binary after another;
+# .config/nextest.toml says how many at once and which run alone. Without it, `cargo test`.
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --workspace --locked
+  cargo test --workspace --doc --locked
+else
+  echo "cargo-nextest is not installed: cargo test runs the test binaries one after another"
+  cargo test --workspace --locked
+fi
+# The yezi binary the integration tests ran, built with them (and with their dependencies'
+# features: `cargo build -p yezi` would build it and its dependencies a second time).
+YEZI="$PWD/target/debug/yezi"
+[ -x "$YEZI" ] || { echo "the test build left no $YEZI"; exit 1; }
 
 step "arena smoke run: the example bot over the bot protocol (docs/bot-protocol.md) against heuristic"
-cargo build -p yezi --locked
 for game in madiao dabaifen; do
-  out=$(target/debug/yezi arena "$game" --a ext:"python3 examples/bots/random_bot.py" --b heuristic --hands 3 --quiet)
+  out=$("$YEZI" arena "$game" --a ext:"python3 examples/bots/random_bot.py" --b heuristic --hands 3 --quiet)
   echo "$out" | head -1
   echo "$out" | tail -1
   echo "$out" | tail -1 | grep -q ': 0 of [0-9]* decisions: ' || { echo "the example bot's decisions fell back"; exit 1; }
@@ -150,14 +173,13 @@ step "the browser client: unit tests of the pure helpers (node --test)"
 (cd e2e && node --test unit/)
 
 step "the browser client: end-to-end in headless Chromium against the real yezi binary"
-cargo build -p yezi --locked
-(cd e2e && YEZI_BIN="$PWD/../target/debug/yezi" node e2e.mjs)
+(cd e2e && YEZI_BIN="$YEZI" node e2e.mjs)
 
 step "the Python bindings: fmt and clippy (python/ is outside the workspace, with its own Cargo.lock)"
 cargo fmt --manifest-path python/Cargo.toml -- --check
 CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
 
-step "the Python bindings: a virtualenv, the package built into it (maturin develop), pytest"
+step "the Python bindings: the release wheel (maturin build --release), every test in a virtualenv with the test tools"
 # RLCard's DMC trainer (tests/test_dmc.py) needs PyTorch. PyPI's Linux torch wheels bring
 # gigabytes of CUDA libraries, so the virtualenv is made from Debian's Python 3 and sees Debian's
 # CPU build (python3-torch, with OpenBLAS for its matrix products) through
@@ -173,18 +195,20 @@ if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzo
   echo "installing the Python test tools into $PYENV (pip)"
   "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython
 fi
-(cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
-  maturin develop --locked -q)
-(cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$PYENV/bin/python" -m pytest -q tests)
-
-step "the Python bindings: the release wheel (maturin build --release) in a fresh virtualenv"
-# What `pip install yezi` would install: the abi3 wheel, built in release mode, installed into a
-# new virtualenv made from another Python (not Debian's), with numpy from PyPI; then the native
-# API's tests, the no-leak tests and the checksum parity with `yezi bench` run against it.
+# The extension is built once, as what `pip install yezi` installs: the abi3 wheel in release
+# mode. Every test runs against it here; then the same wheel goes into a fresh virtualenv.
 WHEELS="$PWD/target/wheels"
 rm -rf "$WHEELS"
 (cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
   maturin build --release --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+# --no-deps: the virtualenv keeps its numpy below 2 (Debian's torch is built against numpy 1).
+"$PYENV/bin/python" -m pip install -q --force-reinstall --no-deps "$WHEELS"/yezi-*.whl
+(cd python && YEZI_BIN="$YEZI" "$PYENV/bin/python" -m pytest -q tests)
+
+step "the Python bindings: the release wheel in a fresh virtualenv"
+# What `pip install yezi` would install: the same wheel, installed into a new virtualenv made
+# from another Python (not Debian's), with numpy from PyPI; then the native API's tests, the
+# no-leak tests and the checksum parity with `yezi bench` run against it.
 WHEELENV="$PWD/target/wheelenv"
 rm -rf "$WHEELENV"
 python3 -m venv "$WHEELENV"
@@ -194,7 +218,7 @@ import sys, yezi, yezi._yezi as native
 assert native.__file__.startswith(sys.prefix + "/"), native.__file__
 s = yezi.madiao.Game().new_initial_state(seed=1)
 print("yezi from the wheel:", native.__file__, "| a Madiao deal, player", s.current_player())'
-(cd python && YEZI_BIN="$PWD/../target/debug/yezi" "$WHEELENV/bin/python" -m pytest -q \
+(cd python && YEZI_BIN="$YEZI" "$WHEELENV/bin/python" -m pytest -q \
   tests/test_native.py tests/test_noleak.py tests/test_parity.py)
 
 step_done
