@@ -36,6 +36,17 @@ const ALL_CARDS: u64 = madiao::card::ALL_CARDS.bits();
 
 /// Work units a replayed choice of the inference counts for.
 pub const REPLAY_COST: u64 = 20;
+/// The budget in `pimc`'s work units per nominal millisecond: twice `pimc`'s (a decision costs
+/// about as much time as `pimc`'s, whose exact search from 4 tricks left is dearer).
+pub const WORK_FACTOR: u64 = 2;
+/// Tricks left (the current one included) from which every move is valued exactly (`pimc`: 4).
+pub const EXACT_TRICKS: u8 = 3;
+/// Tricks left at which a rollout stops for the solver (`pimc`: 3).
+pub const ROLLOUT_TO: u8 = 2;
+/// Worlds drawn per world kept.
+pub const DRAWS: u32 = 4;
+/// The weight factor for each choice the heuristic would not have made.
+pub const MISS: f64 = 0.3;
 
 /// The settings of an `expert` player.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -60,34 +71,14 @@ pub struct Settings {
 impl Settings {
     /// The settings for a budget.
     pub fn new(budget: Budget) -> Settings {
-        let mut s = Settings {
-            work: u64::from(budget.think_ms) * WORK_PER_MS,
+        Settings {
+            work: u64::from(budget.think_ms) * WORK_PER_MS * WORK_FACTOR,
             banker_work: pimc::BANKER_WORK,
-            exact_tricks: pimc::EXACT_TRICKS,
-            rollout_to: pimc::ROLLOUT_TO,
+            exact_tricks: EXACT_TRICKS,
+            rollout_to: ROLLOUT_TO,
             honest: true,
-            draws: 4,
-            miss: 0.3,
-        };
-        s.apply_env();
-        s
-    }
-
-    /// Development only: overrides from `YEZI_EXPERT` (`key=value,…`).
-    fn apply_env(&mut self) {
-        let Ok(spec) = std::env::var("YEZI_EXPERT") else { return };
-        for kv in spec.split(',') {
-            let Some((k, v)) = kv.split_once('=') else { continue };
-            match k {
-                "work" => self.work = (self.work as f64 * v.parse::<f64>().unwrap()) as u64,
-                "banker_work" => self.banker_work = v.parse().unwrap(),
-                "exact" => self.exact_tricks = v.parse().unwrap(),
-                "rollout_to" => self.rollout_to = v.parse().unwrap(),
-                "honest" => self.honest = v == "1",
-                "draws" => self.draws = v.parse().unwrap(),
-                "miss" => self.miss = v.parse().unwrap(),
-                _ => panic!("unknown YEZI_EXPERT key {k}"),
-            }
+            draws: DRAWS,
+            miss: MISS,
         }
     }
 }
