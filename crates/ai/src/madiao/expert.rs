@@ -12,12 +12,15 @@
 //!   card in view as `pimc`'s rollouts do.
 //!
 //! Everything else is `pimc`'s: the candidates, the objective (the banker his own payoff, a player
-//! his own against the three others), the exact solver for the last tricks, the redeal decision.
+//! his own against the three others), the exact solver for the last tricks (here from
+//! [`EXACT_TRICKS`] left, rollouts handing over at [`ROLLOUT_TO`]), the redeal decision. The
+//! design and the measurements behind each choice are in `docs/madiao-bots.md`.
 //!
 //! # Budget
 //! Work is counted as in `pimc` (solver nodes, rollout moves at [`pimc::ROLLOUT_COST`] each) plus
-//! the inference's replayed choices at [`REPLAY_COST`] each; samples are drawn until the work
-//! reaches the budget, so choices never depend on the clock.
+//! the inference's replayed choices at [`REPLAY_COST`] each, with [`WORK_FACTOR`] times `pimc`'s
+//! units per nominal millisecond; samples are drawn until the work reaches the budget, so choices
+//! never depend on the clock.
 
 use cards::Rng;
 use madiao::{Action, PlayKind, View};
