@@ -1322,7 +1322,38 @@ peak_rss_bytes: number | null,
 /**
  * The storage backend (`sqlite`, `postgres`).
  */
-backend: string, };
+backend: string, 
+/**
+ * The operator's external bots that have played since the server started (`--bots`), with
+ * the decisions they failed (played for them as the first legal action), by cause.
+ */
+external_bots: Array<ExternalBotCounts>, };
+
+export type ExternalBotCounts = { 
+/**
+ * The bot's name in the operator's file.
+ */
+name: string, 
+/**
+ * Decisions asked of it.
+ */
+decisions: number, 
+/**
+ * Answers naming an action that was not legal.
+ */
+illegal: number, 
+/**
+ * Answers that were not a `yezi-bot/1` message of the expected shape.
+ */
+malformed: number, 
+/**
+ * No answer within the time limit.
+ */
+timeouts: number, 
+/**
+ * The process could not start, exited or closed its output.
+ */
+crashes: number, };
 
 export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
 

@@ -23,8 +23,8 @@ use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
-    ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest,
-    NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
+    ApiCode, ApiErrorBody, ApiErrorDetail, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply,
+    NewGuest, NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
 };
 use table::settings::{GRACE_MAX, TableSettings};
 use table::text::{TextKind, check_text};
@@ -647,6 +647,17 @@ async fn stats(State(app): State<Arc<App>>) -> ApiResult {
             rss_bytes: rss_bytes(),
             peak_rss_bytes: peak_rss_bytes(),
             backend: app.store.backend().to_string(),
+            external_bots: table::bots::external_fallbacks()
+                .into_iter()
+                .map(|(name, f)| ExternalBotCounts {
+                    name,
+                    decisions: f.decisions,
+                    illegal: f.illegal,
+                    malformed: f.malformed,
+                    timeouts: f.timeouts,
+                    crashes: f.crashes,
+                })
+                .collect(),
         },
     )
 }
