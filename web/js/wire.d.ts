@@ -1333,7 +1333,38 @@ fenced_writes: number,
  * Tables this node stopped since it started because it found it no longer held their lease
  * (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
  */
-leases_lost: number, };
+leases_lost: number, 
+/**
+ * The operator's external bots that have played since the server started (`--bots`), with
+ * the decisions they failed (played for them as the first legal action), by cause.
+ */
+external_bots: Array<ExternalBotCounts>, };
+
+export type ExternalBotCounts = { 
+/**
+ * The bot's name in the operator's file.
+ */
+name: string, 
+/**
+ * Decisions asked of it.
+ */
+decisions: number, 
+/**
+ * Answers naming an action that was not legal.
+ */
+illegal: number, 
+/**
+ * Answers that were not a `yezi-bot/1` message of the expected shape.
+ */
+malformed: number, 
+/**
+ * No answer within the time limit.
+ */
+timeouts: number, 
+/**
+ * The process could not start, exited or closed its output.
+ */
+crashes: number, };
 
 export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
 

@@ -69,10 +69,10 @@ fn table(names: [&str; 4], seed: u64, think_ms: u32) -> [Player<Madiao>; 4] {
 
 #[test]
 fn every_bot_plays_legally_in_every_phase_under_every_variant() {
-    let bots = ["heuristic", "pimc", "pimc-coalition", "cheater", "random"];
+    let bots = ["heuristic", "pimc", "pimc-coalition", "cheater", "expert", "random"];
     let mut redeal_questions = 0;
     let mut hands = 0;
-    let mut captures = [0u32; 5];
+    let mut captures = [0u32; 6];
     for (i, v) in all_variants().into_iter().enumerate() {
         for (j, bot) in bots.iter().enumerate() {
             for k in 0..2u64 {
@@ -100,7 +100,7 @@ fn every_bot_plays_legally_in_every_phase_under_every_variant() {
     }
     assert!(redeal_questions >= 60 && hands >= 120);
     // Every bot captures (random rarely: most of its face-up cards are discards).
-    assert!(captures[..4].iter().all(|&n| n > 10) && captures[4] > 0, "captures by bot: {captures:?}");
+    assert!(captures[..5].iter().all(|&n| n > 10) && captures[5] > 0, "captures by bot: {captures:?}");
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn the_same_seed_and_budget_give_the_same_play() {
         let v = if seed % 2 == 0 { Variants::STANDARD } else { Variants::FENG };
         let play = || {
             let mut st = hand(seed, v, seed == 1);
-            let mut players = table(["pimc", "pimc-coalition", "heuristic", "cheater"], seed, 3);
+            let mut players = table(["pimc", "expert", "heuristic", "cheater"], seed, 3);
             play_hand(&mut st, &mut players, |_, _| ()).unwrap();
             st.history()
         };
@@ -122,9 +122,11 @@ fn the_same_seed_and_budget_give_the_same_play() {
     let st = hand(7, Variants::STANDARD, false);
     let view = st.view(st.to_move().unwrap());
     let legal = st.legal_actions();
-    let mut a = <Madiao as Registry>::bot("pimc", 5, Budget { think_ms: 3 }).unwrap();
-    let mut b = <Madiao as Registry>::bot("pimc", 5, Budget { think_ms: 3 }).unwrap();
-    assert_eq!(a.choose(&view, &legal), b.choose(&view, &legal));
+    for name in ["pimc", "expert"] {
+        let mut a = <Madiao as Registry>::bot(name, 5, Budget { think_ms: 3 }).unwrap();
+        let mut b = <Madiao as Registry>::bot(name, 5, Budget { think_ms: 3 }).unwrap();
+        assert_eq!(a.choose(&view, &legal), b.choose(&view, &legal), "{name}");
+    }
 }
 
 #[test]
@@ -192,7 +194,7 @@ proptest! {
         }
         if let Some(s) = st.to_move() {
             let legal = st.legal_actions();
-            for name in ["heuristic", "pimc", "pimc-coalition", "cheater", "random"] {
+            for name in ["heuristic", "pimc", "pimc-coalition", "cheater", "expert", "random"] {
                 let mut p = Player::<Madiao>::new(name, seed, Budget { think_ms: 1 }).unwrap();
                 let a = p.choose(&st, s, &legal);
                 prop_assert!(legal.contains(&a), "{name} chose {a} from {legal:?}");

@@ -23,8 +23,8 @@ use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
 use table::protocol::{
-    ApiCode, ApiErrorBody, ApiErrorDetail, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest,
-    NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
+    ApiCode, ApiErrorBody, ApiErrorDetail, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply,
+    NewGuest, NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
 };
 use table::settings::{GRACE_MAX, TableSettings};
 use table::text::{TextKind, check_text};
@@ -649,6 +649,17 @@ async fn stats(State(app): State<Arc<App>>) -> ApiResult {
             backend: app.store.backend().to_string(),
             fenced_writes: app.cluster.fenced_writes.load(Ordering::Relaxed),
             leases_lost: app.cluster.leases_lost.load(Ordering::Relaxed),
+            external_bots: table::bots::external_fallbacks()
+                .into_iter()
+                .map(|(name, f)| ExternalBotCounts {
+                    name,
+                    decisions: f.decisions,
+                    illegal: f.illegal,
+                    malformed: f.malformed,
+                    timeouts: f.timeouts,
+                    crashes: f.crashes,
+                })
+                .collect(),
         },
     )
 }

@@ -123,6 +123,7 @@ pub fn typescript() -> String {
         table::tutorial::TutorialStep,
         table::tutorial::Tutorial,
         StatsReply,
+        ExternalBotCounts,
         TableStub,
         ApiErrorBody,
         ApiErrorDetail,

@@ -11,9 +11,11 @@ use serde_json::{Value, json};
 
 fn register_example() {
     let example = format!("{}/../../examples/bots/random_bot.py", env!("CARGO_MANIFEST_DIR"));
+    let bad = format!("{}/../ai/tests/data/bad_bot.py", env!("CARGO_MANIFEST_DIR"));
     let file = json!({ "bots": [
         { "name": "pyrandom", "command": ["python3", example] },
         { "name": "pymadiao", "command": ["python3", example], "games": ["madiao"] },
+        { "name": "pyillegal", "command": ["python3", bad, "illegal"], "games": ["madiao"] },
     ] })
     .to_string();
     let mut reserved = table::bots::builtin_names(GameKind::Madiao).to_vec();
@@ -28,7 +30,14 @@ fn seats(names: [&str; 4]) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
     register_example();
-    let srv = common::TestServer::start(common::fast()).await;
+    // A fixed seed for the tables: the same deals every run (none ends before play by a meld).
+    let srv = common::TestServer::start_config(server::Config {
+        timing: common::fast(),
+        limits: common::fast_limits(),
+        table_seed: Some(1),
+        ..Default::default()
+    })
+    .await;
     let (status, games) = srv.client.get("/api/games").await.unwrap();
     assert_eq!(status, 200);
     for g in games["games"].as_array().unwrap() {
@@ -87,4 +96,24 @@ async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
         assert!(f.decisions > 0, "{name} decided: {counts:?}");
         assert_eq!(f.total(), 0, "{name}: {f:?}");
     }
+
+    // A bot that answers illegal actions: its decisions are played as the first legal action,
+    // and the operator sees them counted in `GET /api/stats`.
+    let body = json!({
+        "game": "madiao",
+        "variants": { "game_length": "hands:1" },
+        "seats": seats(["pyillegal", "heuristic", "random", "random"]),
+    });
+    let id = srv.table(&host, body).await;
+    srv.record_within(&id, Duration::from_secs(120)).await.expect("the match with the failing bot ends");
+    let stats = srv.client.stats().await.unwrap();
+    let of = |name: &str| stats.external_bots.iter().find(|b| b.name == name).cloned();
+    let bad = of("pyillegal").expect("the failing bot is listed");
+    assert!(bad.decisions > 0 && bad.illegal == bad.decisions, "{bad:?}");
+    assert_eq!((bad.malformed, bad.timeouts, bad.crashes), (0, 0, 0), "{bad:?}");
+    let good = of("pyrandom").expect("the example bot is listed");
+    assert!(
+        good.decisions > 0 && good.illegal + good.malformed + good.timeouts + good.crashes == 0,
+        "{good:?}"
+    );
 }

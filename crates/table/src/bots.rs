@@ -71,6 +71,14 @@ pub fn external_fallbacks() -> Vec<(String, Fallbacks)> {
 
 fn count_fallbacks(name: &str, f: Option<Fallbacks>) {
     let Some(f) = f else { return };
+    if f.total() > 0 {
+        // The operator's log: a failed decision, played as the first legal action.
+        eprintln!(
+            "yezi: external bot {name} failed a decision ({} illegal, {} malformed, {} timeouts, {} crashes); \
+             played the first legal action",
+            f.illegal, f.malformed, f.timeouts, f.crashes
+        );
+    }
     let mut all = FALLBACKS.lock().unwrap_or_else(PoisonError::into_inner);
     match all.iter_mut().find(|(n, _)| n == name) {
         Some((_, sum)) => sum.add(&f),

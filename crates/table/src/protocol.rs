@@ -801,6 +801,27 @@ pub struct StatsReply {
     /// Tables this node stopped since it started because it found it no longer held their lease
     /// (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
     pub leases_lost: u64,
+    /// The operator's external bots that have played since the server started (`--bots`), with
+    /// the decisions they failed (played for them as the first legal action), by cause.
+    pub external_bots: Vec<ExternalBotCounts>,
+}
+
+/// An external bot's decisions at this server since it started, and those it failed by cause
+/// (docs/bot-protocol.md, "Errors and fallbacks").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExternalBotCounts {
+    /// The bot's name in the operator's file.
+    pub name: String,
+    /// Decisions asked of it.
+    pub decisions: u64,
+    /// Answers naming an action that was not legal.
+    pub illegal: u64,
+    /// Answers that were not a `yezi-bot/1` message of the expected shape.
+    pub malformed: u64,
+    /// No answer within the time limit.
+    pub timeouts: u64,
+    /// The process could not start, exited or closed its output.
+    pub crashes: u64,
 }
 
 /// A seat of a new table (`POST /api/tables`).

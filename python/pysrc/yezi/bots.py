@@ -9,8 +9,8 @@
 from ._yezi import Bot
 
 NAMES = {
-    "madiao": ("random", "heuristic", "pimc", "pimc-coalition", "pimc-mixed", "cheater"),
-    "dabaifen": ("random", "heuristic", "pimc", "cheater"),
+    "madiao": ("random", "heuristic", "pimc", "expert", "pimc-coalition", "pimc-mixed", "cheater"),
+    "dabaifen": ("random", "heuristic", "pimc", "expert", "cheater"),
 }
 
 

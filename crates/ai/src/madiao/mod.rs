@@ -1,5 +1,6 @@
 //! Madiao bots: `random`, `heuristic`, `pimc`, and the `cheater` oracle.
 
+pub mod expert;
 pub mod heuristic;
 pub mod know;
 pub mod pimc;
@@ -11,7 +12,7 @@ use crate::{Bot, Budget, Madiao, Oracle, Registry, UnknownBot};
 
 impl Registry for Madiao {
     fn bot_names() -> &'static [&'static str] {
-        &["random", "heuristic", "pimc", "pimc-coalition", "pimc-mixed"]
+        &["random", "heuristic", "pimc", "expert", "pimc-coalition", "pimc-mixed"]
     }
 
     fn bot(name: &str, seed: u64, budget: Budget) -> Result<Box<dyn Bot<Madiao>>, UnknownBot> {
@@ -19,6 +20,7 @@ impl Registry for Madiao {
             "random" => Ok(Box::new(RandomBot::new(seed))),
             "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
             "pimc" => Ok(Box::new(pimc::PimcBot::new("pimc", seed, budget, pimc::PlayerObjective::Own))),
+            "expert" => Ok(Box::new(expert::ExpertBot::new(seed, budget))),
             "pimc-coalition" => Ok(Box::new(pimc::PimcBot::new(
                 "pimc-coalition",
                 seed,

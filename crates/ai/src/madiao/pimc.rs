@@ -194,12 +194,33 @@ fn redeal_value(obj: Objective, banker: u8, variants: &madiao::Variants) -> f64 
 }
 
 /// The index of the best total; ties go to `prefer` if it is among them, else to the first.
-fn best_index(totals: &[i64], prefer: Option<usize>) -> usize {
+pub(crate) fn best_index(totals: &[i64], prefer: Option<usize>) -> usize {
     let max = totals.iter().copied().max().unwrap_or(0);
     match prefer {
         Some(p) if totals.get(p) == Some(&max) => p,
         _ => totals.iter().position(|&t| t == max).unwrap_or(0),
     }
+}
+
+/// The redeal decision of a long-suit holder (see the module docs): force the redeal when the
+/// hand's value averaged over sampled worlds is below what a fresh hand is worth.
+pub(crate) fn redeal_choice(rng: &mut Rng, k: &Knowledge, work_budget: u64, who: PlayerObjective) -> bool {
+    let obj = objective(k.me, k.banker, who);
+    let mut total = 0.0;
+    let mut work = 0u64;
+    let mut n = 0u32;
+    while (work < work_budget || n < MIN_SAMPLES) && n < MAX_SAMPLES * 4 {
+        let w = k.sample(rng, 60);
+        let (ctx, mut pos) = k.search(&w);
+        pos.to_move = k.first;
+        pos.leader = k.first;
+        pos.best_seat = k.first;
+        let (v, cost) = evaluate_hand(&ctx, &pos, obj);
+        total += v;
+        work += cost;
+        n += 1;
+    }
+    total < redeal_value(obj, k.banker, &k.variants) * f64::from(n)
 }
 
 /// The `pimc` bot.
@@ -227,22 +248,7 @@ impl PimcBot {
     }
 
     fn redeal(&mut self, k: &Knowledge) -> bool {
-        let obj = objective(k.me, k.banker, self.settings.objective);
-        let mut total = 0.0;
-        let mut work = 0u64;
-        let mut n = 0u32;
-        while (work < self.settings.work || n < MIN_SAMPLES) && n < MAX_SAMPLES * 4 {
-            let w = k.sample(&mut self.rng, 60);
-            let (ctx, mut pos) = k.search(&w);
-            pos.to_move = k.first;
-            pos.leader = k.first;
-            pos.best_seat = k.first;
-            let (v, cost) = evaluate_hand(&ctx, &pos, obj);
-            total += v;
-            work += cost;
-            n += 1;
-        }
-        total < redeal_value(obj, k.banker, &k.variants) * f64::from(n)
+        redeal_choice(&mut self.rng, k, self.settings.work, self.settings.objective)
     }
 
     fn play(&mut self, k: &Knowledge, legal: &[Action]) -> Action {
