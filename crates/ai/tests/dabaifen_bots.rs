@@ -2,6 +2,7 @@
 //! in first, later and open deals, kitty turning, annulment polls, burial, play), no revokes,
 //! determinism for a seed and a budget, and a few rules of the heuristic.
 
+use ai::dabaifen::expert::Params as ExpertParams;
 use ai::dabaifen::heuristic::HeuristicBot;
 use ai::dabaifen::know::{KITTY, Know};
 use ai::dabaifen::pimc::{Cheater, PimcBot};
@@ -210,6 +211,61 @@ fn bots_annul_a_hand_without_trumps_when_it_is_bad() {
     assert_eq!(HeuristicBot::new().choose(&st.view(Seat::ALL[1]), &legal), Action::Annul);
     let a = PimcBot::new(1, Budget { think_ms: 20 }).choose(&st.view(Seat::ALL[1]), &legal);
     assert!(legal.contains(&a));
+}
+
+#[test]
+fn expert_plays_legally_under_every_variant() {
+    check_bot("expert", Budget { think_ms: 4 }, &all_variants());
+}
+
+/// The actions of one deal with `name` in every seat.
+fn deal_actions(name: &str, setup: &DealSetup, seed: u64, budget: Budget) -> Vec<Action> {
+    let mut p = players(name, seed, budget);
+    let mut st = State::new(setup).unwrap();
+    let mut actions = Vec::new();
+    while let Some(s) = st.to_move() {
+        let legal = st.legal_actions();
+        let Player::Bot(b) = &mut p[s.index()] else { unreachable!() };
+        let a = b.choose(&st.view(s), &legal);
+        actions.push(a);
+        st.apply(a).unwrap();
+    }
+    actions
+}
+
+#[test]
+fn expert_is_deterministic_for_a_seed_and_a_budget() {
+    for k in 0..3u64 {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        let budget = Budget { think_ms: 8 };
+        assert_eq!(
+            deal_actions("expert", setup, 7, budget),
+            deal_actions("expert", setup, 7, budget),
+            "deal {k}"
+        );
+    }
+}
+
+#[test]
+fn expert_work_follows_the_budget() {
+    // The budget is turned into fixed amounts of work: more thinking, more worlds and decks.
+    let small = ExpertParams::for_budget(Budget { think_ms: 10 });
+    let large = ExpertParams::for_budget(Budget { think_ms: 100 });
+    assert!(small.base.samples < large.base.samples);
+    assert!(small.base.bury_samples < large.base.bury_samples);
+    assert!(small.base.declare_samples < large.base.declare_samples);
+    assert_eq!(ExpertParams::for_budget(Budget::default()), large);
+    // The smallest budget still plays a whole deal legally, and a larger one plays it otherwise
+    // somewhere (it sees more worlds).
+    let setup = &setups(Variants::STANDARD, 1)[1];
+    let tiny = deal_actions("expert", setup, 3, Budget { think_ms: 1 });
+    assert!(!tiny.is_empty());
+    let differ = (0..4u64).any(|k| {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        deal_actions("expert", setup, 3, Budget { think_ms: 1 })
+            != deal_actions("expert", setup, 3, Budget { think_ms: 40 })
+    });
+    assert!(differ, "the budget changes nothing");
 }
 
 #[test]

@@ -35,6 +35,13 @@ pub struct Observed {
     void: [u8; 4],
 }
 
+impl Observed {
+    /// The seat that made the play.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+}
+
 /// The plays of the other seats in a view, in order, with their public context.
 pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
     let t = k.t;
@@ -81,63 +88,85 @@ pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
 /// The weight of a world (the hidden cards of each place) given the observed plays: `miss` to
 /// the power of the number of plays the heuristic would not have made.
 pub fn weight(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5], miss: f64) -> f64 {
+    let mut w = 1.0;
+    for o in obs {
+        match explains(view, k, o, world) {
+            None => return 0.0,
+            Some(true) => {}
+            Some(false) => w *= miss,
+        }
+    }
+    w
+}
+
+/// For each seat, how many of its observed plays the heuristic would not have made in the world;
+/// `None` when the world cannot have made one of them.
+pub fn mismatches(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5]) -> Option<[u8; 4]> {
+    let mut m = [0u8; 4];
+    for o in obs {
+        if !explains(view, k, o, world)? {
+            m[o.seat as usize] += 1;
+        }
+    }
+    Some(m)
+}
+
+/// Whether the heuristic, in the world, makes the observed play (up to interchangeable cards);
+/// `None` when the world's hand could not have made it.
+fn explains(view: &View, k: &Know, o: &Observed, world: &[u64; 5]) -> Option<bool> {
     let t = k.t;
     let starter = view.starter.number();
     let defenders = 1 - view.starter.team();
     let per_card = view.variants.kitty_multiplier == KittyMultiplier::PerCard;
-    let mut w = 1.0;
-    for o in obs {
-        let s = o.seat as usize;
-        let total = world[s] | k.played_by[s];
-        let hand = total & !o.own_before;
-        if hand & o.play != o.play {
-            // The world cannot have made this play (never for a consistent world).
-            return 0.0;
-        }
-        let burial = if o.seat == starter { k.buried.unwrap_or(world[KITTY]) } else { 0 };
-        let unseen = ALL & !hand & !o.played_before & !burial;
-        let mut maybe = [0u64; 4];
-        for (q, m) in maybe.iter_mut().enumerate() {
-            *m = if q == s {
-                hand
-            } else {
-                let mut v = unseen;
-                for e in 0..5 {
-                    if o.void[q] >> e & 1 != 0 {
-                        v &= !t.suit_mask[e];
-                    }
-                }
-                v
-            };
-        }
-        let lead_size = if o.count == 0 { hand.count_ones() } else { u32::from(o.size) };
-        let mult = if per_card { 2 * lead_size } else { 2 };
-        let kitty_points = if o.seat == starter {
-            pts(burial)
-        } else {
-            let n = unseen.count_ones().max(6);
-            pts(unseen) * 6 / n
-        };
-        let ctx = Ctx {
-            t,
-            me: o.seat,
-            hand,
-            maybe,
-            void: o.void,
-            leader: o.leader,
-            count: o.count,
-            size: o.size,
-            suit: o.suit,
-            plays: o.plays,
-            defenders,
-            bonus: mult * kitty_points,
-        };
-        let h = ctx.choose();
-        if h != o.play && !equivalent(&ctx, unseen, h, o.play) {
-            w *= miss;
-        }
+    let s = o.seat as usize;
+    let total = world[s] | k.played_by[s];
+    let hand = total & !o.own_before;
+    if hand & o.play != o.play {
+        // The world cannot have made this play (never for a consistent world).
+        return None;
     }
-    w
+    let burial = if o.seat == starter { k.buried.unwrap_or(world[KITTY]) } else { 0 };
+    let unseen = ALL & !hand & !o.played_before & !burial;
+    let mut maybe = [0u64; 4];
+    for (q, m) in maybe.iter_mut().enumerate() {
+        *m = if q == s {
+            hand
+        } else {
+            let mut v = unseen;
+            for e in 0..5 {
+                if o.void[q] >> e & 1 != 0 {
+                    v &= !t.suit_mask[e];
+                }
+            }
+            v
+        };
+    }
+    let lead_size = if o.count == 0 { hand.count_ones() } else { u32::from(o.size) };
+    let mult = if per_card { 2 * lead_size } else { 2 };
+    let kitty_points = if o.seat == starter {
+        pts(burial)
+    } else {
+        let n = unseen.count_ones().max(6);
+        pts(unseen) * 6 / n
+    };
+    let ctx = Ctx {
+        t,
+        me: o.seat,
+        hand,
+        maybe,
+        void: o.void,
+        leader: o.leader,
+        count: o.count,
+        size: o.size,
+        suit: o.suit,
+        plays: o.plays,
+        defenders,
+        bonus: mult * kitty_points,
+        def_points: 0,
+        rules: super::policy::Rules::NONE,
+    };
+    let h = ctx.choose();
+    Some(h == o.play || equivalent(&ctx, unseen, h, o.play))
 }
 
 /// Plays `a` and `b` of the context's seat take the same number of cards from each class of
@@ -172,4 +201,105 @@ fn equivalent(ctx: &Ctx, unseen: u64, a: u64, b: u64) -> bool {
     let n = classes(&pseudo, ctx.me, a | b, &mut cls);
     cls[..n].iter().all(|&c| (a & c).count_ones() == (b & c).count_ones())
         && (a & ctx.t.suit_mask[TRUMPS]).count_ones() == (b & ctx.t.suit_mask[TRUMPS]).count_ones()
+}
+
+/// How likely a world makes the way trumps were fixed (§4, §5), with the heuristic's declaring
+/// rule ([`super::policy::declare_choice`]) as the model of every seat, in `[floor, 1]`:
+/// `floor + (1 − floor) × P(what was seen | world)`.
+///
+/// - When another seat showed card `c` after drawing `k` cards: the probability that its first
+///   `k` cards (`c` and `k − 1` others drawn at random from what it held in the world — for the
+///   starter, from his eighteen cards less the kitty cards seen) made the rule show.
+/// - When nobody showed and the kitty was turned: for each other seat but the starter, 1 if its
+///   twelve cards would not have made the rule show any card of the trump rank at the last poll,
+///   else 0.
+pub fn declaration_weight(view: &View, k: &Know, world: &[u64; 5], floor: f64) -> f64 {
+    let Some(trump) = view.trump else { return 1.0 };
+    let rank = trump.rank;
+    let starter = view.starter.number();
+    let burial_phase = matches!(view.phase, dabaifen::Phase::Playing | dabaifen::Phase::Over);
+    let turned = mask(&view.kitty_turned);
+    // The cards seat `s` held among which its drawn cards are.
+    let pool = |s: usize| -> u64 {
+        let mut p = world[s] | k.played_by[s];
+        if s == starter as usize && burial_phase {
+            p |= k.buried.unwrap_or(world[KITTY]);
+        }
+        p & !turned
+    };
+    if let Some(d) = view.declaration {
+        let s = d.seat.number();
+        if s == k.me {
+            return 1.0;
+        }
+        let Some(suit) = d.card.suit() else { return 1.0 };
+        let t = dabaifen::Tables::of(dabaifen::Trump { suit, rank });
+        let off = d.seat.distance_from(view.first_drawer);
+        let mine = (u32::from(d.drawn) + 3).saturating_sub(u32::from(off)) / 4;
+        let c = 1u64 << d.card.number();
+        let others = pool(s as usize) & !c;
+        let trumps = others & t.suit_mask[TRUMPS];
+        let high = trumps & (t.ts_rank | t.off_rank | 3u64 << 52);
+        let l = show_probability(
+            high.count_ones(),
+            (trumps & !high).count_ones(),
+            (others & !trumps).count_ones(),
+            mine.max(1),
+            d.drawn >= 40,
+        );
+        return floor + (1.0 - floor) * l;
+    }
+    if view.kitty_turn.is_none() {
+        return 1.0;
+    }
+    let mut w = 1.0;
+    for s in 0..4u8 {
+        if s == k.me || s == starter {
+            continue;
+        }
+        let hand = pool(s as usize);
+        let shows = crate::dabaifen::pos::bits(hand & rank.mask().bits()).any(|c| {
+            let card = dabaifen::Card::from_number(c as u8).expect("a card");
+            super::policy::declare_projection(hand, card, 12) >= 5.0
+        });
+        if shows {
+            w *= floor;
+        }
+    }
+    w
+}
+
+/// The probability that a seat shows a card of the trump rank after drawing `drawn` cards by the
+/// heuristic's rule, when the other `drawn − 1` cards are drawn at random from `high` jokers and
+/// trump-rank cards, `low` other trumps and `plain` other cards (the card shown is one more).
+fn show_probability(high: u32, low: u32, plain: u32, drawn: u32, late: bool) -> f64 {
+    let m = high + low + plain;
+    let j = (drawn - 1).min(m);
+    let total = binomial(m, j);
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let need = if late { 5.0 } else { 6.5 };
+    let mut p = 0.0;
+    for y in 0..=high.min(j) {
+        for z in 0..=low.min(j - y) {
+            let rest = j - y - z;
+            if rest > plain {
+                continue;
+            }
+            let proj = (1 + y + z) as f64 + (12 - drawn.min(12)) as f64 / 3.0 + 0.5 * (1 + y) as f64;
+            if proj >= need && (drawn >= 3 || proj >= 8.0) {
+                p += binomial(high, y) * binomial(low, z) * binomial(plain, rest);
+            }
+        }
+    }
+    p / total
+}
+
+fn binomial(n: u32, r: u32) -> f64 {
+    if r > n {
+        return 0.0;
+    }
+    let r = r.min(n - r);
+    (0..r).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
 }

@@ -49,7 +49,7 @@ use dabaifen::{Action, Card, Cards, DealSetup, KittyMultiplier, Phase, State, Ta
 use super::heuristic::{bury_style, ctx_from_view, current_trick, heuristic_action, legal_or_fallback, mask};
 use super::infer;
 use super::know::{KITTY, Know};
-use super::policy::{self, BuryStyle, Ctx};
+use super::policy::{self, BuryStyle, Ctx, Rules};
 use super::pos::{Pos, TRUMPS, bits};
 use super::sample::Problem;
 use super::solver::{Solver, classes, for_each_reduced_play, pts};
@@ -99,6 +99,11 @@ pub struct Params {
     pub declare_samples: u32,
     /// Worlds per annulment decision.
     pub annul_samples: u32,
+    /// The rules rollouts play by, for each team's seats (`pimc`: the heuristic's).
+    pub rollout_rules: [Rules; 2],
+    /// For each team, whether its seats play rollouts knowing every hand (`pimc`: neither; its
+    /// rollouts follow `honest` for every seat).
+    pub rollout_exact: [bool; 2],
 }
 
 impl Params {
@@ -118,6 +123,8 @@ impl Params {
             bury_candidates: 8,
             declare_samples: (ms / 3).clamp(2, 500),
             annul_samples: (ms / 2).clamp(4, 1000),
+            rollout_rules: [Rules::NONE; 2],
+            rollout_exact: [false; 2],
         }
     }
 
@@ -160,7 +167,9 @@ impl Search {
             {
                 return pos.def_points + v as u32;
             }
-            let ctx = if self.params.honest { Ctx::honest(&pos) } else { Ctx::exact(&pos) };
+            let exact = !self.params.honest || self.params.rollout_exact[usize::from(pos.to_move() & 1)];
+            let mut ctx = if exact { Ctx::exact(&pos) } else { Ctx::honest(&pos) };
+            ctx.rules = self.params.rollout_rules[usize::from(ctx.me & 1)];
             let m = ctx.choose();
             pos.play(m);
         }
@@ -180,6 +189,11 @@ impl Search {
 
     /// Averages the payoff of each candidate over the worlds: the index of the best.
     fn best_play(&mut self, worlds: &[Pos], cands: &[u64], defends: bool) -> usize {
+        argmax(&self.play_sums(worlds, cands, defends))
+    }
+
+    /// The payoff of each candidate summed over the worlds.
+    pub fn play_sums(&mut self, worlds: &[Pos], cands: &[u64], defends: bool) -> Vec<f64> {
         let mut sums = vec![0.0f64; cands.len()];
         for w in worlds {
             self.solver.new_world();
@@ -187,7 +201,7 @@ impl Search {
                 sums[j] += payoff(self.value_of(w, c), defends);
             }
         }
-        argmax(&sums)
+        sums
     }
 
     /// The rest of a deal from an engine state, every seat played by the heuristic: the payoff of
@@ -263,7 +277,8 @@ pub fn resample<T: Copy>(items: &[(T, f64)], n: usize, rng: &mut Rng) -> Vec<T> 
     out
 }
 
-fn argmax(v: &[f64]) -> usize {
+/// The index of the greatest value (ties to the earliest).
+pub fn argmax(v: &[f64]) -> usize {
     let mut best = 0;
     for (i, &x) in v.iter().enumerate() {
         if x > v[best] + 1e-9 {
@@ -809,6 +824,11 @@ impl Cheater {
     /// A cheater with its budget (it is deterministic: the seed is not needed).
     pub fn new(budget: Budget) -> Cheater {
         Cheater { search: Search::new(Params::cheater(budget)) }
+    }
+
+    /// A cheater with explicit parameters (its search on the true state).
+    pub fn with_params(params: Params) -> Cheater {
+        Cheater { search: Search::new(params) }
     }
 
     fn play(&mut self, st: &State, legal: &[Action]) -> Option<Action> {
