@@ -46,11 +46,6 @@ fn make(spec: &str, seed: u64, budget: Budget) -> Player<Dabaifen> {
         let players = by_phase.map(|name| make(&name, seed, budget));
         return Player::Oracle(Box::new(Hybrid { players }));
     }
-    if let Some(r) = spec.strip_prefix("rules:") {
-        return Player::Bot(Box::new(RulesBot {
-            rules: ai::dabaifen::policy::Rules(r.parse().expect("rules bits")),
-        }));
-    }
     if spec == "cheat-pimc" {
         // The truth as the only world, searched as `pimc` searches each world.
         return Player::Oracle(Box::new(Cheater::with_params(ai::dabaifen::pimc::Params::for_budget(
@@ -61,31 +56,6 @@ fn make(spec: &str, seed: u64, budget: Budget) -> Player<Dabaifen> {
         return Player::Oracle(Box::new(Cheater::new(budget)));
     }
     Player::Bot(<Dabaifen as Registry>::bot(spec, seed, budget).unwrap_or_else(|e| panic!("{e}")))
-}
-
-/// The heuristic with refinements of its play rules.
-struct RulesBot {
-    rules: ai::dabaifen::policy::Rules,
-}
-
-impl ai::Bot<Dabaifen> for RulesBot {
-    fn name(&self) -> &str {
-        "rules"
-    }
-
-    fn choose(&mut self, view: &dabaifen::View, legal: &[Action]) -> Action {
-        use ai::dabaifen::heuristic::{ctx_from_view, heuristic_action, legal_or_fallback};
-        let a = if view.phase == Phase::Playing {
-            ai::dabaifen::know::Know::from_view(view, legal).map(|k| {
-                let mut ctx = ctx_from_view(view, &k);
-                ctx.rules = self.rules;
-                Action::Play(dabaifen::Cards::from_bits(ctx.choose()))
-            })
-        } else {
-            heuristic_action(view, legal)
-        };
-        legal_or_fallback(a, legal)
-    }
 }
 
 /// Each phase played by its own player.

@@ -52,7 +52,7 @@ fn main() {
                         "suit": tr.suit.index(), "rank": tr.rank.index(), "me": c.me, "hand": c.hand,
                         "maybe": c.maybe, "void": c.void, "leader": c.leader, "count": c.count,
                         "size": c.size, "lsuit": c.suit, "plays": c.plays, "defenders": c.defenders,
-                        "bonus": c.bonus, "def_points": c.def_points, "cands": w.cands,
+                        "bonus": c.bonus, "cands": w.cands,
                         "q": w.sums.iter().map(|x| x / f64::from(w.worlds)).collect::<Vec<_>>(),
                     });
                     writeln!(o, "{line}").unwrap();

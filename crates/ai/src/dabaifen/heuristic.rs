@@ -80,8 +80,6 @@ pub fn ctx_from_view(view: &View, k: &Know) -> Ctx {
         plays,
         defenders: 1 - view.starter.team(),
         bonus: mult * kitty_points,
-        def_points: view.team_points[usize::from(1 - view.starter.team())],
-        rules: super::policy::Rules::NONE,
     }
 }
 

@@ -162,8 +162,6 @@ fn explains(view: &View, k: &Know, o: &Observed, world: &[u64; 5]) -> Option<boo
         plays: o.plays,
         defenders,
         bonus: mult * kitty_points,
-        def_points: 0,
-        rules: super::policy::Rules::NONE,
     };
     let h = ctx.choose();
     Some(h == o.play || equivalent(&ctx, unseen, h, o.play))
@@ -201,105 +199,4 @@ fn equivalent(ctx: &Ctx, unseen: u64, a: u64, b: u64) -> bool {
     let n = classes(&pseudo, ctx.me, a | b, &mut cls);
     cls[..n].iter().all(|&c| (a & c).count_ones() == (b & c).count_ones())
         && (a & ctx.t.suit_mask[TRUMPS]).count_ones() == (b & ctx.t.suit_mask[TRUMPS]).count_ones()
-}
-
-/// How likely a world makes the way trumps were fixed (§4, §5), with the heuristic's declaring
-/// rule ([`super::policy::declare_choice`]) as the model of every seat, in `[floor, 1]`:
-/// `floor + (1 − floor) × P(what was seen | world)`.
-///
-/// - When another seat showed card `c` after drawing `k` cards: the probability that its first
-///   `k` cards (`c` and `k − 1` others drawn at random from what it held in the world — for the
-///   starter, from his eighteen cards less the kitty cards seen) made the rule show.
-/// - When nobody showed and the kitty was turned: for each other seat but the starter, 1 if its
-///   twelve cards would not have made the rule show any card of the trump rank at the last poll,
-///   else 0.
-pub fn declaration_weight(view: &View, k: &Know, world: &[u64; 5], floor: f64) -> f64 {
-    let Some(trump) = view.trump else { return 1.0 };
-    let rank = trump.rank;
-    let starter = view.starter.number();
-    let burial_phase = matches!(view.phase, dabaifen::Phase::Playing | dabaifen::Phase::Over);
-    let turned = mask(&view.kitty_turned);
-    // The cards seat `s` held among which its drawn cards are.
-    let pool = |s: usize| -> u64 {
-        let mut p = world[s] | k.played_by[s];
-        if s == starter as usize && burial_phase {
-            p |= k.buried.unwrap_or(world[KITTY]);
-        }
-        p & !turned
-    };
-    if let Some(d) = view.declaration {
-        let s = d.seat.number();
-        if s == k.me {
-            return 1.0;
-        }
-        let Some(suit) = d.card.suit() else { return 1.0 };
-        let t = dabaifen::Tables::of(dabaifen::Trump { suit, rank });
-        let off = d.seat.distance_from(view.first_drawer);
-        let mine = (u32::from(d.drawn) + 3).saturating_sub(u32::from(off)) / 4;
-        let c = 1u64 << d.card.number();
-        let others = pool(s as usize) & !c;
-        let trumps = others & t.suit_mask[TRUMPS];
-        let high = trumps & (t.ts_rank | t.off_rank | 3u64 << 52);
-        let l = show_probability(
-            high.count_ones(),
-            (trumps & !high).count_ones(),
-            (others & !trumps).count_ones(),
-            mine.max(1),
-            d.drawn >= 40,
-        );
-        return floor + (1.0 - floor) * l;
-    }
-    if view.kitty_turn.is_none() {
-        return 1.0;
-    }
-    let mut w = 1.0;
-    for s in 0..4u8 {
-        if s == k.me || s == starter {
-            continue;
-        }
-        let hand = pool(s as usize);
-        let shows = crate::dabaifen::pos::bits(hand & rank.mask().bits()).any(|c| {
-            let card = dabaifen::Card::from_number(c as u8).expect("a card");
-            super::policy::declare_projection(hand, card, 12) >= 5.0
-        });
-        if shows {
-            w *= floor;
-        }
-    }
-    w
-}
-
-/// The probability that a seat shows a card of the trump rank after drawing `drawn` cards by the
-/// heuristic's rule, when the other `drawn − 1` cards are drawn at random from `high` jokers and
-/// trump-rank cards, `low` other trumps and `plain` other cards (the card shown is one more).
-fn show_probability(high: u32, low: u32, plain: u32, drawn: u32, late: bool) -> f64 {
-    let m = high + low + plain;
-    let j = (drawn - 1).min(m);
-    let total = binomial(m, j);
-    if total <= 0.0 {
-        return 0.0;
-    }
-    let need = if late { 5.0 } else { 6.5 };
-    let mut p = 0.0;
-    for y in 0..=high.min(j) {
-        for z in 0..=low.min(j - y) {
-            let rest = j - y - z;
-            if rest > plain {
-                continue;
-            }
-            let proj = (1 + y + z) as f64 + (12 - drawn.min(12)) as f64 / 3.0 + 0.5 * (1 + y) as f64;
-            if proj >= need && (drawn >= 3 || proj >= 8.0) {
-                p += binomial(high, y) * binomial(low, z) * binomial(plain, rest);
-            }
-        }
-    }
-    p / total
-}
-
-fn binomial(n: u32, r: u32) -> f64 {
-    if r > n {
-        return 0.0;
-    }
-    let r = r.min(n - r);
-    (0..r).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
 }

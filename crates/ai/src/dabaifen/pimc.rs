@@ -49,7 +49,7 @@ use dabaifen::{Action, Card, Cards, DealSetup, KittyMultiplier, Phase, State, Ta
 use super::heuristic::{bury_style, ctx_from_view, current_trick, heuristic_action, legal_or_fallback, mask};
 use super::infer;
 use super::know::{KITTY, Know};
-use super::policy::{self, BuryStyle, Ctx, Rules};
+use super::policy::{self, BuryStyle, Ctx};
 use super::pos::{Pos, TRUMPS, bits};
 use super::sample::Problem;
 use super::solver::{Solver, classes, for_each_reduced_play, pts};
@@ -99,11 +99,6 @@ pub struct Params {
     pub declare_samples: u32,
     /// Worlds per annulment decision.
     pub annul_samples: u32,
-    /// The rules rollouts play by, for each team's seats (`pimc`: the heuristic's).
-    pub rollout_rules: [Rules; 2],
-    /// For each team, whether its seats play rollouts knowing every hand (`pimc`: neither; its
-    /// rollouts follow `honest` for every seat).
-    pub rollout_exact: [bool; 2],
 }
 
 impl Params {
@@ -123,8 +118,6 @@ impl Params {
             bury_candidates: 8,
             declare_samples: (ms / 3).clamp(2, 500),
             annul_samples: (ms / 2).clamp(4, 1000),
-            rollout_rules: [Rules::NONE; 2],
-            rollout_exact: [false; 2],
         }
     }
 
@@ -167,9 +160,7 @@ impl Search {
             {
                 return pos.def_points + v as u32;
             }
-            let exact = !self.params.honest || self.params.rollout_exact[usize::from(pos.to_move() & 1)];
-            let mut ctx = if exact { Ctx::exact(&pos) } else { Ctx::honest(&pos) };
-            ctx.rules = self.params.rollout_rules[usize::from(ctx.me & 1)];
+            let ctx = if self.params.honest { Ctx::honest(&pos) } else { Ctx::exact(&pos) };
             let m = ctx.choose();
             pos.play(m);
         }

@@ -57,40 +57,6 @@ pub struct Ctx {
     pub defenders: u8,
     /// The kitty bonus the defenders get if they take the last trick (an estimate when hidden).
     pub bonus: u32,
-    /// Card points the defenders have taken in completed tricks.
-    pub def_points: u32,
-    /// Which refinements of the rules are on (none: the `heuristic` bot's rules).
-    pub rules: Rules,
-}
-
-/// Refinements of the rules of this module, used by `expert`'s rollouts; the `heuristic` bot,
-/// `pimc` and the inference use none of them.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Rules(pub u32);
-
-impl Rules {
-    /// The `heuristic` bot's rules.
-    pub const NONE: Rules = Rules(0);
-    /// Declarers holding five trumps or more lead trumps while the opponents may hold some.
-    pub const DRAW_TRUMPS: u32 = 1;
-    /// With [`Rules::DRAW_TRUMPS`]: the strongest trump that is not a top card (else the lowest).
-    pub const DRAW_HIGH: u32 = 2;
-    /// With [`Rules::DRAW_TRUMPS`]: from three trumps.
-    pub const DRAW_FROM_3: u32 = 4;
-    /// A trick led in trumps without points is not won with a top trump before the last seat.
-    pub const DUCK_TRUMPS: u32 = 16;
-    /// With [`Rules::DUCK_TRUMPS`]: the last seat too lets a trick without points go, keeping
-    /// its top trumps.
-    pub const DUCK_LAST: u32 = 32;
-    /// A defender second to play, not winning, gives points when his partner plays last and may
-    /// beat the trick.
-    pub const GIVE_SECOND: u32 = 64;
-
-    /// True when refinement `flag` is on.
-    #[inline]
-    pub fn has(self, flag: u32) -> bool {
-        self.0 & flag != 0
-    }
 }
 
 impl Ctx {
@@ -117,8 +83,6 @@ impl Ctx {
             plays: pos.plays,
             defenders: pos.defenders,
             bonus: pos.multiplier(lead_size) * pos.kitty_points,
-            def_points: pos.def_points,
-            rules: Rules::NONE,
         }
     }
 
@@ -168,8 +132,6 @@ impl Ctx {
             plays: pos.plays,
             defenders: pos.defenders,
             bonus: pos.multiplier(lead_size) * kitty,
-            def_points: pos.def_points,
-            rules: Rules::NONE,
         }
     }
 
@@ -298,11 +260,6 @@ impl Ctx {
         }
         let opps = self.opponents();
         let opp_trumps = (self.maybe[opps[0] as usize] | self.maybe[opps[1] as usize]) & t.suit_mask[TRUMPS];
-        if self.rules.has(Rules::DRAW_TRUMPS)
-            && let Some(c) = self.draw_trumps(opp_trumps, &tops)
-        {
-            return c;
-        }
         // Plain top cards together.
         let mut best: Option<(i32, u64)> = None;
         for (e, &tp) in tops.iter().enumerate().take(4) {
@@ -353,38 +310,6 @@ impl Ctx {
             }
         }
         self.cheapest(hand, 1)
-    }
-
-    /// [`Rules::DRAW_TRUMPS`]: the trump a declarer leads to draw the opponents' trumps.
-    fn draw_trumps(&self, opp_trumps: u64, tops: &[u64; 5]) -> Option<u64> {
-        let mine = self.hand & self.t.suit_mask[TRUMPS];
-        let need = match self.rules.0 >> 8 & 15 {
-            0 => {
-                if self.rules.has(Rules::DRAW_FROM_3) {
-                    3
-                } else {
-                    5
-                }
-            }
-            n => n,
-        };
-        if self.me & 1 == self.defenders || opp_trumps == 0 || mine.count_ones() < need {
-            return None;
-        }
-        if self.rules.has(Rules::DRAW_HIGH) {
-            let low = mine & !tops[TRUMPS];
-            let choice = match self.rules.0 >> 12 & 3 {
-                // The strongest non-top trump without points.
-                1 => low & !POINT_CARDS,
-                // A trump-rank card that is not a top card.
-                2 => low & (self.t.off_rank | self.t.ts_rank),
-                _ => low,
-            };
-            if choice != 0 {
-                return Some(1u64 << self.strongest(choice));
-            }
-        }
-        Some(self.cheapest(mine, 1))
     }
 
     /// The strongest card of a one-suit set.
@@ -448,15 +373,7 @@ impl Ctx {
         }
         if winners != 0 {
             let ruffing = l != TRUMPS && led == 0;
-            let mut worth = !ruffing || stake >= 5 || trumps_held >= 5 || self.hand.count_ones() == 1;
-            if self.rules.has(Rules::DUCK_TRUMPS)
-                && l == TRUMPS
-                && stake < 5
-                && self.hand.count_ones() > 1
-                && (self.count < 3 || (self.rules.has(Rules::DUCK_LAST) && secure_top(t, self.hand, winners)))
-            {
-                worth = false;
-            }
+            let worth = !ruffing || stake >= 5 || trumps_held >= 5 || self.hand.count_ones() == 1;
             let secure: u64 = bits(winners).filter(|&c| self.secure(c)).fold(0, |m, c| m | 1u64 << c);
             if worth && secure != 0 && w != partner {
                 let c = bits(secure)
@@ -472,17 +389,6 @@ impl Ctx {
             let partner_done = !self.still_to_play().any(|s| s == partner);
             if worth && w != partner && partner_done && stake >= 10 {
                 return 1u64 << self.strongest(winners);
-            }
-        }
-        if self.rules.has(Rules::GIVE_SECOND) && self.count == 1 && self.me & 1 == self.defenders {
-            let winner_card = self.strongest(self.plays[w as usize]);
-            if self.may_beat(partner, winner_card, l) {
-                let c = self.richest(allowed, 1);
-                if pts(c) > 0 && c & t.suit_mask[TRUMPS] & !self.tops(TRUMPS) == c
-                    || (pts(c) > 0 && c & t.suit_mask[TRUMPS] == 0)
-                {
-                    return c;
-                }
             }
         }
         self.cheapest(allowed, 1)
@@ -524,24 +430,6 @@ impl Ctx {
         }
         if partner_safe { led | self.richest(rest, free) } else { led | self.cheapest(rest, free) }
     }
-}
-
-/// The fives, tens and kings.
-const POINT_CARDS: u64 = {
-    let mut m = 0u64;
-    let mut s = 0;
-    while s < 4 {
-        m |= (1 << 3 | 1 << 8 | 1 << 11) << (13 * s);
-        s += 1;
-    }
-    m
-};
-
-/// True when every card of `winners` is the strongest trump `hand` holds or ties with it: the
-/// seat could only win by spending its best trump.
-fn secure_top(t: &Tables, hand: u64, winners: u64) -> bool {
-    let best = bits(hand & t.suit_mask[TRUMPS]).map(|c| t.strength[c as usize]).max().unwrap_or(0);
-    bits(winners).all(|c| t.strength[c as usize] >= best)
 }
 
 /// A burial style: whether point cards may be buried when they are unprotected.
