@@ -2,6 +2,7 @@
 //! in first, later and open deals, kitty turning, annulment polls, burial, play), no revokes,
 //! determinism for a seed and a budget, and a few rules of the heuristic.
 
+use ai::dabaifen::expert::{ExpertBot, Params as ExpertParams};
 use ai::dabaifen::heuristic::HeuristicBot;
 use ai::dabaifen::know::{KITTY, Know};
 use ai::dabaifen::pimc::{Cheater, PimcBot};
@@ -213,6 +214,61 @@ fn bots_annul_a_hand_without_trumps_when_it_is_bad() {
 }
 
 #[test]
+fn expert_plays_legally_under_every_variant() {
+    check_bot("expert", Budget { think_ms: 4 }, &all_variants());
+}
+
+/// The actions of one deal with `name` in every seat.
+fn deal_actions(name: &str, setup: &DealSetup, seed: u64, budget: Budget) -> Vec<Action> {
+    let mut p = players(name, seed, budget);
+    let mut st = State::new(setup).unwrap();
+    let mut actions = Vec::new();
+    while let Some(s) = st.to_move() {
+        let legal = st.legal_actions();
+        let Player::Bot(b) = &mut p[s.index()] else { unreachable!() };
+        let a = b.choose(&st.view(s), &legal);
+        actions.push(a);
+        st.apply(a).unwrap();
+    }
+    actions
+}
+
+#[test]
+fn expert_is_deterministic_for_a_seed_and_a_budget() {
+    for k in 0..3u64 {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        let budget = Budget { think_ms: 8 };
+        assert_eq!(
+            deal_actions("expert", setup, 7, budget),
+            deal_actions("expert", setup, 7, budget),
+            "deal {k}"
+        );
+    }
+}
+
+#[test]
+fn expert_work_follows_the_budget() {
+    // The budget is turned into fixed amounts of work: more thinking, more worlds and decks.
+    let small = ExpertParams::for_budget(Budget { think_ms: 10 });
+    let large = ExpertParams::for_budget(Budget { think_ms: 100 });
+    assert!(small.base.samples < large.base.samples);
+    assert!(small.base.bury_samples < large.base.bury_samples);
+    assert!(small.base.declare_samples < large.base.declare_samples);
+    assert_eq!(ExpertParams::for_budget(Budget::default()), large);
+    // The smallest budget still plays a whole deal legally, and a larger one plays it otherwise
+    // somewhere (it sees more worlds).
+    let setup = &setups(Variants::STANDARD, 1)[1];
+    let tiny = deal_actions("expert", setup, 3, Budget { think_ms: 1 });
+    assert!(!tiny.is_empty());
+    let differ = (0..4u64).any(|k| {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        deal_actions("expert", setup, 3, Budget { think_ms: 1 })
+            != deal_actions("expert", setup, 3, Budget { think_ms: 40 })
+    });
+    assert!(differ, "the budget changes nothing");
+}
+
+#[test]
 fn pimc_is_deterministic_for_a_seed_and_a_budget() {
     for k in 0..3u64 {
         let setup = &setups(Variants::STANDARD, k)[1];
@@ -380,4 +436,47 @@ fn the_burial_keeps_trumps_and_aces_and_voids_a_short_suit() {
     let pos = Pos::from_state(&st).unwrap();
     assert_eq!(pos.leader, 0);
     assert_eq!(Ctx::exact(&pos).choose(), cards("AS KS QS").bits());
+}
+
+#[test]
+fn expert_worlds_respect_the_view_and_explain_the_heuristic_s_plays() {
+    // Heuristic players to the sixth trick; then seat 0's worlds, from expert's chains and from
+    // plain draws, are checked against what its view proves and compared by how many of the
+    // other seats' plays the heuristic would not have made in them.
+    let mut chains_misses = 0u32;
+    let mut draws_misses = 0u32;
+    for k in 0..4u64 {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        let mut st = State::new(setup).unwrap();
+        let mut h = HeuristicBot::new();
+        while st.tricks().len() < 6 || st.tricks().last().unwrap().count != 0 {
+            let s = st.to_move().unwrap();
+            let a = h.choose(&st.view(s), &st.legal_actions());
+            st.apply(a).unwrap();
+        }
+        let seat = Seat::ALL[0];
+        let view = st.view(seat);
+        let know = Know::from_view(&view, &[]).unwrap();
+        let obs = ai::dabaifen::infer::observed(&view, &know);
+        let mut expert = ExpertBot::new(k, Budget::default());
+        let mut plain = ExpertBot::with_params(
+            k,
+            ExpertParams { mcmc_steps: 0, ..ExpertParams::for_budget(Budget::default()) },
+        );
+        for (bot, misses) in [(&mut expert, &mut chains_misses), (&mut plain, &mut draws_misses)] {
+            for w in bot.worlds(&view, &know, 40) {
+                for c in ai::dabaifen::pos::bits(know.hidden) {
+                    let place = (0..5).find(|&p| w[p] >> c & 1 != 0).expect("every hidden card placed");
+                    assert!(know.allowed[c as usize] >> place & 1 != 0, "card {c} at place {place}");
+                }
+                for (p, (cards, &n)) in w.iter().zip(&know.counts).enumerate() {
+                    assert_eq!(cards.count_ones(), u32::from(n), "place {p}");
+                }
+                let m = ai::dabaifen::infer::mismatches(&view, &know, &obs, &w).expect("a possible world");
+                *misses += m.iter().map(|&x| u32::from(x)).sum::<u32>();
+            }
+        }
+    }
+    // The chains find worlds that explain the plays far better (a third fewer unexplained plays).
+    assert!(chains_misses * 3 < draws_misses * 2, "chains {chains_misses}, draws {draws_misses}");
 }

@@ -35,6 +35,13 @@ pub struct Observed {
     void: [u8; 4],
 }
 
+impl Observed {
+    /// The seat that made the play.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+}
+
 /// The plays of the other seats in a view, in order, with their public context.
 pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
     let t = k.t;
@@ -81,63 +88,83 @@ pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
 /// The weight of a world (the hidden cards of each place) given the observed plays: `miss` to
 /// the power of the number of plays the heuristic would not have made.
 pub fn weight(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5], miss: f64) -> f64 {
+    let mut w = 1.0;
+    for o in obs {
+        match explains(view, k, o, world) {
+            None => return 0.0,
+            Some(true) => {}
+            Some(false) => w *= miss,
+        }
+    }
+    w
+}
+
+/// For each seat, how many of its observed plays the heuristic would not have made in the world;
+/// `None` when the world cannot have made one of them.
+pub fn mismatches(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5]) -> Option<[u8; 4]> {
+    let mut m = [0u8; 4];
+    for o in obs {
+        if !explains(view, k, o, world)? {
+            m[o.seat as usize] += 1;
+        }
+    }
+    Some(m)
+}
+
+/// Whether the heuristic, in the world, makes the observed play (up to interchangeable cards);
+/// `None` when the world's hand could not have made it.
+fn explains(view: &View, k: &Know, o: &Observed, world: &[u64; 5]) -> Option<bool> {
     let t = k.t;
     let starter = view.starter.number();
     let defenders = 1 - view.starter.team();
     let per_card = view.variants.kitty_multiplier == KittyMultiplier::PerCard;
-    let mut w = 1.0;
-    for o in obs {
-        let s = o.seat as usize;
-        let total = world[s] | k.played_by[s];
-        let hand = total & !o.own_before;
-        if hand & o.play != o.play {
-            // The world cannot have made this play (never for a consistent world).
-            return 0.0;
-        }
-        let burial = if o.seat == starter { k.buried.unwrap_or(world[KITTY]) } else { 0 };
-        let unseen = ALL & !hand & !o.played_before & !burial;
-        let mut maybe = [0u64; 4];
-        for (q, m) in maybe.iter_mut().enumerate() {
-            *m = if q == s {
-                hand
-            } else {
-                let mut v = unseen;
-                for e in 0..5 {
-                    if o.void[q] >> e & 1 != 0 {
-                        v &= !t.suit_mask[e];
-                    }
-                }
-                v
-            };
-        }
-        let lead_size = if o.count == 0 { hand.count_ones() } else { u32::from(o.size) };
-        let mult = if per_card { 2 * lead_size } else { 2 };
-        let kitty_points = if o.seat == starter {
-            pts(burial)
-        } else {
-            let n = unseen.count_ones().max(6);
-            pts(unseen) * 6 / n
-        };
-        let ctx = Ctx {
-            t,
-            me: o.seat,
-            hand,
-            maybe,
-            void: o.void,
-            leader: o.leader,
-            count: o.count,
-            size: o.size,
-            suit: o.suit,
-            plays: o.plays,
-            defenders,
-            bonus: mult * kitty_points,
-        };
-        let h = ctx.choose();
-        if h != o.play && !equivalent(&ctx, unseen, h, o.play) {
-            w *= miss;
-        }
+    let s = o.seat as usize;
+    let total = world[s] | k.played_by[s];
+    let hand = total & !o.own_before;
+    if hand & o.play != o.play {
+        // The world cannot have made this play (never for a consistent world).
+        return None;
     }
-    w
+    let burial = if o.seat == starter { k.buried.unwrap_or(world[KITTY]) } else { 0 };
+    let unseen = ALL & !hand & !o.played_before & !burial;
+    let mut maybe = [0u64; 4];
+    for (q, m) in maybe.iter_mut().enumerate() {
+        *m = if q == s {
+            hand
+        } else {
+            let mut v = unseen;
+            for e in 0..5 {
+                if o.void[q] >> e & 1 != 0 {
+                    v &= !t.suit_mask[e];
+                }
+            }
+            v
+        };
+    }
+    let lead_size = if o.count == 0 { hand.count_ones() } else { u32::from(o.size) };
+    let mult = if per_card { 2 * lead_size } else { 2 };
+    let kitty_points = if o.seat == starter {
+        pts(burial)
+    } else {
+        let n = unseen.count_ones().max(6);
+        pts(unseen) * 6 / n
+    };
+    let ctx = Ctx {
+        t,
+        me: o.seat,
+        hand,
+        maybe,
+        void: o.void,
+        leader: o.leader,
+        count: o.count,
+        size: o.size,
+        suit: o.suit,
+        plays: o.plays,
+        defenders,
+        bonus: mult * kitty_points,
+    };
+    let h = ctx.choose();
+    Some(h == o.play || equivalent(&ctx, unseen, h, o.play))
 }
 
 /// Plays `a` and `b` of the context's seat take the same number of cards from each class of

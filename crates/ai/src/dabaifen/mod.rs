@@ -9,6 +9,7 @@
 //! The design, the objective and the figures are in `docs/dabaifen-bots.md` and
 //! `docs/strength.md`.
 
+pub mod expert;
 pub mod heuristic;
 pub mod infer;
 pub mod know;
@@ -23,7 +24,7 @@ use crate::{Bot, Budget, Dabaifen, Oracle, Registry, UnknownBot};
 
 impl Registry for Dabaifen {
     fn bot_names() -> &'static [&'static str] {
-        &["random", "heuristic", "pimc"]
+        &["random", "heuristic", "pimc", "expert"]
     }
 
     fn bot(name: &str, seed: u64, budget: Budget) -> Result<Box<dyn Bot<Dabaifen>>, UnknownBot> {
@@ -31,6 +32,7 @@ impl Registry for Dabaifen {
             "random" => Ok(Box::new(RandomBot::new(seed))),
             "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
             "pimc" => Ok(Box::new(pimc::PimcBot::new(seed, budget))),
+            "expert" => Ok(Box::new(expert::ExpertBot::new(seed, budget))),
             _ => Err(UnknownBot {
                 game: "dabaifen",
                 name: name.to_string(),

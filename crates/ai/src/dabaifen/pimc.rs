@@ -180,6 +180,11 @@ impl Search {
 
     /// Averages the payoff of each candidate over the worlds: the index of the best.
     fn best_play(&mut self, worlds: &[Pos], cands: &[u64], defends: bool) -> usize {
+        argmax(&self.play_sums(worlds, cands, defends))
+    }
+
+    /// The payoff of each candidate summed over the worlds.
+    pub fn play_sums(&mut self, worlds: &[Pos], cands: &[u64], defends: bool) -> Vec<f64> {
         let mut sums = vec![0.0f64; cands.len()];
         for w in worlds {
             self.solver.new_world();
@@ -187,7 +192,7 @@ impl Search {
                 sums[j] += payoff(self.value_of(w, c), defends);
             }
         }
-        argmax(&sums)
+        sums
     }
 
     /// The rest of a deal from an engine state, every seat played by the heuristic: the payoff of
@@ -263,7 +268,8 @@ pub fn resample<T: Copy>(items: &[(T, f64)], n: usize, rng: &mut Rng) -> Vec<T> 
     out
 }
 
-fn argmax(v: &[f64]) -> usize {
+/// The index of the greatest value (ties to the earliest).
+pub fn argmax(v: &[f64]) -> usize {
     let mut best = 0;
     for (i, &x) in v.iter().enumerate() {
         if x > v[best] + 1e-9 {
@@ -809,6 +815,11 @@ impl Cheater {
     /// A cheater with its budget (it is deterministic: the seed is not needed).
     pub fn new(budget: Budget) -> Cheater {
         Cheater { search: Search::new(Params::cheater(budget)) }
+    }
+
+    /// A cheater with explicit parameters (its search on the true state).
+    pub fn with_params(params: Params) -> Cheater {
+        Cheater { search: Search::new(params) }
     }
 
     fn play(&mut self, st: &State, legal: &[Action]) -> Option<Action> {
