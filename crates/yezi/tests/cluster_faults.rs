@@ -346,7 +346,7 @@ async fn person(
                 let _ = s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await;
                 // A chat line now and then: chat is a fenced write too.
                 decisions += 1;
-                if decisions % 20 == 0 {
+                if decisions.is_multiple_of(20) {
                     let _ = s.send(&json!({ "type": "chat", "text": format!("move {decisions}") })).await;
                 }
             }

@@ -315,11 +315,11 @@ impl ExpertBot {
         (chosen, replayed * REPLAY_COST)
     }
 
-    /// The value of each candidate move in one world, and the work it took.
+    /// The value of each candidate move in one world (its search context and position, as
+    /// [`Knowledge::search`] gives them), added to `out`, and the work it took.
     fn evaluate(
         &mut self,
-        ctx: &Ctx,
-        pos: &Pos,
+        (ctx, pos): (&Ctx, &Pos),
         w: &World,
         public: u64,
         obj: Objective,
@@ -378,7 +378,7 @@ impl ExpertBot {
         while (work < budget || n < MIN_SAMPLES) && n < MAX_SAMPLES {
             let (w, cost) = self.world(k, &h);
             let (ctx, pos) = k.search(&w);
-            work += cost + self.evaluate(&ctx, &pos, &w, public, obj, &moves, &mut totals);
+            work += cost + self.evaluate((&ctx, &pos), &w, public, obj, &moves, &mut totals);
             n += 1;
         }
         let hc = heuristic::choose(k, legal);
