@@ -67,7 +67,7 @@ pub struct LocalConfig {
 }
 
 impl LocalConfig {
-    /// Defaults for a match of `seed`: the person in seat 0, `pimc` bots at 100 ms, the normal
+    /// Defaults for a match of `seed`: the person in seat 0, `expert` bots at 100 ms, the normal
     /// pace, a bot's move 0.7 s after its turn began, the draw at 250 ms a card, nothing written,
     /// bots inline, the zero cash drawn as an unnamed figure.
     pub fn new(seed: u64) -> LocalConfig {
@@ -79,7 +79,7 @@ impl LocalConfig {
             stake_max: None,
             seat: Seat::ALL[0],
             name: "You".into(),
-            bots: std::array::from_fn(|_| "pimc".to_string()),
+            bots: std::array::from_fn(|_| "expert".to_string()),
             think_ms: 100,
             pace: Pace::Normal,
             bot_delay: Duration::from_millis(700),

@@ -17,8 +17,8 @@ pub struct PlayArgs {
     /// The game (optional with --connect: then a new table of it is opened at the server).
     pub game: Option<GameArg>,
     /// The bots: one name for the three other seats, or four comma-separated names in seat order
-    /// (the entry of your seat is not used). Bots: random, heuristic, pimc.
-    #[arg(long, value_name = "NAME[,NAME,NAME,NAME]", default_value = "pimc")]
+    /// (the entry of your seat is not used). Bots: random, heuristic, pimc, expert.
+    #[arg(long, value_name = "NAME[,NAME,NAME,NAME]", default_value = "expert")]
     pub bots: String,
     /// Thinking per bot decision, in nominal milliseconds (more is stronger and slower).
     #[arg(long, default_value_t = 100)]
