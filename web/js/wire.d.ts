@@ -1331,7 +1331,8 @@ backend: string,
 fenced_writes: number, 
 /**
  * Tables this node stopped since it started because it found it no longer held their lease
- * (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
+ * (at a renewal, or when it claimed one again in a newer epoch), or because it had not
+ * renewed their lease for nearly a lease's length by its own clock; always 0 on SQLite.
  */
 leases_lost: number, 
 /**

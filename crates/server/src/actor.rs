@@ -10,7 +10,11 @@
 //! The task runs the table for as long as its node holds the table's lease (see
 //! [`crate::store::Store::write_step`]): every step's writes name the lease's epoch, and a step
 //! whose writes are fenced, or a lease the node failed to renew, stops the task at once, without
-//! sending anything; its connections are told the table moved ([`crate::cluster`]).
+//! sending anything; its connections are told the table moved ([`crate::cluster`]). So does the
+//! end of the lease's term by the node's own clock ([`crate::cluster::Term`]): a task whose
+//! lease has not been renewed for nearly a lease's length (the node cannot reach the database, or
+//! was stalled) sends nothing more, not even the messages of steps without writes (people coming
+//! and going), since another node may be running the table by then.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -28,6 +32,7 @@ use table::protocol::{ErrorCode, Refusal, TableSummary};
 use table::settings::TableSettings;
 
 use crate::App;
+use crate::cluster::Term;
 use crate::store::{Epoch, StoreError, TableRow};
 
 /// A connection's identity within the server.
@@ -54,22 +59,28 @@ pub struct TableHandle {
     pub lost: Arc<tokio::sync::Notify>,
     /// The epoch of the lease the task holds.
     pub epoch: Epoch,
+    /// Until when the task may count on its lease (the node's renewals extend it).
+    pub term: Arc<Term>,
+    /// Set, under the lock of the node's tables, when the task has stopped: a handle whose task
+    /// stopped before it was put among them is not put there ([`crate::cluster::install`]).
+    pub ended: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Starts the task of a stored table (a new one, or one resumed after a restart from its log).
-/// The task holds the table's lease in `epoch`.
+/// The task holds the table's lease in `epoch`, taken by a statement sent at `taken`.
 pub(crate) fn spawn(
     app: Arc<App>,
     row: TableRow,
     epoch: Epoch,
+    taken: Instant,
     log: Vec<LoggedAction>,
     chat: Vec<ChatRow>,
 ) -> Result<TableHandle, String> {
     let doc: TableSettings =
         serde_json::from_str(&row.settings).map_err(|e| format!("table {}: settings: {e}", row.id))?;
     match doc.game {
-        GameKind::Madiao => Shell::<ai::Madiao>::start(app, row, epoch, doc, log, chat),
-        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(app, row, epoch, doc, log, chat),
+        GameKind::Madiao => Shell::<ai::Madiao>::start(app, row, (epoch, taken), doc, log, chat),
+        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(app, row, (epoch, taken), doc, log, chat),
     }
 }
 
@@ -109,6 +120,9 @@ where
     /// The lease's epoch every write names.
     lease: Epoch,
     lost: Arc<tokio::sync::Notify>,
+    /// Until when the lease surely holds, by the node's clock.
+    term: Arc<Term>,
+    ended: Arc<std::sync::atomic::AtomicBool>,
     /// The task's own queue (to know its entry in the server's tables from a newer one's).
     tx: mpsc::Sender<Box<Cmd>>,
 }
@@ -124,10 +138,12 @@ impl<G: TableRules> Shell<G>
 where
     G::Action: serde::de::DeserializeOwned,
 {
+    /// Starts the task holding the lease of epoch `lease.0`, taken by a statement sent at
+    /// `lease.1`.
     fn start(
         app: Arc<App>,
         row: TableRow,
-        lease: Epoch,
+        (lease, taken): (Epoch, Instant),
         doc: TableSettings,
         log: Vec<LoggedAction>,
         chat: Vec<ChatRow>,
@@ -147,6 +163,8 @@ where
         let (tx, rx) = mpsc::channel(256);
         let (done_tx, done_rx) = mpsc::unbounded_channel();
         let lost = Arc::new(tokio::sync::Notify::new());
+        let term = Arc::new(Term::new(app.cluster.term_end(taken)));
+        let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let fx = table.start(0);
         let mut shell = Shell {
             app,
@@ -163,12 +181,14 @@ where
             retire: false,
             lease,
             lost: lost.clone(),
+            term: term.clone(),
+            ended: ended.clone(),
             tx: tx.clone(),
         };
         shell.carry_out(fx);
         // Boxed: an `async fn`'s future holds its by-value arguments twice.
         tokio::spawn(Box::new(shell).run());
-        Ok(TableHandle { tx, summary, lost, epoch: lease })
+        Ok(TableHandle { tx, summary, lost, epoch: lease, term, ended })
     }
 
     /// The machine's time now.
@@ -179,6 +199,7 @@ where
     async fn run(mut self: Box<Self>) {
         loop {
             let wake = self.wake.map(|w| self.epoch + std::time::Duration::from_millis(w));
+            let term_end = self.term.end();
             let input = tokio::select! {
                 cmd = self.rx.recv() => match cmd {
                     Some(c) => self.input_of(*c),
@@ -189,6 +210,11 @@ where
                 _ = self.lost.notified() => {
                     self.app.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     self.fenced("the node could not renew its lease");
+                    None
+                }
+                // The term may have been extended meanwhile: `held` says.
+                _ = sleep_until_opt(term_end) => {
+                    self.held();
                     None
                 }
             };
@@ -202,12 +228,33 @@ where
             }
         }
         let removed = self.app.tables.lock().is_ok_and(|mut tables| {
+            self.ended.store(true, std::sync::atomic::Ordering::Relaxed);
             tables.get(&self.id).is_some_and(|h| h.tx.same_channel(&self.tx))
                 && tables.remove(&self.id).is_some()
         });
         if removed {
             self.app.cluster.stopped(&self.id).await;
         }
+    }
+
+    /// Whether the lease's term still holds; when it has ended, the task stops as when fenced
+    /// (sending nothing), and gives up the lease in case it still holds it.
+    fn held(&mut self) -> bool {
+        if self.retire {
+            return false;
+        }
+        if self.term.holds(Instant::now()) {
+            return true;
+        }
+        self.app.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let lease = self.app.cluster.lease().as_millis();
+        self.fenced(&format!("its lease may have run out (not renewed for {lease} ms less a tenth)"));
+        // Off the task: the database may be out of reach (the likely reason for the end).
+        let (app, id, epoch) = (self.app.clone(), self.id.clone(), self.lease);
+        tokio::spawn(async move {
+            let _ = app.store.release(&id, epoch).await;
+        });
+        false
     }
 
     /// The node no longer holds the table: stop at once, sending nothing, and tell the
@@ -261,8 +308,12 @@ where
         None
     }
 
-    /// One step: its writes stored, then committed and carried out (or refused).
+    /// One step: its writes stored, then committed and carried out (or refused); nothing at
+    /// all once the lease's term has ended, before the step or while its writes were stored.
     async fn feed(&mut self, input: Input<G>) {
+        if !self.held() {
+            return;
+        }
         let gone = match &input {
             Input::Request(Request::Gone { conn }) => Some(*conn),
             _ => None,
@@ -270,6 +321,9 @@ where
         let now = self.now();
         let step = self.table.step(input, now);
         let fx = match self.persist(&step.writes).await {
+            // Stored, but the messages might reach people who follow another node by now: the
+            // next owner loads the step from the log, and they enter the table again there.
+            Ok(()) if !self.held() => return,
             Ok(()) => self.table.commit(step),
             Err(StoreError::Fenced(why)) => {
                 self.fenced(&why);

@@ -3,9 +3,12 @@
 //!
 //! Each table is run by the node holding its lease ([`crate::store::Store::claim_orphans`]).
 //! Every node renews its leases every third of their length, in one statement; a table whose
-//! lease the node failed to renew stops at once ([`crate::actor`]). Every tick the node also
-//! claims a small batch of orphaned tables (leases run out: their node died or stalled), and a
-//! connection that asks for an orphaned table claims it at once.
+//! lease the node failed to renew stops at once ([`crate::actor`]). A table whose lease the node
+//! has not renewed for a while stops too, by the node's own clock ([`Term`]): once its lease may
+//! have run out by the database's clock, another node may run the table, and the two must not
+//! both send to the people at it. Every tick the node also claims a small batch of orphaned
+//! tables (leases run out: their node died or stalled), and a connection that asks for an
+//! orphaned table claims it at once.
 //!
 //! A connection at a table that stops on this node is told the table moved and enters it again,
 //! wherever it runs now: the client gets a fresh `sync`.
@@ -16,6 +19,7 @@ use std::time::Duration;
 use table::machine::Request;
 
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use crate::App;
 use crate::actor::{self, ConnId, TableHandle};
@@ -24,6 +28,40 @@ use table::settings::Guest;
 
 /// How many orphaned tables a node claims at once.
 pub const CLAIM_BATCH: u32 = 16;
+
+/// Until when a table's task may count on its lease, by the node's own clock: a lease taken or
+/// renewed by a statement sent at `t` lasts until at least `t` plus the lease's length by the
+/// database's clock, and the node counts on it until `t` plus the lease less a tenth
+/// ([`Cluster::term_end`]; the tenth allows for the two clocks running at slightly different
+/// rates). A task whose term has ended sends nothing more and stops ([`crate::actor`]).
+#[derive(Debug)]
+pub struct Term(Mutex<Option<Instant>>);
+
+impl Term {
+    /// A term ending at `end` (`None`: never, for a store without leases).
+    pub fn new(end: Option<Instant>) -> Term {
+        Term(Mutex::new(end))
+    }
+
+    /// When the term ends (`None`: never).
+    pub fn end(&self) -> Option<Instant> {
+        self.0.lock().ok().and_then(|e| *e)
+    }
+
+    /// Whether the term still holds at `now` (a poisoned lock counts as ended).
+    pub fn holds(&self, now: Instant) -> bool {
+        self.0.lock().is_ok_and(|e| e.is_none_or(|end| now < end))
+    }
+
+    /// The lease was renewed: the term ends at `end` unless it already ends later.
+    pub fn extend(&self, end: Instant) {
+        if let Ok(mut e) = self.0.lock()
+            && let Some(old) = e.as_mut()
+        {
+            *old = (*old).max(end);
+        }
+    }
+}
 
 /// What the server tells one of its connections from outside the connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +74,9 @@ pub enum Control {
 pub struct Cluster {
     /// How long a lease lasts (milliseconds).
     lease_ms: u64,
+    /// Whether the node's leases run out unless renewed (a store shared by nodes; not SQLite,
+    /// whose one node holds every table for good).
+    expiring: std::sync::atomic::AtomicBool,
     /// This node's connections, by id: their outgoing queue and their control channel.
     local: Mutex<HashMap<ConnId, (actor::Out, mpsc::UnboundedSender<Control>)>>,
     /// The bus, for a cluster member.
@@ -52,7 +93,8 @@ pub struct Cluster {
     /// was written.
     pub fenced_writes: std::sync::atomic::AtomicU64,
     /// Tables this node stopped because it found, at a renewal of its leases (or when it claimed
-    /// the table again in a newer epoch), that it no longer held their lease.
+    /// the table again in a newer epoch), that it no longer held their lease, or because it had
+    /// not renewed their lease for so long that it may have run out ([`Term`]).
     pub leases_lost: std::sync::atomic::AtomicU64,
 }
 
@@ -64,6 +106,7 @@ impl Cluster {
     pub fn new(lease_ms: u64) -> Cluster {
         Cluster {
             lease_ms: lease_ms.max(3),
+            expiring: std::sync::atomic::AtomicBool::new(false),
             local: Mutex::new(HashMap::new()),
             bus: Mutex::new(None),
             pending: Mutex::new(HashMap::new()),
@@ -100,6 +143,20 @@ impl Cluster {
         Duration::from_millis(self.lease_ms)
     }
 
+    /// From now on, the node's leases run out unless renewed (its store is shared by nodes): the
+    /// tables it starts have a [`Term`].
+    pub fn leases_expire(&self) {
+        self.expiring.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The end of the term of a lease taken or renewed by a statement sent at `sent` (`None`
+    /// when the node's leases never run out).
+    pub fn term_end(&self, sent: Instant) -> Option<Instant> {
+        self.expiring
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .then(|| sent + self.lease() - self.lease() / 10)
+    }
+
     /// Registers a connection of this node: its outgoing queue (for messages from tables on
     /// other nodes), and where it hears of its table's moves.
     pub fn attach(&self, conn: ConnId, out: actor::Out, control: mpsc::UnboundedSender<Control>) {
@@ -129,8 +186,14 @@ impl Cluster {
     }
 }
 
-/// Loads a table this node has claimed and starts its task (unless it runs here already).
-pub async fn load(app: &Arc<App>, row: TableRow, epoch: Epoch) -> Result<TableHandle, StoreError> {
+/// Loads a table this node has claimed (by a statement sent at `claimed`) and starts its task
+/// (unless it runs here already).
+pub async fn load(
+    app: &Arc<App>,
+    row: TableRow,
+    epoch: Epoch,
+    claimed: Instant,
+) -> Result<TableHandle, StoreError> {
     if let Some(h) = app.table(&row.id)
         && h.epoch == epoch
     {
@@ -139,27 +202,43 @@ pub async fn load(app: &Arc<App>, row: TableRow, epoch: Epoch) -> Result<TableHa
     let id = row.id.clone();
     let log = app.store.actions(&id).await?;
     let chat = app.store.recent_chat(&id, 30).await?;
-    let handle = actor::spawn(app.clone(), row, epoch, log, chat).map_err(StoreError::Corrupt)?;
+    let handle = actor::spawn(app.clone(), row, epoch, claimed, log, chat).map_err(StoreError::Corrupt)?;
     // Not waiting for the bus to confirm: a node claiming a batch of tables must not be held up
     // (its lease renewals wait behind it); a connection elsewhere whose command nobody heard yet
     // sends it again ([`Cluster::enter_remote`]).
     app.cluster.running(&id, false).await;
-    // An older epoch's task still here has lost the table.
-    if let Ok(mut t) = app.tables.lock()
-        && let Some(old) = t.insert(id, handle.clone())
-    {
-        old.lost.notify_one();
+    if !install(app, &id, &handle) {
+        app.cluster.stopped(&id).await;
     }
     Ok(handle)
 }
 
+/// Puts a table's new task among the node's tables, in place of an older epoch's task (which has
+/// lost the table: it is told so); false, with nothing put there, when the task has stopped
+/// already (its lease's term was over before it began, the store being slow): a stopped task
+/// left there would pass for the table's, answering no one.
+pub(crate) fn install(app: &App, id: &str, handle: &TableHandle) -> bool {
+    let Ok(mut t) = app.tables.lock() else { return false };
+    if handle.ended.load(std::sync::atomic::Ordering::Relaxed) {
+        if let Some(old) = t.get(id).filter(|old| old.epoch < handle.epoch) {
+            old.lost.notify_one();
+        }
+        return false;
+    }
+    if let Some(old) = t.insert(id.to_string(), handle.clone()) {
+        old.lost.notify_one();
+    }
+    true
+}
+
 /// Claims up to `limit` orphaned tables and starts them; how many were claimed.
 pub async fn claim_batch(app: &Arc<App>, limit: u32) -> Result<usize, StoreError> {
+    let asked = Instant::now();
     let claimed = app.store.claim_orphans(limit).await?;
     let n = claimed.len();
     for (row, epoch) in claimed {
         let id = row.id.clone();
-        if let Err(e) = load(app, row, epoch).await {
+        if let Err(e) = load(app, row, epoch, asked).await {
             eprintln!("yezi serve: table {id} is not resumed: {e}");
             let _ = app.store.release(&id, epoch).await;
         }
@@ -167,7 +246,8 @@ pub async fn claim_batch(app: &Arc<App>, limit: u32) -> Result<usize, StoreError
     Ok(n)
 }
 
-/// Renews the node's leases and stops the tables it lost.
+/// Renews the node's leases, extends the terms of the tables it still holds and stops those it
+/// lost.
 pub async fn renew(app: &Arc<App>) -> Result<(), StoreError> {
     // The tables running before the renewal began: one started later may hold a lease the
     // renewal did not see.
@@ -176,12 +256,16 @@ pub async fn renew(app: &Arc<App>) -> Result<(), StoreError> {
         .lock()
         .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
         .unwrap_or_default();
+    let asked = Instant::now();
     match app.store.renew_leases().await? {
         Held::Every => {}
         Held::Only(held) => {
+            let end = app.cluster.term_end(asked);
             for (id, h) in running {
                 if !held.contains(&id) {
                     h.lost.notify_one();
+                } else if let Some(end) = end {
+                    h.term.extend(end);
                 }
             }
         }

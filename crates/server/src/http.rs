@@ -401,14 +401,15 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         created_ms: now_ms(),
         seats,
     };
+    // The creator's lease is taken with the table.
+    let taken = tokio::time::Instant::now();
     app.store.create_table(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
     let id = row.id.clone();
-    let handle = actor::spawn(app.clone(), row, crate::store::FIRST_EPOCH, Vec::new(), Vec::new())
+    let handle = actor::spawn(app.clone(), row, crate::store::FIRST_EPOCH, taken, Vec::new(), Vec::new())
         .map_err(ApiError::internal)?;
-    if let Ok(mut t) = app.tables.lock() {
-        t.insert(id.clone(), handle.clone());
+    if crate::cluster::install(&app, &id, &handle) {
+        app.cluster.running(&id, true).await;
     }
-    app.cluster.running(&id, true).await;
     if all_taken {
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.

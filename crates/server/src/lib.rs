@@ -397,6 +397,7 @@ impl App {
             // One node: every table at once, and nothing to keep up.
             cluster::claim_batch(&app, u32::MAX).await?;
         } else {
+            app.cluster.leases_expire();
             cluster::claim_batch(&app, cluster::CLAIM_BATCH).await?;
             cluster::spawn_upkeep(&app);
         }

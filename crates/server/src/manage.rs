@@ -44,13 +44,13 @@ pub async fn make_rematch(app: &Arc<App>, order: RematchOrder) -> Result<String,
         created_ms: crate::http::now_ms(),
         seats,
     };
+    let taken = tokio::time::Instant::now();
     app.store.create_table(&row).await.map_err(|e| e.to_string())?;
     let id = row.id.clone();
-    let handle = actor::spawn(app.clone(), row, FIRST_EPOCH, Vec::new(), Vec::new())?;
-    if let Ok(mut t) = app.tables.lock() {
-        t.insert(id.clone(), handle.clone());
+    let handle = actor::spawn(app.clone(), row, FIRST_EPOCH, taken, Vec::new(), Vec::new())?;
+    if crate::cluster::install(app, &id, &handle) {
+        app.cluster.running(&id, true).await;
     }
-    app.cluster.running(&id, true).await;
     let first = if all_bots { Request::AutoStart } else { Request::Invite { guests: invited } };
     let _ = handle.send(Cmd::Request(first)).await;
     Ok(id)

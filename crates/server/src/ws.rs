@@ -360,8 +360,9 @@ impl Conn {
             return Ok(Some(handle));
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
+        let asked = Instant::now();
         if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
-            return crate::cluster::load(&self.app, row, epoch).await.map(Some).map_err(unavailable);
+            return crate::cluster::load(&self.app, row, epoch, asked).await.map(Some).map_err(unavailable);
         }
         match self.app.store.table(id).await {
             Ok(Some(t)) if t.status == TableStatus::Closed => {

@@ -250,6 +250,91 @@ async fn a_stale_owners_writes_are_refused_counted_and_never_stored() {
     );
 }
 
+/// A node that cannot renew a lease (its renewal waits on the database, as a node cut off from
+/// it does, or one stalled past its lease) stops the table once its own clock says the lease may
+/// have run out, and sends nothing more to the people at it: another node may be running the
+/// table by then, and a person hearing both would see the table's version go back (the fault
+/// harness saw `v 7 then 5 (seats)`: people coming and going are not written, so no refused
+/// write stopped the stale node). Without the stop, A's task goes on past its lease, and a
+/// watcher coming in makes it send the seats to the one already there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_cannot_renew_a_lease_sends_nothing_once_it_may_have_run_out() {
+    let (url, schema) = (url(), server::ids::new_id("term_").unwrap());
+    let a = node(&url, &schema, fast()).await;
+    let ann = a.client.guest("Ann").await.unwrap();
+    let bob = a.client.guest("Bob").await.unwrap();
+    // A table waiting for its second person: watching it writes nothing.
+    let body = json!({ "game": "madiao",
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let id =
+        a.client.create_table(&ann.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
+    let mut first = a.client.connect_as(&ann.token).await.unwrap();
+    first.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    first.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    while first.recv_timeout(Duration::from_millis(200)).await.unwrap().is_some() {}
+    let lost_before = a.app.cluster.leases_lost.load(std::sync::atomic::Ordering::Relaxed);
+
+    // A's renewals wait behind a lock on the table's lease row (claims skip it): the lease runs
+    // out unrenewed, and A cannot learn it from the database.
+    let (mut pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    let tx = pg.transaction().await.unwrap();
+    tx.execute("SELECT 1 FROM owners WHERE table_id = $1 FOR UPDATE", &[&id]).await.unwrap();
+    let locked = tokio::time::Instant::now();
+
+    // A's last renewal began before the lock: by a lease later, A has stopped the table.
+    let app = a.app.clone();
+    eventually("A stops the table", Duration::from_millis(LEASE_MS * 4), async || app.table(&id).is_none())
+        .await;
+    let stopped = locked.elapsed();
+    assert!(
+        stopped < Duration::from_millis(LEASE_MS + 300),
+        "A stopped the table {stopped:?} after the lock"
+    );
+    let lost = a.app.cluster.leases_lost.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(lost, lost_before + 1, "the stop is counted as a lost lease");
+
+    // Someone comes to watch through A: A does not answer from the stopped task, and the
+    // watcher already there is sent no seats (nor anything else from the table).
+    let mut second = a.client.connect_as(&bob.token).await.unwrap();
+    second.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+    let answer = second
+        .until(Duration::from_secs(5), "an answer", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(answer["type"], "error", "a table past its lease answered: {answer}");
+    let until = tokio::time::Instant::now() + Duration::from_millis(500);
+    while let Some(m) =
+        first.recv_timeout(until.saturating_duration_since(tokio::time::Instant::now())).await.unwrap()
+    {
+        assert!(
+            !matches!(m["type"].as_str(), Some("seats" | "update" | "sync" | "chat")),
+            "the table sent {m} after its lease may have run out"
+        );
+    }
+
+    // The database answers A again: the table is claimed again and runs.
+    tx.rollback().await.unwrap();
+    let mut third = a.client.connect_as(&bob.token).await.unwrap();
+    let mut entered = false;
+    for _ in 0..40 {
+        third.send(&json!({ "type": "watch", "table": id })).await.unwrap();
+        let m = third
+            .until(Duration::from_secs(5), "an answer", |m| m["type"] == "sync" || m["type"] == "error")
+            .await
+            .unwrap();
+        if m["type"] == "sync" {
+            entered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(entered, "the table was not claimed again once the database answered");
+    let holder = a.app.store.holders(std::slice::from_ref(&id)).await.unwrap().remove(0).1;
+    assert!(holder.epoch >= 2, "{holder:?}");
+}
+
 /// Two nodes joined by a bus: a connection at one node plays at a table run by the other, and
 /// when the running node stalls, the connection is told the table moved and enters it again at
 /// the node that took it over.

@@ -799,7 +799,8 @@ pub struct StatsReply {
     /// started; always 0 on SQLite.
     pub fenced_writes: u64,
     /// Tables this node stopped since it started because it found it no longer held their lease
-    /// (at a renewal, or when it claimed one again in a newer epoch); always 0 on SQLite.
+    /// (at a renewal, or when it claimed one again in a newer epoch), or because it had not
+    /// renewed their lease for nearly a lease's length by its own clock; always 0 on SQLite.
     pub leases_lost: u64,
     /// The operator's external bots that have played since the server started (`--bots`), with
     /// the decisions they failed (played for them as the first legal action), by cause.

@@ -87,7 +87,8 @@ const FENCE: &str =
 ///
 /// Ownership: each unfinished table has a row in `owners` naming the node that holds its lease,
 /// the lease's epoch and when it runs out (by the database's clock, so the nodes' clocks do not
-/// matter). Every write of a table checks, in its own statement or transaction, that the writer
+/// matter to the fencing; a node also stops sending for a table once its own clock says the
+/// lease may have run out, [`crate::cluster::Term`]). Every write of a table checks, in its own statement or transaction, that the writer
 /// still holds the current epoch and that it has not run out, with a `FOR KEY SHARE` lock on the
 /// lease row that a concurrent claim (`FOR UPDATE … SKIP LOCKED`) waits for or skips: so once a
 /// claim has committed, no write of the epoch before it can commit.
