@@ -24,15 +24,21 @@ SUITE_START=$SECONDS
 STEP_START=$SECONDS
 STEP_NAME=
 STEP_TIMES=()
-# The processor seconds the shell's children have used so far (bash's `times`, second line).
+# The processor seconds the shell's children have used so far (bash's `times`, second line), in
+# CPU_NOW. `times` must run in this shell itself: in a subshell (`$(...)`) it reports the
+# subshell's children, none.
+TIMES_FILE=$(mktemp)
 children_cpu() {
-  times | tail -n 1 | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t }'
+  times > "$TIMES_FILE"
+  CPU_NOW=$(tail -n 1 "$TIMES_FILE" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t }')
 }
-SUITE_CPU=$(children_cpu)
+children_cpu
+SUITE_CPU=$CPU_NOW
 STEP_CPU=$SUITE_CPU
 step_done() {
   if [ -n "$STEP_NAME" ]; then
-    local took=$((SECONDS - STEP_START)) cpu=$(( $(children_cpu) - STEP_CPU ))
+    children_cpu
+    local took=$((SECONDS - STEP_START)) cpu=$((CPU_NOW - STEP_CPU))
     STEP_TIMES+=("$(printf '%5d s %6d s  %s' "$took" "$cpu" "$STEP_NAME")")
     printf '    (%d s, %d s of processor time)\n' "$took" "$cpu"
   fi
@@ -42,14 +48,17 @@ step_report() {
   step_done
   printf '\n==> time per step: wall, processor (load average now: %s)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
   printf '%s\n' "${STEP_TIMES[@]}"
-  printf '%5d s %6d s  in all\n' "$((SECONDS - SUITE_START))" "$(( $(children_cpu) - SUITE_CPU ))"
+  children_cpu
+  printf '%5d s %6d s  in all\n' "$((SECONDS - SUITE_START))" "$((CPU_NOW - SUITE_CPU))"
+  rm -f "$TIMES_FILE"
 }
 step() {
   step_done
   printf '\n==> %s\n' "$*"
   STEP_NAME="$*"
   STEP_START=$SECONDS
-  STEP_CPU=$(children_cpu)
+  children_cpu
+  STEP_CPU=$CPU_NOW
 }
 trap step_report EXIT
 
