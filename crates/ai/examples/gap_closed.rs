@@ -7,18 +7,8 @@
 //! cargo run --release -p ai --example gap_closed -- pimc-heur.deals cheat-heur.deals
 //! ```
 
-use std::collections::BTreeMap;
-
-fn read(path: &str) -> Vec<BTreeMap<String, f64>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    text.lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
-            let obs = v["observations"].as_object().cloned().unwrap_or_default();
-            obs.into_iter().filter_map(|(k, x)| x.as_f64().map(|x| (k, x))).collect()
-        })
-        .collect()
-}
+#[path = "common/deals.rs"]
+mod deals;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -26,16 +16,16 @@ fn main() {
         eprintln!("usage: gap_closed CANDIDATE.deals REFERENCE.deals");
         std::process::exit(2);
     }
-    let (a, b) = (read(&args[1]), read(&args[2]));
-    assert_eq!(a.len(), b.len(), "the two files must hold the same deals");
-    let keys: Vec<String> = a.first().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    let (a, b) = (deals::read(&args[1]), deals::read(&args[2]));
+    assert!(a.keys().eq(b.keys()), "the two files must hold the same deals");
+    let keys: Vec<String> = a.values().next().map(|m| m.keys().cloned().collect()).unwrap_or_default();
     println!(
         "{} deals; fraction of the reference's gain the candidate reaches (95% interval, delta method):",
         a.len()
     );
     for k in keys {
         let pairs: Vec<(f64, f64)> =
-            a.iter().zip(&b).filter_map(|(x, y)| Some((*x.get(&k)?, *y.get(&k)?))).collect();
+            a.values().zip(b.values()).filter_map(|(x, y)| Some((*x.get(&k)?, *y.get(&k)?))).collect();
         let n = pairs.len() as f64;
         let mx = pairs.iter().map(|p| p.0).sum::<f64>() / n;
         let my = pairs.iter().map(|p| p.1).sum::<f64>() / n;

@@ -7,21 +7,8 @@
 //! cargo run --release -p ai --example paired -- new-vs-heur.deals pimc-vs-heur.deals
 //! ```
 
-use std::collections::BTreeMap;
-
-/// Each deal's observations by series, keyed by the deal's index.
-fn read(path: &str) -> BTreeMap<u64, BTreeMap<String, f64>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
-            let deal = v["deal"].as_u64().expect("a deal index");
-            let obs = v["observations"].as_object().cloned().unwrap_or_default();
-            (deal, obs.into_iter().filter_map(|(k, x)| x.as_f64().map(|x| (k, x))).collect())
-        })
-        .collect()
-}
+#[path = "common/deals.rs"]
+mod deals;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -29,7 +16,7 @@ fn main() {
         eprintln!("usage: paired A.deals B.deals");
         std::process::exit(2);
     }
-    let (a, b) = (read(&args[1]), read(&args[2]));
+    let (a, b) = (deals::read(&args[1]), deals::read(&args[2]));
     let common: Vec<u64> = a.keys().filter(|d| b.contains_key(d)).copied().collect();
     println!("{} deals in both; mean difference per deal, first minus second (95% interval):", common.len());
     let keys: Vec<String> = common.first().map(|d| a[d].keys().cloned().collect()).unwrap_or_default();

@@ -272,20 +272,12 @@ fn expert_work_follows_the_budget() {
 fn pimc_is_deterministic_for_a_seed_and_a_budget() {
     for k in 0..3u64 {
         let setup = &setups(Variants::STANDARD, k)[1];
-        let run = |seed: u64| {
-            let mut p = players("pimc", seed, Budget { think_ms: 8 });
-            let mut st = State::new(setup).unwrap();
-            let mut actions = Vec::new();
-            while let Some(s) = st.to_move() {
-                let legal = st.legal_actions();
-                let Player::Bot(b) = &mut p[s.index()] else { unreachable!() };
-                let a = b.choose(&st.view(s), &legal);
-                actions.push(a);
-                st.apply(a).unwrap();
-            }
-            actions
-        };
-        assert_eq!(run(7), run(7), "deal {k}");
+        let budget = Budget { think_ms: 8 };
+        assert_eq!(
+            deal_actions("pimc", setup, 7, budget),
+            deal_actions("pimc", setup, 7, budget),
+            "deal {k}"
+        );
     }
 }
 
