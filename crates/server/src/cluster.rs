@@ -87,6 +87,10 @@ pub struct Cluster {
     remote_at: Mutex<HashMap<ConnId, Remote>>,
     /// The current entry of each connection entering or at a table on another node.
     attached: Mutex<HashMap<ConnId, u64>>,
+    /// For the tables this node runs: the entry of each connection of another node that is at
+    /// one of them (commands of an earlier entry are dropped), with the number of the queue
+    /// that carries its messages.
+    entries: Mutex<HashMap<(String, ConnId), (u64, u64)>>,
     next_attach: std::sync::atomic::AtomicU64,
     /// Steps of its tables' writes this node tried after it had lost their lease, refused by the
     /// store ([`crate::store::StoreError::Fenced`]): a stale owner's attempts, none of which
@@ -112,6 +116,7 @@ impl Cluster {
             pending: Mutex::new(HashMap::new()),
             remote_at: Mutex::new(HashMap::new()),
             attached: Mutex::new(HashMap::new()),
+            entries: Mutex::new(HashMap::new()),
             next_attach: std::sync::atomic::AtomicU64::new(1),
             fenced_writes: std::sync::atomic::AtomicU64::new(0),
             leases_lost: std::sync::atomic::AtomicU64::new(0),
@@ -400,15 +405,36 @@ pub enum Wire {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "m", rename_all = "snake_case")]
 pub enum BusMsg {
-    /// To a table's channel (its owner hears it): a command of connection `conn` of node `from`.
-    Cmd { from: String, conn: ConnId, cmd: Wire },
-    /// To a node's channel: the answer to a join or watch, from the table's owner.
-    Reply { conn: ConnId, error: Option<(table::protocol::ErrorCode, String)>, node: String, epoch: Epoch },
+    /// To a table's channel (its owner hears it): a command of connection `conn` of node `from`,
+    /// sent in its entry `attach` (0: not known).
+    Cmd {
+        from: String,
+        conn: ConnId,
+        cmd: Wire,
+        #[serde(default)]
+        attach: u64,
+    },
+    /// To a node's channel: the answer to a join or watch of the connection's entry `attach`
+    /// (0: not known), from the table's owner.
+    Reply {
+        conn: ConnId,
+        error: Option<(table::protocol::ErrorCode, String)>,
+        node: String,
+        epoch: Epoch,
+        #[serde(default)]
+        attach: u64,
+    },
     /// To a node's channel: a message for its connection, of its entry `attach` (messages of an
     /// older entry, or of a table's task that has lost the table, are dropped).
     Out { conn: ConnId, attach: u64, text: String },
-    /// To a node's channel: the table stopped where the connection reached it.
-    Moved { conn: ConnId, table: String },
+    /// To a node's channel: the table stopped where the connection's entry `attach` reached it
+    /// (a later entry of the connection is not concerned; 0: any entry).
+    Moved {
+        conn: ConnId,
+        table: String,
+        #[serde(default)]
+        attach: u64,
+    },
 }
 
 /// The channel a table's owner hears.
@@ -486,7 +512,16 @@ impl Cluster {
     /// Sends a connection's command to the node running `table`; how many nodes heard it, when
     /// the bus can tell.
     pub async fn send_remote(&self, node: &str, table: &str, conn: ConnId, cmd: Wire) -> Option<u64> {
-        self.publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd }).await
+        let attach = match &cmd {
+            Wire::Join { attach, .. } | Wire::Watch { attach, .. } => *attach,
+            _ => self.attached.lock().ok().and_then(|a| a.get(&conn).copied()).unwrap_or(0),
+        };
+        self.send_in(node, table, conn, cmd, attach).await
+    }
+
+    /// Sends a connection's command of its entry `attach`.
+    async fn send_in(&self, node: &str, table: &str, conn: ConnId, cmd: Wire, attach: u64) -> Option<u64> {
+        self.publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd, attach }).await
     }
 
     /// Joins or watches a table on another node; the answer, and who runs the table.
@@ -535,9 +570,26 @@ impl Cluster {
         }
         let unavailable =
             || (table::protocol::ErrorCode::Unavailable, format!("table {table}: its node did not answer"));
-        let (error, holder) = answer.ok_or_else(unavailable)?;
+        // An entry that failed is forgotten: whatever its node sends for it later (an answer
+        // that came too late) is dropped, and the connection may enter elsewhere.
+        let forget = || {
+            if let Ok(mut a) = self.attached.lock()
+                && a.get(&conn) == Some(&attach)
+            {
+                a.remove(&conn);
+            }
+        };
+        let Some((error, holder)) = answer else {
+            forget();
+            // Should the table's node take the entry after all, it lets it go.
+            self.send_in(node, table, conn, Wire::Gone, attach).await;
+            return Err(unavailable());
+        };
         match error {
-            Some(e) => Err(e),
+            Some(e) => {
+                forget();
+                Err(e)
+            }
             None => {
                 if let Ok(mut r) = self.remote_at.lock() {
                     r.insert(conn, Remote { table: table.to_string(), holder: holder.clone() });
@@ -570,11 +622,17 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                 continue;
             };
             match msg {
-                BusMsg::Cmd { from, conn, cmd } => {
+                BusMsg::Cmd { from, conn, cmd, attach } => {
                     let Some(id) = channel.strip_prefix("yezi.t.") else { continue };
-                    command(&app, id.to_string(), from, conn, cmd).await;
+                    command(&app, id.to_string(), from, conn, cmd, attach).await;
                 }
-                BusMsg::Reply { conn, error, node, epoch } => {
+                BusMsg::Reply { conn, error, node, epoch, attach } => {
+                    // Only the answer to the entry under way (a late answer to an earlier one
+                    // is not this one's).
+                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    if attach != 0 && current != Some(attach) {
+                        continue;
+                    }
                     let tx = app.cluster.pending.lock().ok().and_then(|mut p| p.remove(&conn));
                     if let Some(tx) = tx {
                         let _ = tx.send((error, crate::store::Holder { node, epoch }));
@@ -591,10 +649,13 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                         let _ = out.try_send(text.into());
                     }
                 }
-                BusMsg::Moved { conn, table } => {
+                BusMsg::Moved { conn, table, attach } => {
                     let at =
                         app.cluster.remote_at.lock().ok().and_then(|r| r.get(&conn).map(|r| r.table.clone()));
-                    if at.as_deref() == Some(table.as_str()) {
+                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    // An earlier entry's end (its queue let go when the connection entered again)
+                    // does not concern the current one.
+                    if at.as_deref() == Some(table.as_str()) && (attach == 0 || current == Some(attach)) {
                         app.cluster.left_remote(conn);
                         app.cluster.moved(&table, &[conn]);
                     }
@@ -604,30 +665,54 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
     });
 }
 
+/// How long the messages to a connection on another node may go unheard (its node no longer
+/// hears its channel: it died, or is cut off from the bus) before the connection is taken to be
+/// gone: twice a lease (a node that lost the bus for longer has lost its tables' leases too).
+/// Should it come back, its next command finds the entry let go and it enters again.
+fn unheard_gone(lease: Duration) -> Duration {
+    lease * 2
+}
+
 /// How many messages may wait for the bus on their way to a connection on another node.
 const REMOTE_QUEUE: usize = 128;
 
 /// A command from a connection on node `from` for table `id`, which this node may run.
-async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wire) {
+async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wire, sent_in: u64) {
     let to = node_channel(&from);
     let Some(handle) = app.table(&id) else {
         // Not here (any more): the connection enters again where the table runs now.
         let msg = match cmd {
-            Wire::Join { .. } | Wire::Watch { .. } => BusMsg::Reply {
+            Wire::Join { attach, .. } | Wire::Watch { attach, .. } => BusMsg::Reply {
                 conn,
                 error: Some((table::protocol::ErrorCode::Unavailable, format!("table {id} moved"))),
                 node: String::new(),
                 epoch: 0,
+                attach,
             },
             Wire::Gone => return,
-            _ => BusMsg::Moved { conn, table: id },
+            _ => BusMsg::Moved { conn, table: id, attach: sent_in },
         };
         app.cluster.publish(&to, &msg).await;
         return;
     };
+    let key = (id.clone(), conn);
+    let current = app.cluster.entries.lock().ok().and_then(|e| e.get(&key).map(|(attach, _)| *attach));
     let (guest, entry, attach) = match cmd {
+        // An entry older than the connection's entry here is late: dropped.
+        Wire::Join { attach, .. } | Wire::Watch { attach, .. } if current.is_some_and(|c| attach < c) => {
+            return;
+        }
         Wire::Join { guest, name, seat, attach } => (Guest { id: guest, name }, Some(seat), attach),
         Wire::Watch { guest, name, attach } => (Guest { id: guest, name }, None, attach),
+        // A command of an earlier entry than the one here (its `gone`, say) is not this one's.
+        _ if sent_in != 0 && current.is_some_and(|c| c != sent_in) => return,
+        Wire::Gone if current.is_none() => return,
+        // A command of an entry this node does not hold (it was let go, or made with the
+        // table's earlier node): the connection enters again.
+        _ if sent_in != 0 && current.is_none() => {
+            app.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in }).await;
+            return;
+        }
         other => {
             let request = match other {
                 Wire::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
@@ -645,7 +730,7 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
                 Wire::Gone | Wire::Join { .. } | Wire::Watch { .. } => Request::Gone { conn },
             };
             if handle.send(actor::Cmd::Request(request)).await.is_err() {
-                app.cluster.publish(&to, &BusMsg::Moved { conn, table: id }).await;
+                app.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in }).await;
             }
             return;
         }
@@ -653,13 +738,39 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
     // The connection's messages go back over the bus; when the table lets go of its queue (the
     // connection left, or the table stopped here), the connection's node hears it moved.
     let (out, mut rx) = mpsc::channel::<axum::extract::ws::Utf8Bytes>(REMOTE_QUEUE);
-    let forward = (app.clone(), to.clone(), id.clone());
+    let queue = app.cluster.next_attach.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Ok(mut e) = app.cluster.entries.lock() {
+        e.insert(key.clone(), (attach, queue));
+    }
+    let forward = (app.clone(), to.clone(), id.clone(), handle.clone());
     tokio::spawn(async move {
-        let (app, to, id) = forward;
+        let (app, to, id, handle) = forward;
+        // Since when no node has heard the connection's messages (its node died, or is cut off).
+        let mut unheard: Option<tokio::time::Instant> = None;
+        let mut let_go = false;
         while let Some(text) = rx.recv().await {
-            app.cluster.publish(&to, &BusMsg::Out { conn, attach, text: text.to_string() }).await;
+            if let_go {
+                continue;
+            }
+            let heard = app.cluster.publish(&to, &BusMsg::Out { conn, attach, text: text.to_string() }).await;
+            if heard != Some(0) {
+                unheard = None;
+                continue;
+            }
+            let since = *unheard.get_or_insert_with(tokio::time::Instant::now);
+            if since.elapsed() >= unheard_gone(app.cluster.lease()) {
+                // The connection is taken to be gone (as its node would have said): the table
+                // stops counting it, and lets go of its queue.
+                let_go = true;
+                let _ = handle.send(actor::Cmd::Request(Request::Gone { conn })).await;
+            }
         }
-        app.cluster.publish(&to, &BusMsg::Moved { conn, table: id }).await;
+        if let Ok(mut e) = app.cluster.entries.lock()
+            && e.get(&key) == Some(&(attach, queue))
+        {
+            e.remove(&key);
+        }
+        app.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach }).await;
     });
     let (reply, answer) = tokio::sync::oneshot::channel();
     let request = match entry {
@@ -679,7 +790,7 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
             Ok(Err(e)) => Some((e.code, e.message)),
             Err(_) => Some((table::protocol::ErrorCode::Unavailable, format!("table {id} moved"))),
         };
-        app.cluster.publish(&to, &BusMsg::Reply { conn, error, node, epoch }).await;
+        app.cluster.publish(&to, &BusMsg::Reply { conn, error, node, epoch, attach }).await;
     });
 }
 

@@ -386,6 +386,8 @@ impl Conn {
 
     async fn try_enter(&mut self, id: &str, seat: Entry, guest: Guest) -> Result<(), (ErrorCode, String)> {
         let conn = self.id;
+        // A new entry: whatever an earlier one through the bus would still bring is dropped.
+        self.app.cluster.left_remote(conn);
         let Some(handle) = self.find(id).await? else {
             let (guest, name) = (guest.id, guest.name);
             // The entry's name is given by the cluster.

@@ -452,6 +452,7 @@ async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
         from: "test".into(),
         conn: u64::MAX,
         cmd: server::cluster::Wire::Gone,
+        attach: 0,
     })
     .unwrap();
     let mut unheard = Vec::new();
@@ -508,6 +509,154 @@ async fn a_join_nobody_heard_is_sent_again_until_the_tables_node_hears_it() {
     assert_eq!(answer["type"], "sync", "{answer}");
     assert!(took >= Duration::from_millis(350), "answered after {took:?}, before A heard the channel");
     assert!(took < Duration::from_millis(2000), "answered after {took:?}");
+}
+
+/// A join through another node answered too late (the table's node was held up writing the
+/// seat for longer than a join may wait) is forgotten: the person is told the node did not
+/// answer, the late answer and what the table sends afterwards do not reach that connection
+/// (were it later at the table through another entry, two streams with their own versions would
+/// mix), and the table's node lets the entry go (the person is not shown present by a connection
+/// that is not there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_answered_too_late_is_forgotten() {
+    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let (url, schema) = (url(), server::ids::new_id("late_").unwrap());
+    let a = node(&url, &schema, fast()).await;
+    let b = node(&url, &schema, fast()).await;
+    for n in [&a, &b] {
+        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
+        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+    }
+    let ann = a.client.guest("Ann").await.unwrap();
+    let bob = b.client.guest("Bob").await.unwrap();
+    let body = json!({ "game": "madiao",
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let id =
+        a.client.create_table(&ann.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
+    let mut host = a.client.connect_as(&ann.token).await.unwrap();
+    host.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    host.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+
+    // The open seat's row is locked: A's write of Bob taking it waits.
+    let (mut pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    let tx = pg.transaction().await.unwrap();
+    tx.execute("SELECT 1 FROM seats WHERE table_id = $1 AND seat = 1 FOR UPDATE", &[&id]).await.unwrap();
+    let mut s = b.client.connect_as(&bob.token).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let answer = s
+        .until(Duration::from_secs(6), "an answer", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(answer["type"], "error", "answered while the seat's write waited: {answer}");
+    assert_eq!(answer["code"], "unavailable", "{answer}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    tx.rollback().await.unwrap();
+
+    // A writes the seat and answers now, too late: nothing of the table reaches Bob.
+    let until = tokio::time::Instant::now() + Duration::from_millis(1500);
+    while let Some(m) =
+        s.recv_timeout(until.saturating_duration_since(tokio::time::Instant::now())).await.unwrap()
+    {
+        assert!(
+            !matches!(m["type"].as_str(), Some("sync" | "seats" | "update" | "chat")),
+            "a forgotten entry brought {m}"
+        );
+    }
+    // Bob holds the seat (the write was made), and is not present: A let the entry go.
+    let seats = host
+        .until(Duration::from_secs(3), "seats", |m| {
+            m["type"] == "seats" && m["seats"][1]["present"] == false && m["seats"][1]["name"] == "Bob"
+        })
+        .await;
+    assert!(seats.is_ok(), "Bob's seat was not shown taken and empty: {seats:?}");
+    // Bob enters again, through B: one sync, and the versions go on from it.
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let sync = s
+        .until(Duration::from_secs(5), "sync", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(sync["type"], "sync", "{sync}");
+}
+
+/// A connection through a node that no longer hears the bus (it died, or is cut off) stops
+/// counting at the table once its messages have gone unheard for two leases: the person is shown
+/// not present (a dead node says nothing, and its connections would otherwise be counted
+/// forever). When the node hears the bus again, the connection's next command finds its entry let
+/// go, and it enters the table again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_whose_node_is_not_heard_is_let_go() {
+    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let (url, schema) = (url(), server::ids::new_id("unheard_node_").unwrap());
+    let a = node(&url, &schema, fast()).await;
+    let b = node(&url, &schema, fast()).await;
+    let mut b_bus = None;
+    for n in [&a, &b] {
+        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
+        server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
+        b_bus = Some(bus);
+    }
+    let b_bus = b_bus.unwrap();
+    let ann = a.client.guest("Ann").await.unwrap();
+    let bob = b.client.guest("Bob").await.unwrap();
+    let body = json!({ "game": "madiao",
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let id =
+        a.client.create_table(&ann.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
+    let mut host = a.client.connect_as(&ann.token).await.unwrap();
+    host.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    host.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
+    let mut s = b.client.connect_as(&bob.token).await.unwrap();
+    s.send(&json!({ "type": "join", "table": id })).await.unwrap();
+    let sync = s
+        .until(Duration::from_secs(5), "sync", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(sync["type"], "sync", "{sync}");
+    host.until(Duration::from_secs(3), "Bob present", |m| {
+        m["type"] == "seats" && m["seats"][1]["present"] == true
+    })
+    .await
+    .unwrap();
+
+    // B stops hearing its own channel: A's messages to Bob go unheard. Ann talks meanwhile.
+    let channel = server::cluster::node_channel(b.app.store.node());
+    b_bus.unsubscribe(&channel).await.unwrap();
+    let cut = tokio::time::Instant::now();
+    let mut gone = None;
+    for i in 0..20 {
+        host.send(&json!({ "type": "chat", "text": format!("anyone there? {i}") })).await.unwrap();
+        if let Ok(m) = host
+            .until(Duration::from_millis(400), "Bob not present", |m| {
+                m["type"] == "seats" && m["seats"][1]["present"] == false
+            })
+            .await
+        {
+            gone = Some(m);
+            break;
+        }
+    }
+    let took = cut.elapsed();
+    assert!(gone.is_some(), "Bob was still shown present {took:?} after B stopped hearing the bus");
+    assert!(took >= Duration::from_millis(LEASE_MS * 2), "let go after {took:?}, before two leases");
+
+    // B hears the bus again: Bob's next command finds the entry let go, and he enters again.
+    b_bus.subscribe(&channel, true).await.unwrap();
+    while s.recv_timeout(Duration::from_millis(100)).await.unwrap().is_some() {}
+    s.send(&json!({ "type": "resync" })).await.unwrap();
+    let again = s
+        .until(Duration::from_secs(5), "sync", |m| m["type"] == "sync" || m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(again["type"], "sync", "{again}");
+    host.until(Duration::from_secs(3), "Bob present again", |m| {
+        m["type"] == "seats" && m["seats"][1]["present"] == true
+    })
+    .await
+    .unwrap();
 }
 
 /// `yezi loadtest --nodes … --cross` on two nodes joined by the Redis bus: the tables are created

@@ -37,6 +37,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::watch;
 
 const LEASE_MS: u64 = 1500;
+/// The run's start, for the times in a violation's report.
+static DIAG_T0: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 const NODES: usize = 3;
 const TABLES: usize = 6;
 
@@ -244,6 +246,8 @@ struct Seen {
     /// table → the most moves any client saw.
     most: HashMap<String, u64>,
     violations: Vec<String>,
+    /// The fault under way (for a violation's report).
+    phase: String,
 }
 
 /// One person: plays seat `seat` of `table` through node `first` (another when it dies) until
@@ -275,6 +279,8 @@ async fn person(
             continue;
         }
         let mut last_v: Option<u64> = None;
+        let node_port = ports[(at - 1) % ports.len()];
+        let mut recent: std::collections::VecDeque<String> = Default::default();
         loop {
             if stop.load(Ordering::Relaxed) {
                 return;
@@ -291,6 +297,15 @@ async fn person(
                 Err(_) => break,
             };
             let kind = m["type"].as_str().unwrap_or("").to_string();
+            if recent.len() >= 12 {
+                recent.pop_front();
+            }
+            recent.push_back(format!(
+                "{:.3} {kind} v {} {}",
+                DIAG_T0.elapsed().as_secs_f64(),
+                m["v"],
+                if kind == "error" { m["code"].to_string() } else { m["event"]["kind"].to_string() }
+            ));
             if kind == "error" {
                 let code = m["code"].as_str().unwrap_or("");
                 if matches!(code, "unavailable" | "no_table") {
@@ -305,10 +320,11 @@ async fn person(
                     && v <= l
                     && kind != "ack"
                 {
-                    seen.lock()
-                        .unwrap()
-                        .violations
-                        .push(format!("{table} seat {seat}: v {l} then {v} ({kind})"));
+                    let mut g = seen.lock().unwrap();
+                    let phase = g.phase.clone();
+                    g.violations.push(format!(
+                        "{table} seat {seat}: v {l} then {v} ({kind}) via node port {node_port} during {phase}; recent: {recent:?}"
+                    ));
                 }
                 if kind != "ack" {
                     last_v = Some(v);
@@ -451,6 +467,8 @@ async fn three_nodes_survive_kills_and_stalls() {
             let _ = c.kill();
             let _ = c.wait();
         }
+        seen.lock().unwrap().phase =
+            format!("kill {k} of node {i} at {:.3}", DIAG_T0.elapsed().as_secs_f64());
         let killed = Instant::now();
         tokio::time::sleep(Duration::from_millis(800)).await;
         node.child = Some(start_node(node.port, &db, Some(&redis), &node.log));
@@ -480,6 +498,8 @@ async fn three_nodes_survive_kills_and_stalls() {
         let port = nodes[i].port;
         let child = nodes[i].child.as_ref().unwrap();
         let before = stats(port).await;
+        seen.lock().unwrap().phase =
+            format!("stop {k} of node {i} at {:.3}", DIAG_T0.elapsed().as_secs_f64());
         signal(child, "-STOP");
         tokio::time::sleep(Duration::from_millis(LEASE_MS * 2 + 500)).await;
         signal(child, "-CONT");
@@ -517,6 +537,7 @@ async fn three_nodes_survive_kills_and_stalls() {
         for (f, what) in faults.iter().enumerate() {
             let before = actions_seen(&seen);
             let began = Instant::now();
+            seen.lock().unwrap().phase = format!("{what} ({k}) at {:.3}", DIAG_T0.elapsed().as_secs_f64());
             match f {
                 0 => {
                     pg_proxy.delay(200);
@@ -628,7 +649,19 @@ async fn three_nodes_survive_kills_and_stalls() {
     assert!(!text.contains("is not resumed"), "a log does not replay:\n{text}");
     assert_eq!(loaded, unfinished, "the fresh node loaded {loaded} of {unfinished} tables");
     let seen = seen.lock().unwrap();
-    assert!(seen.violations.is_empty(), "violations:\n{}", seen.violations.join("\n"));
+    if !seen.violations.is_empty() {
+        // The nodes' lines about the tables concerned.
+        let mut lines = String::new();
+        for i in 0..NODES {
+            let text = std::fs::read_to_string(dir.path().join(format!("node{i}.log"))).unwrap_or_default();
+            for l in text.lines() {
+                if seen.violations.iter().any(|v| v.split(' ').next().is_some_and(|t| l.contains(t))) {
+                    lines.push_str(&format!("node {i}: {l}\n"));
+                }
+            }
+        }
+        panic!("violations:\n{}\n{lines}", seen.violations.join("\n"));
+    }
     eprintln!(
         "cluster faults: {kills} kills, {stops} stops, {outages} outage cycles in {:.1} s, {} client sessions, \
          {} actions seen; 0 actions shown differently at one place, 0 tables run by two nodes after a fault; \
