@@ -106,6 +106,9 @@ fn check_knowledge(st: &State, seat: Seat, legal: &[Action]) {
         let n = if o == seat { 0 } else { st.hand(o).len() };
         assert_eq!(u32::from(k.counts[o.index()]), n);
     }
+    // The places hold exactly the hidden cards (while the starter buries, the kitty is in his hand).
+    let room: u32 = k.counts.iter().map(|&n| u32::from(n)).sum();
+    assert_eq!(room, k.hidden.count_ones(), "{seat}'s places in {:?}", st.phase());
     assert!(ai::dabaifen::sample::Problem::of(&k).feasible());
 }
 

@@ -1,8 +1,9 @@
 //! What a seat knows about the hidden cards, read from its view (and, under `revoke: refuse`,
 //! from its own legal leads): for every card it cannot see, the places it may be.
 //!
-//! Places are the four seats (never the seat itself) and place [`KITTY`]: the kitty before the
-//! burial, the buried six after it. The facts used:
+//! Places are the four seats (never the seat itself) and place [`KITTY`]: the kitty during the
+//! annulment polls, the buried six after the burial (while the starter buries, the kitty is in his
+//! hand and there is no such place). The facts used:
 //! - its own hand; every played card; the kitty and the burial for the starter once he has them;
 //! - the declared card stays in the declarer's hand until played (§4) — or in the burial if the
 //!   declarer is the starter; the kitty cards turned face up (§5) are in the kitty, and once the
@@ -22,7 +23,7 @@ use dabaifen::{Action, Card, Phase, Revoke, Tables, View};
 
 use super::pos::bits;
 
-/// The kitty (before the burial) or the burial (after it) as a place of hidden cards.
+/// The kitty (during the annulment polls) or the burial (after it) as a place of hidden cards.
 pub const KITTY: usize = 4;
 
 /// All 54 cards.
@@ -79,7 +80,6 @@ impl Know {
         }
         let burial_phase = matches!(view.phase, Phase::Playing | Phase::Over);
         let buried = view.buried.as_ref().map(|b| mask(b));
-        let kitty_taken = view.kitty.as_ref().map(|k| mask(k));
         let mut hidden = ALL & !hand & !played;
         if let Some(b) = buried {
             hidden &= !b;
@@ -92,11 +92,12 @@ impl Know {
                 places |= 1 << s;
             }
         }
-        // The kitty: before the burial six cards lie there unless the starter (this seat) has
-        // taken them; after it, the burial unless this seat knows it.
+        // The kitty: during the annulment polls six cards lie there; while the starter buries
+        // they are in his hand (counted in his hand size); after the burial, the buried six are a
+        // place of their own unless this seat knows them.
         let kitty_hidden = match view.phase {
             Phase::Annulling => true,
-            Phase::Burying => kitty_taken.is_none() && me != starter,
+            Phase::Burying => false,
             _ => burial_phase && buried.is_none(),
         };
         if kitty_hidden {
