@@ -1611,7 +1611,20 @@ async function main() {
       await host.locator('.felt').waitFor({ timeout: 20000 });
       await guest.goto(`/t/${first}?watch=1`);
       await guest.locator('.table-page').waitFor({ timeout: 20000 });
-      await playMadiaoHand(host, {});
+      // A long-suit redeal is the same hand dealt again, not one of the match's hands
+      // (docs/rules/madiao.md §7): after one, Rex is ready for the next deal and plays it.
+      for (let deal = 0; ; deal += 1) {
+        await playMadiaoHand(host, {});
+        const status = await host.locator('.table-page').getAttribute('data-status');
+        if (status === 'finished') break;
+        const summary = await (await host.request.get(`/api/tables/${first}`)).json();
+        if (summary.status === 'finished') break;
+        const banner = (await host.locator('.hand-end').first().textContent()) ?? '';
+        assert(deal < 5 && /redeal/i.test(banner), `a one-hand match goes on after a hand that was not a redeal: ${banner}`);
+        log('the hand was dealt again (a long suit): the match goes on');
+        await host.locator('.hand-end button[data-action="next"]').click();
+        await host.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 });
+      }
       await host.locator('.table-page[data-status="finished"]').waitFor({ timeout: 30000 });
       assert((await guest.locator('button[data-action="rematch"]').count()) === 0, 'only the host offers a rematch');
       await snap(host, 'rematch-button');
