@@ -42,7 +42,17 @@ struct Sweep<'a, G: Game> {
     micros: Vec<f64>,
 }
 
-impl<G: Registry> Sweep<'_, G> {
+impl<'a, G: Registry> Sweep<'a, G> {
+    /// A sweep with nothing gathered yet.
+    fn new(
+        names: &'a [&'a str],
+        all_seats: bool,
+        resample: Resampler<G>,
+        same_view: fn(&G::State, &G::State, Seat) -> bool,
+    ) -> Self {
+        Sweep { names, all_seats, resample, same_view, calls: 0, failures: 0, micros: Vec::new() }
+    }
+
     /// Plays `state` to the end, resampling before every decision.
     fn hand(&mut self, mut state: G::State, deal: u64, policy: &mut Policy<G>) -> G::State {
         let mut bots: Vec<Option<Box<dyn Bot<G>>>> = (0..4u64)
@@ -113,15 +123,9 @@ fn main() {
             for (k, v) in &settings {
                 variants.set(k, v).expect("a Da Bai Fen variant");
             }
-            let mut sweep = Sweep::<Dabaifen> {
-                names: &names,
-                all_seats,
-                resample: ai::resample::dabaifen,
-                same_view: |a, b, s| a.view(s) == b.view(s),
-                calls: 0,
-                failures: 0,
-                micros: Vec::new(),
-            };
+            let mut sweep = Sweep::<Dabaifen>::new(&names, all_seats, ai::resample::dabaifen, |a, b, s| {
+                a.view(s) == b.view(s)
+            });
             let mut m = dabaifen::Match::new(variants, Seat::ALL[0]);
             for i in 0..deals {
                 let mut random = dabaifen::random::RandomPolicy::new(Rng::from_seed_stream(i, 1));
@@ -146,15 +150,9 @@ fn main() {
             for (k, v) in &settings {
                 rules.variants.set(k, v).expect("a Madiao variant");
             }
-            let mut sweep = Sweep::<Madiao> {
-                names: &names,
-                all_seats,
-                resample: ai::resample::madiao,
-                same_view: |a, b, s| a.view(s) == b.view(s),
-                calls: 0,
-                failures: 0,
-                micros: Vec::new(),
-            };
+            let mut sweep = Sweep::<Madiao>::new(&names, all_seats, ai::resample::madiao, |a, b, s| {
+                a.view(s) == b.view(s)
+            });
             for i in 0..deals {
                 let deal = Madiao::deal(&rules, 1, i);
                 let sampler = madiao::random::Sampler::from(madiao::random::RandomPolicy::default());

@@ -514,9 +514,14 @@ impl Cluster {
     pub async fn send_remote(&self, node: &str, table: &str, conn: ConnId, cmd: Wire) -> Option<u64> {
         let attach = match &cmd {
             Wire::Join { attach, .. } | Wire::Watch { attach, .. } => *attach,
-            _ => self.attached.lock().ok().and_then(|a| a.get(&conn).copied()).unwrap_or(0),
+            _ => self.entry(conn).unwrap_or(0),
         };
         self.send_in(node, table, conn, cmd, attach).await
+    }
+
+    /// The current entry of this node's connection `conn` into a table on another node.
+    fn entry(&self, conn: ConnId) -> Option<u64> {
+        self.attached.lock().ok().and_then(|a| a.get(&conn).copied())
     }
 
     /// Sends a connection's command of its entry `attach`.
@@ -629,7 +634,7 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                 BusMsg::Reply { conn, error, node, epoch, attach } => {
                     // Only the answer to the entry under way (a late answer to an earlier one
                     // is not this one's).
-                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    let current = app.cluster.entry(conn);
                     if attach != 0 && current != Some(attach) {
                         continue;
                     }
@@ -639,7 +644,7 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                     }
                 }
                 BusMsg::Out { conn, attach, text } => {
-                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    let current = app.cluster.entry(conn);
                     if current != Some(attach) {
                         continue;
                     }
@@ -652,7 +657,7 @@ pub fn spawn_listener(app: &Arc<App>, mut heard: mpsc::UnboundedReceiver<crate::
                 BusMsg::Moved { conn, table, attach } => {
                     let at =
                         app.cluster.remote_at.lock().ok().and_then(|r| r.get(&conn).map(|r| r.table.clone()));
-                    let current = app.cluster.attached.lock().ok().and_then(|a| a.get(&conn).copied());
+                    let current = app.cluster.entry(conn);
                     // An earlier entry's end (its queue let go when the connection entered again)
                     // does not concern the current one.
                     if at.as_deref() == Some(table.as_str()) && (attach == 0 || current == Some(attach)) {

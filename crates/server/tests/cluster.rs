@@ -54,6 +54,20 @@ fn url() -> String {
         .expect("YEZI_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a local PostgreSQL")
 }
 
+fn redis_url() -> String {
+    std::env::var("YEZI_TEST_REDIS_URL")
+        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis")
+}
+
+/// Makes `n` a cluster member on the bus `bus_url` names (the database at `url` for `postgres`);
+/// the bus, to act on it as the node would.
+async fn join_bus(n: &Node, bus_url: &str, url: &str) -> Arc<dyn server::bus::Bus> {
+    let (bus, heard) = server::bus::open(bus_url, url).await.unwrap();
+    // The node's own database schema is not the bus's concern: channels are per node/table.
+    server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
+    bus
+}
+
 /// Waits up to `limit` for `cond`.
 async fn eventually(what: &str, limit: Duration, mut cond: impl AsyncFnMut() -> bool) {
     let end = tokio::time::Instant::now() + limit;
@@ -344,9 +358,7 @@ async fn connections_reach_tables_on_other_nodes(bus_url: &str) {
     let a = node(&url, &schema, timing).await;
     let b = node(&url, &schema, timing).await;
     for n in [&a, &b] {
-        let (bus, heard) = server::bus::open(bus_url, &url).await.unwrap();
-        // The node's own database schema is not the bus's concern: channels are per node/table.
-        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+        join_bus(n, bus_url, &url).await;
     }
     let g = a.client.guest("Ann").await.unwrap();
     let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
@@ -424,8 +436,7 @@ async fn over_the_postgres_bus() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_the_redis_bus() {
-    let redis = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis = redis_url();
     connections_reach_tables_on_other_nodes(&redis).await;
 }
 
@@ -435,12 +446,10 @@ async fn over_the_redis_bus() {
 /// many subscribers heard it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
-    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis_url = redis_url();
     let (url, schema) = (url(), server::ids::new_id("heard_").unwrap());
     let a = node(&url, &schema, fast()).await;
-    let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
-    server::cluster::Cluster::join_bus(&a.app, bus, heard).await.unwrap();
+    join_bus(&a, &redis_url, &url).await;
     let mut publisher =
         redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str()).unwrap()).await.unwrap();
     let body: table::protocol::NewTable = serde_json::from_value(
@@ -474,18 +483,12 @@ async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
 /// table's node hears it, not after the 3 s a join may wait for its answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_join_nobody_heard_is_sent_again_until_the_tables_node_hears_it() {
-    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis_url = redis_url();
     let (url, schema) = (url(), server::ids::new_id("unheard_").unwrap());
     let a = node(&url, &schema, fast()).await;
     let b = node(&url, &schema, fast()).await;
-    let mut a_bus = None;
-    for n in [&a, &b] {
-        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
-        server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
-        a_bus.get_or_insert(bus);
-    }
-    let a_bus = a_bus.unwrap();
+    let a_bus = join_bus(&a, &redis_url, &url).await;
+    join_bus(&b, &redis_url, &url).await;
     let g = a.client.guest("Ann").await.unwrap();
     let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
     let id = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap().table.id;
@@ -519,14 +522,12 @@ async fn a_join_nobody_heard_is_sent_again_until_the_tables_node_hears_it() {
 /// that is not there).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_join_answered_too_late_is_forgotten() {
-    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis_url = redis_url();
     let (url, schema) = (url(), server::ids::new_id("late_").unwrap());
     let a = node(&url, &schema, fast()).await;
     let b = node(&url, &schema, fast()).await;
     for n in [&a, &b] {
-        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
-        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+        join_bus(n, &redis_url, &url).await;
     }
     let ann = a.client.guest("Ann").await.unwrap();
     let bob = b.client.guest("Bob").await.unwrap();
@@ -588,18 +589,12 @@ async fn a_join_answered_too_late_is_forgotten() {
 /// go, and it enters the table again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_whose_node_is_not_heard_is_let_go() {
-    let redis_url = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis_url = redis_url();
     let (url, schema) = (url(), server::ids::new_id("unheard_node_").unwrap());
     let a = node(&url, &schema, fast()).await;
     let b = node(&url, &schema, fast()).await;
-    let mut b_bus = None;
-    for n in [&a, &b] {
-        let (bus, heard) = server::bus::open(&redis_url, &url).await.unwrap();
-        server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
-        b_bus = Some(bus);
-    }
-    let b_bus = b_bus.unwrap();
+    join_bus(&a, &redis_url, &url).await;
+    let b_bus = join_bus(&b, &redis_url, &url).await;
     let ann = a.client.guest("Ann").await.unwrap();
     let bob = b.client.guest("Bob").await.unwrap();
     let body = json!({ "game": "madiao",
@@ -664,15 +659,13 @@ async fn a_connection_whose_node_is_not_heard_is_let_go() {
 /// measured from one node to the other and back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_load_run_across_two_nodes() {
-    let redis = std::env::var("YEZI_TEST_REDIS_URL")
-        .expect("YEZI_TEST_REDIS_URL is not set: run ./test.sh, which starts a local Redis");
+    let redis = redis_url();
     let (url, schema) = (url(), server::ids::new_id("load_").unwrap());
     let timing = Timing { window_ms: 200, draw_ms: 10, trick_ms: 50, pause_ms: 200, ..Timing::default() };
     let a = node(&url, &schema, timing).await;
     let b = node(&url, &schema, timing).await;
     for n in [&a, &b] {
-        let (bus, heard) = server::bus::open(&redis, &url).await.unwrap();
-        server::cluster::Cluster::join_bus(&n.app, bus, heard).await.unwrap();
+        join_bus(n, &redis, &url).await;
     }
     let opts = server::loadtest::LoadOptions {
         addr: a.client.addr().to_string(),
