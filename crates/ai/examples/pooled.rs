@@ -47,8 +47,10 @@ fn main() {
             line(k, acc);
         }
     }
-    println!("all {} files together:", files.len());
-    for (k, acc) in &pooled {
-        line(k, acc);
+    if files.len() > 1 {
+        println!("all {} files together:", files.len());
+        for (k, acc) in &pooled {
+            line(k, acc);
+        }
     }
 }
