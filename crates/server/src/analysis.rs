@@ -54,6 +54,9 @@ pub struct AnalysisLimits {
     /// Finished jobs whose outcome is kept in memory (the oldest go first; a done analysis is
     /// in the store anyway, a failed one is then asked for again).
     pub finished_kept: usize,
+    /// The nice value of the analysis threads ([`NICE`], the lowest priority, unless a test
+    /// must see analyses finish on a machine kept busy by other work).
+    pub nice: i32,
 }
 
 impl Default for AnalysisLimits {
@@ -66,6 +69,7 @@ impl Default for AnalysisLimits {
             per_minute: 10.0,
             burst: 5.0,
             finished_kept: 256,
+            nice: NICE,
         }
     }
 }
@@ -184,10 +188,12 @@ impl Analyses {
         for i in 0..app.analyses.limits.workers {
             let weak = Arc::downgrade(app);
             let rt = rt.clone();
+            let nice = app.analyses.limits.nice;
             std::thread::Builder::new().name(format!("yezi-analysis-{i}")).spawn(move || {
-                // The lowest priority for this thread (Linux: the nice value is per thread), so
-                // that the tables' threads come first; where the system refuses, it runs as it is.
-                let _ = rustix::process::setpriority_process(None, NICE);
+                // The limits' priority for this thread, by default the lowest (Linux: the nice
+                // value is per thread), so that the tables' threads come first; where the system
+                // refuses, it runs as it is.
+                let _ = rustix::process::setpriority_process(None, nice);
                 worker(weak, rt)
             })?;
         }

@@ -30,6 +30,9 @@ async fn a_short_load_run_seats_every_table_and_measures_moves_and_memory() {
 async fn a_load_run_with_analyses_keeps_them_running_while_measuring() {
     let mut limits = common::fast_limits();
     limits.analysis.think_ms = 5;
+    // Normal priority: at the lowest, the analyses wait as long as the machine is busy with
+    // other tests, and none may finish in the 3 s measured.
+    limits.analysis.nice = 0;
     let config = server::Config { timing: common::fast(), limits, table_seed: Some(3), ..Default::default() };
     let srv = TestServer::start_config(config).await;
     let opts = short_run(&srv, 2, 2);
