@@ -243,6 +243,18 @@ async function playMadiaoHand(page, hooks) {
 }
 
 /**
+ * Waits until the page shows a later hand than `from` (or its table finished). Not "until the end
+ * panel closes": a next hand settled before play (a meld, the four lowest, a long-suit redeal)
+ * shows its own end panel at once, and the panel of one hand may follow another's within a frame.
+ */
+async function waitNextHand(page, from, timeout) {
+  await page.waitForFunction((n) => {
+    const p = document.querySelector('.table-page');
+    return p?.getAttribute('data-status') === 'finished' || Number(p?.getAttribute('data-hand') ?? -1) > n;
+  }, from, { timeout });
+}
+
+/**
  * Plays a one-hand Madiao match by clicking, hand after hand (a redeal does not count: then the
  * next hand, after the pause), at most four; resolves with whether the match is over.
  */
@@ -250,10 +262,7 @@ async function playMadiaoMatch(page) {
   const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
   for (let hand = 0; hand < 4 && !(await finished()); hand++) {
     await playMadiaoHand(page, {});
-    await page.waitForFunction(() => {
-      const p = document.querySelector('.table-page');
-      return p?.getAttribute('data-status') === 'finished' || !document.querySelector('.hand-end');
-    }, null, { timeout: 90000 });
+    await waitNextHand(page, (await tableState(page)).hand_no, 90000);
   }
   return finished();
 }
@@ -742,9 +751,10 @@ async function main() {
           handsPlayed += 1;
         } else {
           // Settled before play (a meld, the four lowest, a redeal): the next hand.
+          const settled = (await tableState(page)).hand_no;
           await clickAction(page, 'next').catch(() => {});
           await page.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
-          await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+          await waitNextHand(page, settled, 70000);
         }
       }
       assert(handsPlayed === 1, 'a complete Madiao hand was played');
@@ -758,7 +768,7 @@ async function main() {
       madiaoHandPlayed = playedHand;
       const endLines = await page.locator('.hand-end .scoring li').allTextContents();
       await page.locator('.hand-end button[data-action="next"]').click();
-      await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+      await waitNextHand(page, playedHand, 70000);
       await snap(page, 'madiao-next-hand');
       // Issue 11 item 12: the scoring closed with the next hand, and stays reachable: the events
       // list each trick won (once each) and the hand's result, whose scoring opens again.
@@ -852,8 +862,9 @@ async function main() {
           complete = played >= 1;
         }
         if (!complete) {
+          const scored = (await tableState(page)).hand_no;
           await page.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
-          await page.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 70000 });
+          await waitNextHand(page, scored, 70000);
         }
       }
       assert(complete, 'a complete Da Bai Fen deal was played and scored');
@@ -1416,7 +1427,7 @@ async function main() {
       assert(waiting.handEnd && waiting.hand_no === hand0, 'the next hand waits for Ivy');
       const t0 = Date.now();
       await g.locator('.hand-end button[data-action="next"]').click();
-      await h.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 });
+      await waitNextHand(h, hand0, 20000);
       const took = Date.now() - t0;
       const next = await tableState(h);
       log(`the next hand began ${took} ms after the last Ready`);
@@ -1622,8 +1633,9 @@ async function main() {
         const banner = (await host.locator('.hand-end').first().textContent()) ?? '';
         assert(deal < 5 && /redeal/i.test(banner), `a one-hand match goes on after a hand that was not a redeal: ${banner}`);
         log('the hand was dealt again (a long suit): the match goes on');
+        const redealt = (await tableState(host)).hand_no;
         await host.locator('.hand-end button[data-action="next"]').click();
-        await host.waitForFunction(() => !document.querySelector('.hand-end'), null, { timeout: 20000 });
+        await waitNextHand(host, redealt, 20000);
       }
       await host.locator('.table-page[data-status="finished"]').waitFor({ timeout: 30000 });
       assert((await guest.locator('button[data-action="rematch"]').count()) === 0, 'only the host offers a rematch');
