@@ -1438,6 +1438,42 @@ async function main() {
       await guestCtx.close();
     });
 
+    await scenario('Ready, and the next hand is settled at once by a meld: its own scoring shows, with Ready to press again', async () => {
+      // The first table of a server given table seed 74: hand 1 is played out (no meld, four
+      // lowest or long suit in it), and the deal of hand 2 holds a meld whoever banks it
+      // (docs/rules/madiao.md §4.1), so it is over the moment it is dealt. The seed was found by
+      // trying seeds in order with the engine's own deal (madiao::deck_from_seed).
+      const srv = await startServer(mkdtempSync(join(tmpdir(), 'yezi-e2e-meld-')), '127.0.0.1:0', ['--table-seed', '74']);
+      const ctx = await browser.newContext({ ...desktop, baseURL: srv.base });
+      try {
+        const p = await watchedPage(ctx, 'meld');
+        await p.goto('/');
+        await enterName(p, 'Mei');
+        await p.locator('.new-table').waitFor();
+        await createTable(p, 'madiao', { name: 'Mei meets a meld' });
+        await p.locator('.hand .card').first().waitFor({ timeout: 20000 });
+        const played = await playMadiaoHand(p, {});
+        await p.locator('.hand-end').waitFor({ timeout: 20000 });
+        const first = await tableState(p);
+        const firstText = (await p.locator('.hand-end .result-text').textContent()) ?? '';
+        assert(first.hand_no === 0 && played >= 7 && !/meld/i.test(firstText), `hand 1 was played out: hand ${first.hand_no}, ${played} cards, ${firstText}`);
+        await p.locator('.hand-end button[data-action="next"]').click();
+        await waitNextHand(p, 0, 20000);
+        // Hand 2's own end panel, its Ready not pressed (the pause after it is a new one).
+        await p.locator('.hand-end button[data-action="next"][aria-pressed="false"]').waitFor({ timeout: 10000 });
+        const second = await tableState(p);
+        const text = (await p.locator('.hand-end .result-text').textContent()) ?? '';
+        log(`hand 2: ${text}`);
+        assert(second.hand_no === 1 && second.handEnd, `hand 2 is over at once: ${JSON.stringify(second)}`);
+        assert(/meld/i.test(text), `its scoring says a meld won at once: ${text}`);
+        assert((await p.locator('.hand .card').count()) === 0 || second.tricks === 0, 'no trick was played in hand 2');
+        await snap(p, 'meld-hand-end');
+      } finally {
+        await ctx.close();
+        srv.proc.kill();
+      }
+    });
+
     await scenario('a reload in mid-turn: the turn clock goes on (it does not restart); while away, the seat shows the grace countdown', async () => {
       const ctx = await browser.newContext(desktop);
       const watchCtx = await browser.newContext(desktop);
