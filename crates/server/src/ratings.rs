@@ -23,12 +23,14 @@ use crate::http::{ApiError, ApiResult, ok_json};
 
 /// The bots' fixed ratings, measured by `yezi calibrate` (the table in `docs/ratings.md`).
 pub const BOT_RATINGS: &[(GameKind, &str, f64)] = &[
-    (GameKind::Madiao, "random", 292.0),
+    (GameKind::Madiao, "random", 250.0),
     (GameKind::Madiao, "heuristic", 1500.0),
-    (GameKind::Madiao, "pimc", 1526.0),
-    (GameKind::Dabaifen, "random", 1203.0),
+    (GameKind::Madiao, "pimc", 1521.0),
+    (GameKind::Madiao, "expert", 1545.0),
+    (GameKind::Dabaifen, "random", 1213.0),
     (GameKind::Dabaifen, "heuristic", 1500.0),
-    (GameKind::Dabaifen, "pimc", 1605.0),
+    (GameKind::Dabaifen, "pimc", 1639.0),
+    (GameKind::Dabaifen, "expert", 1650.0),
 ];
 
 /// The deviation a bot's fixed rating is taken with: small, its rating is well measured.
@@ -411,13 +413,14 @@ mod tests {
 
     #[test]
     fn the_bots_ratings_are_the_calibrated_ones() {
-        assert_eq!(bot_rating(GameKind::Madiao, "random").unwrap().rating, 292.0);
-        assert_eq!(bot_rating(GameKind::Dabaifen, "pimc").unwrap().rating, 1605.0);
+        assert_eq!(bot_rating(GameKind::Madiao, "random").unwrap().rating, 250.0);
+        assert_eq!(bot_rating(GameKind::Dabaifen, "pimc").unwrap().rating, 1639.0);
+        assert_eq!(bot_rating(GameKind::Dabaifen, "expert").unwrap().rating, 1650.0);
         assert_eq!(bot_rating(GameKind::Madiao, "heuristic").unwrap().deviation, BOT_DEVIATION);
         assert!(bot_rating(GameKind::Madiao, "someone").is_none());
         // docs/ratings.md's table says the same.
         let doc = include_str!("../../../docs/ratings.md");
-        for bot in ["random", "heuristic", "pimc"] {
+        for bot in ["random", "heuristic", "pimc", "expert"] {
             let m = bot_rating(GameKind::Madiao, bot).unwrap().rating;
             let d = bot_rating(GameKind::Dabaifen, bot).unwrap().rating;
             assert!(doc.contains(&format!("| `{bot}` | {m} | {d} |")), "{bot}");

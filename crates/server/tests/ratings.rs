@@ -126,15 +126,18 @@ async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec
     (id, chips)
 }
 
-/// The account's rating after a match of `chips` against the bots (random 292, heuristic 1500,
-/// random 292), worked out here with the rating crate from the standings.
+/// The account's rating after a match of `chips` against the bots (random, heuristic, random, at
+/// their calibrated ratings), worked out here with the rating crate from the standings.
 fn expected(me: Rating, chips: &[f64], forfeited: bool) -> Rating {
     let e = |rating, fixed, result, forfeited| Entrant { rating, fixed, side: None, result, forfeited };
+    let calibrated = |name| {
+        server::ratings::bot_rating(cards::record::GameKind::Madiao, name).expect("a calibrated bot").rating
+    };
     let entrants = [
         e(me, false, chips[0], forfeited),
-        e(madiao_bot(292.0), true, chips[1], false),
-        e(madiao_bot(1500.0), true, chips[2], false),
-        e(madiao_bot(292.0), true, chips[3], false),
+        e(madiao_bot(calibrated("random")), true, chips[1], false),
+        e(madiao_bot(calibrated("heuristic")), true, chips[2], false),
+        e(madiao_bot(calibrated("random")), true, chips[3], false),
     ];
     rate_match(&entrants, &Config::default()).unwrap()[0]
 }
@@ -314,7 +317,11 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
     let seen = play_randomly(&mut s, 5, Duration::from_secs(240)).await;
     let winner = seen.last().unwrap()["match"]["winner"].as_u64().expect("a winning side");
     srv.record_within(&id, WAIT).await.expect("the record");
-    // Seats 0 and 2 (Ann and the heuristic bot, 1500) are partners against the random bots (1203).
+    // Seats 0 and 2 (Ann and the heuristic bot) are partners against the random bots, each bot at
+    // its calibrated rating.
+    let calibrated = |name| {
+        server::ratings::bot_rating(cards::record::GameKind::Dabaifen, name).expect("a calibrated bot").rating
+    };
     let bot = |rating| Rating { rating, deviation: server::ratings::BOT_DEVIATION, volatility: 0.06 };
     let result = |side: u64| if side == winner { 1.0 } else { 0.0 };
     let e = |rating, fixed, side: u64| Entrant {
@@ -326,9 +333,9 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
     };
     let entrants = [
         e(Rating::new(&Config::default()), false, 0),
-        e(bot(1203.0), true, 1),
-        e(bot(1500.0), true, 0),
-        e(bot(1203.0), true, 1),
+        e(bot(calibrated("random")), true, 1),
+        e(bot(calibrated("heuristic")), true, 0),
+        e(bot(calibrated("random")), true, 1),
     ];
     let want = rate_match(&entrants, &Config::default()).unwrap()[0];
     let p = profile(&srv, "Ann").await;
