@@ -428,6 +428,30 @@ mod tests {
     }
 
     #[test]
+    fn every_bot_a_table_offers_is_rated_except_the_madiao_research_variants() {
+        // A calibrated bot is an opponent of the match; one without a rating is left out.
+        let m = |bot: &str| RatedMatch {
+            game: GameKind::Madiao,
+            seats: vec![
+                seat(0, person("a"), 4.0, false),
+                seat(1, RatedPlayer::Bot(bot.into()), 6.0, false),
+                seat(2, RatedPlayer::Bot("heuristic".into()), -5.0, false),
+                seat(3, RatedPlayer::Bot("pimc".into()), -5.0, false),
+            ],
+        };
+        let accounts: HashMap<String, Option<RatingRow>> = [("a".to_string(), None)].into_iter().collect();
+        let opponents = |bot: &str| settle("t", &m(bot), &accounts, 1).unwrap()[0].1.opponents;
+        assert_eq!(opponents("expert"), 3, "expert is rated");
+        assert_eq!(opponents("pimc-mixed"), 2, "a research variant is left out");
+        for game in [GameKind::Madiao, GameKind::Dabaifen] {
+            for bot in table::bots::builtin_names(game) {
+                let research = game == GameKind::Madiao && bot.starts_with("pimc-");
+                assert_eq!(bot_rating(game, bot).is_some(), !research, "{game:?} {bot}");
+            }
+        }
+    }
+
+    #[test]
     fn a_match_settles_accounts_against_fixed_bots_and_a_forfeit_loses_to_all() {
         let m = RatedMatch {
             game: GameKind::Madiao,
