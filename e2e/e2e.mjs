@@ -1442,7 +1442,8 @@ async function main() {
       // The first table of a server given table seed 74: hand 1 is played out (no meld, four
       // lowest or long suit in it), and the deal of hand 2 holds a meld whoever banks it
       // (docs/rules/madiao.md §4.1), so it is over the moment it is dealt. The seed was found by
-      // trying seeds in order with the engine's own deal (madiao::deck_from_seed).
+      // trying seeds in order with the engine's own deal (madiao::deck_from_seed); a unit test in
+      // crates/server/src/lib.rs checks it.
       const srv = await startServer(mkdtempSync(join(tmpdir(), 'yezi-e2e-meld-')), '127.0.0.1:0', ['--table-seed', '74']);
       const ctx = await browser.newContext({ ...desktop, baseURL: srv.base });
       try {

@@ -489,3 +489,30 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.set_site(Site::local(listener.local_addr()?));
     listen::serve(listener, app).await
 }
+
+#[cfg(test)]
+mod tests {
+    use cards::record::MadiaoOutcome;
+    use madiao::{BankerDraw, HandSetup, Phase, State, deck_from_seed};
+
+    /// The browser test "Ready, and the next hand is settled at once by a meld" (`e2e/e2e.mjs`)
+    /// runs a server given table seed 74: its first table's first hand is played out (no meld,
+    /// four lowest or long suit), and its second hand's deal holds a meld whoever banks it. The
+    /// first table's seed is the first of the server's seeds ([`super::App::new_table_seed`]).
+    #[test]
+    fn table_seed_74_gives_the_browser_test_a_played_hand_then_a_meld() {
+        let seed = cards::Rng::from_seed(74).next_u64();
+        let first =
+            State::new(HandSetup::new(BankerDraw::from_seed(seed, 0).banker, deck_from_seed(seed, 0)))
+                .unwrap();
+        assert_eq!(first.phase(), Phase::Play, "hand 1 goes straight to play");
+        for banker in cards::Seat::ALL {
+            let second = State::new(HandSetup::new(banker, deck_from_seed(seed, 1))).unwrap();
+            assert_eq!(second.outcome(), Some(MadiaoOutcome::Meld), "hand 2 with banker {banker}");
+        }
+        // Not every seed does: seed 1's second hand is played.
+        let other = cards::Rng::from_seed(1).next_u64();
+        let second = State::new(HandSetup::new(cards::Seat::ALL[0], deck_from_seed(other, 1))).unwrap();
+        assert_eq!(second.outcome(), None);
+    }
+}
