@@ -6,6 +6,7 @@ mod common;
 
 use std::time::Duration;
 
+use cards::record::GameKind;
 use common::{TestServer, fast, play_randomly};
 use rating::{Config, Entrant, Rating, rate_match};
 use serde_json::{Value, json};
@@ -33,9 +34,9 @@ async fn profile(srv: &TestServer, username: &str) -> Value {
     body
 }
 
-/// The fixed rating of a bot in Madiao, as `docs/ratings.md` gives it.
-fn madiao_bot(rating: f64) -> Rating {
-    Rating { rating, deviation: server::ratings::BOT_DEVIATION, volatility: 0.06 }
+/// A bot's fixed rating in `game`, the calibrated one the server plays it under.
+fn calibrated(game: GameKind, bot: &str) -> Rating {
+    server::ratings::bot_rating(game, bot).expect("a calibrated bot")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -130,14 +131,11 @@ async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec
 /// their calibrated ratings), worked out here with the rating crate from the standings.
 fn expected(me: Rating, chips: &[f64], forfeited: bool) -> Rating {
     let e = |rating, fixed, result, forfeited| Entrant { rating, fixed, side: None, result, forfeited };
-    let calibrated = |name| {
-        server::ratings::bot_rating(cards::record::GameKind::Madiao, name).expect("a calibrated bot").rating
-    };
     let entrants = [
         e(me, false, chips[0], forfeited),
-        e(madiao_bot(calibrated("random")), true, chips[1], false),
-        e(madiao_bot(calibrated("heuristic")), true, chips[2], false),
-        e(madiao_bot(calibrated("random")), true, chips[3], false),
+        e(calibrated(GameKind::Madiao, "random"), true, chips[1], false),
+        e(calibrated(GameKind::Madiao, "heuristic"), true, chips[2], false),
+        e(calibrated(GameKind::Madiao, "random"), true, chips[3], false),
     ];
     rate_match(&entrants, &Config::default()).unwrap()[0]
 }
@@ -240,7 +238,7 @@ async fn the_leaderboard_is_best_first_in_pages_and_profiles_show_the_ratings() 
     let table = t["table"]["id"].as_str().unwrap().to_string();
     let seat = |i: u8, player, result| RatedSeat { seat: i, player, side: None, result, forfeited: false };
     let m = RatedMatch {
-        game: cards::record::GameKind::Madiao,
+        game: GameKind::Madiao,
         seats: vec![
             seat(0, person(&players[0], "Cai"), 2.0),
             seat(1, person(&players[1], "Dai"), -8.0),
@@ -319,10 +317,6 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
     srv.record_within(&id, WAIT).await.expect("the record");
     // Seats 0 and 2 (Ann and the heuristic bot) are partners against the random bots, each bot at
     // its calibrated rating.
-    let calibrated = |name| {
-        server::ratings::bot_rating(cards::record::GameKind::Dabaifen, name).expect("a calibrated bot").rating
-    };
-    let bot = |rating| Rating { rating, deviation: server::ratings::BOT_DEVIATION, volatility: 0.06 };
     let result = |side: u64| if side == winner { 1.0 } else { 0.0 };
     let e = |rating, fixed, side: u64| Entrant {
         rating,
@@ -333,9 +327,9 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
     };
     let entrants = [
         e(Rating::new(&Config::default()), false, 0),
-        e(bot(calibrated("random")), true, 1),
-        e(bot(calibrated("heuristic")), true, 0),
-        e(bot(calibrated("random")), true, 1),
+        e(calibrated(GameKind::Dabaifen, "random"), true, 1),
+        e(calibrated(GameKind::Dabaifen, "heuristic"), true, 0),
+        e(calibrated(GameKind::Dabaifen, "random"), true, 1),
     ];
     let want = rate_match(&entrants, &Config::default()).unwrap()[0];
     let p = profile(&srv, "Ann").await;
