@@ -15,384 +15,19 @@
 // and the grace countdown a spectator sees while the player is away; the tutorials of both games
 // played to their end by clicking, in English and Chinese, at desktop and phone sizes.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import {
+  artifacts, assert, bin, checkSpectator, clickAction, createTable, enterName, expect, launchBrowser, log,
+  nextShot, playDabaifenDeal, playMadiaoHand, playMadiaoMatch, problems, root, sleep, snap, startServer,
+  tableState, waitNextHand, watchedPage,
+} from './lib/harness.mjs';
 
-const root = resolve(new URL('..', import.meta.url).pathname);
-const bin = process.env.YEZI_BIN ?? join(root, 'target/debug/yezi');
-const artifacts = join(root, 'target/e2e-artifacts');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const started = Date.now();
-let shot = 0;
 let passed = 0;
 let failed = 0;
-/** @type {string[]} */
-const problems = [];
-/** While true, the browser's own log line for an HTTP error status is expected (a refused file). */
-let expectHttpError = false;
-/** Set while a scenario expects refused sessions (401), which the browser logs as console errors. */
-let expectAuthError = false;
-/** While true, the browser's own log lines for refused connections are expected (the server is down). */
-let expectServerDown = false;
 
-rmSync(artifacts, { recursive: true, force: true });
-mkdirSync(artifacts, { recursive: true });
-
-function log(...a) {
-  console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(`assertion failed: ${msg}`);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts `yezi serve` on a free port with a temporary database; resolves with its address. */
-async function startServer(dir, addr = '127.0.0.1:0', extra = []) {
-  const args = [
-    'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
-    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000', '--trick-ms', '200',
-    // Every page of the run is a guest from this one address.
-    '--guests-per-ip', '1000',
-    ...extra,
-  ];
-  // For working on the client: serve web/ from disk instead of the copy in the binary.
-  if (process.env.YEZI_WEB_DIR) args.push('--web-dir', process.env.YEZI_WEB_DIR);
-  const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
-  const lines = createInterface({ input: proc.stdout });
-  const first = await new Promise((res, rej) => {
-    lines.once('line', res);
-    proc.once('exit', (code) => rej(new Error(`yezi serve exited with ${code}`)));
-    setTimeout(() => rej(new Error('yezi serve printed nothing in 30 s')), 30000);
-  });
-  const m = /http:\/\/([0-9.]+:\d+)\//.exec(first);
-  assert(m, `the first line names the address: ${first}`);
-  return { proc, base: `http://${m[1]}` };
-}
-
-/** Records a problem of a page (and says so at once: a page error can leave a scenario waiting). @param {string} text */
-function problem(text) {
-  problems.push(text);
-  log(`console: ${text}`);
-}
-
-/** A page that fails the run on any console error or warning, or page error. */
-async function watchedPage(context, name) {
-  const page = await context.newPage();
-  page.on('console', (msg) => {
-    if (expectHttpError && /Failed to load resource: the server responded with a status of 400/.test(msg.text())) return;
-    if (expectAuthError && /Failed to load resource: the server responded with a status of 401/.test(msg.text())) return;
-    if (expectServerDown && /WebSocket connection to .* failed|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE/.test(msg.text())) return;
-    if (msg.type() === 'error' || msg.type() === 'warning') problem(`${name} console ${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problem(`${name} page error: ${err.message}`));
-  return page;
-}
-
-async function snap(page, name) {
-  shot += 1;
-  const file = join(artifacts, `${String(shot).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-}
-
-/** The first visit: pick a name. */
-async function enterName(page, name) {
-  await page.locator('.name-form input').fill(name);
-  await page.locator('.name-form button[type=submit]').click();
-  await page.locator('.lobby, .table-page, .page.loading').first().waitFor({ timeout: 15000 });
-}
-
-/** What the table shows now, read from the page. */
-function tableState(page) {
-  return page.evaluate(() => {
-    const q = (s) => document.querySelector(s);
-    const prompt = q('.prompt');
-    const tp = q('.table-page');
-    return {
-      legal: prompt ? prompt.getAttribute('data-legal') : null,
-      handEnd: !!q('.hand-end'),
-      hand: [...document.querySelectorAll('.hand .card')].map((c) => c.getAttribute('data-card')),
-      legalCards: [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card')),
-      selected: [...document.querySelectorAll('.hand .card.selected')].map((c) => c.getAttribute('data-card')),
-      phase: q('.felt') ? q('.felt').getAttribute('data-phase') : null,
-      hand_no: tp ? Number(tp.getAttribute('data-hand')) : -1,
-      status: tp ? tp.getAttribute('data-status') : null,
-      tricks: document.querySelectorAll('.trick .play').length,
-      myTurn: !!q('.my-area.my-turn'),
-      buttons: [...document.querySelectorAll('.prompt button[data-action]')].map((b) => b.getAttribute('data-action')),
-    };
-  });
-}
-
-async function clickAction(page, action) {
-  const b = page.locator(`.prompt button[data-action="${action}"]`).first();
-  try {
-    await b.click({ timeout: 2000 });
-    return true;
-  } catch {
-    return false; // the moment passed (a window closed, the draw ended)
-  }
-}
-
-/** A spectator must see nothing hidden: no hand, no face-down card's face, no kitty. */
-async function checkSpectator(page, game) {
-  const seen = await page.evaluate(() => ({
-    myArea: !!document.querySelector('.my-area'),
-    handCards: document.querySelectorAll('.hand .card').length,
-    openHands: document.querySelectorAll('.open-hand').length,
-    facedownFaces: document.querySelectorAll('.card.facedown').length,
-    sloughs: [...document.querySelectorAll('.play[data-kind="slough"] .card')].map((c) => c.getAttribute('data-card')),
-    kittyMarks: document.querySelectorAll('.card .mark').length,
-    buried: document.querySelectorAll('.buried .card').length,
-    over: document.querySelector('.felt')?.getAttribute('data-phase') === 'over',
-    watching: !!document.querySelector('.banner.watch'),
-    counts: [...document.querySelectorAll('.felt > .seat')].map((s) => s.querySelector('.backs-n')?.textContent ?? null),
-  }));
-  // Issue 11 item 15: every seat's card count, the bottom one included.
-  assert(seen.counts.length === 4 && seen.counts.every((n) => n !== null && /^\d+$/.test(n)), `a spectator sees every seat's card count: ${seen.counts}`);
-  assert(seen.watching, 'the spectator is told he is watching');
-  assert(!seen.myArea && seen.handCards === 0, `a spectator has no hand (${seen.handCards} cards)`);
-  assert(seen.openHands === 0, 'no open hands');
-  if (!seen.over) {
-    assert(seen.facedownFaces === 0, 'no face-down card shows its face');
-    assert(seen.sloughs.every((c) => c === 'back'), `face-down cards are backs: ${seen.sloughs}`);
-    assert(seen.buried === 0, 'no burial before the deal is scored');
-  }
-  assert(seen.kittyMarks === 0, `no kitty card is marked (${game})`);
-  return seen;
-}
-
-/** Plays one Madiao hand by clicking until its end panel shows; returns how many cards were played. */
-async function playMadiaoHand(page, hooks) {
-  let played = 0;
-  const deadline = Date.now() + 180000;
-  while (Date.now() < deadline) {
-    const s = await tableState(page);
-    if (s.handEnd) return played;
-    if (s.legal === 'redeal') {
-      log('redeal window: playing this hand');
-      await clickAction(page, 'keep');
-      await sleep(200);
-      continue;
-    }
-    if (s.legal === 'actions' && s.legalCards.length && played === 3 && hooks.keys) {
-      // One card by the keyboard: its place's digit, then Enter (face up when it leads or
-      // captures, else face down).
-      const i = s.hand.indexOf(s.legalCards[0]);
-      if (i >= 0 && i < 9) {
-        await page.keyboard.press(String(i + 1));
-        try {
-          await page.waitForFunction((c) => !!document.querySelector(`.hand .card.selected[data-card="${c}"]`), s.legalCards[0], { timeout: 5000 });
-        } catch {
-          // The table moved on between reading it and the key (a trick closed, the hand was
-          // drawn again): read it again and press the key for what is legal now.
-          log('the keyed card was not selected; reading the table again', JSON.stringify(await tableState(page)));
-          continue;
-        }
-        await page.keyboard.press('Enter');
-        played += 1;
-        try {
-          await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), s.legalCards[0], { timeout: 10000 });
-        } catch (e) {
-          await snap(page, 'keyboard-failure');
-          log('keyboard play failed', JSON.stringify(await tableState(page)), await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200)));
-          throw e;
-        }
-        log(`played ${s.legalCards[0]} with the keyboard`);
-        hooks.keyed = true;
-        if (hooks.after) await hooks.after(played);
-        continue;
-      }
-    }
-    if (s.legal === 'actions' && s.legalCards.length) {
-      // Illegal cards cannot be chosen: every card offered is highlighted, the rest are dimmed.
-      const dimmed = s.hand.filter((c) => !s.legalCards.includes(c));
-      if (dimmed.length) {
-        await page.locator(`.hand .card[data-card="${dimmed[0]}"]`).click();
-        const after = await tableState(page);
-        assert(after.selected.length === 0, 'a card that cannot be played is not chosen');
-      }
-      const card = s.legalCards[0];
-      await page.locator(`.hand .card[data-card="${card}"]`).click();
-      const now = await tableState(page);
-      const buttons = now.buttons;
-      const choice = ['lead', 'capture'].find((b) => buttons.includes(b)) ?? (buttons.includes('slough') ? 'slough' : buttons[0]);
-      if (!choice && !(now.myTurn && now.legalCards.includes(card))) {
-        // The table moved on between reading it and the click (the turn passed, a new hand was
-        // drawn): read it again.
-        log('the clicked card is no longer to be played; reading the table again', JSON.stringify(now));
-        continue;
-      }
-      assert(choice, `a choice is offered for ${card}: ${buttons}`);
-      if (played === 0 && hooks.firstSnap) await snap(page, 'madiao-choice');
-      await clickAction(page, choice);
-      played += 1;
-      await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: 10000 });
-      if (hooks.after) await hooks.after(played);
-      continue;
-    }
-    await sleep(100);
-  }
-  throw new Error('the Madiao hand did not end in 3 minutes');
-}
-
-/**
- * Waits until the page shows a later hand than `from` (or its table finished). Not "until the end
- * panel closes": a next hand settled before play (a meld, the four lowest, a long-suit redeal)
- * shows its own end panel at once, and the panel of one hand may follow another's within a frame.
- */
-async function waitNextHand(page, from, timeout) {
-  await page.waitForFunction((n) => {
-    const p = document.querySelector('.table-page');
-    return p?.getAttribute('data-status') === 'finished' || Number(p?.getAttribute('data-hand') ?? -1) > n;
-  }, from, { timeout });
-}
-
-/**
- * Plays a one-hand Madiao match by clicking, hand after hand (a redeal does not count: then the
- * next hand, after the pause), at most four; resolves with whether the match is over.
- */
-async function playMadiaoMatch(page) {
-  const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
-  for (let hand = 0; hand < 4 && !(await finished()); hand++) {
-    await playMadiaoHand(page, {});
-    await waitNextHand(page, (await tableState(page)).hand_no, 90000);
-  }
-  return finished();
-}
-
-/** Plays one Da Bai Fen deal by clicking until its end panel shows. */
-async function playDabaifenDeal(page, hooks) {
-  let played = 0;
-  let declared = false;
-  let multiTried = false;
-  const deadline = Date.now() + 240000;
-  while (Date.now() < deadline) {
-    const s = await tableState(page);
-    if (s.handEnd) return played;
-    if (s.legal === 'declare' && s.buttons.includes('declare') && !declared) {
-      declared = await clickAction(page, 'declare');
-      if (declared) {
-        log('declared a trump-rank card during the draw');
-        await snap(page, 'dbf-declared');
-      }
-      continue;
-    }
-    if (s.legal === 'annul') {
-      log('annulment window: playing this deal');
-      await snap(page, 'dbf-annul-prompt');
-      await clickAction(page, 'keep');
-      await sleep(200);
-      continue;
-    }
-    if (s.legal === 'cards' || s.legal === 'lead') {
-      const bury = s.buttons.includes('bury');
-      if (s.legal === 'lead') {
-        if (!multiTried) {
-          // Select two cards of one suit: the page offers a multi-card lead (with the revoke
-          // warning); then clear and lead a single card.
-          multiTried = true;
-          const pair = await page.evaluate(() => {
-            const cards = [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card'));
-            const bySuit = {};
-            for (const c of cards) if (c !== 'BJ' && c !== 'SJ') (bySuit[c[1]] ??= []).push(c);
-            return Object.values(bySuit).find((g) => g.length >= 2)?.slice(0, 2) ?? null;
-          });
-          if (pair) {
-            for (const c of pair) await page.locator(`.hand .card[data-card="${c}"]`).click();
-            const sel = (await tableState(page)).selected;
-            log(`multi-card selection ${sel}`);
-            await snap(page, 'dbf-multi-select');
-            await page.keyboard.press('Escape');
-          }
-        }
-        // A run of top cards the page can see are safe (the jokers together, or A K … of a plain
-        // suit from its top): when dealt one, lead it as a multi-card lead.
-        const run = await page.evaluate(() => {
-          const legal = [...document.querySelectorAll('.hand .card[data-legal="1"]')].map((c) => c.getAttribute('data-card'));
-          if (legal.includes('BJ') && legal.includes('SJ')) return ['BJ', 'SJ'];
-          const trump = document.querySelector('.trump-value')?.getAttribute('data-trump') ?? '';
-          if (trump.length !== 2) return null;
-          const [tSuit, tRank] = trump;
-          const order = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'].filter((r) => r !== tRank);
-          for (const suit of ['S', 'H', 'D', 'C'].filter((x) => x !== tSuit)) {
-            const mine = [];
-            for (const r of order) {
-              if (!legal.includes(r + suit)) break;
-              mine.push(r + suit);
-            }
-            if (mine.length >= 2) return mine;
-          }
-          return null;
-        });
-        if (run) {
-          for (const c of run) await page.locator(`.hand .card[data-card="${c}"]`).click();
-          assert((await tableState(page)).selected.length === run.length, `the ${run} are selected`);
-          await snap(page, 'dbf-multi-lead');
-          // The page warns that a multi-card lead with a card that is not a top card is a revoke:
-          // these are top cards, so the player confirms.
-          page.once('dialog', (d) => d.accept());
-          await clickAction(page, 'play');
-          await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length <= n, s.hand.length - run.length, { timeout: 10000 });
-          log(`led ${run.length} top cards together: ${run}`);
-          hooks.multiLeads = (hooks.multiLeads ?? 0) + 1;
-        } else {
-          const c = s.legalCards[0];
-          await page.locator(`.hand .card[data-card="${c}"]`).click();
-          await clickAction(page, 'play');
-        }
-      } else {
-        // Burial or a follow: the must cards are selected; add legal cards until the count.
-        const need = await page.evaluate(() => {
-          const m = /(\d+)\/(\d+)/.exec(document.querySelector('.prompt .count')?.textContent ?? '');
-          return m ? Number(m[2]) - Number(m[1]) : 0;
-        });
-        const free = s.legalCards.filter((c) => !s.selected.includes(c));
-        const dimmed = s.hand.filter((c) => !s.legalCards.includes(c));
-        if (dimmed.length) {
-          await page.locator(`.hand .card[data-card="${dimmed[0]}"]`).click();
-          const after = await tableState(page);
-          assert(after.selected.length === s.selected.length, 'a card that cannot be played is not chosen');
-        }
-        for (const c of free.slice(0, need)) await page.locator(`.hand .card[data-card="${c}"]`).click();
-        if (bury) await snap(page, 'dbf-bury');
-        await clickAction(page, bury ? 'bury' : 'play');
-      }
-      played += 1;
-      await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length < n, s.hand.length, { timeout: 10000 }).catch(() => {});
-      if (hooks.after) await hooks.after(played);
-      continue;
-    }
-    await sleep(100);
-  }
-  throw new Error('the Da Bai Fen deal did not end in 4 minutes');
-}
-
-async function createTable(page, game, opts = {}) {
-  await page.locator(`.game-pick button[data-game="${game}"]`).click();
-  await page.locator('select[name="clock"]').selectOption(opts.clock ?? '120');
-  if (opts.pace) await page.locator('select[name="pace"]').selectOption(opts.pace);
-  if (opts.grace !== undefined) await page.locator('input[name="grace"]').fill(String(opts.grace));
-  if (opts.seat0) await page.locator('select[name="seat0"]').selectOption(opts.seat0);
-  if (opts.seat3) await page.locator('select[name="seat3"]').selectOption(opts.seat3);
-  if (opts.variants) {
-    await page.locator('.new-table button.link').click();
-    for (const [k, v] of Object.entries(opts.variants)) await page.locator(`select[name="${k}"]`).selectOption(v);
-  }
-  if (opts.stakeMax) await page.locator('input[name="stake_max"]').fill(String(opts.stakeMax));
-  if (opts.name) await page.locator('input[name="table-name"]').fill(opts.name);
-  if (opts.rated) await page.locator('input[name="rated"]').check();
-  await snap(page, `lobby-new-${game}`);
-  await page.locator('button[data-action="create"]').click();
-  await page.locator('.table-page').waitFor({ timeout: 15000 });
-  return page.evaluate(() => document.querySelector('.table-page').getAttribute('data-table'));
-}
 
 /** Only the scenarios whose names contain one of these (case-insensitive, split by `|`), when set: YEZI_E2E_ONLY='newcomer|phone' node e2e.mjs */
 const only = (process.env.YEZI_E2E_ONLY ?? '').toLowerCase().split('|').filter((x) => x);
@@ -640,10 +275,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
   let { proc, base } = await startServer(dir);
   log(`yezi serve at ${base}`);
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  const browser = await launchBrowser();
   const desktop = { viewport: { width: 1280, height: 900 }, baseURL: base, locale: 'en-US' };
   const player = await browser.newContext(desktop);
   const watcher = await browser.newContext(desktop);
@@ -800,7 +432,7 @@ async function main() {
       assert(madiaoTable, 'the Madiao table exists');
       await page.waitForFunction(() => document.querySelectorAll('.hand .card').length > 0, null, { timeout: 30000 });
       const before = await tableState(page);
-      expectServerDown = true;
+      expect.serverDown = true;
       proc.kill('SIGKILL');
       await new Promise((r) => proc.once('exit', r));
       // The page notices and says so, without a reload.
@@ -814,7 +446,7 @@ async function main() {
       // The spectator's page (still watching this table) comes back too.
       await spy.locator('.conn-bad').waitFor({ state: 'detached', timeout: 30000 });
       await spy.locator('.felt').waitFor({ timeout: 30000 });
-      expectServerDown = false;
+      expect.serverDown = false;
       const after = await tableState(page);
       const id = await page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-table'));
       assert(id === madiaoTable, `the same table after reconnecting (${id})`);
@@ -981,10 +613,10 @@ async function main() {
       const bad = join(dir, 'bad.json');
       writeFileSync(bad, '{"format": "yezi/1", "game": "chess"}');
       await page.goto('/replay');
-      expectHttpError = true;
+      expect.httpError = true;
       await page.locator('input[type=file]').setInputFiles(bad);
       await page.locator('.error-box').waitFor({ timeout: 10000 });
-      expectHttpError = false;
+      expect.httpError = false;
       const msg = await page.locator('.error-box').textContent();
       assert(/game/.test(msg), `the error says what is wrong: ${msg}`);
       // Issue 11 item 15: the lobby's recent tables offer a replay only for a finished table.
@@ -1754,7 +1386,7 @@ async function main() {
       // Signing out everywhere on the first browser refuses the other's session.
       await a.locator('button[data-action="sign-out-everywhere"]').click();
       await a.locator('.name-form, form.sign-in').first().waitFor({ timeout: 15000 });
-      expectAuthError = true;
+      expect.authError = true;
       try {
         const refused = await b.evaluate(async (token) => {
           const r = await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } });
@@ -1767,7 +1399,7 @@ async function main() {
         assert((await b.locator('header .account-name').count()) === 0, 'the other browser still shows the account');
         await snap(b, 'account-signed-out-everywhere');
       } finally {
-        expectAuthError = false;
+        expect.authError = false;
       }
       await one.close();
       await two.close();
@@ -1915,8 +1547,7 @@ async function main() {
       assert(gather.includes('gather'), `the gathered trick animates: ${gather}`);
       // Its end state, at once (the run shows a complete trick for 200 ms only): the screenshot
       // fast-forwards the animations to their end.
-      shot += 1;
-      await m.screenshot({ path: join(artifacts, `${String(shot).padStart(2, '0')}-motion-gathered-end.png`), animations: 'disabled' });
+      await m.screenshot({ path: join(artifacts, `${String(nextShot()).padStart(2, '0')}-motion-gathered-end.png`), animations: 'disabled' });
       // Muted: the next turn changes the title but sounds nothing.
       await m.locator('button[data-action="mute"]').click();
       await m.waitForFunction(() => document.querySelector('button[data-action="mute"]')?.getAttribute('aria-pressed') === 'true');
