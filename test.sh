@@ -182,13 +182,11 @@ step "the browser client: unit tests of the pure helpers (node --test)"
 (cd e2e && node --test unit/)
 
 step "the browser client: end-to-end in headless Chromium against the real yezi binary"
-rm -rf target/e2e-artifacts
-(cd e2e && YEZI_BIN="$YEZI" node e2e.mjs)
-
-step "the browser client: independent scenarios (node --test scenarios/, each with its own server)"
 # Each file of e2e/scenarios/ starts its own server and browser (e2e/lib/harness.mjs), so one can
-# run alone: `cd e2e && node --test scenarios/NAME.test.mjs`.
-(cd e2e && YEZI_BIN="$YEZI" node --test --test-concurrency=1 scenarios/)
+# run alone (`cd e2e && node --test scenarios/NAME.test.mjs`) and a failure names its scenario.
+# One file at a time: several browsers and servers at once on two cores make the timings flaky.
+rm -rf target/e2e-artifacts
+(cd e2e && YEZI_BIN="$YEZI" node --test --test-concurrency=1 --test-timeout=600000 scenarios/)
 
 step "the Python bindings: fmt and clippy (python/ is outside the workspace, with its own Cargo.lock)"
 cargo fmt --manifest-path python/Cargo.toml -- --check

@@ -1,4 +1,4 @@
-// The shared library of the browser tests (e2e.mjs and scenarios/*.mjs): the real `yezi` binary
+// The shared library of the browser tests (scenarios/*.test.mjs): the real `yezi` binary
 // started on a free port with a temporary database, Chromium through playwright-core, pages that
 // fail a test on any console error or warning, and drivers that play a hand by clicking.
 
@@ -41,6 +41,9 @@ export function assert(cond, msg) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Every server this process started and that still runs: a failed test's servers are stopped with the suite. */
+const servers = new Set();
+
 /** Starts `yezi serve` on a free port with a temporary database; resolves with its address. */
 export async function startServer(dir, addr = '127.0.0.1:0', extra = []) {
   const args = [
@@ -53,6 +56,8 @@ export async function startServer(dir, addr = '127.0.0.1:0', extra = []) {
   // For working on the client: serve web/ from disk instead of the copy in the binary.
   if (process.env.YEZI_WEB_DIR) args.push('--web-dir', process.env.YEZI_WEB_DIR);
   const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.add(proc);
+  proc.once('exit', () => servers.delete(proc));
   proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
   const lines = createInterface({ input: proc.stdout });
   const first = await new Promise((res, rej) => {
@@ -388,4 +393,46 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--
 /** Headless Chromium, as every test launches it. */
 export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+}
+
+/**
+ * What a scenario file starts with: a server of its own (a temporary database, the test's fast
+ * timings), Chromium, a desktop context `player` with its page `page` and a second one `watcher`
+ * with `spy`; with `named` (the default), both pages have picked a name (Ann, Spy) and show the
+ * lobby.
+ */
+export async function openSuite({ named = true } = {}) {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
+  const { proc, base } = await startServer(dir);
+  log(`yezi serve at ${base}`);
+  const browser = await launchBrowser();
+  const desktop = { viewport: { width: 1280, height: 900 }, baseURL: base, locale: 'en-US' };
+  const player = await browser.newContext(desktop);
+  const watcher = await browser.newContext(desktop);
+  const page = await watchedPage(player, 'player');
+  const spy = await watchedPage(watcher, 'spectator');
+  if (named) {
+    for (const [p, name] of [[page, 'Ann'], [spy, 'Spy']]) {
+      await p.goto('/');
+      await enterName(p, name);
+      await p.locator('.new-table').waitFor();
+    }
+  }
+  return { dir, proc, base, browser, desktop, player, watcher, page, spy };
+}
+
+/**
+ * Ends a scenario file: closes the browser, stops the server (`proc`, the one running now), removes
+ * the temporary directory, and fails if any page logged an error or a warning.
+ */
+export async function closeSuite({ browser, proc, dir }) {
+  const { rmSync } = await import('node:fs');
+  await browser?.close();
+  proc?.kill('SIGTERM');
+  for (const p of servers) p.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  log(`screenshots in ${artifacts}`);
+  assert(problems.length === 0, `no console errors or warnings: ${problems.length} found:\n${problems.join('\n')}`);
 }

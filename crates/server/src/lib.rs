@@ -495,7 +495,7 @@ mod tests {
     use cards::record::MadiaoOutcome;
     use madiao::{BankerDraw, HandSetup, Phase, State, deck_from_seed};
 
-    /// The browser test "Ready, and the next hand is settled at once by a meld" (`e2e/e2e.mjs`)
+    /// The browser test "Ready, and the next hand is settled at once by a meld" (`e2e/scenarios/ready.test.mjs`)
     /// runs a server given table seed 74: its first table's first hand is played out (no meld,
     /// four lowest or long suit), and its second hand's deal holds a meld whoever banks it. The
     /// first table's seed is the first of the server's seeds ([`super::App::new_table_seed`]).
