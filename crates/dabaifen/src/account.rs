@@ -9,7 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::card::{Card, Cards, Rank, codes, points};
 use crate::score::DealResult;
-use crate::state::{Outcome, Phase, State};
+use crate::score::Outcome;
+use crate::state::{Phase, State};
 use crate::trump::{Trump, sorted_plain};
 
 /// One line of the account.

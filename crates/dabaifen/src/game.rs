@@ -5,8 +5,8 @@ use cards::{Rng, Seat};
 
 use crate::card::{Card, Rank};
 use crate::score::DealResult;
+use crate::score::Outcome;
 use crate::setup::{DealSetup, FirstDraw, first_draw};
-use crate::state::Outcome;
 use crate::variants::Variants;
 
 /// The state of a match between deals: what the next deal's setup will be.

@@ -4,9 +4,47 @@ use cards::Seat;
 use cards::record::{DabaifenOutcome, DabaifenResult, TrumpRecord};
 
 use crate::card::{Cards, Rank, points};
-use crate::state::{Outcome, State};
 use crate::trump::Trump;
 use crate::variants::{GameEnd, KittyMultiplier};
+
+/// How a deal ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "DabaifenDealOutcome"))]
+pub enum Outcome {
+    /// Every card was played (the hands are empty) and the deal was scored.
+    Played,
+    /// Annulled (§6): a hand without trumps was shown, or an open deal saw no showing.
+    Annulled,
+    /// A revoking lead ended the deal (§8, `revoke: penalize`).
+    Revoke,
+}
+
+/// What the scoring of a deal reads of the deal as it ended.
+#[derive(Clone, Debug)]
+pub(crate) struct DealEnd {
+    /// The starter who played the deal.
+    pub starter: Seat,
+    /// Trumps as fixed (`None` when an open deal saw no showing).
+    pub trump: Option<Trump>,
+    /// The team ranks before the deal.
+    pub ranks: [Rank; 2],
+    /// The buried cards, as a card-number bitset.
+    pub buried: u64,
+    /// The seat whose lead was a revoke (§12.8), if any.
+    pub revoke: Option<Seat>,
+    /// Who won the last trick played (`None` when it was not finished).
+    pub last_winner: Option<Seat>,
+    /// The number of cards each player played to the last trick.
+    pub last_size: u8,
+    /// The card points each team took in tricks.
+    pub team_points: [u32; 2],
+    /// The kitty multiplier variant (§11).
+    pub kitty_multiplier: KittyMultiplier,
+    /// The game-end variant (§11).
+    pub game_end: GameEnd,
+}
 
 /// The outcome of a deal as the rules score it (the record's result object, typed).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -53,7 +91,8 @@ pub const fn game_points(t: u32) -> (bool, u8) {
     }
 }
 
-pub(crate) fn score(st: &State, outcome: Outcome) -> DealResult {
+/// Scores a deal that ended with `outcome` (§9, §10; §12.6 for an annulment, §12.8 for a revoke).
+pub(crate) fn score(st: &DealEnd, outcome: Outcome) -> DealResult {
     let starter = st.starter;
     if outcome == Outcome::Annulled {
         // §12.6.
@@ -79,22 +118,20 @@ pub(crate) fn score(st: &State, outcome: Outcome) -> DealResult {
     let (t, last, cards_in_last) = match outcome {
         Outcome::Revoke => {
             // §12.8: the other team is taken to win every trick, the last included.
-            let trick = &st.tricks[st.trick_no as usize];
             let offender = st.revoke.map_or(declarers, |s| s.team());
             if offender == declarers {
-                (100 - kitty_points, defenders, trick.size as u32)
+                (100 - kitty_points, defenders, st.last_size as u32)
             } else {
-                (0, declarers, trick.size as u32)
+                (0, declarers, st.last_size as u32)
             }
         }
         _ => {
-            let last_trick = &st.tricks[st.trick_no as usize];
-            let last = last_trick.winner.map_or(declarers, |s| s.team());
-            (st.team_points[defenders as usize], last, last_trick.size as u32)
+            let last = st.last_winner.map_or(declarers, |s| s.team());
+            (st.team_points[defenders as usize], last, st.last_size as u32)
         }
     };
     // §9: the kitty goes to the last trick's team; its points count double (or per card).
-    let multiplier = match st.variants.kitty_multiplier {
+    let multiplier = match st.kitty_multiplier {
         KittyMultiplier::Double => 2,
         KittyMultiplier::PerCard => 2 * cards_in_last,
     };
@@ -107,7 +144,7 @@ pub(crate) fn score(st: &State, outcome: Outcome) -> DealResult {
     // §10: declarers won → the starter's partner; defenders won → the seat after the starter.
     let next_starter = if declarers_win { starter.opposite() } else { starter.next() };
     let trump = st.trump.expect("a played deal has trumps");
-    let game_over = match st.variants.game_end {
+    let game_over = match st.game_end {
         GameEnd::ReachAce => ranks[winner as usize] == Rank::Ace,
         GameEnd::WinAsDeclarersAtAce => declarers_win && trump.rank == Rank::Ace,
     };
@@ -162,9 +199,6 @@ impl DealResult {
 mod tests {
     use super::*;
     use crate::card::Card;
-    use crate::setup::{DealSetup, canonical_deck};
-    use crate::state::{Phase, Trick};
-    use crate::trump::Tables;
     use crate::variants::Variants;
     use crate::{Suit, Trump};
 
@@ -196,40 +230,30 @@ mod tests {
         }
 
         fn score(&self) -> DealResult {
-            let setup = DealSetup {
-                deck: canonical_deck(),
-                starter: Seat::new(self.starter).unwrap(),
-                first_deal: false,
-                open: false,
-                ranks: self.ranks,
-                variants: self.variants,
-            };
-            let mut st = State::new_unchecked(&setup);
-            let trump = Trump { suit: Suit::Hearts, rank: self.trump_rank };
-            st.trump = Some(trump);
-            st.tables = Tables::of(trump);
-            st.starter = setup.starter;
-            st.buried = self
+            let starter = Seat::new(self.starter).unwrap();
+            let buried = self
                 .buried
                 .split_whitespace()
                 .map(|c| c.parse::<Card>().unwrap())
                 .fold(0, |m, c| m | 1 << c.number());
-            let kitty = points(Cards::from_bits(st.buried));
-            let defenders = 1 - setup.starter.team();
-            st.team_points[defenders as usize] = self.defenders;
-            st.team_points[1 - defenders as usize] = 100 - kitty - self.defenders;
-            st.trick_no = 11;
-            st.tricks[11] = Trick {
-                leader: Seat::ALL[0],
-                plays: [Cards::EMPTY; 4],
-                count: 4,
-                suit: crate::EffSuit::TRUMPS,
-                size: self.last_size,
-                winner: Some(Seat::new(self.last).unwrap()),
-                points: 0,
+            let kitty = points(Cards::from_bits(buried));
+            let defenders = 1 - starter.team();
+            let mut team_points = [0; 2];
+            team_points[defenders as usize] = self.defenders;
+            team_points[1 - defenders as usize] = 100 - kitty - self.defenders;
+            let end = DealEnd {
+                starter,
+                trump: Some(Trump { suit: Suit::Hearts, rank: self.trump_rank }),
+                ranks: self.ranks,
+                buried,
+                revoke: None,
+                last_winner: Some(Seat::new(self.last).unwrap()),
+                last_size: self.last_size,
+                team_points,
+                kitty_multiplier: self.variants.kitty_multiplier,
+                game_end: self.variants.game_end,
             };
-            st.phase = Phase::Over;
-            score(&st, Outcome::Played)
+            score(&end, Outcome::Played)
         }
     }
 

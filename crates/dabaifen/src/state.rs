@@ -28,7 +28,7 @@ use std::fmt;
 use cards::Seat;
 
 use crate::card::{Card, Cards, Rank, codes, points};
-use crate::score::{self, DealResult};
+use crate::score::{self, DealEnd, DealResult, Outcome};
 use crate::setup::{self, DealSetup, SetupError};
 use crate::trump::{EffSuit, Tables, Trump};
 use crate::variants::{Annul, FirstDrawer, Revoke, Variants};
@@ -49,20 +49,6 @@ pub enum Phase {
     Playing,
     /// The deal is over; see [`State::result`].
     Over,
-}
-
-/// How a deal ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[cfg_attr(feature = "ts", ts(rename = "DabaifenDealOutcome"))]
-pub enum Outcome {
-    /// Every card was played (the hands are empty) and the deal was scored.
-    Played,
-    /// Annulled (§6): a hand without trumps was shown, or an open deal saw no showing.
-    Annulled,
-    /// A revoking lead ended the deal (§8, `revoke: penalize`).
-    Revoke,
 }
 
 /// A choice of the seat to move; the only way to change a [`State`].
@@ -1037,7 +1023,20 @@ impl State {
 
     fn finish(&mut self, outcome: Outcome) {
         self.mover = None;
-        self.result = Some(score::score(self, outcome));
+        let last = &self.tricks[self.trick_no as usize];
+        let end = DealEnd {
+            starter: self.starter,
+            trump: self.trump,
+            ranks: self.ranks,
+            buried: self.buried,
+            revoke: self.revoke,
+            last_winner: last.winner,
+            last_size: last.size,
+            team_points: self.team_points,
+            kitty_multiplier: self.variants.kitty_multiplier,
+            game_end: self.variants.game_end,
+        };
+        self.result = Some(score::score(&end, outcome));
     }
 
     // -----------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::account::Account;
 use crate::card::{Card, Cards, Rank};
 use crate::score::DealResult;
-use crate::state::{Declaration, KittyTurn, Outcome, Phase, State};
+use crate::score::Outcome;
+use crate::state::{Declaration, KittyTurn, Phase, State};
 use crate::trump::{Trump, sorted_plain};
 use crate::variants::Variants;
 
