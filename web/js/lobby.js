@@ -3,14 +3,13 @@
 // your recent tables.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
-import { TutorialLinks } from './tutorial.js';
 import * as api from './api.js';
 import { lang, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
 import { ZERO_CASH } from './figures.js';
 import { seenTables } from './state.js';
 import { VARIANTS, overrides } from './variants.js';
-import { BotIcon, errorText, notify } from './ui.js';
+import { BotIcon, TutorialLinks, errorText, notify } from './ui.js';
 
 /** @typedef {import('./wire').GamesReply} GamesReply */
 /** @typedef {import('./wire').GameInfo} GameInfo */

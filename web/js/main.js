@@ -13,8 +13,8 @@ import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
 import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
 import { TablePage } from './table.js';
-import { TutorialLinks, TutorialPage } from './tutorial.js';
-import { Notices, notify, setZeroCash } from './ui.js';
+import { TutorialPage } from './tutorial.js';
+import { Notices, TutorialLinks, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
 
 /** @typedef {import('./state.js').Identity} Identity */

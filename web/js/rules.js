@@ -5,8 +5,7 @@
 import { html, useEffect } from '../vendor/preact-htm.js';
 import { lang, t } from './i18n.js';
 import { VARIANTS } from './variants.js';
-import { Card } from './ui.js';
-import { TutorialLinks } from './tutorial.js';
+import { Card, TutorialLinks } from './ui.js';
 
 /** @typedef {{h: string, id?: string, p?: string[], li?: string[]}} Section */
 

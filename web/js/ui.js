@@ -227,3 +227,10 @@ export function useKeydown(handler) {
     return () => document.removeEventListener('keydown', f);
   }, []);
 }
+
+/** The links to both tutorials (on the first page, the lobby and the rules page). */
+export function TutorialLinks() {
+  return html`<p class="tutorial-links">${t('tut.learn')}
+    <a href="/tutorial/madiao" data-link="1" data-tutorial="madiao">${t('game.madiao')}</a>
+    <a href="/tutorial/dabaifen" data-link="1" data-tutorial="dabaifen">${t('game.dabaifen')}</a></p>`;
+}
