@@ -9,6 +9,7 @@
 //! The design, the objective and the figures are in `docs/dabaifen-bots.md` and
 //! `docs/strength.md`.
 
+pub mod analysis;
 pub mod expert;
 pub mod heuristic;
 pub mod infer;

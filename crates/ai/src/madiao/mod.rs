@@ -1,5 +1,6 @@
 //! Madiao bots: `random`, `heuristic`, `pimc`, and the `cheater` oracle.
 
+pub mod analysis;
 pub mod expert;
 pub mod heuristic;
 pub mod know;
