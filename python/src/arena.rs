@@ -301,7 +301,7 @@ fn make<G: ai::Registry>(
     policy: &Py<PyAny>,
     failure: &Failure,
     with_state: bool,
-) -> Result<ai::table::Player<G>, ai::arena::ArenaError>
+) -> Result<ai::players::Player<G>, ai::arena::ArenaError>
 where
     PolicyBot: ai::Bot<G>,
     StatePolicy: ai::Oracle<G>,
@@ -310,11 +310,11 @@ where
         let inner = Python::attach(|py| PolicyBot { policy: policy.clone_ref(py), failure: failure.clone() });
         if with_state {
             let rng = cards::Rng::from_seed(seed);
-            return Ok(ai::table::Player::Oracle(Box::new(StatePolicy { inner, rng })));
+            return Ok(ai::players::Player::Oracle(Box::new(StatePolicy { inner, rng })));
         }
-        return Ok(ai::table::Player::Bot(Box::new(inner)));
+        return Ok(ai::players::Player::Bot(Box::new(inner)));
     }
-    Ok(ai::table::Player::new(baseline, seed, budget)?)
+    Ok(ai::players::Player::new(baseline, seed, budget)?)
 }
 
 /// Plays `hands` duplicate deals of `game` (`"madiao"` or `"dabaifen"`), the Python `policy` as

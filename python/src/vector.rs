@@ -10,7 +10,7 @@
 
 use std::sync::Mutex;
 
-use ai::table::Player;
+use ai::players::Player;
 use cards::{Rng, Seat};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;

@@ -16,7 +16,7 @@ use std::io::Write;
 use ai::arena::{self, Config, Side};
 use ai::dabaifen::expert::{ExpertBot, Params};
 use ai::dabaifen::pimc::Cheater;
-use ai::table::{DecisionTimes, Player};
+use ai::players::{DecisionTimes, Player};
 use ai::{Budget, Dabaifen, Oracle, Registry};
 use dabaifen::{Action, Phase, State};
 

@@ -3,7 +3,7 @@
 //! role, against what a fresh hand is worth (a measurement for docs/strength.md, not a test).
 use ai::madiao::heuristic::{self, seen_from_knowledge};
 use ai::madiao::know::Knowledge;
-use ai::table::{Player, play_hand};
+use ai::players::{Player, play_hand};
 use ai::{Budget, Madiao};
 use cards::Seat;
 use madiao::{Action, HandSetup, Phase, State, Variants, deck_from_seed};

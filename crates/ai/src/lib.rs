@@ -15,9 +15,9 @@ pub mod ext;
 pub mod game;
 pub mod hint;
 pub mod madiao;
+pub mod players;
 pub mod random;
 pub mod resample;
-pub mod table;
 
 pub use game::{Dabaifen, Game, Illegal, Madiao};
 

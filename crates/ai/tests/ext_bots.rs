@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use ai::arena::madiao::MadiaoRules;
 use ai::arena::{Config, Report, Scheme, run};
 use ai::ext::{ExtBot, ExtLimits, Fallbacks};
-use ai::table::{Player, play_hand};
+use ai::players::{Player, play_hand};
 use ai::{Bot, Budget, Dabaifen, Game, Madiao};
 use serde_json::Value;
 

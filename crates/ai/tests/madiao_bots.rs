@@ -1,7 +1,7 @@
 //! Madiao bots: legal moves in every phase (redeal questions and play) under both presets and
 //! every variant; the same seed and budget give the same play; no bot panics on any legal view.
 
-use ai::table::{Player, play_hand};
+use ai::players::{Player, play_hand};
 use ai::{Budget, Madiao, Registry};
 use cards::{Rng, Seat};
 use madiao::variants::*;

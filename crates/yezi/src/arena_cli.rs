@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ai::arena::{self, Aggregator, Config, DealResult, Report, Scheme, Side};
 use ai::ext::Fallbacks;
-use ai::table::TimeSummary;
+use ai::players::TimeSummary;
 use anyhow::Context as _;
 use clap::Args;
 

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use ai::arena::{Side, seat_seed};
-use ai::table::{DecisionTimes, Player, parse_bots, play_hand};
+use ai::players::{DecisionTimes, Player, parse_bots, play_hand};
 use ai::{Budget, Registry};
 use cards::Seat;
 

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use ai::Budget;
-use ai::table::{Player, play_hand};
+use ai::players::{Player, play_hand};
 use anyhow::{Context as _, bail};
 use cards::Rng;
 use cards::record::Variants;

@@ -32,7 +32,7 @@ use cards::Seat;
 use serde::Serialize;
 
 use crate::ext::{ExtLimits, Fallbacks, Pool, SharedPool};
-use crate::table::{DecisionTimes, IllegalChoice, Player, PlayerError, TimeSummary, play_hand};
+use crate::players::{DecisionTimes, IllegalChoice, Player, PlayerError, TimeSummary, play_hand};
 use crate::{Budget, Registry};
 use stats::{Accumulator, Interval, Summary};
 

@@ -1,4 +1,4 @@
-//! A table of four players — bots, or the arena's perfect-information `cheater` — and the loop
+//! The players of a hand — bots, or the arena's perfect-information `cheater` — and the loop
 //! that plays a hand with them, checking every action and timing every decision.
 
 use std::time::{Duration, Instant};
