@@ -18,7 +18,7 @@ def test_vecenv_steps_in_place_with_autoreset(game):
     obs, masks, players = env.reset()
     size = env.observation_size
     assert obs.shape == (n, size) and obs.dtype == np.float32
-    assert masks.shape == (n, env.num_actions) and masks.dtype == np.uint8
+    assert masks.shape == (n, env.num_actions) and masks.dtype == np.int8
     assert players.shape == (n,) and players.dtype == np.int32
     rng = np.random.default_rng(0)
     finished = 0
