@@ -1,7 +1,7 @@
+import importlib.util
 import os
 import pathlib
 import random
-import subprocess
 
 import pytest
 
@@ -23,12 +23,13 @@ def random_playout(state, rng):
 
 @pytest.fixture(scope="session")
 def yezi_bin():
-    """The `yezi` binary: $YEZI_BIN, or built with cargo (debug) from this checkout."""
+    """The `yezi` binary for the parity test: $YEZI_BIN (test.sh sets it to the binary its Rust
+    tests built), else None, and the test compares with the same bench compiled into the
+    extension (`yezi._yezi.bench_checksum`) instead of building the binary."""
     path = os.environ.get("YEZI_BIN")
-    if path:
-        return path
-    subprocess.run(["cargo", "build", "-q", "-p", "yezi", "--locked"], cwd=ROOT, check=True)
-    return str(ROOT / "target" / "debug" / "yezi")
+    if path and not os.access(path, os.X_OK):
+        raise FileNotFoundError(f"YEZI_BIN={path} is not an executable")
+    return path or None
 
 
 @pytest.fixture
@@ -36,9 +37,44 @@ def rng():
     return random.Random(12345)
 
 
+def _has_torch():
+    return importlib.util.find_spec("torch") is not None
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--no-skips",
+        action="store_true",
+        help="fail the run when any test is skipped (test.sh and CI, where every extra is installed)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `torch` are skipped when PyTorch is not installed (the `train` extra)."""
+    if _has_torch():
+        return
+    skip = pytest.mark.skip(reason="PyTorch is not installed (the `train` extra, docs/python.md)")
+    for item in items:
+        if "torch" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line for the tests skipped for want of PyTorch."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "PyTorch is not installed" in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} tests need PyTorch and were skipped: install the `train` extra "
+            "(CPU wheel: see docs/python.md) to run them",
+            yellow=True,
+        )
+
+
 def pytest_sessionfinish(session, exitstatus):
-    """No test may skip silently: a skipped test fails the run."""
+    """With --no-skips (test.sh), a skipped test fails the run: nothing may skip silently."""
+    if not session.config.getoption("--no-skips"):
+        return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and reporter.stats.get("skipped"):
-        reporter.write_line("a skipped test fails the run: every test must run", red=True)
+        reporter.write_line("--no-skips: a skipped test fails the run (every test must run)", red=True)
         session.exitstatus = 1

@@ -15,9 +15,16 @@ import sys
 
 import pytest
 import rlcard
-import torch
 
 import yezi.rlcard  # noqa: F401  (registers the environments)
+
+try:
+    import torch
+except ImportError:  # without the `train` extra: every test here is skipped (tests/conftest.py)
+    torch = None
+
+# PyTorch is needed (RLCard's trainer); conftest.py skips these, with one line, when it is absent.
+pytestmark = pytest.mark.torch
 
 FRAMES = 2048
 TIMEOUT_S = 150
