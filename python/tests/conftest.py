@@ -1,11 +1,8 @@
 import importlib.util
 import os
-import pathlib
 import random
 
 import pytest
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def random_playout(state, rng):

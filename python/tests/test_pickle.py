@@ -26,21 +26,28 @@ STATES = 10_000
 
 
 def random_states(game, n, seed):
-    """`n` states of `game` stopped after a random number of random steps, chance steps included
-    (so chance nodes, dealt hands before any decision, mid-hand positions, Da Bai Fen's draw polls
-    and half-built sets, and finished hands all occur)."""
+    """`n` states of `game` along random hands: a random hand is played to its end, then replayed
+    to a random point of it: a chance node (one in five), a decision (mid-hand: about three in
+    four, Da Bai Fen's draw polls and half-built sets among them), or the end (one in twenty)."""
     rng = random.Random(seed)
+    deck = game.max_chance_outcomes()
     out = []
     while len(out) < n:
+        s, history = game.new_initial_state(), []
+        while not s.is_terminal():
+            a = rng.choice(s.chance_outcomes())[0] if s.is_chance_node() else rng.choice(s.legal_actions())
+            s.apply_action(a)
+            history.append(a)
+        u = rng.random()
+        if u < 0.2:
+            k = rng.randrange(deck)
+        elif u < 0.95 and len(history) > deck:
+            k = rng.randrange(deck, len(history))
+        else:
+            k = len(history)
         s = game.new_initial_state()
-        stop = rng.randrange(game.max_chance_outcomes() + 60)
-        for _ in range(stop):
-            if s.is_terminal():
-                break
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.chance_outcomes())[0])
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
+        for a in history[:k]:
+            s.apply_action(a)
         out.append(s)
     return out
 
