@@ -34,8 +34,13 @@ def rng():
     return random.Random(12345)
 
 
-def _has_torch():
-    return importlib.util.find_spec("torch") is not None
+#: The modules of the `train` extra: PyTorch, and GitPython (`git`), which RLCard's DMC logger imports.
+TRAIN_MODULES = {"torch": "torch", "git": "GitPython"}
+SKIP_REASON = "the train extra is not installed"
+
+
+def _missing_train():
+    return [pkg for mod, pkg in TRAIN_MODULES.items() if importlib.util.find_spec(mod) is None]
 
 
 def pytest_addoption(parser):
@@ -47,24 +52,29 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `torch` are skipped when PyTorch is not installed (the `train` extra)."""
-    if _has_torch():
+    """Tests marked `torch` are skipped when the `train` extra (PyTorch, GitPython) is absent."""
+    missing = _missing_train()
+    if not missing:
         return
-    skip = pytest.mark.skip(reason="PyTorch is not installed (the `train` extra, docs/python.md)")
+    skip = pytest.mark.skip(reason=f"{SKIP_REASON} ({', '.join(missing)} missing; docs/python.md)")
     for item in items:
         if "torch" in item.keywords:
             item.add_marker(skip)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """One line for the tests skipped for want of PyTorch."""
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "PyTorch is not installed" in str(r.longrepr)]
-    if skipped:
+    """One line for the tests skipped for want of the `train` extra; with --no-skips, one line
+    saying the skips fail the run."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    train = [r for r in skipped if SKIP_REASON in str(r.longrepr)]
+    if train:
         terminalreporter.write_line(
-            f"{len(skipped)} tests need PyTorch and were skipped: install the `train` extra "
-            "(CPU wheel: see docs/python.md) to run them",
+            f"{len(train)} tests need PyTorch and were skipped ({', '.join(_missing_train())} missing): "
+            "install the `train` extra, torch's CPU build first (docs/python.md)",
             yellow=True,
         )
+    if skipped and config.getoption("--no-skips"):
+        terminalreporter.write_line(f"--no-skips: {len(skipped)} skipped tests fail the run (every test must run)", red=True)
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -73,5 +83,4 @@ def pytest_sessionfinish(session, exitstatus):
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and reporter.stats.get("skipped"):
-        reporter.write_line("--no-skips: a skipped test fails the run (every test must run)", red=True)
         session.exitstatus = 1

@@ -23,7 +23,7 @@ try:
 except ImportError:  # without the `train` extra: every test here is skipped (tests/conftest.py)
     torch = None
 
-# PyTorch is needed (RLCard's trainer); conftest.py skips these, with one line, when it is absent.
+# PyTorch and GitPython are needed (the `train` extra); conftest.py skips these, with one line, without them.
 pytestmark = pytest.mark.torch
 
 FRAMES = 2048
