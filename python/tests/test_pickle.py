@@ -201,3 +201,28 @@ def test_vecenv_with_bots_refuses_to_pickle():
 def test_version():
     assert yezi.__version__ == _yezi.__version__
     assert yezi.__version__.count(".") == 2
+
+
+def _play_out(state):
+    """The state played on with the first legal action each time; its returns, record and itself
+    (run in another process, everything crosses by pickle)."""
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    return state.returns(), state.to_record(), state
+
+
+def test_states_cross_process_boundaries():
+    # multiprocessing sends arguments and results by pickle: mid-hand states go to a fresh
+    # interpreter (spawn) and come back played out.
+    import concurrent.futures
+    import multiprocessing
+
+    states = random_states(dabaifen.Game(), 40, seed=3) + random_states(madiao.Game(), 40, seed=3)
+    states = [s for s in states if not s.is_chance_node()]
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+        remote = list(pool.map(_play_out, states))
+    for s, (returns, record, back) in zip(states, remote):
+        local = _play_out(s.clone())
+        assert returns == local[0] and record == local[1]
+        assert back == local[2]
