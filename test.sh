@@ -9,8 +9,9 @@
 # TypeScript from npm), and the Python bindings: the release wheel built once with maturin,
 # every Python test run against it in a virtualenv under target/ made from Debian's Python 3
 # (apt installs its CPU PyTorch when missing; pip installs numpy, maturin, pytest, gymnasium,
-# pettingzoo, open-spiel, rlcard and GitPython when missing), then the same wheel installed into
-# a fresh virtualenv and tested there (see docs/python.md). The workspace's tests run under
+# pettingzoo, open-spiel, rlcard, GitPython and mypy when missing; a skipped Python test fails
+# the suite), then the same wheel installed into a fresh virtualenv and tested there (see
+# docs/python.md). The workspace's tests run under
 # cargo-nextest when it is installed (several test binaries at once), else `cargo test`.
 # `.ci/run` calls this.
 set -euo pipefail
@@ -203,20 +204,31 @@ if ! dpkg -s python3-torch libopenblas0-pthread python3-venv >/dev/null 2>&1; th
 fi
 PYENV="$PWD/target/pyenv-debian"
 [ -x "$PYENV/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$PYENV"
-if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch" 2>/dev/null \
+if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch, mypy" 2>/dev/null \
   || ! "$PYENV/bin/python" -c "import numpy, sys; sys.exit(int(numpy.__version__.split('.')[0]) >= 2)"; then
   echo "installing the Python test tools into $PYENV (pip)"
-  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython
+  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython mypy
 fi
 # The extension is built once, as what `pip install yezi` installs: the abi3 wheel in release
-# mode. Every test runs against it here; then the same wheel goes into a fresh virtualenv.
+# mode, with the sdist beside it (the one documented command, docs/python.md). Every test runs
+# against the wheel here; then the same wheel goes into a fresh virtualenv.
 WHEELS="$PWD/target/wheels"
 rm -rf "$WHEELS"
 (cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
-  maturin build --release --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+  maturin build --release --sdist --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+# Both carry the types: py.typed and the native module's stubs.
+WHEEL_FILES=$("$PYENV/bin/python" -m zipfile -l "$WHEELS"/yezi-*.whl)
+SDIST_FILES=$(tar tzf "$WHEELS"/yezi-*.tar.gz)
+for f in yezi/py.typed yezi/_yezi.pyi; do
+  grep -q "^$f " <<<"$WHEEL_FILES" || { echo "the wheel lacks $f"; exit 1; }
+  grep -q "/pysrc/$f\$" <<<"$SDIST_FILES" || { echo "the sdist lacks $f"; exit 1; }
+done
 # --no-deps: the virtualenv keeps its numpy below 2 (Debian's torch is built against numpy 1).
 "$PYENV/bin/python" -m pip install -q --force-reinstall --no-deps "$WHEELS"/yezi-*.whl
-(cd python && YEZI_BIN="$YEZI" "$PYENV/bin/python" -m pytest -q tests)
+# --no-skips (tests/conftest.py): every tool and extra is installed here, PyTorch included, so a
+# skipped test fails the run; the summary is checked for skips as well.
+(cd python && YEZI_BIN="$YEZI" "$PYENV/bin/python" -m pytest -q -rs --no-skips tests) | tee "$PWD/target/pytest.log"
+if grep -qE "[0-9]+ skipped" "$PWD/target/pytest.log"; then echo "Python tests were skipped"; exit 1; fi
 
 step "the Python bindings: the release wheel in a fresh virtualenv"
 # What `pip install yezi` would install: the same wheel, installed into a new virtualenv made
@@ -231,8 +243,8 @@ import sys, yezi, yezi._yezi as native
 assert native.__file__.startswith(sys.prefix + "/"), native.__file__
 s = yezi.madiao.Game().new_initial_state(seed=1)
 print("yezi from the wheel:", native.__file__, "| a Madiao deal, player", s.current_player())'
-(cd python && YEZI_BIN="$YEZI" "$WHEELENV/bin/python" -m pytest -q \
-  tests/test_native.py tests/test_noleak.py tests/test_parity.py)
+(cd python && YEZI_BIN="$YEZI" "$WHEELENV/bin/python" -m pytest -q --no-skips \
+  tests/test_native.py tests/test_noleak.py tests/test_parity.py tests/test_pickle.py)
 
 step_done
 STEP_NAME=

@@ -36,7 +36,7 @@ impl PolicyBot {
     }
 
     /// One call of the policy: the chosen id, if it is allowed by `mask`.
-    fn ask(&self, obs: Vec<f32>, mask: Vec<u8>, seat: u8) -> Option<usize> {
+    fn ask(&self, obs: Vec<f32>, mask: Vec<i8>, seat: u8) -> Option<usize> {
         if self.failed() {
             return None;
         }
@@ -69,7 +69,7 @@ impl ai::Bot<ai::Madiao> for PolicyBot {
     fn choose(&mut self, view: &madiao::View, legal: &[madiao::Action]) -> madiao::Action {
         let mut obs = vec![0f32; md::OBS_LEN];
         md::encode_view(view, &mut obs, false);
-        let mut mask = vec![0u8; md::NUM_ACTIONS];
+        let mut mask = vec![0i8; md::NUM_ACTIONS];
         for &a in legal {
             mask[MCore::id(a)] = 1;
         }
@@ -96,7 +96,7 @@ impl ai::Bot<ai::Dabaifen> for PolicyBot {
         let set_action =
             |s: Cards| if view.phase == Phase::Burying { Action::Bury(s) } else { Action::Play(s) };
         if sets.is_empty() {
-            let mut mask = vec![0u8; dbf::NUM_ACTIONS];
+            let mut mask = vec![0i8; dbf::NUM_ACTIONS];
             for &a in legal {
                 if let [id] = DCore::ids_of_unpicked(a)[..] {
                     mask[id] = 1;
@@ -117,7 +117,7 @@ impl ai::Bot<ai::Dabaifen> for PolicyBot {
             if o.complete && o.next.is_empty() {
                 return set_action(picked);
             }
-            let mut mask = vec![0u8; dbf::NUM_ACTIONS];
+            let mut mask = vec![0i8; dbf::NUM_ACTIONS];
             for c in o.next {
                 mask[c.number() as usize] = 1;
             }

@@ -34,7 +34,7 @@ pub trait Core: Clone + Send + Sync + 'static {
     /// The seat to act: a seat number, [`CHANCE`] or [`TERMINAL`].
     fn current_player(&self) -> i32;
     /// Sets `out[id]` to 1 for every legal action id (chance outcomes at a chance node), 0 elsewhere.
-    fn legal_mask(&self, out: &mut [u8]);
+    fn legal_mask(&self, out: &mut [i8]);
     /// Applies a player's action id.
     fn apply_player(&mut self, id: usize) -> Result<(), String>;
     /// The payoffs of a finished hand (zeros before).

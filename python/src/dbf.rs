@@ -239,11 +239,11 @@ impl Core for DCore {
             Some(st) => st.to_move().map_or(TERMINAL, |s| i32::from(s.number())),
         }
     }
-    fn legal_mask(&self, out: &mut [u8]) {
+    fn legal_mask(&self, out: &mut [i8]) {
         out.fill(0);
         let Some(st) = &self.st else {
             for (c, o) in out.iter_mut().enumerate().take(54) {
-                *o = u8::from(self.dealt >> c & 1 == 0);
+                *o = i8::from(self.dealt >> c & 1 == 0);
             }
             return;
         };

@@ -13,9 +13,11 @@ mod bots;
 mod core;
 mod dbf;
 mod md;
+mod persist;
 mod vector;
 
 use crate::core::{Core, TERMINAL, seat};
+use crate::persist::Persist;
 use dbf::DCore;
 use md::MCore;
 
@@ -126,7 +128,7 @@ macro_rules! state_class {
             }
             /// The legal action ids, ascending (the chance outcomes at a chance node).
             fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-                let mut m = [0u8; <$Core>::NUM_ACTIONS];
+                let mut m = [0i8; <$Core>::NUM_ACTIONS];
                 self.core.legal_mask(&mut m);
                 let mut ids = [0u8; <$Core>::NUM_ACTIONS];
                 let mut k = 0;
@@ -138,13 +140,14 @@ macro_rules! state_class {
                 }
                 PyList::new(py, &ids[..k])
             }
-            /// 1 for each legal action id (uint8), written into `out` when given.
+            /// 1 for each legal action id (int8, as every mask of the package), written into
+            /// `out` when given.
             #[pyo3(signature = (out=None))]
             fn legal_action_mask<'py>(
                 &self,
                 py: Python<'py>,
-                out: Option<Bound<'py, PyArray1<u8>>>,
-            ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+                out: Option<Bound<'py, PyArray1<i8>>>,
+            ) -> PyResult<Bound<'py, PyArray1<i8>>> {
                 let a = out_or_new(py, out, <$Core>::NUM_ACTIONS)?;
                 fill(&a, |s| self.core.legal_mask(s))?;
                 Ok(a)
@@ -218,6 +221,18 @@ macro_rules! state_class {
             /// The hand as a `yezi/1` record (JSON text).
             fn to_record(&self) -> PyResult<String> {
                 self.core.to_record().map_err(verr)
+            }
+            /// Pickling: the state as its game, deck, `yezi/1` record and picks (JSON text),
+            /// rebuilt by `yezi._yezi._restore` through the engine.
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+                let text = persist::to_text(&self.core.save().map_err(verr)?).map_err(verr)?;
+                Ok((restorer(py)?, ($pyname, text)))
+            }
+            /// Two states are equal when they are the same position of the same game: the same
+            /// setup, deck, actions and picks.
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+                let Ok(other) = other.extract::<PyRef<'_, Self>>() else { return Ok(false) };
+                Ok(self.core.save().map_err(verr)? == other.core.save().map_err(verr)?)
             }
             fn __str__(&self) -> String {
                 self.core.text()
@@ -308,16 +323,16 @@ impl Extra for DCore {
 
 state_class!(MState, MCore, "MadiaoState", {});
 state_class!(DState, DCore, "DabaifenState", {
-    /// Every legal burial or play as rows of a (N, 54) uint8 array (no rows in other phases).
-    fn legal_plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    /// Every legal burial or play as rows of a (N, 54) int8 array (no rows in other phases).
+    fn legal_plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
         let sets = self.core.legal_sets();
-        let a = PyArray2::<u8>::zeros(py, [sets.len(), 54], false);
+        let a = PyArray2::<i8>::zeros(py, [sets.len(), 54], false);
         {
             let mut w = a.readwrite();
             let s = w.as_slice_mut().map_err(verr)?;
             for (i, set) in sets.iter().enumerate() {
                 for c in 0..54 {
-                    s[54 * i + c] = (set >> c & 1) as u8;
+                    s[54 * i + c] = (set >> c & 1) as i8;
                 }
             }
         }
@@ -440,6 +455,16 @@ impl MGame {
     fn variants(&self) -> Vec<(String, String)> {
         self.cfg.variants.entries().map(|(k, v)| (k.to_string(), v)).collect()
     }
+    /// Pickling: the game as its setup (JSON text).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((restorer(py)?, ("MadiaoGame", persist::to_text(&persist::MGameP::of(&self.cfg)).map_err(verr)?)))
+    }
+    /// Two games are equal when they have the same rules and setup.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, Self>>()
+            .is_ok_and(|o| persist::MGameP::of(&self.cfg) == persist::MGameP::of(&o.cfg))
+    }
     fn __repr__(&self) -> String {
         format!(
             "yezi.madiao.Game(rules={:?}, banker={}, stake={})",
@@ -529,6 +554,19 @@ impl DGame {
     /// The rules as name → value.
     fn variants(&self) -> Vec<(String, String)> {
         self.cfg.variants.entries().iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+    /// Pickling: the game as its setup (JSON text).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((
+            restorer(py)?,
+            ("DabaifenGame", persist::to_text(&persist::DGameP::of(&self.cfg)).map_err(verr)?),
+        ))
+    }
+    /// Two games are equal when they have the same rules and setup.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, Self>>()
+            .is_ok_and(|o| persist::DGameP::of(&self.cfg) == persist::DGameP::of(&o.cfg))
     }
     fn __repr__(&self) -> String {
         format!("yezi.dabaifen.Game(starter={})", self.cfg.starter.number())
@@ -685,6 +723,88 @@ fn madiao_result<'py>(py: Python<'py>, state: &MState) -> PyResult<Bound<'py, Py
     Ok(d.into_any())
 }
 
+/// The checksum `yezi bench madiao|dabaifen --hands N --seed S` prints (standard rules, random
+/// play): the same library function the binary calls, for the parity test when no binary is at
+/// hand.
+#[pyfunction]
+fn bench_checksum(game: &str, hands: u64, seed: u64) -> PyResult<u64> {
+    match game {
+        "madiao" => {
+            let v = madiao::Variants::preset("standard").map_err(verr)?;
+            Ok(madiao::random::bench(seed, hands, v, madiao::random::RandomPolicy::default()).checksum)
+        }
+        "dabaifen" => {
+            let v = dabaifen::Variants::preset("standard").map_err(verr)?;
+            Ok(dabaifen::random::bench(v, seed, hands).checksum)
+        }
+        g => Err(verr(format!("game is \"madiao\" or \"dabaifen\", not {g:?}"))),
+    }
+}
+
+/// Replays a `yezi/1` record as `yezi replay` checks it (every action legal, every stored
+/// result matching); `ValueError` saying what is wrong otherwise.
+#[pyfunction]
+fn replay_record(text: &str) -> PyResult<()> {
+    let head: serde_json::Value = serde_json::from_str(text).map_err(verr)?;
+    let (error, differences) = match head.get("game").and_then(|g| g.as_str()) {
+        Some("madiao") => {
+            let rec: cards::record::Record<cards::record::MadiaoHand> =
+                serde_json::from_value(head).map_err(verr)?;
+            let r = madiao::record::replay(&rec);
+            (r.error.clone(), r.differences().collect::<Vec<_>>())
+        }
+        Some("dabaifen") => {
+            let rec: cards::record::Record<cards::record::DabaifenHand> =
+                serde_json::from_value(head).map_err(verr)?;
+            let r = dabaifen::record::replay(&rec);
+            (r.error.clone(), r.differences())
+        }
+        g => return Err(verr(format!("a record's game is \"madiao\" or \"dabaifen\", not {g:?}"))),
+    };
+    if let Some(e) = error {
+        return Err(verr(format!("hand {:?}, action {:?}: {}", e.hand, e.action, e.reason)));
+    }
+    if !differences.is_empty() {
+        return Err(verr(differences.join("; ")));
+    }
+    Ok(())
+}
+
+/// `yezi._yezi._restore`, the callable pickles name: rebuilds what `__reduce__` wrote.
+fn restorer<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    py.import("yezi._yezi")?.getattr("_restore")
+}
+
+/// Rebuilds a pickled `Game`, `State` or `VecEnv` from its kind and JSON text (see `persist`).
+#[pyfunction]
+fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
+    let obj = match kind {
+        "MadiaoGame" => {
+            MGame { cfg: persist::from_text::<persist::MGameP>(text).and_then(|p| p.cfg()).map_err(verr)? }
+                .into_pyobject(py)?
+                .into_any()
+        }
+        "DabaifenGame" => {
+            DGame { cfg: persist::from_text::<persist::DGameP>(text).and_then(|p| p.cfg()).map_err(verr)? }
+                .into_pyobject(py)?
+                .into_any()
+        }
+        "MadiaoState" => {
+            MState { core: persist::from_text(text).and_then(|p| MCore::restore(&p)).map_err(verr)? }
+                .into_pyobject(py)?
+                .into_any()
+        }
+        "DabaifenState" => {
+            DState { core: persist::from_text(text).and_then(|p| DCore::restore(&p)).map_err(verr)? }
+                .into_pyobject(py)?
+                .into_any()
+        }
+        "VecEnv" => vector::VecEnv::restore(py, text)?.into_pyobject(py)?.into_any(),
+        k => return Err(verr(format!("no yezi class {k:?} to restore"))),
+    };
+    Ok(obj.unbind())
+}
+
 #[pymodule]
 fn _yezi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MGame>()?;
@@ -699,6 +819,10 @@ fn _yezi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dabaifen_result, m)?)?;
     m.add_function(wrap_pyfunction!(madiao_result, m)?)?;
     m.add_function(wrap_pyfunction!(arena::run, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_checksum, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_record, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CHANCE_PLAYER", core::CHANCE)?;
     m.add("TERMINAL_PLAYER", core::TERMINAL)?;
     Ok(())

@@ -171,12 +171,12 @@ impl Core for MCore {
             Some(st) => st.to_move().map_or(TERMINAL, |s| i32::from(s.number())),
         }
     }
-    fn legal_mask(&self, out: &mut [u8]) {
+    fn legal_mask(&self, out: &mut [i8]) {
         out.fill(0);
         match &self.st {
             None => {
                 for (c, o) in out.iter_mut().enumerate().take(40) {
-                    *o = u8::from(self.dealt >> c & 1 == 0);
+                    *o = i8::from(self.dealt >> c & 1 == 0);
                 }
             }
             Some(st) => {

@@ -1,6 +1,6 @@
 //! `yezi.vector.VecEnv`: `n` hands stepped together in Rust, the GIL released, into arrays
 //! allocated once: observations (n × tensor length, float32), legal-action masks (n × actions,
-//! uint8), the player to move (n, int32), rewards (n × 4, float32: a finished hand's returns on
+//! int8), the player to move (n, int32), rewards (n × 4, float32: a finished hand's returns on
 //! the step that ends it, else 0) and terminations (n, bool). A finished hand is replaced at once
 //! by a new deal (autoreset); the arrays then describe the new hand. Hands that end at the deal
 //! with no decision (a Madiao meld or the four lowest) are dealt again and counted in `skipped`.
@@ -12,13 +12,16 @@ use std::sync::Mutex;
 
 use ai::players::Player;
 use cards::{Rng, Seat};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::core::{Core, TERMINAL};
 use crate::dbf::DCore;
 use crate::md::MCore;
-use crate::{DGame, MGame, verr};
+use crate::persist::{self, DGameP, DStateP, MGameP, MStateP, Persist};
+use crate::{DGame, DState, MGame, MState, verr};
 
 /// The five arrays of a step: observations, masks, players, rewards, terminations.
 type Arrays = (Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>);
@@ -80,16 +83,21 @@ fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result
 /// The arrays of one step, as slices.
 struct Out<'a> {
     obs: &'a mut [f32],
-    mask: &'a mut [u8],
+    mask: &'a mut [i8],
     player: &'a mut [i32],
     rewards: &'a mut [f32],
     terminated: &'a mut [bool],
 }
 
+const BOTS_DO_NOT_PICKLE: &str = "a VecEnv with bots (seat=...) does not pickle: the bots' generators and \
+clocks do not travel; pickle one without seat, or make a new one";
+
 #[pyclass(module = "yezi._yezi", name = "VecEnv")]
 pub struct VecEnv {
     envs: Mutex<Envs>,
     rngs: Vec<Rng>,
+    /// Deals each hand's generator has made since it was seeded.
+    deals: Vec<u64>,
     seed: u64,
     info: bool,
     obs_len: usize,
@@ -99,7 +107,7 @@ pub struct VecEnv {
     #[pyo3(get)]
     observations: Py<PyArray2<f32>>,
     #[pyo3(get)]
-    action_masks: Py<PyArray2<u8>>,
+    action_masks: Py<PyArray2<i8>>,
     #[pyo3(get)]
     current_players: Py<PyArray1<i32>>,
     #[pyo3(get)]
@@ -114,10 +122,12 @@ fn deal<C: Driven>(
     rng: &mut Rng,
     players: &mut [Option<Player<C::G>>],
     skipped: &mut u64,
+    deals: &mut u64,
 ) -> Result<(), String> {
     for _ in 0..10_000 {
         *c = template.clone();
         c.deal_rest(rng)?;
+        *deals += 1;
         advance(c, players)?;
         if c.current_player() != TERMINAL {
             return Ok(());
@@ -140,6 +150,7 @@ fn write<C: Core>(c: &C, i: usize, o: &mut Out<'_>, info: bool) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn reset_all<C: Driven>(
     envs: &mut [C],
     template: &C,
@@ -148,9 +159,17 @@ fn reset_all<C: Driven>(
     o: &mut Out<'_>,
     info: bool,
     skipped: &mut u64,
+    deals: &mut [u64],
 ) -> Result<(), String> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
-        deal(c, template, rng, players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]), skipped)?;
+        deal(
+            c,
+            template,
+            rng,
+            players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]),
+            skipped,
+            &mut deals[i],
+        )?;
         write(c, i, o, info);
         o.rewards[4 * i..4 * i + 4].fill(0.0);
         o.terminated[i] = false;
@@ -169,6 +188,7 @@ fn step_all<C: Driven>(
     info: bool,
     skipped: &mut u64,
     episodes: &mut u64,
+    deals: &mut [u64],
 ) -> Result<(), String> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
         let ps = players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]);
@@ -181,7 +201,7 @@ fn step_all<C: Driven>(
             }
             o.terminated[i] = true;
             *episodes += 1;
-            deal(c, template, rng, ps, skipped)?;
+            deal(c, template, rng, ps, skipped, &mut deals[i])?;
         } else {
             o.rewards[4 * i..4 * i + 4].fill(0.0);
             o.terminated[i] = false;
@@ -191,8 +211,67 @@ fn step_all<C: Driven>(
     Ok(())
 }
 
+/// Writes every hand's arrays as they stand (after a restore).
+fn write_all<C: Core>(envs: &[C], o: &mut Out<'_>, info: bool) {
+    for (i, c) in envs.iter().enumerate() {
+        write(c, i, o, info);
+    }
+}
+
+/// What a call of [`VecEnv::run`] does.
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    /// Deal every hand anew.
+    Reset,
+    /// Apply one action per hand.
+    Step(&'a [i64]),
+    /// Only write the arrays of the hands as they are.
+    Write,
+}
+
+/// A pickled `VecEnv`: its game, seed, tensor, each hand (a `State`'s pickle), how many deals each
+/// hand's generator has made, the counters and the last step's rewards and terminations.
+#[derive(Serialize, Deserialize)]
+struct VecP {
+    game: GameP,
+    seed: u64,
+    info: bool,
+    deals: Vec<u64>,
+    skipped: u64,
+    episodes: u64,
+    rewards: Vec<f32>,
+    terminations: Vec<bool>,
+}
+
+#[derive(Serialize, Deserialize)]
+enum GameP {
+    Madiao { game: MGameP, hands: Vec<MStateP> },
+    Dabaifen { game: DGameP, hands: Vec<DStateP> },
+}
+
+/// Generators for `n` hands from `seed`, each advanced past `deals[i]` deals (a deal shuffles the
+/// `deck` cards left to place, all of them: the template is an empty deck).
+fn generators(seed: u64, deals: &[u64], deck: usize) -> Vec<Rng> {
+    let mut scratch: Vec<usize> = (0..deck).collect();
+    deals
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let mut rng = Rng::from_seed_stream(seed, i as u64);
+            for _ in 0..k {
+                rng.shuffle(&mut scratch);
+            }
+            rng
+        })
+        .collect()
+}
+
 impl VecEnv {
-    fn run<'py>(&mut self, py: Python<'py>, actions: Option<&[i64]>) -> PyResult<()> {
+    fn run<'py>(&mut self, py: Python<'py>, mode: Mode<'_>) -> PyResult<()> {
+        let actions = match mode {
+            Mode::Step(a) => Some(a),
+            _ => None,
+        };
         let obs = self.observations.bind(py).clone();
         let mask = self.action_masks.bind(py).clone();
         let player = self.current_players.bind(py).clone();
@@ -226,22 +305,135 @@ impl VecEnv {
         let info = self.info;
         let mut guard = self.envs.lock().map_err(|_| verr("an earlier step failed inside the bots"))?;
         let envs: &mut Envs = &mut guard;
-        let (rngs, skipped, episodes) = (&mut self.rngs, &mut self.skipped, &mut self.episodes);
-        let r = py.detach(move || match (envs, actions) {
-            (Envs::Madiao { template, envs, players }, None) => {
-                reset_all(envs, template, rngs, players, &mut o, info, skipped)
+        let (rngs, skipped, episodes, deals) =
+            (&mut self.rngs, &mut self.skipped, &mut self.episodes, &mut self.deals);
+        let r = py.detach(move || match (envs, mode) {
+            (Envs::Madiao { template, envs, players }, Mode::Reset) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped, deals)
             }
-            (Envs::Dabaifen { template, envs, players }, None) => {
-                reset_all(envs, template, rngs, players, &mut o, info, skipped)
+            (Envs::Dabaifen { template, envs, players }, Mode::Reset) => {
+                reset_all(envs, template, rngs, players, &mut o, info, skipped, deals)
             }
-            (Envs::Madiao { template, envs, players }, Some(a)) => {
-                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
+            (Envs::Madiao { template, envs, players }, Mode::Step(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes, deals)
             }
-            (Envs::Dabaifen { template, envs, players }, Some(a)) => {
-                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes)
+            (Envs::Dabaifen { template, envs, players }, Mode::Step(a)) => {
+                step_all(envs, template, rngs, players, a, &mut o, info, skipped, episodes, deals)
+            }
+            (Envs::Madiao { envs, .. }, Mode::Write) => {
+                write_all(envs, &mut o, info);
+                Ok(())
+            }
+            (Envs::Dabaifen { envs, .. }, Mode::Write) => {
+                write_all(envs, &mut o, info);
+                Ok(())
             }
         });
         r.map_err(verr)
+    }
+
+    /// A `VecEnv` over `envs` (every hand still to be dealt or written by [`VecEnv::run`]).
+    fn build(py: Python<'_>, envs: Envs, n: usize, seed: u64, info: bool) -> VecEnv {
+        let (obs_len, num_actions) = match (&envs, info) {
+            (Envs::Madiao { .. }, false) => (MCore::OBS_LEN, MCore::NUM_ACTIONS),
+            (Envs::Madiao { .. }, true) => (MCore::INFO_LEN, MCore::NUM_ACTIONS),
+            (Envs::Dabaifen { .. }, false) => (DCore::OBS_LEN, DCore::NUM_ACTIONS),
+            (Envs::Dabaifen { .. }, true) => (DCore::INFO_LEN, DCore::NUM_ACTIONS),
+        };
+        VecEnv {
+            envs: Mutex::new(envs),
+            rngs: (0..n as u64).map(|i| Rng::from_seed_stream(seed, i)).collect(),
+            deals: vec![0; n],
+            seed,
+            info,
+            obs_len,
+            num_actions,
+            skipped: 0,
+            episodes: 0,
+            observations: PyArray2::<f32>::zeros(py, [n, obs_len], false).unbind(),
+            action_masks: PyArray2::<i8>::zeros(py, [n, num_actions], false).unbind(),
+            current_players: PyArray1::<i32>::zeros(py, n, false).unbind(),
+            rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
+            terminations: PyArray1::<bool>::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// What `__reduce__` writes (only for a `VecEnv` whose seats are all the caller's: the bots
+    /// keep generators and clocks of their own that do not travel).
+    fn save(&self, py: Python<'_>) -> PyResult<VecP> {
+        let guard = self.envs.lock().map_err(|_| verr("an earlier step failed inside the bots"))?;
+        let game = match &*guard {
+            Envs::Madiao { template, envs, players } => {
+                if !players.is_empty() {
+                    return Err(PyTypeError::new_err(BOTS_DO_NOT_PICKLE));
+                }
+                GameP::Madiao {
+                    game: MGameP::of(&template.cfg),
+                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>().map_err(verr)?,
+                }
+            }
+            Envs::Dabaifen { template, envs, players } => {
+                if !players.is_empty() {
+                    return Err(PyTypeError::new_err(BOTS_DO_NOT_PICKLE));
+                }
+                GameP::Dabaifen {
+                    game: DGameP::of(&template.cfg),
+                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>().map_err(verr)?,
+                }
+            }
+        };
+        let rewards = self.rewards.bind(py).to_vec().map_err(verr)?;
+        let terminations = self.terminations.bind(py).to_vec().map_err(verr)?;
+        Ok(VecP {
+            game,
+            seed: self.seed,
+            info: self.info,
+            deals: self.deals.clone(),
+            skipped: self.skipped,
+            episodes: self.episodes,
+            rewards,
+            terminations,
+        })
+    }
+
+    /// Rebuilds a pickled `VecEnv` (`yezi._yezi._restore`).
+    pub fn restore(py: Python<'_>, text: &str) -> PyResult<VecEnv> {
+        let p: VecP = persist::from_text(text).map_err(verr)?;
+        let n = p.deals.len();
+        let (envs, deck) = match &p.game {
+            GameP::Madiao { game, hands } => {
+                let t = MCore::new(game.cfg().map_err(verr)?);
+                let envs = hands.iter().map(MCore::restore).collect::<Result<Vec<_>, _>>().map_err(verr)?;
+                (Envs::Madiao { template: Box::new(t), envs, players: Vec::new() }, MCore::DECK)
+            }
+            GameP::Dabaifen { game, hands } => {
+                let t = DCore::new(game.cfg().map_err(verr)?);
+                let envs = hands.iter().map(DCore::restore).collect::<Result<Vec<_>, _>>().map_err(verr)?;
+                (Envs::Dabaifen { template: Box::new(t), envs, players: Vec::new() }, DCore::DECK)
+            }
+        };
+        let hands = match &envs {
+            Envs::Madiao { envs, .. } => envs.len(),
+            Envs::Dabaifen { envs, .. } => envs.len(),
+        };
+        if n == 0 || hands != n || p.rewards.len() != 4 * n || p.terminations.len() != n {
+            return Err(verr("a VecEnv pickle holds one hand, four rewards and a termination per slot"));
+        }
+        let mut v = VecEnv::build(py, envs, n, p.seed, p.info);
+        v.rngs = generators(p.seed, &p.deals, deck);
+        v.deals = p.deals;
+        v.skipped = p.skipped;
+        v.episodes = p.episodes;
+        v.run(py, Mode::Write)?;
+        {
+            let r = v.rewards.bind(py);
+            let mut w = r.try_readwrite().map_err(verr)?;
+            w.as_slice_mut().map_err(verr)?.copy_from_slice(&p.rewards);
+            let t = v.terminations.bind(py);
+            let mut w = t.try_readwrite().map_err(verr)?;
+            w.as_slice_mut().map_err(verr)?.copy_from_slice(&p.terminations);
+        }
+        Ok(v)
     }
 
     fn arrays(&self, py: Python<'_>) -> Arrays {
@@ -354,28 +546,8 @@ impl VecEnv {
         } else {
             return Err(verr("game is a yezi.madiao.Game, a yezi.dabaifen.Game, \"madiao\" or \"dabaifen\""));
         };
-        let (obs_len, num_actions) = match (&envs, info) {
-            (Envs::Madiao { .. }, false) => (MCore::OBS_LEN, MCore::NUM_ACTIONS),
-            (Envs::Madiao { .. }, true) => (MCore::INFO_LEN, MCore::NUM_ACTIONS),
-            (Envs::Dabaifen { .. }, false) => (DCore::OBS_LEN, DCore::NUM_ACTIONS),
-            (Envs::Dabaifen { .. }, true) => (DCore::INFO_LEN, DCore::NUM_ACTIONS),
-        };
-        let mut v = VecEnv {
-            envs: Mutex::new(envs),
-            rngs: (0..n as u64).map(|i| Rng::from_seed_stream(seed, i)).collect(),
-            seed,
-            info,
-            obs_len,
-            num_actions,
-            skipped: 0,
-            episodes: 0,
-            observations: PyArray2::<f32>::zeros(py, [n, obs_len], false).unbind(),
-            action_masks: PyArray2::<u8>::zeros(py, [n, num_actions], false).unbind(),
-            current_players: PyArray1::<i32>::zeros(py, n, false).unbind(),
-            rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
-            terminations: PyArray1::<bool>::zeros(py, n, false).unbind(),
-        };
-        v.run(py, None)?;
+        let mut v = VecEnv::build(py, envs, n, seed, info);
+        v.run(py, Mode::Reset)?;
         Ok(v)
     }
 
@@ -388,20 +560,52 @@ impl VecEnv {
         }
         let n = self.rngs.len() as u64;
         self.rngs = (0..n).map(|i| Rng::from_seed_stream(self.seed, i)).collect();
-        self.run(py, None)?;
+        self.deals = vec![0; n as usize];
+        self.run(py, Mode::Reset)?;
         let (o, m, p, _, _) = self.arrays(py);
         Ok((o, m, p))
     }
 
     /// Applies one action id per hand (for its player to move) and returns `(observations,
     /// action_masks, current_players, rewards, terminations)` — the same arrays every time.
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<Arrays> {
-        let a = actions.as_slice().map_err(verr)?.to_vec();
+    /// `actions` is any one-dimensional array of integers (any integer dtype) or a sequence of
+    /// ints; a value outside the ids is refused like an illegal one.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Arrays> {
+        let a = action_ids(py, actions)?;
         if a.len() != self.rngs.len() {
             return Err(verr(format!("step takes {} actions, not {}", self.rngs.len(), a.len())));
         }
-        self.run(py, Some(&a))?;
+        self.run(py, Mode::Step(&a))?;
         Ok(self.arrays(py))
+    }
+
+    /// Hand `i`'s `State` (a copy: changing it leaves the hand alone).
+    fn state(&self, py: Python<'_>, i: i64) -> PyResult<Py<PyAny>> {
+        let n = self.rngs.len();
+        let i = usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("a VecEnv of {n} hands has no hand {i}"))
+        })?;
+        let guard = self.envs.lock().map_err(|_| verr("an earlier step failed inside the bots"))?;
+        Ok(match &*guard {
+            Envs::Madiao { envs, .. } => {
+                MState { core: envs[i].clone() }.into_pyobject(py)?.into_any().unbind()
+            }
+            Envs::Dabaifen { envs, .. } => {
+                DState { core: envs[i].clone() }.into_pyobject(py)?.into_any().unbind()
+            }
+        })
+    }
+
+    /// Pickling: the game, the seed and each hand (JSON text); see `persist`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let text = persist::to_text(&self.save(py)?).map_err(verr)?;
+        Ok((py.import("yezi._yezi")?.getattr("_restore")?, ("VecEnv", text)))
+    }
+
+    /// The seed the generators were made from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// How many hands run together.
@@ -428,4 +632,25 @@ impl VecEnv {
     fn skipped(&self) -> u64 {
         self.skipped
     }
+}
+
+/// The action ids of `step`: a one-dimensional integer array (any integer dtype) or a sequence of
+/// ints, as int64 (a uint64 beyond int64 becomes negative, which no mask allows).
+fn action_ids(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (actions,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "actions are integers (an integer array or a list of ints), not dtype {}",
+            arr.getattr("dtype")?.str()?
+        )));
+    }
+    let ndim: usize = arr.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(verr(format!("actions are one-dimensional (one id per hand), not {ndim}-dimensional")));
+    }
+    let a = arr.call_method1("astype", ("int64",))?;
+    let a = a.cast::<PyArray1<i64>>().map_err(|e| verr(e.to_string()))?;
+    a.to_vec().map_err(verr)
 }

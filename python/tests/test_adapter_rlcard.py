@@ -128,3 +128,52 @@ def test_seeded_runs_repeat():
         return [tuple(env.run()[1]) for _ in range(5)]
 
     assert run() == run()
+
+
+@pytest.mark.parametrize(
+    "env_id, config, name, value",
+    [
+        ("yezi-madiao", {"faceup_discard": "forbidden"}, "faceup_discard", "forbidden"),
+        ("yezi-madiao", {"game_faceup_discard": "forbidden"}, "faceup_discard", "forbidden"),
+        ("yezi-dabaifen", {"revoke": "refuse"}, "revoke", "refuse"),
+    ],
+)
+def test_config_variants_reach_the_game(env_id, config, name, value):
+    env = rlcard.make(env_id, config={"seed": 1, **config})
+    assert dict(env.game.native.variants())[name] == value
+    default = rlcard.make(env_id, config={"seed": 1})
+    assert dict(default.game.native.variants())[name] != value
+    # They travel with a pickled environment (the DMC trainer's actors).
+    back = pickle.loads(pickle.dumps(env))
+    assert back.game.native == env.game.native
+    env.set_agents([AnyRandomAgent(seed=s) for s in range(4)])
+    assert env.run()[1].shape == (4,)
+
+
+def test_config_setup_and_bad_variants():
+    env = rlcard.make("yezi-madiao", config={"seed": 1, "banker": 2, "stake": 4})
+    assert env.game.native == madiao.Game(banker=2, stake=4)
+    with pytest.raises(ValueError, match="faceup_discard"):
+        rlcard.make("yezi-madiao", config={"seed": 1, "faceup_discard": "sometimes"})
+    with pytest.raises(ValueError):
+        rlcard.make("yezi-dabaifen", config={"seed": 1, "no_such_variant": "x"})
+
+
+def test_dabaifen_refuses_agents_sized_by_num_actions_at_once():
+    import time
+
+    env = rlcard.make("yezi-dabaifen", config={"seed": 2})
+    assert env.num_actions == 1 << 56
+    state, _ = env.reset()
+    agent = RandomAgent(num_actions=env.num_actions)
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="no agent can be sized by num_actions"):
+        agent.eval_step(state)
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(4)])
+    with pytest.raises(ValueError, match="yezi.rlcard.RandomAgent"):
+        env.run(is_training=False)
+    with pytest.raises(ValueError):
+        np.zeros(env.num_actions)
+    assert time.monotonic() - started < 5
+    # Training-mode steps need no size: RLCard's agent picks among the legal ids.
+    assert agent.step(state) in state["legal_actions"]

@@ -34,7 +34,7 @@ def test_bot_choices_are_legal_ids_and_seeded():
 
 
 def first_legal(obs, mask, seat):
-    assert obs.dtype == np.float32 and mask.dtype == np.uint8
+    assert obs.dtype == np.float32 and mask.dtype == np.int8
     return int(np.flatnonzero(mask)[0])
 
 

@@ -15,9 +15,16 @@ import sys
 
 import pytest
 import rlcard
-import torch
 
 import yezi.rlcard  # noqa: F401  (registers the environments)
+
+try:
+    import torch
+except ImportError:  # without the `train` extra: every test here is skipped (tests/conftest.py)
+    torch = None
+
+# PyTorch and GitPython are needed (the `train` extra); conftest.py skips these, with one line, without them.
+pytestmark = pytest.mark.torch
 
 FRAMES = 2048
 TIMEOUT_S = 150

@@ -55,7 +55,7 @@ def test_masks_match_legal_actions_and_illegal_actions_are_refused(game, rng):
         while not state.is_terminal():
             legal = state.legal_actions()
             mask = state.legal_action_mask()
-            assert mask.dtype == np.uint8 and mask.shape == (game.num_distinct_actions(),)
+            assert mask.dtype == np.int8 and mask.shape == (game.num_distinct_actions(),)
             assert list(np.flatnonzero(mask)) == legal
             illegal = [a for a in range(game.num_distinct_actions()) if a not in legal]
             if illegal:
@@ -73,7 +73,7 @@ def test_tensors_are_written_in_place(game):
     state = game.new_initial_state(seed=5)
     obs = np.full(game.observation_tensor_size(), 7.0, dtype=np.float32)
     info = np.full(game.information_state_tensor_size(), 7.0, dtype=np.float32)
-    mask = np.full(game.num_distinct_actions(), 9, dtype=np.uint8)
+    mask = np.full(game.num_distinct_actions(), 9, dtype=np.int8)
     p = state.current_player()
     assert state.observation_tensor(p, out=obs) is obs
     assert state.information_state_tensor(p, out=info) is info
@@ -168,6 +168,14 @@ def test_records_are_yezi_1(game, rng, tmp_path, yezi_bin):
     assert rec["format"] == "yezi/1"
     assert rec["game"] == ("madiao" if isinstance(game, madiao.Game) else "dabaifen")
     assert len(rec["hands"]) == 1
+    # `yezi replay` checks it (or, without a binary, the same replay compiled into the extension).
+    if yezi_bin is None:
+        yezi._yezi.replay_record(state.to_record())
+        bad = json.loads(state.to_record())
+        bad["hands"][0]["deck"][0] = bad["hands"][0]["deck"][1]  # a card twice
+        with pytest.raises(ValueError):
+            yezi._yezi.replay_record(json.dumps(bad))
+        return
     path = tmp_path / "hand.json"
     path.write_text(state.to_record())
     out = subprocess.run([yezi_bin, "replay", str(path)], capture_output=True, text=True)

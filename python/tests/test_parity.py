@@ -4,6 +4,7 @@
 import re
 import subprocess
 
+from yezi import _yezi as native
 from yezi import dabaifen, madiao
 
 MASK = (1 << 64) - 1
@@ -11,6 +12,10 @@ GOLDEN = 0x9E3779B97F4A7C15
 
 
 def bench_checksum(yezi_bin, game, hands, seed):
+    """The checksum `yezi bench` prints; without a binary, the same bench compiled into the
+    extension (the library function the binary calls)."""
+    if yezi_bin is None:
+        return native.bench_checksum(game, hands, seed)
     out = subprocess.run(
         [yezi_bin, "bench", game, "--hands", str(hands), "--seed", str(seed)],
         capture_output=True, text=True, check=True,

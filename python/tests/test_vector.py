@@ -18,7 +18,7 @@ def test_vecenv_steps_in_place_with_autoreset(game):
     obs, masks, players = env.reset()
     size = env.observation_size
     assert obs.shape == (n, size) and obs.dtype == np.float32
-    assert masks.shape == (n, env.num_actions) and masks.dtype == np.uint8
+    assert masks.shape == (n, env.num_actions) and masks.dtype == np.int8
     assert players.shape == (n,) and players.dtype == np.int32
     rng = np.random.default_rng(0)
     finished = 0
@@ -122,3 +122,50 @@ def test_gymnasium_native_vector_env():
         total += float(reward.sum())
         ends += int(term.sum())
     assert ends > 0
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.uint32, np.uint64, np.int64, "list"])
+def test_vecenv_steps_on_any_integer_actions(dtype):
+    # The same random actions as int64, in another integer dtype or as a list of ints, step alike.
+    a, b = VecEnv("dabaifen", 6, seed=3), VecEnv("dabaifen", 6, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        actions = random_actions(a.action_masks, rng)
+        other = [int(x) for x in actions] if dtype == "list" else actions.astype(dtype)
+        for x, y in zip([z.copy() for z in a.step(actions)], b.step(other)):
+            assert np.array_equal(x, y)
+
+
+def test_vecenv_refuses_actions_that_are_not_integers():
+    env = VecEnv("madiao", 2, seed=1)
+    legal = random_actions(env.action_masks, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="integers"):
+        env.step(legal.astype(np.float64))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        env.step(legal.reshape(2, 1))
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(np.array([2**64 - 1, 2**64 - 1], dtype=np.uint64))
+    with pytest.raises(ValueError, match="2 actions"):
+        env.step([int(legal[0])])
+
+
+@pytest.mark.parametrize("game", ["madiao", "dabaifen"])
+def test_vecenv_gives_each_hands_state(game):
+    env = VecEnv(game, 5, seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        env.step(random_actions(env.action_masks, rng))
+        for i in range(len(env)):
+            s = env.state(i)
+            assert s.current_player() == env.current_players[i]
+            assert np.array_equal(s.legal_action_mask(), env.action_masks[i])
+            p = s.current_player()
+            assert np.array_equal(s.observation_tensor(p), env.observations[i])
+    # A copy: playing it leaves the hand alone.
+    s = env.state(0)
+    s.apply_action(int(np.flatnonzero(s.legal_action_mask())[0]))
+    assert env.state(0) != s
+    with pytest.raises(IndexError):
+        env.state(5)
+    with pytest.raises(IndexError):
+        env.state(-1)

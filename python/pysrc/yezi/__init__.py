@@ -7,9 +7,29 @@ module. ``yezi.madiao`` and ``yezi.dabaifen`` hold the games' ``Game`` and ``Sta
 library only when used). Encodings and tensor layouts: ``docs/python.md``.
 """
 
+import numpy as _np
+
 from . import _yezi, arena, bots, dabaifen, madiao, vector
 
-CHANCE_PLAYER = _yezi.CHANCE_PLAYER
-TERMINAL_PLAYER = _yezi.TERMINAL_PLAYER
+#: The package's version (the extension's, which is the wheel's).
+__version__: str = _yezi.__version__
 
-__all__ = ["madiao", "dabaifen", "vector", "bots", "arena", "CHANCE_PLAYER", "TERMINAL_PLAYER"]
+CHANCE_PLAYER: int = _yezi.CHANCE_PLAYER
+TERMINAL_PLAYER: int = _yezi.TERMINAL_PLAYER
+
+#: The dtype of every legal-action mask (``State.legal_action_mask``, ``VecEnv.action_masks``,
+#: the PettingZoo and Gymnasium observations' ``action_mask``): int8, 1 for a legal id, the dtype
+#: Gymnasium's ``Discrete.sample(mask=...)`` requires.
+MASK_DTYPE = _np.int8
+
+__all__ = [
+    "madiao",
+    "dabaifen",
+    "vector",
+    "bots",
+    "arena",
+    "CHANCE_PLAYER",
+    "TERMINAL_PLAYER",
+    "MASK_DTYPE",
+    "__version__",
+]

@@ -6,7 +6,12 @@
 ``bot.act(state)`` applies them.
 """
 
+from typing import TYPE_CHECKING, Sequence, Union
+
 from ._yezi import Bot
+
+if TYPE_CHECKING:
+    from ._yezi import DabaifenState, MadiaoState
 
 NAMES = {
     "madiao": ("random", "heuristic", "pimc", "expert", "pimc-coalition", "pimc-mixed", "cheater"),
@@ -14,7 +19,7 @@ NAMES = {
 }
 
 
-def play_out(state, bots):
+def play_out(state: "Union[MadiaoState, DabaifenState]", bots: "Sequence[Bot]") -> "list[float]":
     """Plays ``state`` to its end with ``bots[seat]`` for each seat (chance nodes must be dealt)."""
     while not state.is_terminal():
         if state.is_chance_node():

@@ -122,7 +122,7 @@ class VecSeatEnv(gymnasium.vector.VectorEnv):
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (n_obs,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n_act,), np.uint8),
+                "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
             }
         )
         self.single_action_space = spaces.Discrete(n_act)

@@ -7,10 +7,17 @@ observation: the observation tensor; perfect recall: the information-state tenso
 ``State.resample_from_infostate`` uses the bots' samplers, so Python's
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` runs on both games. (OpenSpiel's C++ MCTS and
 IS-MCTS bots do not work on games registered from Python.)
+
+``Environment`` is OpenSpiel's ``rl_environment.Environment`` for these games: its ``reset()``
+never hands back a finished game. A deal can end before any decision (0.57% of Madiao deals: a
+meld or the four lowest); ``reset()`` then deals again and counts the deal in ``skipped``, as
+``yezi.vector.VecEnv`` does. (OpenSpiel's own ``rl_environment.Environment`` returns such a deal
+as it is, with ``current_player()`` -4, on which its agents fail.)
 """
 
 import numpy as np
 import pyspiel
+from open_spiel.python import rl_environment
 
 from . import dabaifen, madiao
 
@@ -111,6 +118,22 @@ class YeziState(pyspiel.State):
         return str(self.native)
 
 
+class Environment(rl_environment.Environment):
+    """``rl_environment.Environment(game, **kwargs)`` whose ``reset()`` deals again while the deal
+    is over before any decision; ``skipped`` counts those deals. ``game`` is a game object or a
+    name such as ``"yezi_madiao"``."""
+
+    skipped = 0
+
+    def reset(self):
+        for _ in range(10_000):
+            time_step = super().reset()
+            if not self._state.is_terminal():
+                return time_step
+            self.skipped += 1
+        raise RuntimeError("10,000 deals in a row ended before any decision")
+
+
 def _action_name(game, a):
     if game == "madiao":
         if a < 40:
@@ -144,11 +167,19 @@ class YeziObserver:
         return state.native.observation_string(player)
 
 
+def _typed(value):
+    # OpenSpiel reads a serialized game's parameters back by their look ("false" is a bool), so
+    # each default has the type its text will be read as; the native game takes any of them.
+    if value in ("true", "false"):
+        return value == "true"
+    return value
+
+
 def _register(name, module):
-    defaults = dict(module.Game().variants())
+    defaults = {k: _typed(v) for k, v in module.Game().variants()}
     if name == "madiao":
         defaults = {"rules": "standard", **defaults}
-    cls = type(f"Yezi{name.title()}Game", (YeziGame,), {"name": name, "module": module})
+    cls = type(f"{name.title()}Game", (YeziGame,), {"name": name, "module": module})
     cls.game_type = _game_type(name, module, defaults)
     pyspiel.register_game(cls.game_type, cls)
     return cls
@@ -157,4 +188,4 @@ def _register(name, module):
 MadiaoGame = _register("madiao", madiao)
 DabaifenGame = _register("dabaifen", dabaifen)
 
-__all__ = ["MadiaoGame", "DabaifenGame", "YeziGame", "YeziState", "YeziObserver"]
+__all__ = ["MadiaoGame", "DabaifenGame", "YeziGame", "YeziState", "YeziObserver", "Environment"]

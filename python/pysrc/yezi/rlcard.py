@@ -13,11 +13,19 @@ cards (id = feature); picking card ``c`` is ``1 << 54 | 1 << c``: showing it dur
 burying it (a burial is six picks, card by card in ascending order, rather than one of the
 C(18, 6) = 18,564 six-card sets a network would have to score at once); passing is ``2 << 54`` (no
 cards); annulling ``3 << 54 | hand``, the hand it shows. Da Bai Fen's
-``num_actions`` is therefore 2**56: RLCard's own ``RandomAgent`` (which allocates one
-probability per action id) does not fit it; ``yezi.rlcard.RandomAgent`` does, for both games.
+ids therefore run to 2**56, which no agent can size a table or a network by: its ``num_actions``
+is ``DABAIFEN_NUM_ACTIONS``, which refuses to be used as a size (``range``, ``np.zeros``, …) with
+a ``ValueError`` saying so, so RLCard's own ``RandomAgent.eval_step`` fails at once instead of
+allocating 2**56 probabilities. ``yezi.rlcard.RandomAgent`` works for both games; DMC uses the
+54-dimensional features.
+
+The game's variants come from the config: ``rlcard.make("yezi-madiao", config={"seed": 0,
+"faceup_discard": "forbidden"})`` (the keyword arguments of ``yezi.madiao.Game`` /
+``yezi.dabaifen.Game``, by name or with RLCard's ``game_`` prefix; an unknown one is a
+``ValueError``).
 
 ``state["obs"]`` is the player's observation tensor. An environment pickles (RLCard's DMC trainer
-sends it to its actor processes): the hand in progress travels as its history and is replayed.
+sends it to its actor processes), with its game and the hand in progress.
 """
 
 from collections import OrderedDict
@@ -44,6 +52,42 @@ _MADIAO_FEATURES[madiao.DECLINE_REDEAL, MADIAO_DECLINE] = 1
 _MADIAO_FEATURES[madiao.FORCE_REDEAL, MADIAO_FORCE] = 1
 _MADIAO_FEATURES.setflags(write=False)
 
+#: RLCard's own configuration keys; every other key of ``config`` is a game keyword argument.
+RLCARD_KEYS = ("seed", "allow_step_back")
+
+
+class UnsizedActionCount:
+    """Da Bai Fen's ``num_actions``: 2**56 ids (card bit masks), which nothing can be sized by.
+
+    Used as a size (``range(n)``, ``np.zeros(n)``, ``int(n)``) it raises ``ValueError`` at once,
+    so an agent that allocates one entry per action id (RLCard's ``RandomAgent.eval_step``, its
+    DQN and NFSP heads) fails with this message instead of allocating without limit.
+    """
+
+    value = 1 << 56
+    message = (
+        "yezi-dabaifen's RLCard action ids are card bit masks up to 2**56: no agent can be sized "
+        "by num_actions. Use yezi.rlcard.RandomAgent, or an agent that scores the legal actions by "
+        "their 54-dimensional features (env.get_action_feature, as RLCard's DMC does)"
+    )
+
+    def __index__(self):
+        raise ValueError(self.message)
+
+    __int__ = __index__
+
+    def __eq__(self, other):
+        return other is self or other == self.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return "2**56 (yezi-dabaifen's card-mask ids: not a size)"
+
+
+DABAIFEN_NUM_ACTIONS = UnsizedActionCount()
+
 _BIT_WEIGHTS = np.left_shift(np.ones(54, dtype=np.uint64), np.arange(54, dtype=np.uint64))
 _CARD_NUMBER = {c: i for i, c in enumerate(dabaifen.CARDS)}
 
@@ -66,61 +110,44 @@ def dabaifen_action_feature(action):
 
 
 class _Game:
-    """The RLCard game object over a native state.
+    """The RLCard game object over a native state (both pickle: a pickled environment carries
+    its game's variants and the hand in progress). ``skipped`` counts the deals dealt again
+    because they ended before any decision (a Madiao meld or the four lowest)."""
 
-    ``history`` holds what made the state (the deck's cards in the order placed, then the
-    RLCard actions), so that a pickled game rebuilds its hand by replaying them.
-    """
-
-    def __init__(self, module, allow_step_back=False):
+    def __init__(self, module, allow_step_back=False, game_kwargs=None):
         self.module = module
-        self.native = module.Game()
+        self.native = module.Game(**(game_kwargs or {}))
         self.allow_step_back = allow_step_back
         self.np_random = np.random.RandomState()
         self.state = None
-        self.deck = []
-        self.actions = []
+        self.skipped = 0
 
     def __getstate__(self):
+        # The game and the state pickle themselves (their setup, deck and yezi/1 record).
         d = self.__dict__.copy()
         d["module"] = self.module.__name__
-        del d["native"], d["state"]
         return d
 
     def __setstate__(self, d):
         self.__dict__.update(d)
         self.module = madiao if d["module"] == madiao.__name__ else dabaifen
-        self.native = self.module.Game()
-        self.state = None
-        if self.deck:
-            actions, self.actions = self.actions, []
-            self._deal(self.deck)
-            for a in actions:
-                self.step(a)
 
     def get_num_players(self):
         return 4
 
     def get_num_actions(self):
-        return madiao.NUM_ACTIONS if self.module is madiao else 1 << 56
-
-    def _deal(self, deck):
-        state = self.native.new_initial_state()
-        for c in deck:
-            state.apply_action(c)
-        self.state, self.deck, self.actions = state, list(deck), []
+        return madiao.NUM_ACTIONS if self.module is madiao else DABAIFEN_NUM_ACTIONS
 
     def init_game(self):
         while True:
             state = self.native.new_initial_state()
-            deck = []
             while state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                c = outcomes[self.np_random.randint(len(outcomes))][0]
-                state.apply_action(c)
-                deck.append(c)
-            if not state.is_terminal():
-                self.state, self.deck, self.actions = state, deck, []
+                state.apply_action(outcomes[self.np_random.randint(len(outcomes))][0])
+            if state.is_terminal():
+                self.skipped += 1
+            else:
+                self.state = state
                 p = state.current_player()
                 return self.get_state(p), p
 
@@ -164,7 +191,6 @@ class _Game:
             s.apply_action((action & CARD_BITS).bit_length() - 1)
         else:
             raise ValueError(f"no Da Bai Fen action {action}")
-        self.actions.append(action)
         p = s.current_player()
         return self.get_state(p if p >= 0 else 0), p
 
@@ -196,7 +222,12 @@ class _Env(Env):
     def __init__(self, config):
         self.name = f"yezi-{self.module.__name__.split('.')[-1]}"
         self.default_game_config = {}
-        self.game = _Game(self.module)
+        # Every key but RLCard's own is the game's keyword argument (``game_`` prefix optional).
+        game_kwargs = {
+            (k[len("game_"):] if k.startswith("game_") else k): v for k, v in config.items() if k not in RLCARD_KEYS
+        }
+        self.game_config = game_kwargs
+        self.game = _Game(self.module, game_kwargs=game_kwargs)
         super().__init__(config)
         size = self.game.native.observation_tensor_size()
         self.state_shape = [[size] for _ in range(4)]

@@ -1,0 +1,58 @@
+"""The package is typed: `py.typed` and the native module's stubs ship with it, the examples
+pass `mypy --strict` against them, and they run."""
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import yezi
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_the_package_ships_its_types():
+    package = pathlib.Path(yezi.__file__).parent
+    assert (package / "py.typed").is_file()
+    assert (package / "_yezi.pyi").is_file()
+
+
+def test_the_stubs_name_everything_the_module_has():
+    import ast
+
+    stub = ast.parse((pathlib.Path(yezi.__file__).parent / "_yezi.pyi").read_text())
+    named = {n.name for n in stub.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    named |= {t.id for n in stub.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    public = {k for k in dir(yezi._yezi) if not k.startswith("__") or k == "__version__"}
+    assert public - named == set()
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_examples_run(example):
+    subprocess.run([sys.executable, str(EXAMPLES / example)], check=True, capture_output=True, timeout=300)
+
+
+def test_examples_pass_mypy_strict():
+    # mypy is in the `test` extra.
+    assert importlib.util.find_spec("mypy") is not None, "mypy is missing: pip install './python[test]'"
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(EXAMPLES)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_stubs_match_the_native_module():
+    # mypy's stubtest compares the stubs with the module as built: every class, method, parameter
+    # and default.
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases", "yezi._yezi"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
