@@ -18,7 +18,7 @@ test('amounts and names', () => {
 test('a settlement line in both languages', () => {
   const line = { seat: 1, banker: 0, item: '3_or_more_tricks', counted: true, transfers: [-1, 3, -1, -1], text: 'seat 1: 3 or more tricks (4): +1 from each of seats 0, 2, 3', detail: { tricks: 4 } };
   assert.equal(settlementLineText(line, names, 'en'), 'Bo: 3 or more tricks (4): +1 from each of Ann, Cy, Di');
-  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上（4 墩），+3');
+  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上（4墩），+3');
   assert.match(settlementLineText({ ...line, counted: false }, names, 'zh'), /不计/);
 });
 
@@ -64,7 +64,7 @@ test('table events in words, face-down cards unnamed', () => {
   assert.equal(eventText('madiao', { kind: 'action', seat: 1, action: { slough: null }, by_bot: true }, names, 'en'), 'Bo (bot) sloughs face down');
   assert.equal(eventText('madiao', { kind: 'action', seat: 0, action: { play: 'S9' }, by_bot: false }, names, 'en'), 'Ann plays 九索');
   assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { play: ['AS', 'KS'] }, by_bot: false }, names, 'en'), 'Cy plays A♠ K♠');
-  assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { bury: null }, by_bot: false }, names, 'zh'), 'Cy 埋底');
+  assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { bury: null }, by_bot: false }, names, 'zh'), 'Cy埋底');
   assert.equal(eventText('madiao', { kind: 'window_closed', outcome: { redeal_forced_by: 3 } }, names, 'en'), 'Di forced a redeal with a long suit');
   assert.equal(eventText('dabaifen', { kind: 'window_closed', outcome: { annulled_by: null } }, names, 'en'), 'The window closed: play goes on');
 });

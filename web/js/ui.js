@@ -15,7 +15,7 @@ import {
   madiaoSuit,
   rankText,
 } from './cards.js';
-import { errorText, lang, t } from './i18n.js';
+import { botName, errorText, lang, t } from './i18n.js';
 
 export { errorText };
 
@@ -132,6 +132,14 @@ export function Card(p) {
 }
 
 /**
+ * A bot as players see it: the bot mark and its name for players ("Strong"), the internal id
+ * (`pimc`) as the tooltip. @param {{id: string}} p
+ */
+export function BotLabel(p) {
+  return html`<span class="bot-name" data-bot=${p.id} title=${p.id}><${BotIcon} /> ${botName(p.id)}</span>`;
+}
+
+/**
  * The bot mark, drawn (an emoji needs a font the machine may lack): a robot's head, in the
  * text's colour. Its label says "bot" to screen readers.
  */
@@ -172,11 +180,11 @@ export function Countdown(p) {
   const frac = p.total ? Math.max(0, Math.min(1, left / p.total)) : null;
   return html`<span class=${`countdown${secs <= 5 ? ' low' : ''}`} role="timer">
     ${frac !== null ? html`<span class="bar"><span style=${`width:${(frac * 100).toFixed(1)}%`}></span></span>` : null}
-    <span class="secs">${secs}s</span>
+    <span class="secs">${t('common.secs', { n: secs })}</span>
   </span>`;
 }
 
-/** @typedef {{id: number, kind: 'error' | 'info', text: string}} Notice */
+/** @typedef {{id: number, kind: 'error' | 'info', text: string, scope?: string}} Notice */
 
 let nextNotice = 1;
 /** @type {Set<(n: Notice[]) => void>} */
@@ -184,9 +192,13 @@ const noticeListeners = new Set();
 /** @type {Notice[]} */
 let notices = [];
 
-/** Shows a message for a few seconds (errors stay longer). @param {'error' | 'info'} kind @param {string} text */
-export function notify(kind, text) {
-  const n = { id: nextNotice++, kind, text };
+/**
+ * Shows a message for a few seconds (errors stay longer). A message about one page (a table's,
+ * with the table's id as `scope`) goes when that page is left: see `clearNotices`.
+ * @param {'error' | 'info'} kind @param {string} text @param {string} [scope]
+ */
+export function notify(kind, text, scope) {
+  const n = { id: nextNotice++, kind, text, scope };
   notices = [...notices.slice(-3), n];
   noticeListeners.forEach((f) => f(notices));
   setTimeout(
@@ -196,6 +208,14 @@ export function notify(kind, text) {
     },
     kind === 'error' ? 8000 : 3500,
   );
+}
+
+/** Takes away the messages of `scope` (a table left: its messages do not follow to the next page). @param {string} scope */
+export function clearNotices(scope) {
+  const kept = notices.filter((x) => x.scope !== scope);
+  if (kept.length === notices.length) return;
+  notices = kept;
+  noticeListeners.forEach((f) => f(notices));
 }
 
 /** The messages shown, newest last. */
