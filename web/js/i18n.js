@@ -552,6 +552,9 @@ export const STRINGS = {
     'role.starter_about': 'The starter: he takes the kitty, buries six cards and leads the first trick; his team declares.',
     'role.provisional_about': 'Drew first. In the first deal (and in an open deal) whoever first shows a card of the trump rank becomes the starter; if nobody shows one, this player does.',
     'common.list_sep': ', ',
+    'card.figure_named': 'figure: {name}, a hero of the Water Margin',
+    'page.title': 'yezi 葉子 — Madiao and Da Bai Fen',
+    'page.shown_as': 'Your name at the tables',
     'common.secs': '{n}s',
     'replay.untitled': 'A record file',
   },
@@ -1100,6 +1103,9 @@ export const STRINGS = {
     'role.starter_about': '庄家：收底、埋六张牌、出第一墩；他的一方为庄方。',
     'role.provisional_about': '先摸牌的人。第一局（以及明局）谁先亮出主级牌谁坐庄；无人亮主则由他坐庄。',
     'common.list_sep': '、',
+    'card.figure_named': '人物：{name}，水浒英雄',
+    'page.title': 'yezi——马吊与打百分',
+    'page.shown_as': '你在牌桌上的名字',
     'common.secs': '{n}秒',
     'replay.untitled': '牌谱文件',
   },
@@ -1118,7 +1124,10 @@ export function lang() {
 /** Sets the language and tells the listeners. @param {Lang} l */
 export function setLang(l) {
   current = l;
-  if (typeof document !== 'undefined') document.documentElement.lang = l === 'zh' ? 'zh-Hans' : 'en';
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = l === 'zh' ? 'zh-Hans' : 'en';
+    document.title = translate(l, 'page.title');
+  }
   listeners.forEach((f) => f(l));
 }
 

@@ -182,7 +182,7 @@ function NewTable(p) {
         ${/** @type {const} */ (['madiao', 'dabaifen']).map(
           (g) => html`<button key=${g} type="button" role="radio" aria-checked=${game === g ? 'true' : 'false'} class=${game === g ? 'on' : ''}
             data-game=${g} onClick=${() => pickGame(g)}>
-            <span class="zh">${g === 'madiao' ? '馬弔' : '打百分'}</span><span class="en">${t(`game.${g}`)}</span>
+            <span class="zh">${l === 'zh' ? t(`game.${g}`) : g === 'madiao' ? '馬弔' : '打百分'}</span>${l === 'zh' ? null : html`<span class="en">${t(`game.${g}`)}</span>`}
             <span class="about">${t(`lobby.about_${g}`)}</span></button>`,
         )}
       </div>

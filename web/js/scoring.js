@@ -178,7 +178,7 @@ export function accountText(e, names, lang) {
         ? `${names[e.seat]}收底并埋下${cardsText(e.cards, lang)}（${e.points}分）`
         : `${names[e.seat]} took the kitty and buried ${cardsText(e.cards, lang)} (${e.points} points)`;
     case 'trick': {
-      const plays = e.plays.map(([s, cs]) => `${names[s]}${zh ? '' : ' '}${cardsText(cs, lang)}`).join(zh ? '，' : ', ');
+      const plays = e.plays.map(([s, cs]) => `${names[s]}${zh ? '出' : ' '}${cardsText(cs, lang)}`).join(zh ? '，' : ', ');
       const side = e.to_defenders ? (zh ? '守方' : 'the defenders') : zh ? '庄方' : 'the declarers';
       return zh
         ? `第${e.number}墩：${plays} → ${names[e.winner]}得${e.points}分，归${side}`
@@ -259,7 +259,7 @@ export function dabaifenResultText(r, names, lang) {
   const winner = r.winner === null ? '' : teamText(r.winner, names, lang);
   const pts = r.defender_points ?? 0;
   const s = zh
-    ? `守方得 ${pts} 分：${winner} 胜${r.levels ? `，升 ${r.levels} 级` : ''}。`
+    ? `守方得${pts}分：${winner}胜${r.levels ? `，升${r.levels}级` : ''}。`
     : `The defenders took ${pts} points: ${winner} wins${r.levels ? `, +${r.levels} rank${r.levels === 1 ? '' : 's'}` : ''}.`;
   const ranks = zh ? `级：${rankText(r.ranks[0])}对${rankText(r.ranks[1])}。` : ` Ranks: ${rankText(r.ranks[0])} and ${rankText(r.ranks[1])}.`;
   const end = r.game_over ? (zh ? '全局结束。' : ' The game is over.') : '';
@@ -324,7 +324,7 @@ export function eventText(game, e, names, lang) {
       if ('annul' in a) return zh ? `${who}作废本局` : `${who} annuls the deal`;
       if ('play' in a) {
         if (game === 'madiao') return zh ? `${who}${bot}出${madiaoNameZh(String(a.play))}` : `${who}${bot} plays ${madiaoName(String(a.play))}`;
-        return zh ? `${who}${bot} 出 ${cardsText(/** @type {string[]} */ (a.play), lang)}` : `${who}${bot} plays ${cardsText(/** @type {string[]} */ (a.play), lang)}`;
+        return zh ? `${who}${bot}出${cardsText(/** @type {string[]} */ (a.play), lang)}` : `${who}${bot} plays ${cardsText(/** @type {string[]} */ (a.play), lang)}`;
       }
       return who;
     }

@@ -12,6 +12,7 @@ import {
   madiaoFigure,
   madiaoIndex,
   madiaoName,
+  madiaoNameZh,
   madiaoSuit,
   rankText,
 } from './cards.js';
@@ -65,15 +66,24 @@ function FigureMark(code) {
       <svg viewBox="0 0 10 12" width="0.9em" height="1.1em" aria-hidden="true"><circle cx="5" cy="2.6" r="2.1" fill="currentColor" /><path d="M1 12 C1 6.5 9 6.5 9 12 Z" fill="currentColor" /></svg>
     </span>`;
   }
-  const title = t('card.figure', { name: f.name, reading: f.reading ?? '' });
-  return html`<span class=${`figure len${f.name.length}`} data-figure=${f.name} title=${title}>${f.name}</span>`;
+  return html`<span class=${`figure len${f.name.length}`} data-figure=${f.name} title=${figureText(f.name, f.reading)}>${f.name}</span>`;
+}
+
+/**
+ * A named figure in words: with its reading (pinyin) for English readers; Chinese reads the name.
+ * @param {string} name @param {string | null} reading
+ */
+function figureText(name, reading) {
+  return lang() === 'zh' ? t('card.figure_named', { name }) : t('card.figure', { name, reading: reading ?? '' });
 }
 
 /** The words for a Madiao card's figure, for its label. @param {string} code */
 function figureWords(code) {
   const f = madiaoFigure(code, zeroCash);
   if (!f) return '';
-  return f.name === null ? `, ${t('card.figure_unnamed')}` : `, ${t('card.figure', { name: f.name, reading: f.reading ?? '' })}`;
+  const sep = lang() === 'zh' ? '，' : ', ';
+  if (f.name === null) return `${sep}${t('card.figure_unnamed')}`;
+  return `${sep}${figureText(f.name, f.reading)}`;
 }
 
 /** A card drawn in CSS: Madiao's money cards or Da Bai Fen's French cards. @param {CardProps} p */
@@ -99,7 +109,9 @@ export function Card(p) {
     const red = MADIAO_RED.has(p.code);
     const figure = FigureMark(p.code);
     cls = `card madiao suit-${info.cls}${red ? ' red' : ''}${figure ? ' has-figure' : ''}`;
-    label = `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}${figureWords(p.code)}`;
+    label = lang() === 'zh'
+      ? `${madiaoNameZh(p.code)}${red ? `（${t('card.red')}）` : ''}${figureWords(p.code)}`
+      : `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}${figureWords(p.code)}`;
     face = html`<span class="corner"><b>${madiaoIndex(p.code)}</b><i>${info.zh}</i></span>
       <span class=${`name len${name.length}`}>${[...name].map((ch, i) => html`<span key=${i}>${ch}</span>`)}</span>
       ${figure}

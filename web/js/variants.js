@@ -177,7 +177,7 @@ export function variantValueText(game, name, value, lang) {
   const t = v?.values.find((x) => x.value === value)?.text[lang];
   if (t) return t;
   const m = /^hands:(\d+)$/.exec(value);
-  if (m) return lang === 'zh' ? `${m[1]} 手` : `after ${m[1]} hands`;
+  if (m) return lang === 'zh' ? `${m[1]}手` : `after ${m[1]} hands`;
   return value;
 }
 
