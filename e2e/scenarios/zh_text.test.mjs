@@ -215,7 +215,7 @@ test('every screen of both games under 简体中文 is in Chinese', { timeout: 1
     await check(page, 'replay of a Da Bai Fen match, its end');
 
     // The analysis of the Madiao hand.
-    // (From the replay, as a player gets there; the address is served directly too, see below.)
+    // (From the replay, as a player gets there; small_defects.test.mjs opens the address itself.)
     await page.goto(`/replay/${madiao}`);
     await page.locator('a[data-action="analyse"]').click({ timeout: 20000 });
     await page.locator('.analysis-page').waitFor();
