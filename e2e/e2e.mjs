@@ -837,7 +837,7 @@ async function main() {
         await a.locator(`.profile-page[data-player="${user}"]`).waitFor({ timeout: 15000 });
         // In Chinese too.
         await a.locator('button[data-action="lang"]').click();
-        await a.locator('.recent-rated h2', { hasText: '最近的计分对局' }).waitFor({ timeout: 5000 });
+        await a.locator('.recent-rated h2', { hasText: '最近的排位对局' }).waitFor({ timeout: 5000 });
         await a.locator('button[data-action="lang"]').click();
         // Another browser signs in as the same account and finds the match in its games (the
         // rated filter keeps it), and opens its replay.
@@ -954,7 +954,7 @@ async function main() {
           assert(new Set(lines).size === lines.length, `no two lines alike: ${lines}`);
           lines.forEach((x, i) => {
             if (items[i] === 'reward_trick') assert(/以赏牌得墩：\S+/.test(x), `a reward line names its card: ${x}`);
-            if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d 墩）/.test(x), `the tricks are counted: ${x}`);
+            if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d墩）/.test(x), `the tricks are counted: ${x}`);
           });
           await page.locator('.past-hand .close').click();
         }

@@ -6,7 +6,7 @@
 
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
-import { analysisReason, lang, t } from './i18n.js';
+import { aside, analysisReason, lang, t } from './i18n.js';
 import { Card, errorText, useKeydown } from './ui.js';
 import { RecordTitle } from './replay.js';
 
@@ -234,7 +234,7 @@ export function AnalysisPage(p) {
         <thead><tr><th>${t('analysis.move')}</th><th>${t('analysis.value', { unit })}</th>${a.game === 'dabaifen' ? html`<th>${t('analysis.points')}</th>` : null}</tr></thead>
         <tbody>${v.candidates.map(
           (c) => html`<tr key=${c.action} class=${`${c.action === v.bot ? 'best' : ''}${c.considered ? '' : ' unweighed'}`} data-action=${c.action}>
-            <td><${Move} game=${a.game} text=${c.action} />${c.considered ? '' : ` (${t('analysis.not_weighed')})`}</td>
+            <td><${Move} game=${a.game} text=${c.action} />${c.considered ? '' : aside(t('analysis.not_weighed'))}</td>
             <td>${num(c.value, true)}</td>${a.game === 'dabaifen' ? html`<td>${c.points != null ? num(c.points) : ''}</td>` : null}</tr>`,
         )}</tbody>
       </table>

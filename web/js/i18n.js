@@ -1242,3 +1242,8 @@ export function analysisReason(reason) {
   for (const [re, zh] of ANALYSIS_REASONS_ZH) if (re.test(reason)) return reason.replace(re, zh);
   return reason;
 }
+
+/** A remark after a word, in brackets: " (default)" in English, "（默认）" in Chinese. @param {string} s */
+export function aside(s) {
+  return current === 'zh' ? `（${s}）` : ` (${s})`;
+}

@@ -5,7 +5,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { TutorialLinks } from './tutorial.js';
 import * as api from './api.js';
-import { botName, lang, presetName, t } from './i18n.js';
+import { aside, botName, lang, presetName, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
 import { ZERO_CASH } from './figures.js';
 import { seenTables } from './state.js';
@@ -195,7 +195,7 @@ function NewTable(p) {
               setSeats(seats.map((x, j) => (j === i ? v : v === 'me' && x === 'me' ? bot : x)));
             }}>
               <option value="me">${t('lobby.seat_me')}</option>
-              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`} title=${b} data-bot=${b}>${t('lobby.seat_bot', { bot: botName(b) })}${b === info.default_bot ? ` (${t('lobby.default')})` : ''}</option>`)}
+              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`} title=${b} data-bot=${b}>${t('lobby.seat_bot', { bot: botName(b) })}${b === info.default_bot ? aside(t('lobby.default')) : ''}</option>`)}
               <option value="open">${t('lobby.seat_open')}</option>
             </select></label>`,
         )}
@@ -241,7 +241,7 @@ function NewTable(p) {
           </div>`
         : null}
       <button type="button" class="link" aria-expanded=${more ? 'true' : 'false'} onClick=${() => setMore(!more)}>
-        ${more ? '▾' : '▸'} ${t('lobby.variants')} ${Object.keys(overrides(presetValues, values)).length ? `(${t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })})` : ''}</button>
+        ${more ? '▾' : '▸'} ${t('lobby.variants')}${Object.keys(overrides(presetValues, values)).length ? aside(t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })) : ''}</button>
       ${more
         ? html`<div class="variant-list">
             ${VARIANTS[game].map(
@@ -250,7 +250,7 @@ function NewTable(p) {
                 <span class="v-about">${v.about[l]}</span>
                 <select name=${v.name} value=${values[v.name] ?? ''} onChange=${(/** @type {Event} */ e) =>
                   setChosen({ ...chosen, [v.name]: /** @type {HTMLSelectElement} */ (e.target).value })}>
-                  ${v.values.map((x) => html`<option key=${x.value} value=${x.value}>${x.text[l]}${presetValues[v.name] === x.value ? ` (${presetName(preset)})` : ''}</option>`)}
+                  ${v.values.map((x) => html`<option key=${x.value} value=${x.value}>${x.text[l]}${presetValues[v.name] === x.value ? aside(presetName(preset)) : ''}</option>`)}
                 </select>
               </label>`,
             )}

@@ -181,7 +181,7 @@ export function accountText(e, names, lang) {
       const plays = e.plays.map(([s, cs]) => `${names[s]}${zh ? '出' : ' '}${cardsText(cs, lang)}`).join(zh ? '，' : ', ');
       const side = e.to_defenders ? (zh ? '守方' : 'the defenders') : zh ? '庄方' : 'the declarers';
       return zh
-        ? `第${e.number}墩：${plays} → ${names[e.winner]}得${e.points}分，归${side}`
+        ? `第${e.number}墩：${plays}；${names[e.winner]}得${e.points}分，归${side}`
         : `Trick ${e.number}: ${plays} → ${names[e.winner]} wins ${e.points} points for ${side}`;
     }
     case 'revoke': {

@@ -16,7 +16,7 @@ import {
   madiaoSuit,
   rankText,
 } from './cards.js';
-import { botName, errorText, lang, t } from './i18n.js';
+import { aside, botName, errorText, lang, t } from './i18n.js';
 
 export { errorText };
 
@@ -120,7 +120,7 @@ export function Card(p) {
     const red = dabaifenRed(p.code);
     const trump = isTrump(p.code, p.trump);
     cls = `card dbf${red ? ' red' : ''}${trump && p.trump ? ' trump' : ''}`;
-    label = dabaifenLabel(p.code, lang()) + (trump && p.trump ? ` (${t('card.trump')})` : '');
+    label = dabaifenLabel(p.code, lang()) + (trump && p.trump ? aside(t('card.trump')) : '');
     if (p.code === 'BJ' || p.code === 'SJ') {
       face = html`<span class="corner"><b>${p.code === 'BJ' ? '大' : '小'}</b><i>王</i></span>
         <span class="joker">${p.code === 'BJ' ? '大王' : '小王'}</span><span class="joker-en">JOKER</span>`;
