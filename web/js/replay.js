@@ -186,7 +186,11 @@ export function ReplayPage(p) {
     <div class="replay-head">
       <h2>${t('replay.title')}${outline ? html` <${RecordTitle} id=${p.id ?? null} outline=${outline} />` : null}</h2>
       ${!p.id
-        ? html`<label class="file">${t('replay.file')} <input type="file" accept=".json,application/json" onChange=${openFile} /></label>`
+        ? // The browser's own file button speaks the browser's language, not the page's: it is
+          // hidden, and the label, in the page's words, opens the chooser.
+          html`<label class="file button" style="position:relative">${t('replay.file')}
+            <input type="file" accept=".json,application/json" onChange=${openFile}
+              style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" /></label>`
         : null}
       ${p.id && outline && hand && hand.result
         ? html`<a class="button" data-link="1" data-action="analyse" href=${`/analysis/${p.id}?hand=${pos.hand}&seat=0`}>${t('analysis.open')}</a>`
