@@ -3,7 +3,7 @@
 
 import { html } from '../vendor/preact-htm.js';
 import { Backs, Card, Countdown } from './ui.js';
-import { botName, t } from './i18n.js';
+import { aside, botName, t } from './i18n.js';
 import { rankText } from './cards.js';
 import { dabaifenTrickCounter, trumpText } from './scoring.js';
 import { lang } from './i18n.js';
@@ -78,7 +78,7 @@ export function Board(p) {
       return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
         <div class="seat-head">
           <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
-          <span class="seat-name" data-bot=${info && info.bot ? info.bot : null} title=${info && info.bot ? `${names[s]}: ${botName(info.bot)} (${info.bot})` : names[s]}>${names[s]}</span>
+          <span class="seat-name" data-bot=${info && info.bot ? info.bot : null} title=${info && info.bot ? `${names[s]}${lang() === 'zh' ? '：' : ': '}${botName(info.bot)}${aside(info.bot)}` : names[s]}>${names[s]}</span>
           ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
           ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
           ${roleBadges(view, s)}
