@@ -202,7 +202,7 @@ test('switching the language (kept after a reload)', async () => {
       assert(new Set(lines).size === lines.length, `no two lines alike: ${lines}`);
       lines.forEach((x, i) => {
         if (items[i] === 'reward_trick') assert(/以赏牌得墩：\S+/.test(x), `a reward line names its card: ${x}`);
-        if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d 墩）/.test(x), `the tricks are counted: ${x}`);
+        if (items[i] === 'fewer_than_2_tricks' || items[i] === '3_or_more_tricks') assert(/（\d墩）/.test(x), `the tricks are counted: ${x}`);
       });
       await page.locator('.past-hand .close').click();
     }

@@ -64,7 +64,7 @@ test('ratings: an account plays a rated match with bots, finds its rating on its
     await a.locator(`.profile-page[data-player="${user}"]`).waitFor({ timeout: 15000 });
     // In Chinese too.
     await a.locator('button[data-action="lang"]').click();
-    await a.locator('.recent-rated h2', { hasText: '最近的计分对局' }).waitFor({ timeout: 5000 });
+    await a.locator('.recent-rated h2', { hasText: '最近的排位对局' }).waitFor({ timeout: 5000 });
     await a.locator('button[data-action="lang"]').click();
     // Another browser signs in as the same account and finds the match in its games (the
     // rated filter keeps it), and opens its replay.

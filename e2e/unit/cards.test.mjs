@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MADIAO_ORDER, MADIAO_RED, madiaoName, madiaoEnglish, madiaoIndex, madiaoStrength, sortMadiao,
+  MADIAO_ORDER, MADIAO_RED, madiaoName, madiaoNameZh, madiaoEnglish, MADIAO_SUITS, madiaoIndex, madiaoStrength, sortMadiao,
   isMadiaoCard, isDabaifenCard, sortDabaifen, isTrump, cardPoints, dabaifenLabel, dabaifenStrength, effectiveSuit, cardLabel,
 } from '../../web/js/cards.js';
 
@@ -22,7 +22,11 @@ test('every Madiao card has a distinct Chinese name, the printed ones', () => {
   assert.equal(madiaoName('W0'), '空沒文');
   assert.equal(madiaoName('WH'), '半文');
   assert.equal(madiaoName('W9'), '九文');
-  assert.equal(madiaoEnglish('T5'), '50 myriad');
+  assert.equal(madiaoEnglish('T5'), '5 tens');
+  assert.equal(madiaoEnglish('M5'), '5 myriads');
+  assert.equal(madiaoEnglish('M1'), '1 myriad');
+  assert.equal(madiaoNameZh('T9'), '九十万');
+  assert.equal(madiaoNameZh('W0'), '空没文');
   assert.equal(madiaoEnglish('W0'), 'Zero cash');
   assert.equal(madiaoIndex('WH'), '½');
   assert.equal(madiaoIndex('T4'), '40');
@@ -101,4 +105,18 @@ test('the figures on the Madiao cards follow the table’s deck (generated from 
   // An absent or unknown deck (an older server) draws the default.
   assert.deepEqual(madiaoFigure('W0', null), madiaoFigure('W0', 'unnamed'));
   assert.deepEqual(madiaoFigure('W0', /** @type {any} */ ('nonsense')), madiaoFigure('W0', 'unnamed'));
+});
+
+test('a Madiao card is named by its own suit: no card of the Tens reads as one of the Myriads', () => {
+  // Issue 26: the Tens were called "80 myriad" beside the suit "Myriads".
+  for (const c of MADIAO_ORDER) {
+    const name = madiaoEnglish(c).toLowerCase();
+    const suit = MADIAO_SUITS[/** @type {'T' | 'M' | 'S' | 'W'} */ (c[0])].en.toLowerCase();
+    if (['TW', 'TQ', 'TB'].includes(c)) continue; // Myriad Myriad, Thousand and Hundred Myriad: their names
+    assert.ok(name.includes(suit.replace(/s$/, '')), `${c}: "${name}" names its suit ${suit}`);
+    for (const other of Object.values(MADIAO_SUITS)) {
+      const o = other.en.toLowerCase().replace(/s$/, '');
+      if (o !== suit.replace(/s$/, '')) assert.ok(!name.includes(o), `${c}: "${name}" names another suit (${other.en})`);
+    }
+  }
 });

@@ -24,7 +24,7 @@ test('item 12: the story of a Madiao hand: each trick won once, then the end', (
   const ev = storyEvents(prev, view);
   assert.deepEqual(ev, [{ kind: 'trick', number: 1, winner: 2, card: 'S8', points: null }]);
   assert.equal(trickWonText(ev[0], names, 'en'), 'Trick 1: Cy wins with 八索');
-  assert.equal(trickWonText(ev[0], names, 'zh'), '第 1 墩：Cy 以 八索 得墩');
+  assert.equal(trickWonText(ev[0], names, 'zh'), '第1墩：Cy以八索得墩');
   // The same view again adds nothing; the end adds a result line.
   assert.deepEqual(storyEvents(view, view), []);
   const result = { outcome: 'played', tricks: [2, 2, 3, 1], payoffs: [1, 0, 1, -2], next_banker: 1, game_over: false };
@@ -32,7 +32,7 @@ test('item 12: the story of a Madiao hand: each trick won once, then the end', (
   assert.deepEqual(storyEvents(view, over), [{ kind: 'result' }]);
   assert.deepEqual(storyEvents(over, over), []);
   assert.equal(handResultLine('madiao', 2, result, names, 'en'), 'Hand 3 is over: All eight tricks were played. Next banker: Bo.');
-  assert.equal(handResultLine('madiao', 2, result, names, 'zh'), '第 3 手结束：八墩打完。下一庄：Bo。');
+  assert.equal(handResultLine('madiao', 2, result, names, 'zh'), '第3手结束：八墩打完。下一庄：Bo。');
 });
 
 test('item 12: the story of a Da Bai Fen deal, tricks by points', () => {
@@ -41,7 +41,7 @@ test('item 12: the story of a Da Bai Fen deal, tricks by points', () => {
   const ev = storyEvents(prev, view);
   assert.deepEqual(ev, [{ kind: 'trick', number: 1, winner: 3, card: null, points: 15 }]);
   assert.equal(trickWonText(ev[0], names, 'en'), 'Trick 1: Di wins (15 points)');
-  assert.equal(trickWonText(ev[0], names, 'zh'), '第 1 墩：Di 得墩（15 分）');
+  assert.equal(trickWonText(ev[0], names, 'zh'), '第1墩：Di得墩（15分）');
 });
 
 test('item 13: Da Bai Fen counts tricks by plays, not cards', () => {
@@ -81,14 +81,14 @@ test('item 14: the Chinese settlement says the cards, the trick counts and the b
   const za = settlementLineText(a, names, 'zh');
   const zb = settlementLineText(b, names, 'zh');
   assert.notEqual(za, zb, 'two reward lines read differently');
-  assert.equal(za, 'Ann（庄家）：以赏牌得墩：九萬，+3');
+  assert.equal(za, 'Ann（庄家）：以赏牌得墩：九万，+3');
   assert.match(zb, /九索/);
   const tricks = line(2, 'fewer_than_2_tricks', [1, 0, -1, 0], 'seat 2: fewer than 2 tricks (1): pays the banker 1', { tricks: 1 });
-  assert.equal(settlementLineText(tricks, names, 'zh'), 'Cy：不足两墩（1 墩），−1');
+  assert.equal(settlementLineText(tricks, names, 'zh'), 'Cy：不足两墩（1墩），−1');
   const stock = line(3, 'stock_check', [1, 1, 1, -3], 'stock check: under the upcard lies S9, the top strings; seat 3 played S8, its second card: pays 1 to each of seats 0, 1, 2 (-3)', { exposed: 'S9', second: 'S8', face_up: true });
-  assert.equal(settlementLineText(stock, names, 'zh'), 'Di：查底：翻牌下为 九索（索门之尊），Di明出该门第二张 八索，−3');
+  assert.equal(settlementLineText(stock, names, 'zh'), 'Di：查底：翻牌下为九索（索门之尊），Di明出该门第二张八索，−3');
   const discard = line(1, 'faceup_discard', [2, -2, 0, 0], 'seat 1: face-up discard of W3 in trick 4: pays the banker 2', { card: 'W3', trick: 4 });
-  assert.match(settlementLineText(discard, names, 'zh'), /第 4 墩明弃 三文/);
+  assert.match(settlementLineText(discard, names, 'zh'), /第4墩明弃三文/);
 });
 
 test('item 15: no "(-3)" beside "−3"; the last hand names no next banker; plurals', () => {
@@ -100,7 +100,7 @@ test('item 15: no "(-3)" beside "−3"; the last hand names no next banker; plur
   assert.equal(translate('en', 'seat.tricks', { n: 1 }), '1 trick');
   assert.equal(translate('en', 'seat.tricks', { n: 0 }), '0 tricks');
   assert.equal(translate('en', 'score.hands', { n: 1 }), '1 hand played');
-  assert.equal(translate('zh', 'seat.tricks', { n: 1 }), '1 墩');
+  assert.equal(translate('zh', 'seat.tricks', { n: 1 }), '1墩');
   for (const [k, v] of Object.entries(STRINGS.en)) assert.ok(!/\(s\)/.test(v), `${k}: ${v}`);
 });
 
@@ -108,7 +108,7 @@ test('item 16: the promoted reward card is explained in the line that pays it an
   const text = 'seat 1: won a trick with the reward card M8 (promoted: the upcard is M9, the top myriads card, so the second card M8 takes its place): +1 from the banker';
   const l = line(1, 'reward_trick', [-1, 1, 0, 0], text, { card: 'M8', promoted: true });
   assert.match(settlementLineText(l, names, 'en'), /reward card 八萬 \(promoted: the upcard is 九萬/);
-  assert.equal(settlementLineText(l, names, 'zh'), 'Bo：以赏牌得墩：八萬（递补赏牌：翻牌 九萬 是万门之尊，由该门第二张 八萬 递补为赏牌），+1');
+  assert.equal(settlementLineText(l, names, 'zh'), 'Bo：以赏牌得墩：八万（递补赏牌：翻牌九万是万门之尊，由该门第二张八万递补为赏牌），+1');
   const en = JSON.stringify(RULES.madiao.en);
   const zh = JSON.stringify(RULES.madiao.zh);
   assert.match(en, /promoted to reward card/);

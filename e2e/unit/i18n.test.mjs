@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { STRINGS, translate, t, setLang, lang } from '../../web/js/i18n.js';
+import { STRINGS, translate, t, setLang, lang, botName, presetName, analysisReason } from '../../web/js/i18n.js';
 
 const dir = new URL('../../web/js/', import.meta.url);
 const sources = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(f, dir), 'utf8'));
@@ -71,4 +71,87 @@ test('translate fills placeholders and falls back', () => {
   assert.equal(t('nav.rules'), '规则');
   setLang('en');
   assert.equal(t('nav.rules'), 'Rules');
+});
+
+// Issue 26 item 7: 简体中文 as mainland players write it.
+const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef“”]/;
+/** The Latin words a Chinese string may hold: the name yezi, card ranks, a key named as "F键". */
+const LATIN_OK = new Set(['yezi', 'A', 'K', 'Q', 'J']);
+
+test('no space beside a Chinese character in any Chinese string', () => {
+  for (const [k, v] of Object.entries(STRINGS.zh)) {
+    const s = v.replace(/\{\w+\}/g, 'X');
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] !== ' ') continue;
+      assert.ok(!CJK.test(s[i - 1] ?? '') && !CJK.test(s[i + 1] ?? ''), `${k}: a space at ${i} in “${v}”`);
+    }
+  }
+});
+
+test('Chinese quotes are “”, never 「」 or straight quotes', () => {
+  for (const [k, v] of Object.entries(STRINGS.zh)) {
+    assert.ok(!/[「」『』"]/.test(v), `${k}: ${v}`);
+    // Quotes come in pairs.
+    assert.equal((v.match(/“/g) ?? []).length, (v.match(/”/g) ?? []).length, `${k}: ${v}`);
+  }
+});
+
+test('no English word in a Chinese string', () => {
+  for (const [k, v] of Object.entries(STRINGS.zh)) {
+    const s = v.replace(/\{\w+\}/g, ' ').replace(/[A-Z](?=键)/g, ' ');
+    for (const m of s.matchAll(/[A-Za-z][A-Za-z'-]*/g)) assert.ok(LATIN_OK.has(m[0]), `${k}: “${m[0]}” in ${v}`);
+  }
+});
+
+test('one word for each thing: the Da Bai Fen starter is 庄家, a Madiao slough is 灭, rated is 排位', () => {
+  for (const [k, v] of Object.entries(STRINGS.zh)) {
+    assert.ok(!v.includes('亲'), `${k}: the starter is 庄家, not 亲: ${v}`);
+    assert.ok(!/[扣垫]/.test(v), `${k}: a slough is 灭 (a burial 埋): ${v}`);
+    assert.ok(!v.includes('计分'), `${k}: rated is 排位: ${v}`);
+  }
+  assert.equal(STRINGS.zh['role.starter'], '庄家');
+  assert.equal(STRINGS.zh['lobby.rated'], '排位');
+  for (const k of ['madiao.slough', 'kind.slough', 'hint.slough', 'analysis.move_slough']) assert.ok(STRINGS.zh[k].startsWith('灭'), k);
+});
+
+test('every bot and preset has a name for players in both languages', () => {
+  const rust = readFileSync(new URL('../../crates/ai/src/madiao/mod.rs', import.meta.url), 'utf8');
+  const m = /fn bot_names\(\)[\s\S]*?\{\s*&\[([^\]]+)\]/.exec(rust);
+  assert.ok(m, 'the Madiao bot names in crates/ai');
+  const bots = [...m[1].matchAll(/"([\w-]+)"/g)].map((x) => x[1]);
+  assert.ok(bots.length >= 6, `${bots}`);
+  for (const l of /** @type {const} */ (['en', 'zh'])) {
+    setLang(l);
+    const names = bots.map(botName);
+    for (const [i, b] of bots.entries()) assert.notEqual(names[i], b, `${l}: ${b} has a name`);
+    assert.equal(new Set(names).size, names.length, `${l}: distinct names ${names}`);
+    for (const p of ['standard', 'feng']) assert.notEqual(presetName(p), l === 'zh' ? p : '', `${l}: ${p}`);
+  }
+  setLang('zh');
+  assert.deepEqual(['random', 'heuristic', 'pimc', 'expert'].map(botName), ['新手', '俱乐部水平', '强手', '高手']);
+  setLang('en');
+  assert.deepEqual(['random', 'heuristic', 'pimc', 'expert'].map(botName), ['Beginner', 'Club player', 'Strong', 'Expert']);
+  assert.equal(botName('no-such-bot'), 'no-such-bot');
+});
+
+test('the analysis’ reasons are said in Chinese', () => {
+  // Each game's analysis, where its reasons are written.
+  const src = ['madiao', 'dabaifen']
+    .map((g) => readFileSync(new URL(`../../crates/ai/src/${g}/analysis.rs`, import.meta.url), 'utf8'))
+    .join('\n');
+  // Every fixed reason of the analysis (a string literal after `reason:` or in a const).
+  const fixed = [...src.matchAll(/reason: "([^"{]+)"\.into\(\)/g)].map((x) => x[1]);
+  for (const c of ['BEFORE_PLAY_FACE_UP', 'REVOKE']) {
+    const m = new RegExp(`const ${c}: &str =\\s*"([^"]+)"`).exec(src);
+    assert.ok(m, c);
+    fixed.push(m[1]);
+  }
+  assert.ok(fixed.length >= 10, `${fixed.length} reasons`);
+  setLang('zh');
+  for (const r of [...fixed, '5 tricks remain; the exact solver is used from 4', 'play M9 was not legal there', '9 cards per hand remain; the exact solver is tried from 7']) {
+    const zh = analysisReason(r);
+    assert.ok(!/[A-Za-z]/.test(zh), `${r} → ${zh}`);
+  }
+  setLang('en');
+  assert.equal(analysisReason('nobody was to move'), 'nobody was to move');
 });

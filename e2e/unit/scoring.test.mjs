@@ -18,7 +18,7 @@ test('amounts and names', () => {
 test('a settlement line in both languages', () => {
   const line = { seat: 1, banker: 0, item: '3_or_more_tricks', counted: true, transfers: [-1, 3, -1, -1], text: 'seat 1: 3 or more tricks (4): +1 from each of seats 0, 2, 3', detail: { tricks: 4 } };
   assert.equal(settlementLineText(line, names, 'en'), 'Bo: 3 or more tricks (4): +1 from each of Ann, Cy, Di');
-  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上（4 墩），+3');
+  assert.equal(settlementLineText(line, names, 'zh'), 'Bo：三墩以上（4墩），+3');
   assert.match(settlementLineText({ ...line, counted: false }, names, 'zh'), /不计/);
 });
 
@@ -64,7 +64,32 @@ test('table events in words, face-down cards unnamed', () => {
   assert.equal(eventText('madiao', { kind: 'action', seat: 1, action: { slough: null }, by_bot: true }, names, 'en'), 'Bo (bot) sloughs face down');
   assert.equal(eventText('madiao', { kind: 'action', seat: 0, action: { play: 'S9' }, by_bot: false }, names, 'en'), 'Ann plays 九索');
   assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { play: ['AS', 'KS'] }, by_bot: false }, names, 'en'), 'Cy plays A♠ K♠');
-  assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { bury: null }, by_bot: false }, names, 'zh'), 'Cy 埋底');
+  assert.equal(eventText('dabaifen', { kind: 'action', seat: 2, action: { bury: null }, by_bot: false }, names, 'zh'), 'Cy埋底');
   assert.equal(eventText('madiao', { kind: 'window_closed', outcome: { redeal_forced_by: 3 } }, names, 'en'), 'Di forced a redeal with a long suit');
   assert.equal(eventText('dabaifen', { kind: 'window_closed', outcome: { annulled_by: null } }, names, 'en'), 'The window closed: play goes on');
+});
+
+test('issue 26: the Chinese account is written as mainland players write it', () => {
+  const zhNames = ['机器人1', '机器人2', '机器人3', '小明'];
+  const trump = { suit: 'D', rank: '2' };
+  /** @type {any[]} */
+  const events = [
+    { event: 'declared', seat: 2, card: '2D', drawn: 11, trump, became_starter: true },
+    { event: 'trick', number: 1, plays: [[2, ['6C']], [3, ['7C']], [0, ['9C']], [1, ['TC']]], winner: 1, points: 10, to_defenders: true },
+    { event: 'total', in_tricks: 20, bonus: 0, total: 20, revoke: false, declarers_win: true, levels: 1 },
+    { event: 'next_starter', seat: 0, why: "the declarers won: the starter's partner" },
+    { event: 'next_starter', seat: 1, why: 'the defenders won: the seat after the starter' },
+    { event: 'next_starter', seat: 1, why: "the starter's partner deals the open deal after an annulment" },
+  ];
+  const CJK = '[\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef]';
+  for (const e of events) {
+    const s = accountText(e, zhNames, 'zh');
+    assert.ok(!new RegExp(`${CJK} | ${CJK}`).test(s), `no space beside a Chinese character: ${s}`);
+    assert.ok(!/[A-Za-z]{2,}/.test(s), `no English: ${s}`);
+    assert.ok(!s.includes('亲'), `the starter is 庄家: ${s}`);
+  }
+  // A player's name and his cards do not run together ("机器人36♣" read as 36♣).
+  assert.match(accountText(events[1], zhNames, 'zh'), /机器人3出6♣/);
+  assert.match(accountText(events[0], zhNames, 'zh'), /机器人3坐庄/);
+  assert.match(accountText(events[3], zhNames, 'zh'), /庄方胜/);
 });

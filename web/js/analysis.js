@@ -6,8 +6,9 @@
 
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { aside, analysisReason, lang, t } from './i18n.js';
 import { Card, errorText, useKeydown } from './ui.js';
+import { RecordTitle } from './replay.js';
 
 /** @typedef {import('./wire').AnalysisReply} AnalysisReply */
 /** @typedef {import('./wire').ReplayOutline} ReplayOutline */
@@ -151,7 +152,7 @@ export function AnalysisPage(p) {
 
   return html`<div class="page analysis-page" data-status=${reply ? reply.status : ''} data-at=${at} data-hand=${hand ?? ''} data-seat=${seat}>
     <div class="replay-head">
-      <h2>${t('analysis.title')} <span class="sub">${p.id}</span></h2>
+      <h2>${t('analysis.title')} <${RecordTitle} id=${p.id} outline=${outline} /></h2>
       <a class="button" href=${`/replay/${p.id}`} data-link="1">${t('replay.open')}</a>
     </div>
     ${outline
@@ -214,7 +215,7 @@ export function AnalysisPage(p) {
         <p class="played">${t('analysis.played')} <${Move} game=${a.game} text=${d.played} />
           ${v.kind === 'searched' && v.mark ? html`<span class=${`mark-sign ${v.mark}`} title=${t(`analysis.mark_${v.mark}`)}>${MARK_SIGN[v.mark]} ${t(`analysis.mark_${v.mark}`)}</span>` : null}</p>
         ${v.kind === 'forced' ? html`<p class="hint">${t('analysis.forced')}</p>` : null}
-        ${v.kind === 'not_analysed' ? html`<p class="hint">${t('analysis.not_analysed')} ${v.reason}</p>` : null}
+        ${v.kind === 'not_analysed' ? html`<p class="hint">${t('analysis.not_analysed')}${lang() === 'zh' ? '' : ' '}${analysisReason(v.reason)}</p>` : null}
         ${v.kind === 'searched' ? renderSearch(a, v, unit) : null}
       </div>
     </div>`;
@@ -233,13 +234,13 @@ export function AnalysisPage(p) {
         <thead><tr><th>${t('analysis.move')}</th><th>${t('analysis.value', { unit })}</th>${a.game === 'dabaifen' ? html`<th>${t('analysis.points')}</th>` : null}</tr></thead>
         <tbody>${v.candidates.map(
           (c) => html`<tr key=${c.action} class=${`${c.action === v.bot ? 'best' : ''}${c.considered ? '' : ' unweighed'}`} data-action=${c.action}>
-            <td><${Move} game=${a.game} text=${c.action} />${c.considered ? '' : ` (${t('analysis.not_weighed')})`}</td>
+            <td><${Move} game=${a.game} text=${c.action} />${c.considered ? '' : aside(t('analysis.not_weighed'))}</td>
             <td>${num(c.value, true)}</td>${a.game === 'dabaifen' ? html`<td>${c.points != null ? num(c.points) : ''}</td>` : null}</tr>`,
         )}</tbody>
       </table>
       <p class="face-up" data-status=${fu.status}>${fu.status === 'solved'
         ? html`${t('analysis.face_up')} <${Move} game=${a.game} text=${fu.best} /> — ${t('analysis.face_up_cost', { cost: num(fu.cost), unit })}`
-        : `${t('analysis.face_up_unsolved')} ${fu.reason}`}</p>
+        : `${t('analysis.face_up_unsolved')}${lang() === 'zh' ? '' : ' '}${analysisReason(fu.reason)}`}</p>
     </div>`;
   }
 }

@@ -3,7 +3,7 @@
 // replay, and its record downloads; a player's games and a month's download as one archive.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
-import { lang, t } from './i18n.js';
+import { botName, lang, t } from './i18n.js';
 import { errorText } from './ui.js';
 
 /** @typedef {import('./wire').ArchivePage} ArchivePage */
@@ -106,7 +106,7 @@ export function ArchiveList(p) {
             <a href=${`/replay/${g.id}`} data-link="1" data-action="archive-open"
               onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(`/replay/${g.id}`); }}>${g.name}</a>
             <span class="sub"> ${t(`game.${g.game}`)} · ${new Date(g.finished_ms).toLocaleString(l === 'zh' ? 'zh-CN' : 'en')}</span>
-            <span class="archive-seats"> ${g.seats.map((s) => (s.bot ? t('archive.bot', { name: s.name }) : s.name)).join(', ')}</span>
+            <span class="archive-seats"> ${g.seats.map((s, i) => html`${i ? t('common.list_sep') : ''}${s.bot ? html`<span data-bot=${s.name} title=${s.name}>${t('archive.bot', { name: botName(s.name) })}</span>` : s.name}`)}</span>
             ${' '}<a class="small" href=${`/api/archive/games/${g.id}`} download=${`yezi-${g.id}.json`} data-action="archive-record">${t('archive.record')}</a>
           </li>`,
         )}</ul>`

@@ -4,7 +4,7 @@
 // out from your view. The client adds no rules of its own.
 
 import { html } from '../vendor/preact-htm.js';
-import { madiaoName, dabaifenLabel, SUIT_NAMES } from './cards.js';
+import { madiaoName, madiaoNameZh, dabaifenLabel, SUIT_NAMES } from './cards.js';
 import { lang, t } from './i18n.js';
 
 /** @typedef {import('./wire').HintMsg} HintMsg */
@@ -44,7 +44,7 @@ function hintVerb(hint) {
 
 /** A card's short name in the current language. @param {'madiao' | 'dabaifen'} game @param {string} code */
 function short(game, code) {
-  return game === 'madiao' ? madiaoName(code) : dabaifenLabel(code, lang());
+  return game === 'madiao' ? (lang() === 'zh' ? madiaoNameZh(code) : madiaoName(code)) : dabaifenLabel(code, lang());
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { html } from '../vendor/preact-htm.js';
 import { Backs, Card, Countdown } from './ui.js';
-import { t } from './i18n.js';
+import { aside, botName, t } from './i18n.js';
 import { rankText } from './cards.js';
 import { dabaifenTrickCounter, trumpText } from './scoring.js';
 import { lang } from './i18n.js';
@@ -78,7 +78,7 @@ export function Board(p) {
       return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
         <div class="seat-head">
           <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
-          <span class="seat-name" title=${info && info.bot ? `${names[s]} (${info.bot})` : names[s]}>${names[s]}</span>
+          <span class="seat-name" data-bot=${info && info.bot ? info.bot : null} title=${info && info.bot ? `${names[s]}${lang() === 'zh' ? '：' : ': '}${botName(info.bot)}${aside(info.bot)}` : names[s]}>${names[s]}</span>
           ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
           ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
           ${roleBadges(view, s)}
@@ -126,11 +126,16 @@ function graceClock(remaining, at) {
 /** @param {MadiaoView | DabaifenView} view @param {number} s */
 function roleBadges(view, s) {
   if (isMadiao(view)) {
-    return view.banker === s ? html`<span class="badge role" title=${t('role.banker')}>莊 ${t('role.banker')}</span>` : null;
+    return view.banker === s ? html`<span class="badge role" data-role="banker" title=${t('role.banker')}>${lang() === 'zh' ? '' : '莊 '}${t('role.banker')}</span>` : null;
   }
   const out = [];
-  if (view.starter === s && view.phase !== 'drawing') out.push(html`<span class="badge role" title=${t('role.starter')}>親 ${t('role.starter')}</span>`);
-  else if (view.phase === 'drawing' && view.provisional_starter === s) out.push(html`<span class="badge role">${t('role.provisional')}</span>`);
+  // During the draw of a first or an open deal the starter is not known yet: the seat that drew
+  // first is only provisional, and the badge says what that means. In a later deal the starter
+  // is fixed from the start (docs/rules/dabaifen.md §4).
+  const provisional = view.phase === 'drawing' && (view.first_deal || view.open);
+  const starter = provisional ? null : view.starter;
+  if (starter === s) out.push(html`<span class="badge role" data-role="starter" title=${t('role.starter_about')}>${t('role.starter')}</span>`);
+  else if (provisional && view.provisional_starter === s) out.push(html`<span class="badge role" data-role="provisional" title=${t('role.provisional_about')}>${t('role.provisional')}</span>`);
   if (view.declaration && view.declaration.seat === s) out.push(html`<span class="badge decl">${t('role.declared')}</span>`);
   return out;
 }

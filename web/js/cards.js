@@ -18,7 +18,7 @@ export { ZERO_CASH };
 
 /** The suits, highest first, with their Chinese names and English names. */
 export const MADIAO_SUITS = /** @type {const} */ ({
-  T: { zh: '十', en: 'Tens of myriads', cls: 'tens' },
+  T: { zh: '十', en: 'Tens', cls: 'tens' },
   M: { zh: '萬', en: 'Myriads', cls: 'myriads' },
   S: { zh: '索', en: 'Strings', cls: 'strings' },
   W: { zh: '文', en: 'Cash', cls: 'cash' },
@@ -68,6 +68,14 @@ export function madiaoName(code) {
   return `${DIGITS[Number(v)]}${suit === 'M' ? '萬' : '索'}`;
 }
 
+/**
+ * A Madiao card's name in simplified characters, for running text (萬 → 万, 沒 → 没): the
+ * traditional forms stay on the card faces. @param {string} code
+ */
+export function madiaoNameZh(code) {
+  return madiaoName(code).replace(/萬/g, '万').replace(/沒/g, '没');
+}
+
 /** The English name of a Madiao card (the rules file's). @param {string} code */
 export function madiaoEnglish(code) {
   const suit = code[0];
@@ -76,14 +84,17 @@ export function madiaoEnglish(code) {
     if (v === 'W') return 'Myriad Myriad';
     if (v === 'Q') return 'Thousand Myriad';
     if (v === 'B') return 'Hundred Myriad';
-    return `${v}0 myriad`;
+    // 九十萬 is nine tens (of myriads): named in its suit, not as a number of myriads, which
+    // would read as a card of the Myriads.
+    return `${v} tens`;
   }
   if (suit === 'W') {
     if (v === '0') return 'Zero cash';
     if (v === 'H') return 'Half cash';
     return `${v} cash`;
   }
-  return suit === 'M' ? `${v} myriad` : `${v} strings`;
+  if (suit === 'M') return v === '1' ? '1 myriad' : `${v} myriads`;
+  return v === '1' ? '1 string' : `${v} strings`;
 }
 
 /**
@@ -236,6 +247,6 @@ export function effectiveSuit(code, trump) {
 
 /** The label of a card of either game. @param {'madiao' | 'dabaifen'} game @param {string} code @param {Lang} lang */
 export function cardLabel(game, code, lang) {
-  if (game === 'madiao') return lang === 'zh' ? madiaoName(code) : `${madiaoName(code)} (${madiaoEnglish(code)})`;
+  if (game === 'madiao') return lang === 'zh' ? madiaoNameZh(code) : `${madiaoName(code)} (${madiaoEnglish(code)})`;
   return dabaifenLabel(code, lang);
 }

@@ -32,7 +32,7 @@ export function Scoring(p) {
       ${r ? html`<p class="result-text">${madiaoResultText(r, p.names, l)}</p>` : null}
       ${view.declared.length
         ? html`<div class="declared">${view.declared.map(
-            (d) => html`<div key=${`${d.seat}${d.what}`}><b>${p.names[d.seat]}</b> ${t(`declared.${d.what}`)}:
+            (d) => html`<div key=${`${d.seat}${d.what}`}><b>${p.names[d.seat]}</b>${l === 'zh' ? '' : ' '}${t(`declared.${d.what}`)}${l === 'zh' ? '：' : ':'}
               ${d.cards.map((c) => html`<${Card} key=${c} game="madiao" code=${c} size="tiny" />`)}</div>`,
           )}</div>`
         : null}

@@ -4,12 +4,12 @@
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
-import { lang, t } from './i18n.js';
+import { aside, botName, lang, presetName, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
 import { ZERO_CASH } from './figures.js';
 import { seenTables } from './state.js';
 import { VARIANTS, overrides } from './variants.js';
-import { BotIcon, TutorialLinks, errorText, notify } from './ui.js';
+import { BotLabel, TutorialLinks, errorText, notify } from './ui.js';
 
 /** @typedef {import('./wire').GamesReply} GamesReply */
 /** @typedef {import('./wire').GameInfo} GameInfo */
@@ -159,7 +159,8 @@ function NewTable(p) {
         turn_seconds: clock,
         pace,
         grace_seconds: graceSecs,
-        name: name.trim() || undefined,
+        // The default name in the host's language: the server's own default is English.
+        name: name.trim() || t('lobby.table_name_default', { name: p.identity.name }),
         private: priv,
         seats: seatChoices,
         zero_cash: game === 'madiao' ? zeroCash : undefined,
@@ -180,7 +181,7 @@ function NewTable(p) {
         ${/** @type {const} */ (['madiao', 'dabaifen']).map(
           (g) => html`<button key=${g} type="button" role="radio" aria-checked=${game === g ? 'true' : 'false'} class=${game === g ? 'on' : ''}
             data-game=${g} onClick=${() => pickGame(g)}>
-            <span class="zh">${g === 'madiao' ? '馬弔' : '打百分'}</span><span class="en">${t(`game.${g}`)}</span>
+            <span class="zh">${l === 'zh' ? t(`game.${g}`) : g === 'madiao' ? '馬弔' : '打百分'}</span>${l === 'zh' ? null : html`<span class="en">${t(`game.${g}`)}</span>`}
             <span class="about">${t(`lobby.about_${g}`)}</span></button>`,
         )}
       </div>
@@ -193,7 +194,7 @@ function NewTable(p) {
               setSeats(seats.map((x, j) => (j === i ? v : v === 'me' && x === 'me' ? bot : x)));
             }}>
               <option value="me">${t('lobby.seat_me')}</option>
-              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`}>${t('lobby.seat_bot', { bot: b })}${b === info.default_bot ? ` (${t('lobby.default')})` : ''}</option>`)}
+              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`} title=${b} data-bot=${b}>${t('lobby.seat_bot', { bot: botName(b) })}${b === info.default_bot ? aside(t('lobby.default')) : ''}</option>`)}
               <option value="open">${t('lobby.seat_open')}</option>
             </select></label>`,
         )}
@@ -202,7 +203,7 @@ function NewTable(p) {
       <div class="row">
         <label>${t('lobby.preset')}
           <select name="preset" value=${preset} onChange=${(/** @type {Event} */ e) => { setPreset(/** @type {HTMLSelectElement} */ (e.target).value); setChosen({}); }}>
-            ${presetNames.map((n) => html`<option key=${n} value=${n}>${n}</option>`)}
+            ${presetNames.map((n) => html`<option key=${n} value=${n}>${presetName(n)}</option>`)}
           </select></label>
         ${game === 'madiao'
           ? html`<label>${t('lobby.stake')}
@@ -239,7 +240,7 @@ function NewTable(p) {
           </div>`
         : null}
       <button type="button" class="link" aria-expanded=${more ? 'true' : 'false'} onClick=${() => setMore(!more)}>
-        ${more ? '▾' : '▸'} ${t('lobby.variants')} ${Object.keys(overrides(presetValues, values)).length ? `(${t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })})` : ''}</button>
+        ${more ? '▾' : '▸'} ${t('lobby.variants')}${Object.keys(overrides(presetValues, values)).length ? aside(t('lobby.changed', { n: Object.keys(overrides(presetValues, values)).length })) : ''}</button>
       ${more
         ? html`<div class="variant-list">
             ${VARIANTS[game].map(
@@ -248,7 +249,7 @@ function NewTable(p) {
                 <span class="v-about">${v.about[l]}</span>
                 <select name=${v.name} value=${values[v.name] ?? ''} onChange=${(/** @type {Event} */ e) =>
                   setChosen({ ...chosen, [v.name]: /** @type {HTMLSelectElement} */ (e.target).value })}>
-                  ${v.values.map((x) => html`<option key=${x.value} value=${x.value}>${x.text[l]}${presetValues[v.name] === x.value ? ` (${preset})` : ''}</option>`)}
+                  ${v.values.map((x) => html`<option key=${x.value} value=${x.value}>${x.text[l]}${presetValues[v.name] === x.value ? aside(presetName(preset)) : ''}</option>`)}
                 </select>
               </label>`,
             )}
@@ -284,7 +285,7 @@ function OpenTables(p) {
       ${(p.tables ?? []).map(
         (tb) => html`<li key=${tb.id} data-table=${tb.id}>
           <div class="tb-name"><b>${tb.name}</b>${tb.rated ? html` <span class="rated-mark" data-rated="1">${t('table.rated')}</span>` : null} <span class="sub">${t(`game.${tb.game}`)} · ${t(`status.${tb.status}`)} · <span class="tb-pace" data-pace=${tb.pace}>${t('table.pace', { pace: t(`pace.${tb.pace}`) })}</span></span></div>
-          <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.name}</span>`)}</div>
+          <div class="tb-seats">${tb.seats.map((s) => html`<span key=${s.seat} class=${`chip ${s.kind}`}>${s.kind === 'open' ? t('lobby.seat_open') : s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.name}</span>`)}</div>
           <div class="tb-buttons">
             ${tb.open_seats > 0 ? html`<button class="primary" data-action="join" onClick=${() => p.navigate(`/t/${tb.id}`)}>${t('lobby.join')}</button>` : null}
             <button data-action="watch" onClick=${() => p.navigate(`/t/${tb.id}?watch`)}>${t('lobby.watch')}</button>

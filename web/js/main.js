@@ -127,7 +127,7 @@ function App() {
         <a href="/account" data-link="1" class=${r.page === 'account' ? 'on' : ''} data-nav="account">${t('nav.account')}</a>
       </nav>
       <div class="top-right">
-        ${identity ? html`<span class="me" title=${identity.id}>${identity.name}</span>` : null}
+        ${identity ? html`<span class="me" title=${t('page.shown_as')} data-guest=${identity.id}>${identity.name}</span>` : null}
         ${identity?.username ? html`<a class="account-name" href="/account" data-link="1" title=${t('account.signed_in_as', { username: identity.username })}>@${identity.username}</a>` : null}
         <button class="lang" data-action="lang" aria-label=${t('nav.language')}
           onClick=${() => { const l = lang() === 'en' ? 'zh' : 'en'; saveLang(l); setLang(l); }}>${lang() === 'en' ? '中文' : 'English'}</button>
@@ -142,7 +142,9 @@ function Intro() {
   return html`<section class="intro">
     <h1><span class="logo">葉子</span> yezi</h1>
     <p>${t('intro.text')}</p>
-    <p class="games"><span><b>馬弔</b> Madiao</span> · <span><b>打百分</b> Da Bai Fen</span></p>
+    <p class="games">${lang() === 'zh'
+      ? html`<span><b>${t('game.madiao')}</b></span> · <span><b>${t('game.dabaifen')}</b></span>`
+      : html`<span><b>馬弔</b> Madiao</span> · <span><b>打百分</b> Da Bai Fen</span>`}</p>
     <${TutorialLinks} />
   </section>`;
 }

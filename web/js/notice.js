@@ -6,8 +6,8 @@ import { t } from './i18n.js';
 
 const KEY_MUTE = 'yezi.mute';
 
-/** The page's own title, as the page was loaded (the title the tab goes back to). */
-const BASE_TITLE = typeof document !== 'undefined' ? document.title : 'yezi';
+/** The page's own title in the page's language (the title the tab goes back to). */
+const baseTitle = () => t('page.title');
 
 /**
  * Whether the turn has just arrived: it is yours now and was not at the update before.
@@ -99,7 +99,7 @@ function buzz() {
 export function useTurnNotice(myTurn, muted) {
   const before = useRef(false);
   useEffect(() => {
-    document.title = turnTitle(BASE_TITLE, myTurn, t('notice.your_turn'));
+    document.title = turnTitle(baseTitle(), myTurn, t('notice.your_turn'));
     if (turnArrived(before.current, myTurn) && !muted) {
       if (chime()) {
         chimes += 1;
@@ -110,7 +110,7 @@ export function useTurnNotice(myTurn, muted) {
     before.current = myTurn;
   }, [myTurn]);
   // Leaving the table gives the tab its own title back.
-  useEffect(() => () => { document.title = BASE_TITLE; }, []);
+  useEffect(() => () => { document.title = baseTitle(); }, []);
 }
 
 /** The mute switch and its state. @returns {[boolean, () => void]} */

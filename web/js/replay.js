@@ -8,7 +8,7 @@ import * as api from './api.js';
 import { ArchiveList } from './archive.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
-import { lang, t } from './i18n.js';
+import { botName, lang, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
 import { Card, errorText, useKeydown } from './ui.js';
 
@@ -32,6 +32,33 @@ export function stepText(game, step, names, l) {
   /** @type {TableEvent} */
   const ev = { kind: 'action', seat, action: /** @type {any} */ (action), by_bot: false };
   return eventText(game, ev, names, l);
+}
+
+/**
+ * What a replay or an analysis is of, as its title says it: the table's name, its players and its
+ * date (a record file has no table: "A record file" and its players). The outline gives the
+ * players; the table's summary, its name and date.
+ * @param {{id: string | null, outline: ReplayOutline | null}} p
+ */
+export function RecordTitle(p) {
+  const [table, setTable] = useState(/** @type {{name: string | null, created_ms: number} | null} */ (null));
+  useEffect(() => {
+    setTable(null);
+    if (!p.id) return;
+    let live = true;
+    api.table(p.id).then(
+      (tb) => { if (live) setTable({ name: 'name' in tb ? tb.name : null, created_ms: tb.created_ms }); },
+      () => {},
+    );
+    return () => { live = false; };
+  }, [p.id]);
+  const players = p.outline && p.outline.players
+    ? p.outline.players.map((n) => (n.startsWith('bot:') ? botName(n.slice(4)) : n)).join(t('common.list_sep'))
+    : '';
+  const name = table && table.name ? table.name : p.id && !table ? '' : t('replay.untitled');
+  const date = table ? new Date(table.created_ms).toLocaleDateString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
+  const parts = [name, players, date].filter((x) => x);
+  return parts.length ? html`<span class="sub record-title" data-id=${p.id ?? ''}>${parts.join(' · ')}</span>` : null;
 }
 
 /** How many hands the page keeps loaded at most (the one shown and those nearest to it). */
@@ -157,9 +184,13 @@ export function ReplayPage(p) {
   const download = p.id ? api.recordUrl(p.id) : fileText ? `data:application/json;charset=utf-8,${encodeURIComponent(fileText)}` : null;
   return html`<div class="page replay-page" data-hand=${pos.hand} data-step=${pos.step} data-loaded=${[...loaded.keys()].join(' ')}>
     <div class="replay-head">
-      <h2>${t('replay.title')}${p.id ? html` <span class="sub">${p.id}</span>` : null}</h2>
+      <h2>${t('replay.title')}${outline ? html` <${RecordTitle} id=${p.id ?? null} outline=${outline} />` : null}</h2>
       ${!p.id
-        ? html`<label class="file">${t('replay.file')} <input type="file" accept=".json,application/json" onChange=${openFile} /></label>`
+        ? // The browser's own file button speaks the browser's language, not the page's: it is
+          // hidden, and the label, in the page's words, opens the chooser.
+          html`<label class="file button" style="position:relative">${t('replay.file')}
+            <input type="file" accept=".json,application/json" onChange=${openFile}
+              style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" /></label>`
         : null}
       ${p.id && outline && hand && hand.result
         ? html`<a class="button" data-link="1" data-action="analyse" href=${`/analysis/${p.id}?hand=${pos.hand}&seat=0`}>${t('analysis.open')}</a>`

@@ -2,7 +2,7 @@
 // account of a deal, the results and the running match score. Pure: unit-tested with
 // `node --test`. The engines itemize (madiao::Settlement, dabaifen::Account); this words it.
 
-import { dabaifenLabel, madiaoName, MADIAO_SUITS, SUIT_NAMES, rankText } from './cards.js';
+import { dabaifenLabel, madiaoName, madiaoNameZh, MADIAO_SUITS, SUIT_NAMES, rankText } from './cards.js';
 
 /** @typedef {'en' | 'zh'} Lang */
 /** @typedef {import('./wire').SettlementLine} SettlementLine */
@@ -68,22 +68,22 @@ function lineDetailZh(line, names) {
   switch (line.item) {
     case 'reward_trick': {
       if (!d.card) return '';
-      const card = madiaoName(d.card);
+      const card = madiaoNameZh(d.card);
       if (!d.promoted) return `：${card}`;
       const top = MADIAO_TOP[/** @type {'T' | 'M' | 'S' | 'W'} */ (d.card[0])];
-      return `：${card}（递补赏牌：翻牌 ${madiaoName(top)} 是${madiaoSuitZh(d.card)}之尊，由该门第二张 ${card} 递补为赏牌）`;
+      return `：${card}（递补赏牌：翻牌${madiaoNameZh(top)}是${madiaoSuitZh(d.card)}之尊，由该门第二张${card}递补为赏牌）`;
     }
     case 'stock_check':
       if (!d.exposed || !d.second) return '';
-      return `：翻牌下为 ${madiaoName(d.exposed)}（${madiaoSuitZh(d.exposed)}之尊），${who}${d.face_up ? '明出' : '得'}该门第二张 ${madiaoName(d.second)}${d.face_up ? '' : '（持有者赔）'}`;
+      return `：翻牌下为${madiaoNameZh(d.exposed)}（${madiaoSuitZh(d.exposed)}之尊），${who}${d.face_up ? '明出' : '得'}该门第二张${madiaoNameZh(d.second)}${d.face_up ? '' : '（持有者赔）'}`;
     case 'fewer_than_2_tricks':
     case '3_or_more_tricks':
     case 'tied_for_most_tricks':
-      return d.tricks === undefined ? '' : `（${d.tricks} 墩）`;
+      return d.tricks === undefined ? '' : `（${d.tricks}墩）`;
     case 'hm_won':
-      return d.tricks === undefined ? '' : `（共 ${d.tricks} 墩）`;
+      return d.tricks === undefined ? '' : `（共${d.tricks}墩）`;
     case 'faceup_discard':
-      return d.card ? `：第 ${d.trick} 墩明弃 ${madiaoName(d.card)}` : '';
+      return d.card ? `：第${d.trick}墩明弃${madiaoNameZh(d.card)}` : '';
     default:
       return '';
   }
@@ -132,17 +132,17 @@ export function madiaoResultText(r, names, lang) {
 export function trumpText(trump, lang) {
   if (!trump) return lang === 'zh' ? '无主' : 'no trumps';
   const suit = SUIT_NAMES[/** @type {'S' | 'H' | 'D' | 'C'} */ (trump.suit)]?.[lang] ?? trump.suit;
-  return lang === 'zh' ? `${suit}为主，打 ${rankText(trump.rank)}` : `${suit}, rank ${rankText(trump.rank)}`;
+  return lang === 'zh' ? `${suit}为主，打${rankText(trump.rank)}` : `${suit}, rank ${rankText(trump.rank)}`;
 }
 
 /** @param {readonly string[]} cards @param {Lang} lang */
 function cardsText(cards, lang) {
-  return cards.map((c) => dabaifenLabel(c, lang)).join(' ');
+  return cards.map((c) => dabaifenLabel(c, lang)).join(lang === 'zh' ? '、' : ' ');
 }
 
 /** @param {number} team @param {readonly string[]} names @param {Lang} lang */
 export function teamText(team, names, lang) {
-  const who = `${names[team]} & ${names[team + 2]}`;
+  const who = `${names[team]}${lang === 'zh' ? '、' : ' & '}${names[team + 2]}`;
   return lang === 'zh' ? `${team === 0 ? '甲' : '乙'}队（${who}）` : `team ${team === 0 ? 'A' : 'B'} (${who})`;
 }
 
@@ -156,80 +156,95 @@ export function accountText(e, names, lang) {
     case 'declared': {
       const t = trumpText(e.trump, lang);
       const s = zh
-        ? `${names[e.seat]} 在摸到第 ${e.drawn} 张时亮出 ${cardsText([e.card], lang)}：${t}`
+        ? `${names[e.seat]}在摸到第${e.drawn}张时亮出${cardsText([e.card], lang)}：${t}`
         : `${names[e.seat]} showed ${cardsText([e.card], lang)} after ${e.drawn} cards were drawn: trumps are ${t}`;
       if (!e.became_starter) return s;
-      return zh ? `${s}；${names[e.seat]} 作亲` : `${s}; ${names[e.seat]} becomes the starter`;
+      return zh ? `${s}；${names[e.seat]}坐庄` : `${s}; ${names[e.seat]} becomes the starter`;
     }
     case 'kitty_turned':
       return zh
-        ? `无人亮主：${names[e.starter]} 翻底牌 ${cardsText(e.turned, lang)}，${e.by_rank ? '翻到主级牌' : '以最大的牌定花色'} ${cardsText([e.card], lang)}：${trumpText(e.trump, lang)}`
+        ? `无人亮主：${names[e.starter]}翻底牌${cardsText(e.turned, lang)}，${e.by_rank ? '翻到主级牌' : '以最大的牌定花色'}${cardsText([e.card], lang)}：${trumpText(e.trump, lang)}`
         : `Nobody declared: ${names[e.starter]} turned the kitty ${cardsText(e.turned, lang)}; ${e.by_rank ? 'a trump-rank card came' : 'the highest card decides'}: ${cardsText([e.card], lang)}, trumps are ${trumpText(e.trump, lang)}`;
     case 'no_showing':
       return zh ? '明局无人亮牌：本局作废重打' : 'Open deal: nobody showed his team’s rank, so the deal is annulled again';
     case 'kept_deal':
-      return zh ? `${names[e.seat]} 无主但选择打下去` : `${names[e.seat]} had no trump but played on`;
+      return zh ? `${names[e.seat]}无主但选择打下去` : `${names[e.seat]} had no trump but played on`;
     case 'annulled':
       return zh
-        ? `${names[e.seat]} 亮出无主之牌（${cardsText(e.hand, lang)}），本局作废`
+        ? `${names[e.seat]}亮出无主之牌（${cardsText(e.hand, lang)}），本局作废`
         : `${names[e.seat]} showed a hand with no trump (${cardsText(e.hand, lang)}) and annulled the deal`;
     case 'buried':
       return zh
-        ? `${names[e.seat]} 收底并埋下 ${cardsText(e.cards, lang)}（${e.points} 分）`
+        ? `${names[e.seat]}收底并埋下${cardsText(e.cards, lang)}（${e.points}分）`
         : `${names[e.seat]} took the kitty and buried ${cardsText(e.cards, lang)} (${e.points} points)`;
     case 'trick': {
-      const plays = e.plays.map(([s, cs]) => `${names[s]} ${cardsText(cs, lang)}`).join(zh ? '，' : ', ');
+      const plays = e.plays.map(([s, cs]) => `${names[s]}${zh ? '出' : ' '}${cardsText(cs, lang)}`).join(zh ? '，' : ', ');
       const side = e.to_defenders ? (zh ? '守方' : 'the defenders') : zh ? '庄方' : 'the declarers';
       return zh
-        ? `第 ${e.number} 墩：${plays} → ${names[e.winner]} 得 ${e.points} 分，归${side}`
+        ? `第${e.number}墩：${plays}；${names[e.winner]}得${e.points}分，归${side}`
         : `Trick ${e.number}: ${plays} → ${names[e.winner]} wins ${e.points} points for ${side}`;
     }
     case 'revoke': {
       const why = e.not_top
         .map(([c, holder, stronger]) =>
           zh
-            ? `${cardsText([c], lang)} 不是最大（${names[holder]} 有 ${cardsText([stronger], lang)}）`
+            ? `${cardsText([c], lang)}不是最大（${names[holder]}有${cardsText([stronger], lang)}）`
             : `${cardsText([c], lang)} is not a top card (${names[holder]} holds ${cardsText([stronger], lang)})`,
         )
         .join(zh ? '；' : '; ');
       return zh
-        ? `${names[e.seat]} 甩出 ${cardsText(e.cards, lang)}：犯规。${why}。本局即告终，对方算赢全部墩`
+        ? `${names[e.seat]}甩出${cardsText(e.cards, lang)}：犯规。${why}。本局即告终，对方算赢全部墩`
         : `${names[e.seat]} led ${cardsText(e.cards, lang)}: a revoke. ${why}. The deal ends and the other team is taken to have won every trick`;
     }
     case 'kitty':
       if (e.to_defenders) {
         return zh
-          ? `${teamText(e.team, names, lang)}（守方）赢末墩，得底：${e.kitty_points} 分 × ${e.multiplier} = +${e.bonus}`
+          ? `${teamText(e.team, names, lang)}（守方）赢末墩，得底：${e.kitty_points}分×${e.multiplier}＝+${e.bonus}`
           : `The kitty goes to ${teamText(e.team, names, lang)} (defenders), who won the last trick: ${e.kitty_points} points × ${e.multiplier} = +${e.bonus}`;
       }
       return zh
-        ? `${teamText(e.team, names, lang)}（庄方）赢末墩，底牌 ${e.kitty_points} 分不计给守方`
+        ? `${teamText(e.team, names, lang)}（庄方）赢末墩，底牌${e.kitty_points}分不计给守方`
         : `The kitty (${e.kitty_points} points) goes to ${teamText(e.team, names, lang)} (declarers), who won the last trick: no bonus for the defenders`;
     case 'total': {
       const sum = e.revoke
         ? zh
-          ? `守方得分 T = ${e.total}`
+          ? `守方得分${e.total}`
           : `Defenders' points T = ${e.total}`
         : zh
-          ? `守方得分 T = 墩中 ${e.in_tricks} + 底分 ${e.bonus} = ${e.total}`
+          ? `守方得分：墩中${e.in_tricks}＋底分${e.bonus}＝${e.total}`
           : `Defenders' points T = ${e.in_tricks} in tricks + ${e.bonus} kitty bonus = ${e.total}`;
       let row;
-      if (e.declarers_win) row = zh ? `庄方胜，升 ${e.levels} 级` : `the declarers win, +${e.levels} rank${e.levels === 1 ? '' : 's'}`;
+      if (e.declarers_win) row = zh ? `庄方胜，升${e.levels}级` : `the declarers win, +${e.levels} rank${e.levels === 1 ? '' : 's'}`;
       else if (e.levels === 0) row = zh ? '守方胜但不升级' : 'the defenders win the deal but gain no rank';
-      else row = zh ? `守方胜，升 ${e.levels} 级` : `the defenders win, +${e.levels} rank${e.levels === 1 ? '' : 's'}`;
+      else row = zh ? `守方胜，升${e.levels}级` : `the defenders win, +${e.levels} rank${e.levels === 1 ? '' : 's'}`;
       return `${sum}${zh ? '：' : ': '}${row}`;
     }
     case 'rank_up':
       return zh
-        ? `${teamText(e.team, names, lang)} 由 ${rankText(e.from)} 升到 ${rankText(e.to)}`
+        ? `${teamText(e.team, names, lang)}由${rankText(e.from)}升到${rankText(e.to)}`
         : `${teamText(e.team, names, lang)} goes from ${rankText(e.from)} to ${rankText(e.to)}`;
     case 'next_starter':
-      return zh ? `下一局由 ${names[e.seat]} 作亲（${e.why}）` : `Next starter: ${names[e.seat]} (${e.why})`;
+      return zh ? `下一局由${names[e.seat]}坐庄（${starterWhyZh(e.why)}）` : `Next starter: ${names[e.seat]} (${e.why})`;
     case 'game_over':
-      return zh ? `${teamText(e.team, names, lang)} 胜出全局！` : `${teamText(e.team, names, lang)} wins the game!`;
+      return zh ? `${teamText(e.team, names, lang)}胜出全局！` : `${teamText(e.team, names, lang)} wins the game!`;
     default:
       return '';
   }
+}
+
+/**
+ * Why the next starter starts, in Chinese: the account gives one of three fixed English sentences
+ * (crates/dabaifen/src/account.rs, NEXT_STARTER_REASONS); another is shown as it is.
+ * @param {string} why
+ */
+export function starterWhyZh(why) {
+  return (
+    {
+      "the starter's partner deals the open deal after an annulment": '作废之后，由庄家的同伴坐明局的庄',
+      "the declarers won: the starter's partner": '庄方胜：由庄家的同伴坐庄',
+      'the defenders won: the seat after the starter': '守方胜：由庄家的下家坐庄',
+    }[why] ?? why
+  );
 }
 
 /**
@@ -239,14 +254,14 @@ export function accountText(e, names, lang) {
 export function dabaifenResultText(r, names, lang) {
   const zh = lang === 'zh';
   if (r.outcome === 'annulled') {
-    return zh ? `本局作废。下一局由 ${names[r.next_starter]} 作亲。` : `The deal was annulled. ${names[r.next_starter]} starts the next deal.`;
+    return zh ? `本局作废。下一局由${names[r.next_starter]}坐庄。` : `The deal was annulled. ${names[r.next_starter]} starts the next deal.`;
   }
   const winner = r.winner === null ? '' : teamText(r.winner, names, lang);
   const pts = r.defender_points ?? 0;
   const s = zh
-    ? `守方得 ${pts} 分：${winner} 胜${r.levels ? `，升 ${r.levels} 级` : ''}。`
+    ? `守方得${pts}分：${winner}胜${r.levels ? `，升${r.levels}级` : ''}。`
     : `The defenders took ${pts} points: ${winner} wins${r.levels ? `, +${r.levels} rank${r.levels === 1 ? '' : 's'}` : ''}.`;
-  const ranks = zh ? `级：${rankText(r.ranks[0])} 对 ${rankText(r.ranks[1])}。` : ` Ranks: ${rankText(r.ranks[0])} and ${rankText(r.ranks[1])}.`;
+  const ranks = zh ? `级：${rankText(r.ranks[0])}对${rankText(r.ranks[1])}。` : ` Ranks: ${rankText(r.ranks[0])} and ${rankText(r.ranks[1])}.`;
   const end = r.game_over ? (zh ? '全局结束。' : ' The game is over.') : '';
   return s + ranks + end;
 }
@@ -272,9 +287,9 @@ export function eventText(game, e, names, lang) {
     case 'start':
       return zh ? '开局' : 'The match begins';
     case 'hand_start':
-      return zh ? `第 ${e.hand + 1} 手开始` : `Hand ${e.hand + 1} is dealt`;
+      return zh ? `第${e.hand + 1}手开始` : `Hand ${e.hand + 1} is dealt`;
     case 'draw':
-      return zh ? `摸牌 ${e.drawn}` : `Card ${e.drawn} drawn`;
+      return zh ? `摸牌${e.drawn}` : `Card ${e.drawn} drawn`;
     case 'draw_end':
       return zh ? '摸牌结束，无人亮主' : 'The draw ended without a showing';
     case 'window':
@@ -289,27 +304,27 @@ export function eventText(game, e, names, lang) {
       const o = /** @type {Record<string, number | null>} */ (e.outcome);
       const by = o.redeal_forced_by ?? o.annulled_by ?? null;
       if (by === null) return zh ? '窗口关闭：照常开打' : 'The window closed: play goes on';
-      if ('redeal_forced_by' in o) return zh ? `${names[by]} 以长门要求重发` : `${names[by]} forced a redeal with a long suit`;
-      return zh ? `${names[by]} 无主，作废本局` : `${names[by]} annulled the deal (no trump)`;
+      if ('redeal_forced_by' in o) return zh ? `${names[by]}以长门要求重发` : `${names[by]} forced a redeal with a long suit`;
+      return zh ? `${names[by]}无主，作废本局` : `${names[by]} annulled the deal (no trump)`;
     }
     case 'action': {
       const who = names[e.seat];
       const a = /** @type {Record<string, unknown>} */ (e.action);
-      const bot = e.by_bot ? (zh ? '（机器）' : ' (bot)') : '';
+      const bot = e.by_bot ? (zh ? '（机器人）' : ' (bot)') : '';
       if ('slough' in a) {
-        const c = typeof a.slough === 'string' ? ` ${madiaoName(a.slough)}` : '';
-        return zh ? `${who}${bot} 扣牌${c}` : `${who}${bot} sloughs${c} face down`;
+        const c = typeof a.slough === 'string' ? (zh ? madiaoNameZh(a.slough) : ` ${madiaoName(a.slough)}`) : '';
+        return zh ? `${who}${bot}灭${c}` : `${who}${bot} sloughs${c} face down`;
       }
       if ('bury' in a) {
         const cs = Array.isArray(a.bury) ? ` ${cardsText(/** @type {string[]} */ (a.bury), lang)}` : '';
-        return zh ? `${who}${bot} 埋底${cs}` : `${who}${bot} buries six cards${cs}`;
+        return zh ? `${who}${bot}埋底${cs}` : `${who}${bot} buries six cards${cs}`;
       }
-      if ('declare' in a) return zh ? `${who}${bot} 亮主 ${cardsText([String(a.declare)], lang)}` : `${who}${bot} declares ${cardsText([String(a.declare)], lang)}`;
-      if ('redeal' in a) return zh ? `${who} 要求重发` : `${who} forces a redeal`;
-      if ('annul' in a) return zh ? `${who} 作废本局` : `${who} annuls the deal`;
+      if ('declare' in a) return zh ? `${who}${bot}亮主${cardsText([String(a.declare)], lang)}` : `${who}${bot} declares ${cardsText([String(a.declare)], lang)}`;
+      if ('redeal' in a) return zh ? `${who}要求重发` : `${who} forces a redeal`;
+      if ('annul' in a) return zh ? `${who}作废本局` : `${who} annuls the deal`;
       if ('play' in a) {
-        if (game === 'madiao') return zh ? `${who}${bot} 出 ${madiaoName(String(a.play))}` : `${who}${bot} plays ${madiaoName(String(a.play))}`;
-        return zh ? `${who}${bot} 出 ${cardsText(/** @type {string[]} */ (a.play), lang)}` : `${who}${bot} plays ${cardsText(/** @type {string[]} */ (a.play), lang)}`;
+        if (game === 'madiao') return zh ? `${who}${bot}出${madiaoNameZh(String(a.play))}` : `${who}${bot} plays ${madiaoName(String(a.play))}`;
+        return zh ? `${who}${bot}出${cardsText(/** @type {string[]} */ (a.play), lang)}` : `${who}${bot} plays ${cardsText(/** @type {string[]} */ (a.play), lang)}`;
       }
       return who;
     }
@@ -360,10 +375,10 @@ export function storyEvents(prev, view) {
 export function trickWonText(e, names, lang) {
   const who = names[e.winner];
   if (e.card) {
-    return lang === 'zh' ? `第 ${e.number} 墩：${who} 以 ${madiaoName(e.card)} 得墩` : `Trick ${e.number}: ${who} wins with ${madiaoName(e.card)}`;
+    return lang === 'zh' ? `第${e.number}墩：${who}以${madiaoNameZh(e.card)}得墩` : `Trick ${e.number}: ${who} wins with ${madiaoName(e.card)}`;
   }
   const pts = e.points ?? 0;
-  return lang === 'zh' ? `第 ${e.number} 墩：${who} 得墩（${pts} 分）` : `Trick ${e.number}: ${who} wins (${pts} point${pts === 1 ? '' : 's'})`;
+  return lang === 'zh' ? `第${e.number}墩：${who}得墩（${pts}分）` : `Trick ${e.number}: ${who} wins (${pts} point${pts === 1 ? '' : 's'})`;
 }
 
 /**
@@ -377,7 +392,7 @@ export function handResultLine(game, hand, result, names, lang) {
     game === 'madiao'
       ? madiaoResultText(/** @type {MadiaoResult} */ (result), names, lang)
       : dabaifenResultText(/** @type {DabaifenResult} */ (result), names, lang);
-  return lang === 'zh' ? `第 ${hand + 1} 手结束：${text}` : `Hand ${hand + 1} is over: ${text}`;
+  return lang === 'zh' ? `第${hand + 1}手结束：${text}` : `Hand ${hand + 1} is over: ${text}`;
 }
 
 /**

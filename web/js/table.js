@@ -14,7 +14,7 @@ import { MuteToggle, useMuted, useTurnNotice } from './notice.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
-import { BotIcon, Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
+import { BotLabel, Card, clearNotices, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -221,7 +221,7 @@ export function TablePage(props) {
             return;
           }
           if (msg.code === 'no_seat' || msg.code === 'seat_taken' || msg.code === 'removed') {
-            notify('info', errorText(msg.code, msg.message));
+            notify('info', errorText(msg.code, msg.message), props.id);
             s.close();
             setMode('watch');
             return;
@@ -231,10 +231,10 @@ export function TablePage(props) {
             setFatal({ code: msg.code, message: msg.message });
             return;
           }
-          notify('error', errorText(msg.code, msg.message));
+          notify('error', errorText(msg.code, msg.message), props.id);
           return;
         }
-        if (msg.type === 'host') notify('info', hostEventText(msg.event));
+        if (msg.type === 'host') notify('info', hostEventText(msg.event), props.id);
         if (msg.type === 'sync') {
           synced = true;
           rememberTable({ id: msg.table.id, name: msg.table.name, game: msg.table.game, at: Date.now() });
@@ -245,6 +245,8 @@ export function TablePage(props) {
     sock.current = s;
     return () => s.close();
   }, [props.id, mode, props.identity.token]);
+  // A table's messages stay with it: leaving it (for the lobby, another table) takes them away.
+  useEffect(() => () => clearNotices(props.id), [props.id]);
 
   if (fatal) return html`<${TableGone} id=${props.id} code=${fatal.code} message=${fatal.message} navigate=${props.navigate} />`;
   if (!st) {
@@ -291,7 +293,7 @@ function Table(p) {
   const arrived = useArrivals(st.view && me !== null ? /** @type {string[]} */ (st.view.hand) : [], st.hand);
   /** @param {import('./wire').ClientMsg} msg */
   const send = (msg) => {
-    if (!p.sock || !p.sock.send(msg)) notify('error', t('conn.not_connected'));
+    if (!p.sock || !p.sock.send(msg)) notify('error', t('conn.not_connected'), st.table.id);
   };
   /** @param {MadiaoAction | DabaifenAction} action */
   const act = (action) => send({ type: 'act', action, move: st.move });
@@ -366,7 +368,7 @@ function Table(p) {
           <ul class="seated" aria-label=${t('table.seated')}>
             ${seats.map((s) => html`<li key=${s.seat} data-seat=${s.seat} data-kind=${s.kind} data-present=${s.present ? '1' : '0'}>
               <span class=${`dot ${s.kind === 'bot' ? 'bot' : s.kind === 'open' ? 'open' : s.present ? 'here' : 'gone'}`}></span>
-              <span class="seated-name">${s.kind === 'bot' ? html`<${BotIcon} /> ${s.bot}` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : s.name}</span>
+              <span class="seated-name">${s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : s.name}</span>
               ${s.kind === 'person' && s.guest === st.table.host ? html`<span class="chip">${t('table.host')}</span>` : null}
               ${s.seat === me ? html`<span class="chip">${t('table.you')}</span>` : null}
               ${s.kind === 'person' && !s.present ? html`<span class="seated-note">${t('table.not_here')}</span>` : null}

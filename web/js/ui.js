@@ -12,10 +12,11 @@ import {
   madiaoFigure,
   madiaoIndex,
   madiaoName,
+  madiaoNameZh,
   madiaoSuit,
   rankText,
 } from './cards.js';
-import { errorText, lang, t } from './i18n.js';
+import { aside, botName, errorText, lang, t } from './i18n.js';
 
 export { errorText };
 
@@ -65,15 +66,24 @@ function FigureMark(code) {
       <svg viewBox="0 0 10 12" width="0.9em" height="1.1em" aria-hidden="true"><circle cx="5" cy="2.6" r="2.1" fill="currentColor" /><path d="M1 12 C1 6.5 9 6.5 9 12 Z" fill="currentColor" /></svg>
     </span>`;
   }
-  const title = t('card.figure', { name: f.name, reading: f.reading ?? '' });
-  return html`<span class=${`figure len${f.name.length}`} data-figure=${f.name} title=${title}>${f.name}</span>`;
+  return html`<span class=${`figure len${f.name.length}`} data-figure=${f.name} title=${figureText(f.name, f.reading)}>${f.name}</span>`;
+}
+
+/**
+ * A named figure in words: with its reading (pinyin) for English readers; Chinese reads the name.
+ * @param {string} name @param {string | null} reading
+ */
+function figureText(name, reading) {
+  return lang() === 'zh' ? t('card.figure_named', { name }) : t('card.figure', { name, reading: reading ?? '' });
 }
 
 /** The words for a Madiao card's figure, for its label. @param {string} code */
 function figureWords(code) {
   const f = madiaoFigure(code, zeroCash);
   if (!f) return '';
-  return f.name === null ? `, ${t('card.figure_unnamed')}` : `, ${t('card.figure', { name: f.name, reading: f.reading ?? '' })}`;
+  const sep = lang() === 'zh' ? '，' : ', ';
+  if (f.name === null) return `${sep}${t('card.figure_unnamed')}`;
+  return `${sep}${figureText(f.name, f.reading)}`;
 }
 
 /** A card drawn in CSS: Madiao's money cards or Da Bai Fen's French cards. @param {CardProps} p */
@@ -99,7 +109,9 @@ export function Card(p) {
     const red = MADIAO_RED.has(p.code);
     const figure = FigureMark(p.code);
     cls = `card madiao suit-${info.cls}${red ? ' red' : ''}${figure ? ' has-figure' : ''}`;
-    label = `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}${figureWords(p.code)}`;
+    label = lang() === 'zh'
+      ? `${madiaoNameZh(p.code)}${red ? `（${t('card.red')}）` : ''}${figureWords(p.code)}`
+      : `${name} ${madiaoEnglish(p.code)}${red ? ` (${t('card.red')})` : ''}${figureWords(p.code)}`;
     face = html`<span class="corner"><b>${madiaoIndex(p.code)}</b><i>${info.zh}</i></span>
       <span class=${`name len${name.length}`}>${[...name].map((ch, i) => html`<span key=${i}>${ch}</span>`)}</span>
       ${figure}
@@ -108,7 +120,7 @@ export function Card(p) {
     const red = dabaifenRed(p.code);
     const trump = isTrump(p.code, p.trump);
     cls = `card dbf${red ? ' red' : ''}${trump && p.trump ? ' trump' : ''}`;
-    label = dabaifenLabel(p.code, lang()) + (trump && p.trump ? ` (${t('card.trump')})` : '');
+    label = dabaifenLabel(p.code, lang()) + (trump && p.trump ? aside(t('card.trump')) : '');
     if (p.code === 'BJ' || p.code === 'SJ') {
       face = html`<span class="corner"><b>${p.code === 'BJ' ? '大' : '小'}</b><i>王</i></span>
         <span class="joker">${p.code === 'BJ' ? '大王' : '小王'}</span><span class="joker-en">JOKER</span>`;
@@ -129,6 +141,14 @@ export function Card(p) {
     </button>`;
   }
   return html`<span class=${full} data-card=${p.code} aria-label=${label} title=${label}>${face}${mark}</span>`;
+}
+
+/**
+ * A bot as players see it: the bot mark and its name for players ("Strong"), the internal id
+ * (`pimc`) as the tooltip. @param {{id: string}} p
+ */
+export function BotLabel(p) {
+  return html`<span class="bot-name" data-bot=${p.id} title=${p.id}><${BotIcon} /> ${botName(p.id)}</span>`;
 }
 
 /**
@@ -172,11 +192,11 @@ export function Countdown(p) {
   const frac = p.total ? Math.max(0, Math.min(1, left / p.total)) : null;
   return html`<span class=${`countdown${secs <= 5 ? ' low' : ''}`} role="timer">
     ${frac !== null ? html`<span class="bar"><span style=${`width:${(frac * 100).toFixed(1)}%`}></span></span>` : null}
-    <span class="secs">${secs}s</span>
+    <span class="secs">${t('common.secs', { n: secs })}</span>
   </span>`;
 }
 
-/** @typedef {{id: number, kind: 'error' | 'info', text: string}} Notice */
+/** @typedef {{id: number, kind: 'error' | 'info', text: string, scope?: string}} Notice */
 
 let nextNotice = 1;
 /** @type {Set<(n: Notice[]) => void>} */
@@ -184,9 +204,13 @@ const noticeListeners = new Set();
 /** @type {Notice[]} */
 let notices = [];
 
-/** Shows a message for a few seconds (errors stay longer). @param {'error' | 'info'} kind @param {string} text */
-export function notify(kind, text) {
-  const n = { id: nextNotice++, kind, text };
+/**
+ * Shows a message for a few seconds (errors stay longer). A message about one page (a table's,
+ * with the table's id as `scope`) goes when that page is left: see `clearNotices`.
+ * @param {'error' | 'info'} kind @param {string} text @param {string} [scope]
+ */
+export function notify(kind, text, scope) {
+  const n = { id: nextNotice++, kind, text, scope };
   notices = [...notices.slice(-3), n];
   noticeListeners.forEach((f) => f(notices));
   setTimeout(
@@ -196,6 +220,14 @@ export function notify(kind, text) {
     },
     kind === 'error' ? 8000 : 3500,
   );
+}
+
+/** Takes away the messages of `scope` (a table left: its messages do not follow to the next page). @param {string} scope */
+export function clearNotices(scope) {
+  const kept = notices.filter((x) => x.scope !== scope);
+  if (kept.length === notices.length) return;
+  notices = kept;
+  noticeListeners.forEach((f) => f(notices));
 }
 
 /** The messages shown, newest last. */

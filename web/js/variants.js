@@ -16,7 +16,7 @@ export const VARIANTS = {
       },
       values: [
         { value: 'penalty', text: { en: 'allowed, the offender pays 2 stakes', zh: '可以，出者罚两注' } },
-        { value: 'forbidden', text: { en: 'forbidden: a card that does not capture goes face down', zh: '不许：不捉就扣牌' } },
+        { value: 'forbidden', text: { en: 'forbidden: a card that does not capture goes face down', zh: '不许：不捉就灭' } },
       ],
     },
     {
@@ -64,7 +64,7 @@ export const VARIANTS = {
       },
       values: [
         { value: 'faceup_only', text: { en: 'whoever played it face up', zh: '明出的人' } },
-        { value: 'holder', text: { en: 'whoever was dealt it, even if sloughed', zh: '持有的人，扣牌也算' } },
+        { value: 'holder', text: { en: 'whoever was dealt it, even if sloughed', zh: '持有的人，灭了也算' } },
       ],
     },
     {
@@ -143,8 +143,8 @@ export const VARIANTS = {
       label: { en: 'First to draw', zh: '先摸' },
       about: { en: 'Who takes the first card of the draw.', zh: '谁先摸第一张牌。' },
       values: [
-        { value: 'starter', text: { en: 'the starter', zh: '庄家（亲）' } },
-        { value: 'starter_right', text: { en: 'the player after the starter', zh: '亲的下家' } },
+        { value: 'starter', text: { en: 'the starter', zh: '庄家' } },
+        { value: 'starter_right', text: { en: 'the player after the starter', zh: '庄家的下家' } },
       ],
     },
     {
@@ -152,8 +152,8 @@ export const VARIANTS = {
       label: { en: 'End of the game', zh: '终局' },
       about: { en: 'A team wins the game when…', zh: '一方何时胜出…' },
       values: [
-        { value: 'reach_ace', text: { en: 'its rank reaches A', zh: '升到 A' } },
-        { value: 'win_as_declarers_at_ace', text: { en: 'it wins a deal at A as declarers', zh: '打 A 作庄方并获胜' } },
+        { value: 'reach_ace', text: { en: 'its rank reaches A', zh: '升到A' } },
+        { value: 'win_as_declarers_at_ace', text: { en: 'it wins a deal at A as declarers', zh: '打A作庄方并获胜' } },
       ],
     },
     {
@@ -162,7 +162,7 @@ export const VARIANTS = {
       about: { en: 'Who may annul a deal for a hand with no trump.', zh: '谁可以凭无主之牌作废一局。' },
       values: [
         { value: 'any_player', text: { en: 'anyone', zh: '任何人' } },
-        { value: 'non_starters_only', text: { en: 'anyone but the starter', zh: '亲以外的人' } },
+        { value: 'non_starters_only', text: { en: 'anyone but the starter', zh: '庄家以外的人' } },
       ],
     },
   ],
@@ -177,7 +177,7 @@ export function variantValueText(game, name, value, lang) {
   const t = v?.values.find((x) => x.value === value)?.text[lang];
   if (t) return t;
   const m = /^hands:(\d+)$/.exec(value);
-  if (m) return lang === 'zh' ? `${m[1]} 手` : `after ${m[1]} hands`;
+  if (m) return lang === 'zh' ? `${m[1]}手` : `after ${m[1]} hands`;
   return value;
 }
 

@@ -134,11 +134,17 @@ const DIGITS: [&str; 10] = ["〇", "一", "二", "三", "四", "五", "六", "�
 
 /// A Madiao card in English words, with its printed Chinese name: "9 myriads 九萬".
 fn md_en(c: madiao::Card) -> String {
-    format!("{} {}", c.name(), md_zh(c))
+    format!("{} {}", c.name(), md_printed(c))
+}
+
+/// A Madiao card's name in simplified characters, for Chinese running text (九万, 空没文): the
+/// traditional forms are the card faces'.
+fn md_zh(c: madiao::Card) -> String {
+    md_printed(c).replace('萬', "万").replace('沒', "没")
 }
 
 /// A Madiao card's printed Chinese name (九萬, 萬萬, 空沒文, …).
-fn md_zh(c: madiao::Card) -> String {
+fn md_printed(c: madiao::Card) -> String {
     let code = c.code();
     let v = &code[1..];
     let digit = |d: &str| d.parse::<usize>().map_or("", |n| DIGITS[n % 10]);
@@ -157,8 +163,8 @@ fn md_zh(c: madiao::Card) -> String {
 
 fn md_suit_zh(s: madiao::Suit) -> &'static str {
     match s {
-        madiao::Suit::Tens => "十萬",
-        madiao::Suit::Myriads => "萬",
+        madiao::Suit::Tens => "十",
+        madiao::Suit::Myriads => "万",
         madiao::Suit::Strings => "索",
         madiao::Suit::Cash => "文",
     }
@@ -303,7 +309,7 @@ pub fn madiao_reason(view: &madiao::View, action: madiao::Action) -> Reason {
                 reason(
                     ReasonKind::SloughCannotWin,
                     format!("slough {} face down: none of your cards can capture {best_en}", md_en(c)),
-                    format!("扣{}：你没有牌能捉{best_zh}", md_zh(c)),
+                    format!("灭{}：你没有牌能捉{best_zh}", md_zh(c)),
                 )
             } else if let Some(w) = leading.filter(|&w| me != view.banker && w != view.banker && w != me) {
                 reason(
@@ -313,7 +319,7 @@ pub fn madiao_reason(view: &madiao::View, action: madiao::Action) -> Reason {
                         md_en(c),
                         w.number()
                     ),
-                    format!("扣{}：{}号座与你同为闲家，正以{best_zh}领先", md_zh(c), w.number()),
+                    format!("灭{}：{}号座与你同为闲家，正以{best_zh}领先", md_zh(c), w.number()),
                 )
             } else {
                 let mut capturing = view.captures.clone();
@@ -329,7 +335,7 @@ pub fn madiao_reason(view: &madiao::View, action: madiao::Action) -> Reason {
                         keep.join(", ")
                     ),
                     format!(
-                        "扣{}：留着{}以后再用，不必在{best_zh}上花掉；{ctx_zh}",
+                        "灭{}：留着{}以后再用，不必在{best_zh}上花掉；{ctx_zh}",
                         md_zh(c),
                         keep_zh.join("、")
                     ),
@@ -539,7 +545,7 @@ pub fn dabaifen_reason(
                     plural(trumps_kept as usize, "trump", "trumps")
                 ),
                 format!(
-                    "扣底{}：底牌{points}分（防守方得末墩则加倍）；你留{}张主牌{void_zh}",
+                    "埋底{}：底牌{points}分（守方得末墩则加倍）；你留{}张主牌{void_zh}",
                     db_list(&buried, db_zh, " "),
                     trumps_kept
                 ),

@@ -99,6 +99,9 @@ fn madiao_captures_and_sloughs_say_who_wins_the_trick() {
     let r = mreason(&st, "-W8");
     assert_eq!(r.kind, ReasonKind::SloughKeep);
     assert!(r.en.contains("keep 7 myriads 七萬, 2 myriads 二萬"), "{}", r.en);
+    // In Chinese a slough is 灭 (issue 26: one word per action), and the cards are named in
+    // simplified characters in running text (the faces keep 七萬).
+    assert!(r.zh.starts_with("灭") && r.zh.contains("七万") && !r.zh.contains('萬'), "{}", r.zh);
     mplay(&mut st, "M2");
     // Seat 2 could capture M2 with M6 or M3, but seat 1 — a player like it — is winning.
     let r = mreason(&st, "-W7");

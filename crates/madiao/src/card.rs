@@ -172,14 +172,14 @@ const NAMES: [&str; 40] = [
     "7 myriads",
     "8 myriads",
     "9 myriads",
-    "20 myriads",
-    "30 myriads",
-    "40 myriads",
-    "50 myriads",
-    "60 myriads",
-    "70 myriads",
-    "80 myriads",
-    "90 myriads",
+    "2 tens",
+    "3 tens",
+    "4 tens",
+    "5 tens",
+    "6 tens",
+    "7 tens",
+    "8 tens",
+    "9 tens",
     "Hundred Myriad",
     "Thousand Myriad",
     "Myriad Myriad",
@@ -199,7 +199,7 @@ impl Card {
     pub const TQ: Card = Card(38);
     /// Hundred Myriad 百萬, "the HM".
     pub const TB: Card = Card(37);
-    /// 20 myriads, lowest of tens.
+    /// 2 tens (of myriads, 二十萬), lowest of tens.
     pub const T2: Card = Card(29);
     /// 9 myriads, top of myriads.
     pub const M9: Card = Card(28);

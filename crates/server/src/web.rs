@@ -1,6 +1,6 @@
 //! The browser client's files, embedded in the binary from the repository's `web/` folder and
 //! served at `/` (with the client's own pages — `/t/{id}`, a table's invite link, `/replay/{id}`
-//! and `/replay`, a finished game's or a local file's replay, `/rules`, `/account` — serving the same page). Every file is sent with an `ETag` and `Cache-Control:
+//! and `/replay`, a finished game's or a local file's replay, `/analysis/{id}`, a hand's analysis, `/rules`, `/account` — serving the same page). Every file is sent with an `ETag` and `Cache-Control:
 //! no-cache`, so a browser revalidates (a `304` when nothing changed) and a new binary's client is
 //! picked up at once.
 //!
@@ -41,6 +41,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/t/{id}", get(index))
         .route("/replay", get(index))
         .route("/replay/{id}", get(index))
+        .route("/analysis/{id}", get(index))
         .route("/rules", get(index))
         .route("/tutorial/{game}", get(index))
         .route("/account", get(index))
