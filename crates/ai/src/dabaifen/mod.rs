@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod expert;
 pub mod heuristic;
+pub mod hint;
 pub mod infer;
 pub mod know;
 pub mod pimc;

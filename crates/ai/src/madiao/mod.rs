@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod expert;
 pub mod heuristic;
+pub mod hint;
 pub mod know;
 pub mod pimc;
 pub mod pos;
