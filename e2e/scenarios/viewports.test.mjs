@@ -2,8 +2,8 @@
 // desktops, two phones upright, one sideways) and in both languages, the player's whole hand, the
 // current trick, the prompt and every action button the decision offers lie inside the viewport
 // without scrolling; on phones every touch target is 44 px or more each way; a hint or the
-// tracker never covers the hand, the prompt or the buttons; Madiao's corner indices stay clear of
-// the large characters. The lobby's create button and the tutorial's buttons are on screen at
+// tracker never covers the hand, the prompt or the buttons; Madiao's corner indices and figures
+// stay clear of the large characters. The lobby's create button and the tutorial's buttons are on screen at
 // 1366×657. The checks read bounding boxes in the page.
 //
 // The rare decisions come from seeded servers (`--table-seed`): a server's tables get the seeds of
@@ -133,6 +133,8 @@ function measure(o) {
     const co = c.querySelector('.corner');
     const nm = c.querySelector('.name');
     if (co && nm && shown(co) && shown(nm) && hit(box(co), box(nm))) bad.push(`card ${name(c)}: its corner ${fmt(box(co))} runs into its name ${fmt(box(nm))}`);
+    const fg = c.querySelector('.figure');
+    if (fg && nm && shown(fg) && shown(nm) && hit(box(fg), box(nm))) bad.push(`card ${name(c)}: its figure ${fmt(box(fg))} runs into its name ${fmt(box(nm))}`);
   }
   return { bad, cards: cards.length, actions: actions.length, trick: !!trick };
 }
