@@ -155,6 +155,8 @@ async function setLanguage(page, l) {
 async function checkFit(page, what, { langs = ['en', 'zh'], shot = null, expect = {}, also = [] } = {}) {
   const t0 = Date.now();
   for (const l of langs) {
+    // Switched at the driving size (a phone's end of a hand covers the top bar).
+    await page.setViewportSize(DRIVE);
     await setLanguage(page, l);
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
@@ -176,8 +178,8 @@ async function checkFit(page, what, { langs = ['en', 'zh'], shot = null, expect 
       }
     }
   }
-  await setLanguage(page, 'en');
   await page.setViewportSize(DRIVE);
+  await setLanguage(page, 'en');
   log(`checked ${what} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 }
 
