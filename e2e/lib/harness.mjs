@@ -44,11 +44,15 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Every server this process started and that still runs: a failed test's servers are stopped with the suite. */
 const servers = new Set();
 
-/** Starts `yezi serve` on a free port with a temporary database; resolves with its address. */
+/**
+ * Starts `yezi serve` on a free port with a temporary database; resolves with its address. `extra`
+ * adds flags, or overrides the timings below (`['--draw-ms', '150']`).
+ */
 export async function startServer(dir, addr = '127.0.0.1:0', extra = []) {
+  const timings = [['--draw-ms', '60'], ['--window-ms', '1500'], ['--bot-delay-ms', '60'], ['--pause-ms', '60000'], ['--trick-ms', '200']];
   const args = [
     'serve', '--addr', addr, '--db', join(dir, 'yezi.db'),
-    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '60', '--pause-ms', '60000', '--trick-ms', '200',
+    ...timings.filter(([flag]) => !extra.includes(flag)).flat(),
     // Every page of the run is a guest from this one address.
     '--guests-per-ip', '1000',
     ...extra,

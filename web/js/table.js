@@ -618,7 +618,7 @@ export function MyHand(p) {
   const ok = multi ? check(legal, selected) : null;
   return html`<div class=${`my-area${myTurn ? ' my-turn' : ''}`}>
     <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
-    <div class=${`hand n${hand.length}`} role="group" aria-label=${t('hand.label')}>
+    <div class=${`hand n${hand.length}`} style=${`--n: ${hand.length}`} role="group" aria-label=${t('hand.label')}>
       ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} dealt=${arrived.get(c)}
           legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus} hinted=${hinted.includes(c)}
           dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
