@@ -16,6 +16,7 @@ import { TablePage } from './table.js';
 import { TutorialLinks, TutorialPage } from './tutorial.js';
 import { Notices, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
+import { registerServiceWorker } from './pwa.js';
 
 /** @typedef {import('./state.js').Identity} Identity */
 
@@ -154,3 +155,4 @@ if (root) {
   root.textContent = '';
   render(html`<${App} />`, root);
 }
+registerServiceWorker();
