@@ -105,10 +105,10 @@ export function HandEnd(p) {
         </div>
       </div>
       ${!over && timer ? html`<${ReadyList} seats=${p.seats} names=${p.names} ready=${readySeats} pressed=${pressed} seated=${p.seated} />` : null}
+      ${over && p.rated ? html`<${RatingChanges} tableId=${p.tableId} finished=${p.finished} />` : null}
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
       <h4>${t('side.score')}</h4>
       <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />
-      ${over && p.rated ? html`<${RatingChanges} tableId=${p.tableId} finished=${p.finished} />` : null}
     </div>
   </div>`;
 }
