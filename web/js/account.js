@@ -7,6 +7,7 @@ import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { ApiError, call } from './api.js';
 import { botName, errorText, t } from './i18n.js';
 import { notify } from './ui.js';
+import { finalScoreText } from './final_score.js';
 
 /** @typedef {import('./state.js').Identity} Identity */
 /** @typedef {import('./wire').SessionReply} SessionReply */
@@ -164,6 +165,7 @@ function MyGamesList(p) {
       <button type="submit" data-action="filter-games">${t('games.filter')}</button>
     </form>
     ${page ? html`<p class="hint">${t('games.total', { n: page.total })}</p>` : null}
+    <p class="hint won-explained">${t('games.won_explained')}</p>
     ${list && list.length === 0 ? html`<p class="hint">${t('games.none')}</p>` : null}
     ${list && list.length
       ? html`<ul class="games-list">
@@ -173,6 +175,7 @@ function MyGamesList(p) {
               ${g.rated ? html`<span class="rated-mark">${t('games.rated')}</span>` : null}
               <a href=${g.replay} data-link="1" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${g.name || g.id}</a>
               <span class="hint"> · ${t(`game.${g.game}`)} · ${g.players.filter((_, i) => i !== g.seat).map((n) => (n.startsWith('bot:') ? botName(n.slice(4)) : n)).join(t('common.list_sep'))}</span>
+              ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, g.players.map((n) => (n.startsWith('bot:') ? botName(n.slice(4)) : n)))}</span>` : null}
               <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>
             </li>`,
           )}

@@ -101,6 +101,11 @@ export function player(username) {
   return call('GET', `/api/players/${encodeURIComponent(username)}`);
 }
 
+/** Each person's rating change in a table's finished rated match. @param {string} id @returns {Promise<import('./wire').TableRatings>} */
+export function tableRatings(id) {
+  return call('GET', `/api/tables/${encodeURIComponent(id)}/ratings`);
+}
+
 /** @param {string} id @returns {Promise<TableSummary | TableStub>} */
 export function table(id) {
   return call('GET', `/api/tables/${encodeURIComponent(id)}`);

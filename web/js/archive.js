@@ -5,6 +5,7 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { botName, lang, t } from './i18n.js';
 import { errorText } from './ui.js';
+import { finalScoreText } from './final_score.js';
 
 /** @typedef {import('./wire').ArchivePage} ArchivePage */
 /** @typedef {import('./wire').ArchivedGame} ArchivedGame */
@@ -107,6 +108,7 @@ export function ArchiveList(p) {
               onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(`/replay/${g.id}`); }}>${g.name}</a>
             <span class="sub"> ${t(`game.${g.game}`)} · ${new Date(g.finished_ms).toLocaleString(l === 'zh' ? 'zh-CN' : 'en')}</span>
             <span class="archive-seats"> ${g.seats.map((s, i) => html`${i ? t('common.list_sep') : ''}${s.bot ? html`<span data-bot=${s.name} title=${s.name}>${t('archive.bot', { name: botName(s.name) })}</span>` : s.name}`)}</span>
+            ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, g.seats.map((s) => (s.bot ? botName(s.name) : s.name)))}</span>` : null}
             ${' '}<a class="small" href=${`/api/archive/games/${g.id}`} download=${`yezi-${g.id}.json`} data-action="archive-record">${t('archive.record')}</a>
           </li>`,
         )}</ul>`

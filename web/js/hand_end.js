@@ -9,6 +9,7 @@ import { lang, t } from './i18n.js';
 import { readiness } from './pace.js';
 import { accountText, dabaifenResultText, handResultLine, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
 import { Card, Countdown } from './ui.js';
+import { RatingChanges } from './final_score.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
 /** @typedef {import('./wire').DabaifenView} DabaifenView */
@@ -77,7 +78,7 @@ export function Scoring(p) {
  * once you said you are ready) with who is ready so far.
  * @param {{game: 'madiao' | 'dabaifen', view: MadiaoView | DabaifenView, names: string[], match: MadiaoMatch | DabaifenMatch | null,
  *   stake: number, timer: Timer | null, timerAt: number, ready: boolean, seated: boolean, finished: boolean, tableId: string,
- *   seats: SeatInfo[], me: number | null, onNext: () => void, onHide: () => void, navigate: (p: string) => void}} p
+ *   seats: SeatInfo[], me: number | null, onNext: () => void, onHide: () => void, navigate: (p: string) => void, rated?: boolean}} p
  */
 export function HandEnd(p) {
   const over = !!p.match && p.match.over;
@@ -104,6 +105,7 @@ export function HandEnd(p) {
         </div>
       </div>
       ${!over && timer ? html`<${ReadyList} seats=${p.seats} names=${p.names} ready=${readySeats} pressed=${pressed} seated=${p.seated} />` : null}
+      ${over && p.rated ? html`<${RatingChanges} tableId=${p.tableId} finished=${p.finished} />` : null}
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
       <h4>${t('side.score')}</h4>
       <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />

@@ -557,6 +557,24 @@ export const STRINGS = {
     'page.shown_as': 'Your name at the tables',
     'common.secs': '{n}s',
     'replay.untitled': 'A record file',
+    // Play ahead (premove.js).
+    'premove.queued': 'Queued: {card}, played when your turn comes (tap it again to cancel)',
+    'premove.dropped': 'Your queued {card} cannot be played now: it was dropped.',
+    'premove.complete': 'Your queued {card} is chosen: complete the cards to play.',
+    'keys.premove': 'while another plays, the same keys queue the card you will play (again, or Esc, to cancel)',
+    // Desktop notifications (notice.js).
+    'notify.on': 'Notify me on my desktop when it is my turn and this tab is hidden',
+    'notify.off': 'Stop the desktop notifications',
+    'notify.denied': 'The browser does not allow notifications from this site: allow them in its site settings.',
+    'notify.unsupported': 'This browser has no desktop notifications.',
+    // The end of a match (final_score.js).
+    'end.ratings': 'Rating changes',
+    'end.ratings_pending': 'The rating changes are shown once the match is saved…',
+    'final.team': '{names}: rank {rank}',
+    'final.team_won': '{names}: rank {rank} (won)',
+    'games.score': 'Final score',
+    'games.won_explained': 'Won, lost or drawn: how you finished against the table’s average. In Madiao the chips only pass among the four players, so you won if you ended with more chips than you began with, lost with fewer, drew with exactly as many. In Da Bai Fen you won if your partnership won the game.',
+    'ratings.won_explained': 'For the rating, a match of four counts as one game against each opponent (in Da Bai Fen the two players of the other partnership; your partner is not an opponent): you win a game against a player who finished with fewer chips (Madiao) or whose partnership lost (Da Bai Fen), and a player who left loses to everyone. The match counts as won when you took more than half of those games, lost with less than half, drawn with exactly half.',
   },
   zh: {
     'intro.text': '在浏览器里玩两种中国古牌戏，与朋友或机器人同桌：明代以钱币为花色、一庄对三家的“马吊”，以及“争一百分”、拖拉机的前身“打百分”。先取个名字吧。',
@@ -1108,6 +1126,24 @@ export const STRINGS = {
     'page.shown_as': '你在牌桌上的名字',
     'common.secs': '{n}秒',
     'replay.untitled': '牌谱文件',
+    // Play ahead (premove.js).
+    'premove.queued': '已预选：{card}，轮到你时自动打出（再点一次取消）',
+    'premove.dropped': '预选的{card}现在不能出，已取消。',
+    'premove.complete': '预选的{card}已选上：请选齐要出的牌。',
+    'keys.premove': '别人出牌时，用同样的键预选轮到你时要出的牌（再按一次或按退出键取消）',
+    // Desktop notifications (notice.js).
+    'notify.on': '轮到我且本页不在前台时，在桌面上通知我',
+    'notify.off': '关闭桌面通知',
+    'notify.denied': '浏览器不允许本站发通知：请在浏览器的网站设置里允许。',
+    'notify.unsupported': '这个浏览器没有桌面通知。',
+    // The end of a match (final_score.js).
+    'end.ratings': '等级分变化',
+    'end.ratings_pending': '比赛保存后显示等级分变化……',
+    'final.team': '{names}：{rank}级',
+    'final.team_won': '{names}：{rank}级（胜）',
+    'games.score': '最终比分',
+    'games.won_explained': '胜、负、和：与全桌平均相比你的结果。马吊的筹码只在四人之间转手，所以终局筹码比开始多为胜，少为负，相等为和。打百分中，你所在的一方赢得这局即为胜。',
+    'ratings.won_explained': '计算等级分时，四人的一场比赛算作你与每个对手各下一局（打百分中对手是另一方的两人，搭档不算对手）：终局筹码比你少（马吊）或其一方输了（打百分）的玩家，你胜他一局；中途离开的玩家输给所有人。你赢得一半以上的对局，这场比赛算胜；不到一半算负；恰好一半算和。',
   },
 };
 

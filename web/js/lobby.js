@@ -194,7 +194,7 @@ function NewTable(p) {
               setSeats(seats.map((x, j) => (j === i ? v : v === 'me' && x === 'me' ? bot : x)));
             }}>
               <option value="me">${t('lobby.seat_me')}</option>
-              ${info.bots.map((b) => html`<option key=${b} value=${`bot:${b}`} title=${b} data-bot=${b}>${t('lobby.seat_bot', { bot: botName(b) })}${b === info.default_bot ? aside(t('lobby.default')) : ''}</option>`)}
+              ${lobbyBots(info).map((b) => html`<option key=${b} value=${`bot:${b}`} title=${b} data-bot=${b}>${t('lobby.seat_bot', { bot: botName(b) })}${b === info.default_bot ? aside(t('lobby.default')) : ''}</option>`)}
               <option value="open">${t('lobby.seat_open')}</option>
             </select></label>`,
         )}
@@ -358,4 +358,14 @@ function RecentTables() {
     )}</ul>
     <p><a href="/replay" data-link="1">${t('lobby.open_file')}</a></p>
   </section>`;
+}
+
+/**
+ * The bots a lobby offers for a seat: the game's bots without those kept for research (the API
+ * still seats them).
+ * @param {import('./wire').GameInfo} info
+ */
+export function lobbyBots(info) {
+  const research = new Set(info.research_bots ?? []);
+  return info.bots.filter((b) => !research.has(b));
 }

@@ -16,6 +16,7 @@ import { TablePage } from './table.js';
 import { TutorialPage } from './tutorial.js';
 import { Notices, TutorialLinks, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
+import { registerServiceWorker } from './pwa.js';
 
 /** @typedef {import('./state.js').Identity} Identity */
 
@@ -156,3 +157,4 @@ if (root) {
   root.textContent = '';
   render(html`<${App} />`, root);
 }
+registerServiceWorker();

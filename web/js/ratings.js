@@ -168,6 +168,7 @@ export function ProfilePage(p) {
         <p><b class="rating" data-rating=${Math.round(r.rating)}>${shownRating(r.rating, r.provisional)}</b> ± ${Math.round(r.deviation)}
           ${r.provisional ? html`<span class="hint"> (${t('ratings.provisional')})</span>` : null}</p>
         <p class="sub">${t('ratings.record', { n: r.games, wins: r.wins, losses: r.losses, draws: r.draws })}${' · '}<a href=${`/ratings?game=${r.game}`} data-link="1">${t('ratings.leaderboard')}</a></p>
+        <p class="hint won-explained">${t('ratings.won_explained')}</p>
         <${RatingChart} game=${r.game} results=${profile.history.filter((h) => h.game === r.game)} />
       </section>`,
     )}

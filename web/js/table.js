@@ -10,7 +10,9 @@ import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoCho
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
 import { HostBanner, HostControls, hostEventText, tableOver } from './host.js';
-import { MuteToggle, useMuted, useTurnNotice } from './notice.js';
+import { MuteToggle, NotifyToggle, useDesktopNotify, useMuted, useTurnNotice } from './notice.js';
+import { madiaoDefault, mayQueue, premoveOutcome } from './premove.js';
+import { cardLabel } from './cards.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
@@ -313,7 +315,8 @@ function Table(p) {
   const askHint = () => { if (myTurn && assist) send({ type: 'hint' }); };
   // The tracker follows the view: asked again after every move while it is shown.
   useEffect(() => { if (tracking && me !== null && view) send({ type: 'tracker' }); }, [tracking, st.move, st.hand, me, !!view]);
-  useTurnNotice(!!view && me !== null && view.to_move === me, muted);
+  const [desktop, toggleDesktop] = useDesktopNotify((text) => notify('info', text));
+  useTurnNotice(!!view && me !== null && view.to_move === me, muted, desktop, st.table.name);
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
   useKeydown((e) => {
@@ -347,6 +350,7 @@ function Table(p) {
       <div class="head-buttons">
         ${p.status !== 'open' ? html`<span class="conn-bad" role="status">${t(p.status === 'closed' ? 'conn.closed' : 'conn.reconnecting')}</span>` : null}
         <${MuteToggle} muted=${muted} onToggle=${toggleMute} />
+        ${me !== null ? html`<${NotifyToggle} on=${desktop} onToggle=${toggleDesktop} />` : null}
         ${me !== null && view && assist
           ? html`<button class="hint-button" data-action="hint" disabled=${!myTurn} onClick=${askHint}>${t('hint.button')}</button>
               <button class="tracker-toggle" data-action="tracker" aria-pressed=${tracking ? 'true' : 'false'} onClick=${() => setTracking((x) => !x)}>${t('track.button')}</button>`
@@ -398,7 +402,7 @@ function Table(p) {
         ${view && over && endHidden !== st.hand
           ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${(view && 'stake' in view ? view.stake : null) ?? st.table.stake ?? 2}
               timer=${st.timer} timerAt=${st.timerAt} ready=${st.ready} seated=${me !== null} finished=${finished} tableId=${st.table.id}
-              seats=${seats} me=${me}
+              seats=${seats} me=${me} rated=${st.table.rated}
               onNext=${() => send({ type: 'next' })} onHide=${() => setEndHidden(st.hand)} navigate=${p.navigate} />`
           : null}
         ${view && over && endHidden === st.hand
@@ -493,6 +497,7 @@ export function KeysHelp(p) {
       <li><kbd>H</kbd> ${t('keys.h')}</li>
       <li><kbd>T</kbd> ${t('keys.t')}</li>
       <li><kbd>C</kbd> ${t('keys.c')}</li>
+      <li>${t('keys.premove')}</li>
     </ul>
     <button onClick=${p.onClose}>${t('common.close')}</button>
   </div>`;
@@ -534,9 +539,22 @@ export function MyHand(p) {
   const [selected, setSelected] = useState(/** @type {string[]} */ (initialSelection(legal)));
   const [focus, setFocus] = useState(0);
   const [sent, setSent] = useState('');
+  // Play ahead: the card queued while another seat is to play (not in the tutorials).
+  const [queued, setQueued] = useState(/** @type {string | null} */ (null));
+  const premove = !p.guide && st.you.seat !== null && mayQueue(view, legal);
   useEffect(() => {
     setSelected(initialSelection(legal));
     setSent('');
+    if (queued === null) return;
+    const plays = currentPlays(view);
+    const out = premoveOutcome(legal, plays.length === 0 || plays.length === 4, queued);
+    if (!out) return;
+    setQueued(null);
+    if ('send' in out) send(out.send);
+    else if ('select' in out) {
+      setSelected(out.select);
+      notify('info', t('premove.complete', { card: cardLabel(game, queued, lang()) }));
+    } else notify('info', t('premove.dropped', { card: cardLabel(game, queued, lang()) }));
   }, [legalKey]);
   const can = useMemo(() => clickable(legal), [legal]);
   const asked = hintCards(st.hint);
@@ -557,6 +575,10 @@ export function MyHand(p) {
   };
   /** @param {string} card */
   const click = (card) => {
+    if (premove && hand.includes(card)) {
+      setQueued(queued === card ? null : card);
+      return;
+    }
     if (!legal || !can.has(card)) return;
     if (legal.kind === 'actions') setSelected(selected[0] === card ? [] : [card]);
     else setSelected(toggle(legal, selected, card));
@@ -565,13 +587,10 @@ export function MyHand(p) {
     if (!legal || sent === legalKey) return;
     if (legal.kind === 'actions') {
       const c = selected[0];
-      const m = c && madiaoMoves ? madiaoMoves.get(c) : null;
-      if (!c || !m) return;
       const plays = currentPlays(view);
-      const kind = madiaoPlayKind(legal, plays.length === 0 || plays.length === 4, c);
       // Enter: a lead or a capture face up; anything else face down (a face-up discard costs 2 stakes).
-      if (m.play && (kind !== 'discard' || !m.slough)) send({ play: /** @type {any} */ (c) });
-      else if (m.slough) send({ slough: /** @type {any} */ (c) });
+      const a = c ? madiaoDefault(legal, plays.length === 0 || plays.length === 4, c) : null;
+      if (a) send(a);
       return;
     }
     const a = cardsAction(legal, selected);
@@ -612,15 +631,18 @@ export function MyHand(p) {
       faceDown();
     } else if (e.key === 'Escape') {
       setSelected(initialSelection(legal));
+      setQueued(null);
     }
   });
 
   const ok = multi ? check(legal, selected) : null;
   return html`<div class=${`my-area${myTurn ? ' my-turn' : ''}`}>
-    <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}</div>
+    <div class="prompt" data-legal=${legal ? legal.kind : ''}>${prompt()}${queued !== null && premove
+      ? html` <span class="queued-note" data-queued=${queued}>${t('premove.queued', { card: cardLabel(game, queued, lang()) })}</span>`
+      : null}</div>
     <div class=${`hand n${hand.length}`} style=${`--n: ${hand.length}`} role="group" aria-label=${t('hand.label')}>
       ${hand.map((c, i) => html`<${Card} key=${c} game=${game} code=${c} trump=${trump} dealt=${arrived.get(c)}
-          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus} hinted=${hinted.includes(c)}
+          legal=${can.has(c) && legal?.kind !== 'declare'} selected=${selected.includes(c)} focused=${i === focus} hinted=${hinted.includes(c)} queued=${queued === c}
           dim=${!!legal && (legal.kind === 'actions' || multi) && !can.has(c)}
           mark=${kitty.includes(c) ? t('dbf.kitty_mark') : ''}
           onClick=${() => { setFocus(i); click(c); }} />`)}

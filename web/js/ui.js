@@ -34,6 +34,7 @@ export { errorText };
  * @property {boolean} [focused] the keyboard's card
  * @property {boolean} [dim] cannot be played now
  * @property {boolean} [hinted] the card a hint suggests: marked
+ * @property {boolean} [queued] queued to be played when the turn comes (play ahead): marked
  * @property {string} [mark] a small badge (e.g. kitty, winner)
  * @property {'small' | 'tiny'} [size]
  * @property {number} [dealt] just came into the hand, as the n-th of those that came together: it moves in
@@ -96,7 +97,7 @@ export function Card(p) {
   }
   const state =
     (p.legal ? ' legal' : '') + (p.selected ? ' selected' : '') + (p.focused ? ' focused' : '') + (p.dim ? ' dim' : '') + (p.faceDown ? ' facedown' : '') +
-    (p.hinted ? ' hinted' : '');
+    (p.hinted ? ' hinted' : '') + (p.queued ? ' queued' : '');
   const mark = p.mark ? html`<span class="mark">${p.mark}</span>` : null;
   /** @type {VNode} */
   let face;
@@ -135,7 +136,7 @@ export function Card(p) {
   if (p.onClick) {
     const onClick = p.onClick;
     // Cards take no focus (the keyboard plays through the page's keys: arrows, digits, Enter).
-    return html`<button type="button" tabindex="-1" class=${full} style=${style} data-card=${p.code} data-legal=${p.legal ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
+    return html`<button type="button" tabindex="-1" class=${full} style=${style} data-card=${p.code} data-legal=${p.legal ? '1' : null} data-queued=${p.queued ? '1' : null} aria-pressed=${p.selected ? 'true' : 'false'} aria-label=${label} title=${label}
       onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => onClick()}>
       ${face}${mark}
     </button>`;

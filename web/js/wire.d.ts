@@ -1018,6 +1018,11 @@ players: [string, string, string, string],
  */
 result: Outcome, 
 /**
+ * The match's final score (Madiao: each seat's chips; Da Bai Fen: the teams' ranks, the
+ * deals each won and the winner).
+ */
+score: MatchSummary, 
+/**
  * A rated match.
  */
 rated: boolean, 
@@ -1137,7 +1142,12 @@ export type GameInfo = { game: GameKind,
 /**
  * Each preset's variants, by name.
  */
-presets: Record<string, Record<string, string>>, bots: Array<string>, default_bot: string, };
+presets: Record<string, Record<string, string>>, bots: Array<string>, default_bot: string, 
+/**
+ * The bots of `bots` kept for research (Madiao's `pimc-coalition` and `pimc-mixed`): a seat
+ * may name them through the API, but a lobby does not offer them.
+ */
+research_bots: Array<string>, };
 
 export type GamesReply = { games: Array<GameInfo>, };
 
@@ -1685,6 +1695,26 @@ recent: Array<RatedResult>,
  */
 history: Array<RatedResult>, };
 
+export type RatingChange = { 
+/**
+ * The seat the person played (0–3).
+ */
+seat: number, 
+/**
+ * The name shown at the table.
+ */
+name: string, 
+/**
+ * The rating before the match and after it.
+ */
+rating_before: number, rating_after: number, outcome: RatedOutcome, 
+/**
+ * The person forfeited (left, or lost on the clock).
+ */
+forfeited: boolean, };
+
+export type TableRatings = { table: string, changes: Array<RatingChange>, };
+
 export type ArchivedSeat = { 
 /**
  * The person's name, or the bot's name.
@@ -1715,7 +1745,13 @@ finished_ms: number,
 /**
  * The four seats, in seat order.
  */
-seats: Array<ArchivedSeat>, };
+seats: Array<ArchivedSeat>, 
+/**
+ * The match's final score, as the archive's list shows it (Madiao: each seat's chips; Da
+ * Bai Fen: the teams' ranks, the deals each won and the winner); `null` where the server
+ * could not work it out from the table's log.
+ */
+score: MatchSummary | null, };
 
 export type ArchivePage = { 
 /**

@@ -92,6 +92,12 @@ async fn list(
     } else {
         None
     };
+    // Each game's final score, worked out from its table's log (kept once worked out).
+    for g in &mut games {
+        if let Some(t) = app.store.table(&g.id).await.map_err(store_error)? {
+            g.score = crate::mygames::final_score(&app, &t).await?;
+        }
+    }
     Ok(axum::Json(ArchivePage { games, next }).into_response())
 }
 

@@ -236,6 +236,7 @@ async fn games() -> ApiResult {
         presets,
         bots: table::bots::bot_names(kind).iter().map(|b| b.to_string()).collect(),
         default_bot: table::bots::default_bot_of(kind).to_string(),
+        research_bots: table::bots::research_bots(kind).iter().map(|b| b.to_string()).collect(),
     };
     ok_json(
         StatusCode::OK,

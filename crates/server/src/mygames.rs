@@ -10,8 +10,8 @@ use cards::Seat;
 use cards::record::GameKind;
 use table::history::{MyGame, MyGames, Outcome};
 use table::log::SeatRow;
+use table::protocol::MatchSummary;
 use table::settings::TableSettings;
-use table::standings::Standing;
 
 use crate::App;
 use crate::http::{ApiError, ApiResult, bearer, ok_json, query_number};
@@ -23,12 +23,13 @@ pub const TABLES_SCANNED: u32 = 1000;
 pub const GAMES_PAGE: u32 = 20;
 /// The largest page.
 pub const GAMES_PAGE_MAX: u32 = 100;
-/// How many finished matches' standings are kept worked out (a finished match never changes).
-const STANDINGS_KEPT: usize = 10_000;
+/// How many finished matches' scores are kept worked out (a finished match never changes).
+const SCORES_KEPT: usize = 10_000;
 
-/// The standings of finished matches already worked out, by table id.
-fn kept() -> &'static Mutex<HashMap<String, Option<[Standing; 4]>>> {
-    static KEPT: OnceLock<Mutex<HashMap<String, Option<[Standing; 4]>>>> = OnceLock::new();
+/// The final scores of finished matches already worked out, by table id (`None`: no standings,
+/// a Da Bai Fen match without a winner).
+fn kept() -> &'static Mutex<HashMap<String, Option<MatchSummary>>> {
+    static KEPT: OnceLock<Mutex<HashMap<String, Option<MatchSummary>>>> = OnceLock::new();
     KEPT.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -81,9 +82,10 @@ fn seat_name(s: &SeatRow) -> Option<String> {
     }
 }
 
-/// The standings of a finished table's match, from its log (kept once worked out).
-async fn standings_of(app: &App, t: &TableRow) -> Result<Option<[Standing; 4]>, ApiError> {
-    if let Some(s) = kept().lock().ok().and_then(|k| k.get(&t.id).copied()) {
+/// The final score of a finished table's match, from its log (kept once worked out); `None`
+/// when the match has no standings (not over, or a Da Bai Fen match without a winner).
+pub(crate) async fn final_score(app: &App, t: &TableRow) -> Result<Option<MatchSummary>, ApiError> {
+    if let Some(s) = kept().lock().ok().and_then(|k| k.get(&t.id).cloned()) {
         return Ok(s);
     }
     let doc: TableSettings = serde_json::from_str(&t.settings)
@@ -95,14 +97,14 @@ async fn standings_of(app: &App, t: &TableRow) -> Result<Option<[Standing; 4]>, 
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .map_err(|e| ApiError::internal(format!("table {id}: {e}")))?;
-    let standings = summary.standings();
+    let score = summary.standings().is_some().then_some(summary);
     if let Ok(mut k) = kept().lock() {
-        if k.len() >= STANDINGS_KEPT {
+        if k.len() >= SCORES_KEPT {
             k.clear();
         }
-        k.insert(t.id.clone(), standings);
+        k.insert(t.id.clone(), score.clone());
     }
-    Ok(standings)
+    Ok(score)
 }
 
 /// `GET /api/account/games?game=G&result=R&opponent=NAME&rated=true|false&offset=K&limit=N`.
@@ -161,7 +163,8 @@ pub async fn my_games(
         {
             continue;
         }
-        let Some(standings) = standings_of(&app, &t).await? else { continue };
+        let Some(score) = final_score(&app, &t).await? else { continue };
+        let Some(standings) = score.standings() else { continue };
         let result = table::history::outcome(&standings, seat);
         if f.result.is_some_and(|want| want != result) {
             continue;
@@ -178,6 +181,7 @@ pub async fn my_games(
             seat: seat.number(),
             players,
             result,
+            score,
             rated,
             created_ms: t.created_ms,
         });

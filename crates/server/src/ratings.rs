@@ -1,7 +1,7 @@
 //! Ratings of accounts (`docs/ratings.md`): the bots' fixed ratings, how a rated match that
 //! ended updates its players' stored ratings ([`settle`], which every store runs in the same
-//! transaction as the table's finish), and the API: a leaderboard per game and a player's
-//! profile.
+//! transaction as the table's finish), and the API: a leaderboard per game, a player's
+//! profile, and the rating changes of one finished rated match.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,9 +12,10 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use cards::record::GameKind;
 use rating::{Config, Entrant, Rating, rate_match};
+use table::log::SeatRow;
 use table::protocol::{
     ApiCode, GameRating, LEADERBOARD_PAGE_MAX, LeaderboardEntry, LeaderboardReply, PROFILE_HISTORY,
-    PROFILE_RECENT, PlayerProfile, RatedOutcome, RatedResult,
+    PROFILE_RECENT, PlayerProfile, RatedOutcome, RatedResult, RatingChange, TableRatings,
 };
 use table::rated::{RatedMatch, RatedPlayer};
 
@@ -268,7 +269,39 @@ pub(crate) async fn check_rated(
 
 /// The ratings routes.
 pub fn routes() -> Router<Arc<App>> {
-    Router::new().route("/api/ratings/{game}", get(leaderboard)).route("/api/players/{name}", get(profile))
+    Router::new()
+        .route("/api/ratings/{game}", get(leaderboard))
+        .route("/api/players/{name}", get(profile))
+        .route("/api/tables/{id}/ratings", get(table_ratings))
+}
+
+/// How far back in a person's rated matches [`table_ratings`] looks for the table's (it is asked
+/// for when the match has just ended: its row is the newest).
+const TABLE_RATINGS_LOOKBACK: u32 = 50;
+
+/// `GET /api/tables/{id}/ratings`: each person's rating change in the table's rated match (none
+/// while it is not over, or for a casual table).
+async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    let Some(row) = app.store.table(&id).await.map_err(internal)? else {
+        let shown: String = id.chars().take(40).collect();
+        return Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {shown:?}")));
+    };
+    let mut changes = Vec::new();
+    for (seat, s) in row.seats.iter().enumerate() {
+        let SeatRow::Person { guest, name } = s else { continue };
+        let history = app.store.rating_history(guest, TABLE_RATINGS_LOOKBACK).await.map_err(internal)?;
+        if let Some(h) = history.iter().find(|h| h.table == row.id) {
+            changes.push(RatingChange {
+                seat: seat as u8,
+                name: name.clone(),
+                rating_before: h.before.rating,
+                rating_after: h.after.rating,
+                outcome: h.outcome(),
+                forfeited: h.forfeited,
+            });
+        }
+    }
+    ok_json(StatusCode::OK, TableRatings { table: row.id, changes })
 }
 
 /// The leaderboard's page size when none is asked for.
@@ -445,7 +478,7 @@ mod tests {
         assert_eq!(opponents("pimc-mixed"), 2, "a research variant is left out");
         for game in [GameKind::Madiao, GameKind::Dabaifen] {
             for bot in table::bots::builtin_names(game) {
-                let research = game == GameKind::Madiao && bot.starts_with("pimc-");
+                let research = table::bots::research_bots(game).contains(bot);
                 assert_eq!(bot_rating(game, bot).is_some(), !research, "{game:?} {bot}");
             }
         }

@@ -155,6 +155,8 @@ pub fn typescript() -> String {
         RatedOutcome,
         RatedResult,
         PlayerProfile,
+        RatingChange,
+        TableRatings,
         // The public archive.
         table::archive::ArchivedSeat,
         table::archive::ArchivedGame,

@@ -112,3 +112,40 @@ async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     }
     serve(&path, &headers)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{WEB, content_type};
+
+    /// The installable app's files are in the binary, each with its type: the service worker at
+    /// the site's root (its scope is then the whole site), the manifest and every icon it lists,
+    /// the "no connection" page.
+    #[test]
+    fn the_installable_apps_files_are_embedded_with_their_types() {
+        for (path, ty) in [
+            ("sw.js", "text/javascript; charset=utf-8"),
+            ("manifest.webmanifest", "application/manifest+json"),
+            ("offline.html", "text/html; charset=utf-8"),
+        ] {
+            assert!(WEB.get_file(path).is_some(), "{path} is embedded");
+            assert_eq!(content_type(path), ty, "{path}");
+        }
+        let manifest: serde_json::Value =
+            serde_json::from_slice(WEB.get_file("manifest.webmanifest").unwrap().contents()).unwrap();
+        assert_eq!(manifest["start_url"], "/");
+        let icons = manifest["icons"].as_array().unwrap();
+        for size in ["192x192", "512x512"] {
+            assert!(
+                icons.iter().any(|i| i["sizes"] == size && i["type"] == "image/png"),
+                "a {size} PNG icon"
+            );
+        }
+        for icon in icons {
+            let path = icon["src"].as_str().unwrap().trim_start_matches('/');
+            let file = WEB.get_file(path).unwrap_or_else(|| panic!("{path} is embedded"));
+            if path.ends_with(".png") {
+                assert_eq!(&file.contents()[..8], b"\x89PNG\r\n\x1a\n", "{path} is a PNG");
+            }
+        }
+    }
+}

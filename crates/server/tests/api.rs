@@ -127,7 +127,24 @@ async fn the_games_options() {
         assert!(bots.contains(&"random"));
         let default = g["default_bot"].as_str().unwrap();
         assert_eq!(default, if bots.contains(&"heuristic") { "heuristic" } else { "random" });
+        // The research bots are marked (a lobby leaves them out); a table still accepts them.
+        let research: Vec<&str> =
+            g["research_bots"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+        assert!(research.iter().all(|r| bots.contains(r)), "{research:?} are bots");
+        assert!(!research.contains(&default), "the default bot is offered");
+        if g["game"] == "madiao" {
+            assert_eq!(research, ["pimc-coalition", "pimc-mixed"]);
+        } else {
+            assert!(research.is_empty());
+        }
     }
+    let (_, token) = api.guest("Res").await;
+    let body = json!({
+        "game": "madiao", "turn_seconds": 20,
+        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "pimc-coalition"}, {"kind": "bot", "bot": "pimc-mixed"}, {"kind": "bot"}],
+    });
+    let (s, v) = api.json("POST", "/api/tables", Some(body), Some(&token)).await;
+    assert_eq!(s, StatusCode::CREATED, "the API seats the research bots: {v}");
 }
 
 /// `GET /api/tutorial/{game}`: each game's scripted hand as seat 0 sees it, ending settled; the same

@@ -120,6 +120,14 @@ async fn finished_public_games_are_listed_searched_and_downloaded() {
     assert_eq!(first["seats"][0], json!({ "name": "Ann Archive", "bot": false }));
     assert_eq!(first["seats"][1]["bot"], true);
     assert!(first["finished_ms"].as_i64().unwrap() > 1_700_000_000_000);
+    // Each game's final score: the match over, its chips summing to zero (Madiao pays among the
+    // four).
+    for g in page["games"].as_array().unwrap() {
+        assert_eq!(g["score"]["over"], true, "{g}");
+        let chips: Vec<f64> =
+            g["score"]["chips"].as_array().unwrap().iter().map(|c| c.as_f64().unwrap()).collect();
+        assert_eq!((chips.len(), chips.iter().sum::<f64>()), (4, 0.0), "{g}");
+    }
 
     // A page at a time, following `next`.
     let mut seen = Vec::new();

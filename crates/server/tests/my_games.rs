@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 
 const PLAY: Duration = Duration::from_secs(60);
 
-/// How each seat came out of a finished Madiao match, from its record alone: above the
-/// average of the chips won (the sum over hands of the payoffs times the stake) is `won`.
-fn results_from_record(record: &str) -> [String; 4] {
+/// Each seat's chips over a finished Madiao match, from its record alone (the sum over hands of
+/// the payoffs times the stake).
+fn chips_from_record(record: &str) -> [f64; 4] {
     let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
     let mut chips = [0.0f64; 4];
     for h in &rec.hands {
@@ -20,6 +20,13 @@ fn results_from_record(record: &str) -> [String; 4] {
             *c += x.to_f64() * f64::from(h.stake);
         }
     }
+    chips
+}
+
+/// How each seat came out of a finished Madiao match, from its record alone: above the
+/// average of the chips won is `won`.
+fn results_from_record(record: &str) -> [String; 4] {
+    let chips = chips_from_record(record);
     let mean = chips.iter().sum::<f64>() / 4.0;
     chips.map(|c| {
         if (c - mean).abs() < 1e-9 {
@@ -66,9 +73,11 @@ async fn my_games_lists_the_finished_games_with_their_results_filters_and_pages(
     let _open = t.table(&ann, json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] })).await;
     // What each game's record says of Ann (seat 0) and Bo (seat 1).
     let mut expected = std::collections::HashMap::new();
+    let mut chips = std::collections::HashMap::new();
     for id in &ids {
         let record = t.record_within(id, Duration::from_secs(10)).await.expect("the record");
         expected.insert(id.clone(), results_from_record(&record));
+        chips.insert(id.clone(), chips_from_record(&record));
     }
 
     let (status, all) = games(&t, &ann.token, "").await;
@@ -81,6 +90,11 @@ async fn my_games_lists_the_finished_games_with_their_results_filters_and_pages(
     for g in all["games"].as_array().unwrap() {
         let id = g["id"].as_str().unwrap();
         assert_eq!(g["result"], expected[id][0].as_str(), "{g}");
+        // The final score: each seat's chips, as the record adds them up.
+        let score: Vec<f64> =
+            g["score"]["chips"].as_array().unwrap().iter().map(|c| c.as_f64().unwrap()).collect();
+        assert_eq!(score, chips[id], "{g}");
+        assert_eq!(g["score"]["over"], true);
         assert_eq!(g["seat"], 0);
         assert_eq!(g["replay"], format!("/replay/{id}"));
         assert_eq!(g["game"], "madiao");

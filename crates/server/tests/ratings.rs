@@ -173,6 +173,18 @@ async fn a_rated_match_with_bots_rates_the_account_as_glicko2_gives_for_its_stan
     assert_eq!(recent["score"].as_f64().unwrap(), beaten.sum::<f64>(), "{recent} {chips:?}");
     assert_eq!(recent["forfeited"], false);
     assert_eq!(p["history"].as_array().unwrap().len(), 1);
+    // The table's own rating changes (shown beside the final score): Ann's, as in her profile.
+    let (status, changes) = srv.client.get(&format!("/api/tables/{table}/ratings")).await.unwrap();
+    assert_eq!(status, 200, "{changes}");
+    assert_eq!(changes["table"], table.as_str());
+    let change = &changes["changes"].as_array().unwrap()[..];
+    assert_eq!(change.len(), 1, "only the person is rated: {changes}");
+    assert_eq!((change[0]["seat"].as_u64(), change[0]["name"].as_str()), (Some(0), Some("Ann")));
+    assert_eq!(change[0]["rating_before"], 1500.0);
+    assert!(close(change[0]["rating_after"].as_f64().unwrap(), want.rating), "{changes}");
+    assert_eq!(change[0]["outcome"], recent["outcome"]);
+    let (status, none) = srv.client.get("/api/tables/nosuchtable/ratings").await.unwrap();
+    assert_eq!((status, none["error"]["code"].as_str()), (404, Some("no_table")), "{none}");
     // "My games" lists it as rated; the rated filter keeps it, the casual one drops it.
     let mine = |q: &'static str| {
         let (srv, ann) = (&srv, ann.clone());

@@ -3,6 +3,8 @@
 
 use cards::record::GameKind;
 use serde::{Deserialize, Serialize};
+
+use crate::protocol::MatchSummary;
 use ts_rs::TS;
 
 /// The largest page size of the archive's list.
@@ -21,7 +23,7 @@ pub struct ArchivedSeat {
 }
 
 /// A finished public game in the archive.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ArchivedGame {
     /// The table's id (its record: `GET /api/archive/games/{id}`; its replay: `/replay/{id}`).
     pub id: String,
@@ -33,10 +35,15 @@ pub struct ArchivedGame {
     pub finished_ms: i64,
     /// The four seats, in seat order.
     pub seats: Vec<ArchivedSeat>,
+    /// The match's final score, as the archive's list shows it (Madiao: each seat's chips; Da
+    /// Bai Fen: the teams' ranks, the deals each won and the winner); `null` where the server
+    /// could not work it out from the table's log.
+    #[serde(default)]
+    pub score: Option<MatchSummary>,
 }
 
 /// `GET /api/archive/games`: one page of finished public games, newest first.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ArchivePage {
     /// The games of this page, newest first.
     pub games: Vec<ArchivedGame>,

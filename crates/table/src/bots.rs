@@ -135,6 +135,15 @@ pub fn builtin_names(game: GameKind) -> &'static [&'static str] {
     }
 }
 
+/// The bots of a game kept for research (Madiao's PIMC variants with other objectives than the
+/// player's own score): a table accepts them, but they are not offered to players in a lobby.
+pub fn research_bots(game: GameKind) -> &'static [&'static str] {
+    match game {
+        GameKind::Madiao => &["pimc-coalition", "pimc-mixed"],
+        GameKind::Dabaifen => &[],
+    }
+}
+
 /// The default bot of a game.
 pub fn default_bot_of(game: GameKind) -> &'static str {
     match game {

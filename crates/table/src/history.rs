@@ -37,7 +37,7 @@ impl Outcome {
 }
 
 /// One game of "my games" (`GET /api/account/games`): a finished match the guest played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct MyGame {
     /// The table's id.
     pub id: String,
@@ -50,6 +50,9 @@ pub struct MyGame {
     pub players: [String; 4],
     /// How the guest's seat came out.
     pub result: Outcome,
+    /// The match's final score (Madiao: each seat's chips; Da Bai Fen: the teams' ranks, the
+    /// deals each won and the winner).
+    pub score: MatchSummary,
     /// A rated match.
     pub rated: bool,
     /// When the table was made, milliseconds since the Unix epoch.
@@ -60,7 +63,7 @@ pub struct MyGame {
 }
 
 /// One page of "my games", newest first.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct MyGames {
     pub games: Vec<MyGame>,
     /// How many games pass the filters.

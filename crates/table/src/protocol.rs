@@ -751,6 +751,10 @@ pub struct GameInfo {
     pub presets: serde_json::Map<String, Value>,
     pub bots: Vec<String>,
     pub default_bot: String,
+    /// The bots of `bots` kept for research (Madiao's `pimc-coalition` and `pimc-mixed`): a seat
+    /// may name them through the API, but a lobby does not offer them.
+    #[serde(default)]
+    pub research_bots: Vec<String>,
 }
 
 /// `GET /api/games`.
@@ -1593,6 +1597,29 @@ pub struct RatedResult {
     pub outcome: RatedOutcome,
     /// The player forfeited (left, or lost on the clock).
     pub forfeited: bool,
+}
+
+/// One person's rating change in a rated match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct RatingChange {
+    /// The seat the person played (0–3).
+    pub seat: u8,
+    /// The name shown at the table.
+    pub name: String,
+    /// The rating before the match and after it.
+    pub rating_before: f64,
+    pub rating_after: f64,
+    pub outcome: RatedOutcome,
+    /// The person forfeited (left, or lost on the clock).
+    pub forfeited: bool,
+}
+
+/// `GET /api/tables/{id}/ratings`: what a finished rated match changed, one entry per person
+/// with an account (empty for a table that is not rated, or not finished yet).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct TableRatings {
+    pub table: String,
+    pub changes: Vec<RatingChange>,
 }
 
 /// `GET /api/players/{name}`: an account's public profile.

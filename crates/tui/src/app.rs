@@ -7,7 +7,9 @@
 //! - `Enter` does the obvious thing: plays the card (face up in Madiao), plays or buries the
 //!   cards selected, answers a prompt with its default, starts the next hand.
 //! - `Space` or `↑` selects a card for a multi-card play or the burial, `↓` unselects.
-//! - Madiao: `d` sloughs the card face down; `r` forces a redeal when you may.
+//! - Madiao: `Enter` plays a lead or a capture face up and any other card face down; `d`
+//!   sloughs the card face down; `u`, pressed twice, discards it face up (a face-up discard,
+//!   2 stakes under `faceup_discard: penalty`); `r` forces a redeal when you may.
 //! - Da Bai Fen: `d` shows (declares) a trump-rank card during the draw, `p` withdraws it;
 //!   `n` annuls a deal when your hand has no trump.
 //! - `Tab` shows the table behind a hand's result; `Esc` clears, or asks to quit; `Ctrl-C` quits.
@@ -46,7 +48,7 @@ pub struct Ui {
     pub scroll: u16,
     /// Asking whether to quit.
     pub confirm_quit: bool,
-    /// An action waiting for a second `Enter` (a Madiao face-up discard), with its question.
+    /// An action waiting for a second `u` (a Madiao face-up discard), with its question.
     pub confirm: Option<(ActAction, String)>,
     /// Feedback on the last key (why nothing happened, what was chosen).
     pub message: Option<String>,
@@ -648,6 +650,24 @@ impl App {
                     self.ui.message = Some(format!("{c} cannot be sloughed now"));
                 }
             }
+            (GameKind::Madiao, 'u', Some(Legal::Actions { actions, .. })) => {
+                let Some(c) = card else { return };
+                let Ok(card) = c.parse::<madiao::Card>() else { return };
+                let play = madiao::Action::Play(card);
+                if !actions.contains(&play) {
+                    self.ui.message =
+                        Some(format!("{c} cannot be played face up now: Enter or d sloughs it"));
+                } else if self.marks().capture.contains(&c)
+                    || self.ui.confirm.as_ref().is_some_and(|(a, _)| *a == ActAction::from(play))
+                {
+                    self.act(play, now);
+                } else {
+                    let q = format!(
+                        "{c} face up is a face-up discard (penalty: 2 stakes): u again plays it face up; Enter or d sloughs it face down"
+                    );
+                    self.ui.confirm = Some((play.into(), q));
+                }
+            }
             (GameKind::Madiao, 'r', Some(Legal::Redeal { .. })) => {
                 self.act(madiao::Action::Redeal(true), now)
             }
@@ -715,12 +735,16 @@ impl App {
                 let Some(c) = card else { return };
                 let Ok(card) = c.parse::<madiao::Card>() else { return };
                 let play = madiao::Action::Play(card);
-                if let Some((a, _)) = &self.ui.confirm
-                    && *a == ActAction::from(play)
+                let slough = madiao::Action::Slough(card);
+                // A lead or a capture goes face up; any other card face down (rules §5): a
+                // face-up discard, which costs 2 stakes, is only ever played by its own key (`u`).
+                if actions.contains(&play)
+                    && (self.marks().capture.contains(&c) || !actions.contains(&slough))
                 {
-                    return self.act(play, now);
-                }
-                if !actions.contains(&play) {
+                    self.act(play, now);
+                } else if actions.contains(&slough) {
+                    self.act(slough, now);
+                } else {
                     let why = match self.model.view.as_ref() {
                         Some(GameView::Madiao(v)) => match madiao_best(v) {
                             Some((led, best, _)) if card.suit() == led => {
@@ -731,17 +755,7 @@ impl App {
                         },
                         _ => String::new(),
                     };
-                    self.ui.message =
-                        Some(format!("{c} cannot capture: {why}; press d to slough it face down"));
-                    return;
-                }
-                if self.marks().capture.contains(&c) {
-                    self.act(play, now);
-                } else {
-                    let q = format!(
-                        "{c} face up would be a face-up discard (penalty: 2 stakes). Enter again plays it face up; d sloughs it face down"
-                    );
-                    self.ui.confirm = Some((play.into(), q));
+                    self.ui.message = Some(format!("{c} cannot be played now: {why}"));
                 }
             }
             Legal::Cards { action, count, must, from } => {

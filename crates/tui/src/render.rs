@@ -301,7 +301,7 @@ fn madiao_blocks(m: &Model, v: &MadiaoView) -> [SeatBlock; 4] {
         }
         head.push(Span::styled(m.seat_label(s), bold()));
         if s == v.banker {
-            head.push(Span::styled(" · 樁 banker", Style::default().fg(Color::Cyan)));
+            head.push(Span::styled(" · 莊 banker", Style::default().fg(Color::Cyan)));
         }
         let stats = format!(
             "{} card{} · {} trick{} · {}",
@@ -1016,12 +1016,12 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
                 Some((led, b, _)) => {
                     let caps = app.marks().capture;
                     if caps.is_empty() {
-                        format!("{led} led, best {b}: you cannot capture · d sloughs {cur} face down")
+                        format!("{led} led, best {b}: you cannot capture · Enter sloughs {cur} face down")
                     } else if caps.contains(&cur) {
                         format!("{led} led, best {b} · Enter captures with {cur} · d sloughs it face down")
                     } else {
                         format!(
-                            "{led} led, best {b} · ↑ cards capture ({}) · d sloughs {cur} face down",
+                            "{led} led, best {b} · ↑ cards capture ({}) · Enter sloughs {cur} face down",
                             caps.join(" ")
                         )
                     }
@@ -1206,7 +1206,9 @@ fn help(f: &mut Frame, area: Rect, app: &App) {
             lines.push(Line::raw(
                 "Enter          lead, or capture: a higher card of the led suit, face up (↑)",
             ));
+            lines.push(Line::raw("               any other card: Enter sloughs it face down (滅)"));
             lines.push(Line::raw("d              slough the card face down (滅): it cannot win"));
+            lines.push(Line::raw("u u            discard the card face up (penalty: 2 stakes)"));
             lines.push(Line::raw("r              force a redeal when you hold 5+ cards of a suit"));
             lines.push(Line::raw("Suits high→low: 十 tens TW 萬萬 TQ 千萬 TB 百萬 T9…T2 · 萬 myriads M9…M1"));
             lines.push(Line::raw("               索 strings S9…S1 · 文 cash W0 空沒文 WH 半文 W1…W9"));

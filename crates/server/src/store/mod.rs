@@ -458,7 +458,7 @@ pub(crate) fn archived_from(
     };
     let players: Vec<String> = serde_json::from_str(players)
         .map_err(|e| StoreError::Corrupt(format!("archived game {id}: players: {e}")))?;
-    Ok(ArchivedGame { id, game, name, finished_ms, seats: table::archive::seats_of(&players) })
+    Ok(ArchivedGame { id, game, name, finished_ms, seats: table::archive::seats_of(&players), score: None })
 }
 
 /// The archive's schema, in SQL both backends accept: one row per archived game (`players` is
