@@ -592,4 +592,51 @@ mod tests {
         let bad = vec![row(other)];
         assert!(matches!(replay::<Madiao>(&settings, 7, &bad), Err(LogError::Hint { seq: 0, .. })));
     }
+
+    #[test]
+    fn a_take_back_in_the_log_undoes_the_last_actions_and_the_record_notes_it() {
+        let settings = madiao_settings(1);
+        let plain = first_hand_log(&settings, 7);
+        assert_eq!(Logged::<::madiao::Action>::parse(r#"{"undo":3}"#), Ok(Logged::Undo(3)));
+        assert_eq!(Logged::<::madiao::Action>::Undo(3).to_json(), r#"{"undo":3}"#);
+        let undo = |seq: usize, seat: u8, n: u32| LoggedAction {
+            seq: seq as u64,
+            hand: 0,
+            seat,
+            action: format!(r#"{{"undo":{n}}}"#),
+        };
+        // Six actions, then the seat of the fourth takes it back with the two after it.
+        let mut log: Vec<LoggedAction> = plain[..6].to_vec();
+        log.push(undo(6, plain[3].seat, 3));
+        let r = replay::<Madiao>(&settings, 7, &log).unwrap();
+        let three = replay::<Madiao>(&settings, 7, &plain[..3]).unwrap();
+        assert_eq!(format!("{:?}", r.states.last()), format!("{:?}", three.states.last()));
+        assert_eq!(r.line.len(), 3);
+        assert_eq!(r.takebacks, vec![(0, Seat::new(plain[3].seat).unwrap(), 3)]);
+        assert_eq!(r.moves, replay::<Madiao>(&settings, 7, &plain[..6]).unwrap().moves + 1);
+        // The hand goes on from there: the record holds the final line and notes the take-back.
+        let mut rest: Vec<LoggedAction> = plain[3..].to_vec();
+        for (i, a) in rest.iter_mut().enumerate() {
+            a.seq = (7 + i) as u64;
+        }
+        log.extend(rest);
+        let players = ["A", "B", "C", "D"].map(String::from);
+        let rec = record_of::<Madiao>(&settings, 7, players.clone(), &log).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&rec).unwrap();
+        let seat = plain[3].seat;
+        assert_eq!(doc["takebacks"], serde_json::json!([{ "hand": 0, "seat": seat, "count": 1, "actions": 3 }]));
+        let bare: serde_json::Value =
+            serde_json::from_str(&record_of::<Madiao>(&settings, 7, players, &plain).unwrap()).unwrap();
+        assert_eq!(doc["hands"], bare["hands"], "the same line as played without the take-back");
+        // More than the hand holds, or a take-back that does not end at the seat's turn.
+        let mut bad = plain[..2].to_vec();
+        bad.push(undo(2, plain[0].seat, 5));
+        let e = replay::<Madiao>(&settings, 7, &bad).err().unwrap();
+        assert!(matches!(e, LogError::Undo { seq: 2, .. }), "{e}");
+        assert!(e.to_string().contains("5 actions, but the hand holds 2"), "{e}");
+        let mut bad = plain[..2].to_vec();
+        bad.push(undo(2, (plain[1].seat + 1) % 4, 1));
+        let e = replay::<Madiao>(&settings, 7, &bad).err().unwrap();
+        assert!(e.to_string().contains("does not go back to its turn"), "{e}");
+    }
 }
