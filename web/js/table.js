@@ -15,7 +15,7 @@ import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
 import { BotIcon, Card, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
-import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls } from './clock.js';
+import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls, isPaused } from './clock.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -634,6 +634,7 @@ export function MyHand(p) {
 
   function prompt() {
     if (p.botPlays && view.phase !== 'over') return html`<${BotPlaysPrompt} />`;
+    if (isPaused(st.timer) && view.phase !== 'over') return html`<span class="wait" data-paused="1">${t('solo.paused_prompt')}</span>`;
     if (!legal) {
       if (view.phase === 'over') return null;
       if (st.timer && st.timer.what === 'window') {

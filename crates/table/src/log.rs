@@ -624,7 +624,10 @@ mod tests {
         let rec = record_of::<Madiao>(&settings, 7, players.clone(), &log).unwrap();
         let doc: serde_json::Value = serde_json::from_str(&rec).unwrap();
         let seat = plain[3].seat;
-        assert_eq!(doc["takebacks"], serde_json::json!([{ "hand": 0, "seat": seat, "count": 1, "actions": 3 }]));
+        assert_eq!(
+            doc["takebacks"],
+            serde_json::json!([{ "hand": 0, "seat": seat, "count": 1, "actions": 3 }])
+        );
         let bare: serde_json::Value =
             serde_json::from_str(&record_of::<Madiao>(&settings, 7, players, &plain).unwrap()).unwrap();
         assert_eq!(doc["hands"], bare["hands"], "the same line as played without the take-back");

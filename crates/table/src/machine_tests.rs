@@ -1605,6 +1605,11 @@ mod clocks_and_takebacks {
         let seat = &sim.t.summary(sim.now).seats[0];
         assert!(!seat.away && !seat.bot_plays, "no bot stood in: {seat:?}");
         assert!(matches!(turn_timer(&mut sim), Some(Timer::Turn { remaining_ms: None, bank_ms: None, .. })));
+        // A rated table is always timed.
+        let mut rated = NewTable::new(GameKind::Madiao);
+        rated.rated = true;
+        rated.untimed = Some(true);
+        assert!(!rated.untimed());
         // The host may still choose a clock.
         let mut clocked = NewTable::new(GameKind::Madiao);
         clocked.untimed = Some(false);

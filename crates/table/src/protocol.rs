@@ -951,14 +951,14 @@ impl NewTable {
 }
 
 impl NewTable {
-    /// Whether the table plays untimed: as asked, else when it is unrated and its creator is its
-    /// only person, the other three seats bots (the default seats included).
+    /// Whether the table plays untimed: as asked, else when its creator is its only person, the
+    /// other three seats bots (the default seats included); a rated table never (`docs/ratings.md`).
     pub fn untimed(&self) -> bool {
         let solo = self.seats.as_deref().is_none_or(|seats| {
             seats.iter().filter(|c| **c == SeatChoice::Me).count() == 1
                 && seats.iter().all(|c| matches!(c, SeatChoice::Me | SeatChoice::Bot { .. }))
         });
-        self.untimed.unwrap_or(solo && !self.rated)
+        !self.rated && self.untimed.unwrap_or(solo)
     }
 
     /// Each person's time bank, in seconds, as asked, else
