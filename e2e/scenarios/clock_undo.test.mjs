@@ -84,7 +84,11 @@ async function takeBackOnce(page, game) {
   await page.waitForFunction(() => !!document.querySelector('.my-area.my-turn .prompt[data-legal]') || !!document.querySelector('.hand-end'), null, { timeout: 30000 });
   await snap(page, `${game}-before-take-back`);
   await page.locator('button[data-action="take-back"]').click();
-  await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length === n, cardsBefore.length, { timeout: 10000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.hand .card').length === n, cardsBefore.length, { timeout: 10000 }).catch(async (e) => {
+    await snap(page, `${game}-take-back-failed`);
+    log('take-back failed; the page says:', await page.evaluate(() => document.querySelector('.notices, .notice')?.textContent ?? ''));
+    throw e;
+  });
   const after = await tableState(page);
   assert(JSON.stringify([...after.hand].sort()) === JSON.stringify(cardsBefore), `${game}: the hand is restored (${after.hand} vs ${cardsBefore})`);
   assert(after.myTurn && after.legalCards.length > 0, `${game}: it is our turn again`);
@@ -101,6 +105,7 @@ test('clocks, take-backs and pauses', { timeout: 180000 }, async () => {
   try {
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await watchedPage(ctx, 'solo');
+    if (process.env.CLOCK_DEBUG) page.on('websocket', (ws) => { ws.on('framesent', (f) => log('sent', String(f.payload).slice(0, 120))); ws.on('framereceived', (f) => { const t = String(f.payload); if (/error|take_back|"host"/.test(t)) log('got', t.slice(0, 300)); }); });
     await page.goto(`${base}/`);
     await enterName(page, 'Newcomer');
 

@@ -648,7 +648,8 @@ export function MyHand(p) {
       if (view.to_move !== null) return html`<span class="wait">${t('prompt.waiting_for', { name: p.names[view.to_move] })}</span>`;
       return null;
     }
-    const timer = st.timer && (st.timer.what === 'turn' || st.timer.what === 'window') ? st.timer : null;
+    // An untimed table's turn has no clock to show.
+    const timer = st.timer && ((st.timer.what === 'turn' && typeof st.timer.remaining_ms === 'number') || st.timer.what === 'window') ? st.timer : null;
     const clock = timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${st.timerAt} /><${BankClock} timer=${timer} at=${st.timerAt} />` : null;
     switch (legal.kind) {
       case 'actions': {

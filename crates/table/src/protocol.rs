@@ -1482,9 +1482,26 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         return Err((ErrorCode::BadMessage, "\"type\" must be a string".into()));
     };
     let ty = ty.as_str();
-    const TYPES: [&str; 16] = [
-        "hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping", "close",
-        "remove", "rematch", "hint", "tracker",
+    const TYPES: [&str; 19] = [
+        "hello",
+        "join",
+        "watch",
+        "act",
+        "chat",
+        "resync",
+        "leave",
+        "back",
+        "start",
+        "next",
+        "ping",
+        "close",
+        "remove",
+        "rematch",
+        "hint",
+        "tracker",
+        "take_back",
+        "pause",
+        "resume",
     ];
     if !TYPES.contains(&ty) {
         let shown: String = ty.chars().take(40).collect();
