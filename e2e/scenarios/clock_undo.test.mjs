@@ -105,7 +105,6 @@ test('clocks, take-backs and pauses', { timeout: 180000 }, async () => {
   try {
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await watchedPage(ctx, 'solo');
-    if (process.env.CLOCK_DEBUG) page.on('websocket', (ws) => { ws.on('framesent', (f) => log('sent', String(f.payload).slice(0, 120))); ws.on('framereceived', (f) => { const t = String(f.payload); if (/error|take_back|"host"/.test(t)) log('got', t.slice(0, 300)); }); });
     await page.goto(`${base}/`);
     await enterName(page, 'Newcomer');
 
