@@ -1899,7 +1899,7 @@ mod clocks_and_takebacks {
         assert_eq!(sim.t.status(), TableStatus::Playing);
         // Play into the second hand.
         for _ in 0..300 {
-            if sim.t.results().len() >= 1 && matches!(sim.t.stage(), Stage::Turn { .. }) {
+            if !sim.t.results().is_empty() && matches!(sim.t.stage(), Stage::Turn { .. }) {
                 break;
             }
             let ok = sim.run_to(10_000_000, |s| {
