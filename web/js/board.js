@@ -90,7 +90,7 @@ export function Board(p) {
               ? html`<${Backs} n=${view.hand_sizes[s]} />`
               : null}
           <span class="seat-stat">${seatStat(view, s)}</span>
-          ${turn && timer && timer.what === 'turn'
+          ${turn && timer && timer.what === 'turn' && typeof timer.remaining_ms === 'number'
             ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt ?? Date.now()} total=${p.turnMs} />`
             : turn && timer && timer.what === 'bot'
               ? html`<span class="thinking">${t('seat.thinking')}</span>`

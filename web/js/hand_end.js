@@ -93,7 +93,7 @@ export function HandEnd(p) {
         <div class="buttons">
           ${!over && p.seated
             ? html`<button class=${pressed ? 'primary on' : 'primary'} data-action="next" aria-pressed=${pressed ? 'true' : 'false'} disabled=${pressed} onClick=${p.onNext}>
-                ${pressed ? t('end.ready_pressed') : t('end.ready')} ${timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
+                ${pressed ? t('end.ready_pressed') : t('end.ready')} ${timer && typeof timer.remaining_ms === 'number' ? html`<${Countdown} remaining=${timer.remaining_ms} at=${p.timerAt} />` : null}</button>`
             : null}
           ${over && p.finished
             ? html`<button class="primary" onClick=${() => p.navigate(`/replay/${p.tableId}`)}>${t('replay.open')}</button>

@@ -27,7 +27,7 @@ export function removable(seat, me) {
 export function hostEventText(e) {
   switch (e.kind) {
     case 'closed':
-      return t('host.closed', { by: e.by });
+      return e.kept ? t('host.ended', { by: e.by, n: e.hands }) : t('host.closed', { by: e.by });
     case 'removed':
       return t('host.removed', { name: e.name });
     case 'rematch':
@@ -40,7 +40,8 @@ export function hostEventText(e) {
 /**
  * The host's buttons: close (while the match is not over), rematch (once it is finished and none
  * was offered), remove on each away person's seat.
- * @param {{table: TableSummary, me: number | null, rematch: string | null, send: (m: ClientMsg) => void}} p
+ * With finished hands (`hands`), the host may also end the match and keep them as a record.
+ * @param {{table: TableSummary, me: number | null, rematch: string | null, send: (m: ClientMsg) => void, hands?: number}} p
  */
 export function HostControls(p) {
   const status = p.table.status;
@@ -49,6 +50,10 @@ export function HostControls(p) {
     ${!tableOver(status)
       ? html`<button class="danger" data-action="close-table"
           onClick=${() => { if (confirm(t('host.close_confirm'))) p.send({ type: 'close' }); }}>${t('host.close')}</button>`
+      : null}
+    ${!tableOver(status) && (p.hands ?? 0) > 0
+      ? html`<button data-action="end-keep" title=${t('host.end_keep_title', { n: p.hands ?? 0 })}
+          onClick=${() => { if (confirm(t('host.end_keep_confirm', { n: p.hands ?? 0 }))) p.send({ type: 'close', keep: true }); }}>${t('host.end_keep')}</button>`
       : null}
     ${away.map(
       (s) => html`<button key=${s.seat} data-action="remove" data-seat=${s.seat} title=${t('host.remove_title', { name: s.name ?? '?' })}
@@ -70,6 +75,9 @@ export function HostBanner(p) {
   if (p.rematch) {
     return html`<div class="banner rematch" data-rematch=${p.rematch}>${t('host.rematch_offer')}
       <button class="primary" data-action="go-rematch" onClick=${() => p.navigate(`/t/${p.rematch}`)}>${t('host.go_rematch')}</button></div>`;
+  }
+  if (p.table.status === 'finished' && p.closedBy) {
+    return html`<div class="banner closed" data-ended="1">${t('host.ended', { by: p.closedBy, n: p.table.hands })}</div>`;
   }
   if (p.table.status === 'closed') {
     return html`<div class="banner closed" data-closed="1">

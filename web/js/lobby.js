@@ -112,7 +112,10 @@ function NewTable(p) {
   const [chosen, setChosen] = useState(/** @type {Record<string, string>} */ ({}));
   const [stake, setStake] = useState(2);
   const [stakeMax, setStakeMax] = useState(2);
-  const [clock, setClock] = useState(30);
+  // The clock: `untimed` or seconds; until the creator picks one, untimed when he is the only
+  // person and the other seats are bots (an unrated table), else 30 s.
+  const [clockPick, setClock] = useState(/** @type {string | null} */ (null));
+  const [bank, setBank] = useState('60');
   const [pace, setPace] = useState(/** @type {Pace} */ ('normal'));
   const [grace, setGrace] = useState(String(GRACE.default));
   const [name, setName] = useState('');
@@ -137,6 +140,9 @@ function NewTable(p) {
     setSeats((s) => s.map((x) => (x.startsWith('bot:') ? b : x)));
   };
   const values = { ...presetValues, ...chosen };
+  const soloWithBots = seats.filter((s) => s === 'me').length === 1 && seats.every((s) => s === 'me' || s.startsWith('bot:')) && !(signedIn && rated);
+  const clock = clockPick ?? (soloWithBots ? 'untimed' : '30');
+  const untimed = clock === 'untimed';
 
   /** @param {Event} e */
   const submit = async (e) => {
@@ -156,7 +162,9 @@ function NewTable(p) {
         variants: overrides(presetValues, values),
         stake: game === 'madiao' ? stake : undefined,
         stake_max: game === 'madiao' && stakeMax > stake ? stakeMax : undefined,
-        turn_seconds: clock,
+        untimed,
+        turn_seconds: untimed ? undefined : Number(clock),
+        bank_seconds: untimed ? undefined : Number(bank),
         pace,
         grace_seconds: graceSecs,
         // The default name in the host's language: the server's own default is English.
@@ -216,8 +224,13 @@ function NewTable(p) {
                 onInput=${(/** @type {Event} */ e) => setStakeMax(Number(/** @type {HTMLInputElement} */ (e.target).value))} /></label>`
           : null}
         <label>${t('lobby.clock')}
-          <select name="clock" value=${String(clock)} onChange=${(/** @type {Event} */ e) => setClock(Number(/** @type {HTMLSelectElement} */ (e.target).value))}>
+          <select name="clock" value=${clock} onChange=${(/** @type {Event} */ e) => setClock(/** @type {HTMLSelectElement} */ (e.target).value)}>
+            <option value="untimed">${t('lobby.untimed')}</option>
             ${[15, 30, 60, 120, 600].map((s) => html`<option key=${s} value=${String(s)}>${t('lobby.seconds', { n: s })}</option>`)}
+          </select></label>
+        <label title=${t('lobby.bank_hint')}>${t('lobby.bank')}
+          <select name="bank" value=${bank} disabled=${untimed} onChange=${(/** @type {Event} */ e) => setBank(/** @type {HTMLSelectElement} */ (e.target).value)}>
+            ${[0, 30, 60, 120, 300].map((s) => html`<option key=${s} value=${String(s)}>${s === 0 ? t('lobby.bank_none') : t('lobby.seconds', { n: s })}</option>`)}
           </select></label>
       </div>
       <div class="row">

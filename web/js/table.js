@@ -17,6 +17,7 @@ import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.
 import { loadEnds, rememberTable, saveEnds } from './state.js';
 import { TableSocket } from './socket.js';
 import { BotLabel, Card, clearNotices, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
+import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls, isPaused } from './clock.js';
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').SyncMsg} SyncMsg */
@@ -123,13 +124,15 @@ export function reduce(st, msg) {
     case 'host':
       if (!st) return st;
       if (msg.event.kind === 'closed') {
-        return { ...st, table: { ...st.table, status: 'closed' }, closedBy: msg.event.by, legal: null, timer: null };
+        // Ended and kept, the match is finished (its finished hands are a record).
+        return { ...st, table: { ...st.table, status: msg.event.kept ? 'finished' : 'closed' }, closedBy: msg.event.by, legal: null, timer: null };
       }
       if (msg.event.kind === 'rematch') return { ...st, rematch: msg.event.table };
       return st;
     case 'update': {
       if (!st) return st;
-      const results = [...st.results];
+      // A take-back undoes the hand's end too, if the play taken back had ended it.
+      const results = msg.event.kind === 'take_back' ? st.results.slice(0, msg.hand) : [...st.results];
       const v = msg.view;
       if (v && v.result && results.length <= msg.hand) results[msg.hand] = v.result;
       // The draw's steps are not listed (48 a deal): they would crowd the tricks out of the log.
@@ -316,7 +319,7 @@ function Table(p) {
   // The tracker follows the view: asked again after every move while it is shown.
   useEffect(() => { if (tracking && me !== null && view) send({ type: 'tracker' }); }, [tracking, st.move, st.hand, me, !!view]);
   const [desktop, toggleDesktop] = useDesktopNotify((text) => notify('info', text));
-  useTurnNotice(!!view && me !== null && view.to_move === me, muted, desktop, st.table.name);
+  useTurnNotice(!!view && me !== null && view.to_move === me && !(mySeat && mySeat.bot_plays), muted, desktop, st.table.name);
 
   // Keyboard: L last trick, N next hand, ? help, C chat.
   useKeydown((e) => {
@@ -361,7 +364,8 @@ function Table(p) {
           ? html`<button class="leave" onClick=${() => { if (confirm(t('table.leave_confirm'))) { send({ type: 'leave' }); p.sock?.watching(); } }}>${t('table.leave')}</button>`
           : null}
         ${me === null && open && !finished ? html`<button class="primary" onClick=${p.onJoin}>${t('table.take_seat')}</button>` : null}
-        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} />` : null}
+        <${SoloControls} table=${st.table} me=${me} timer=${st.timer} send=${send} />
+        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} hands=${st.results.length} />` : null}
       </div>
     </div>
     <${HostBanner} table=${st.table} rematch=${st.rematch} closedBy=${st.closedBy} navigate=${p.navigate} />
@@ -387,6 +391,7 @@ function Table(p) {
       ? html`<div class="banner">${t('table.away')} <button class="primary" onClick=${() => send({ type: 'back' })}>${t('table.back')}</button></div>`
       : null}
     ${me === null && st.table.status !== 'waiting' ? html`<div class="banner watch">${t('table.watching')}</div>` : null}
+    <${PausedBanner} table=${st.table} me=${me} timer=${st.timer} send=${send} />
     <div class="table-main">
       <div class="play-area">
         ${view
@@ -411,7 +416,7 @@ function Table(p) {
         ${st.hint && me !== null && hintHidden !== st.hint.move
           ? html`<${HintBox} hint=${st.hint} game=${game} onClose=${() => setHintHidden(st.hint ? st.hint.move : -1)} />`
           : null}
-        ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} arrived=${arrived} />` : null}
+        ${view && me !== null ? html`<${MyHand} key=${`${st.hand}`} st=${st} view=${view} game=${game} act=${act} send=${send} names=${names} arrived=${arrived} botPlays=${!!mySeat && mySeat.bot_plays} />` : null}
         ${tracking && me !== null ? html`<section class="tracker-panel" aria-label=${t('track.title')}><h3>${t('track.title')}</h3>
             <${TrackerPanel} tracker=${st.tracker} game=${game} names=${names} /></section>` : null}
       </div>
@@ -527,7 +532,8 @@ function useArrivals(hand, handNo) {
  * Your hand and what you may do: Madiao's play or slough, Da Bai Fen's selections, and the
  * prompts of the draw and the windows.
  * `guide`: cards to point out without choosing them (the tutorial's move to make).
- * @param {{st: Pick<TableState, 'legal' | 'move' | 'hint' | 'timer' | 'timerAt'> & {you: {seat: number | null}}, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>, guide?: string[]}} p
+ * `botPlays`: a bot plays for the seat now (its clock ran out, or its connection is gone).
+ * @param {{st: Pick<TableState, 'legal' | 'move' | 'hint' | 'timer' | 'timerAt'> & {you: {seat: number | null}}, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>, guide?: string[], botPlays?: boolean}} p
  */
 export function MyHand(p) {
   const { st, view, game } = p;
@@ -651,6 +657,8 @@ export function MyHand(p) {
   </div>`;
 
   function prompt() {
+    if (p.botPlays && view.phase !== 'over') return html`<${BotPlaysPrompt} />`;
+    if (isPaused(st.timer) && view.phase !== 'over') return html`<span class="wait" data-paused="1">${t('solo.paused_prompt')}</span>`;
     if (!legal) {
       if (view.phase === 'over') return null;
       if (st.timer && st.timer.what === 'window') {
@@ -664,8 +672,9 @@ export function MyHand(p) {
       if (view.to_move !== null) return html`<span class="wait">${t('prompt.waiting_for', { name: p.names[view.to_move] })}</span>`;
       return null;
     }
-    const timer = st.timer && (st.timer.what === 'turn' || st.timer.what === 'window') ? st.timer : null;
-    const clock = timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${st.timerAt} />` : null;
+    // An untimed table's turn has no clock to show.
+    const timer = st.timer && ((st.timer.what === 'turn' && typeof st.timer.remaining_ms === 'number') || st.timer.what === 'window') ? st.timer : null;
+    const clock = timer ? html`<${Countdown} remaining=${timer.remaining_ms} at=${st.timerAt} /><${BankClock} timer=${timer} at=${st.timerAt} />` : null;
     switch (legal.kind) {
       case 'actions': {
         const c = selected[0];

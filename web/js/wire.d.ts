@@ -688,6 +688,14 @@ stake_max?: number,
  */
 turn_seconds: number, 
 /**
+ * The people play without a clock.
+ */
+untimed: boolean, 
+/**
+ * Each person's time bank for the match, in seconds (0: none).
+ */
+bank_seconds: number, 
+/**
  * How fast the table's fixed clocks run.
  */
 pace: Pace, 
@@ -823,7 +831,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off" | "not_alone" | "paused" | "nothing_to_take_back" | "nothing_to_keep";
 
 export type ChatMessage = { 
 /**
@@ -851,9 +859,9 @@ guest: string | null,
  */
 text: string, };
 
-export type Timer = { "what": "turn", seat: Seat, remaining_ms?: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms?: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, };
+export type Timer = { "what": "turn", seat: Seat, remaining_ms?: number, bank_ms?: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms?: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, } | { "what": "paused" };
 
-export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "stake", seat: Seat, stake: number, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
+export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "stake", seat: Seat, stake: number, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "take_back", seat: Seat, actions: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
 
 export type You = { 
 /**
@@ -978,7 +986,12 @@ by: string,
 /**
  * The hands completed before it was closed.
  */
-hands: number, } | { "kind": "removed", 
+hands: number, 
+/**
+ * The host ended the match and kept it: its finished hands are stored as a record (the
+ * match is `finished`, an ended match in replays and My games).
+ */
+kept?: boolean, } | { "kind": "removed", 
 /**
  * The seat.
  */
@@ -1126,7 +1139,11 @@ seat?: number, } | { "type": "chat",
 /**
  * The text (1–500 characters, no control characters).
  */
-text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" } | { "type": "close" } | { "type": "remove", 
+text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" } | { "type": "close", 
+/**
+ * End the match and keep its finished hands.
+ */
+keep?: boolean, } | { "type": "take_back" } | { "type": "pause" } | { "type": "resume" } | { "type": "remove", 
 /**
  * The seat (0–3).
  */
@@ -1205,6 +1222,16 @@ stake_max?: number,
  * The turn clock, in seconds.
  */
 turn_seconds?: number, 
+/**
+ * No clock for the people (`turn_seconds` and `bank_seconds` are then unused). Absent: untimed
+ * when the creator is the only person and the other three seats are bots, timed otherwise.
+ */
+untimed?: boolean, 
+/**
+ * Each person's time bank for the match, in seconds (0–600): drawn on when a turn clock runs
+ * out, before a bot stands in. Absent: 60.
+ */
+bank_seconds?: number, 
 /**
  * The table's name (default: "NAME's table", after its creator).
  */

@@ -387,8 +387,15 @@ pub enum Wire {
     Start,
     /// Ready for the next hand.
     Next,
-    /// The host closes the table.
-    Close,
+    /// The host closes the table (`keep`: ending the match with its finished hands).
+    Close {
+        #[serde(default)]
+        keep: bool,
+    },
+    /// The player alone with bots takes back his last play.
+    TakeBack,
+    /// He pauses (`true`) or resumes the match.
+    Pause { pause: bool },
     /// The host removes an away person.
     Remove { seat: u8 },
     /// The host offers a rematch.
@@ -727,7 +734,9 @@ async fn command(app: &Arc<App>, id: String, from: String, conn: ConnId, cmd: Wi
                 Wire::Back => Request::Back { conn },
                 Wire::Start => Request::Start { conn },
                 Wire::Next => Request::Next { conn },
-                Wire::Close => Request::Close { conn },
+                Wire::Close { keep } => Request::Close { conn, keep },
+                Wire::TakeBack => Request::TakeBack { conn },
+                Wire::Pause { pause } => Request::Pause { conn, pause },
                 Wire::Remove { seat } => Request::Remove { conn, seat },
                 Wire::Rematch => Request::Rematch { conn },
                 Wire::Hint => Request::Hint { conn },

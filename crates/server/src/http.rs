@@ -328,6 +328,14 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
             req.grace_seconds
         )));
     }
+    let bank_seconds = req.bank();
+    if bank_seconds > table::settings::BANK_MAX {
+        return Err(ApiError::bad(format!(
+            "bank_seconds must be 0 to {}, not {bank_seconds}",
+            table::settings::BANK_MAX
+        )));
+    }
+    let untimed = req.untimed();
     let settings = TableSettings {
         name,
         game: req.game,
@@ -339,7 +347,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         private: req.private,
         pace: req.pace,
         grace_seconds: req.grace_seconds,
-        untimed: false,
+        untimed,
+        bank_seconds,
         zero_cash: req.zero_cash,
         rated: req.rated,
     };

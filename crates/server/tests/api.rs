@@ -198,6 +198,8 @@ async fn creating_tables_checks_everything_and_the_lobby_lists_public_ones() {
     assert_eq!(table["open_seats"], 1);
     assert_eq!(table["seats"][0]["name"], "Ann");
     assert_eq!(table["seats"][2]["bot"], "random");
+    // With a seat for another person: the clock asked for, and a time bank of a minute.
+    assert_eq!((table["untimed"].as_bool(), table["bank_seconds"].as_u64()), (Some(false), Some(60)));
     assert!(!table.to_string().contains("seed"), "the seed stays on the server");
     let mut private = body.clone();
     private["private"] = json!(true);
@@ -225,6 +227,7 @@ async fn creating_tables_checks_everything_and_the_lobby_lists_public_ones() {
         ),
         (json!({ "stake": 8, "stake_max": 4 }), "the lowest stake (8) is above the highest (4)"),
         (json!({ "turn_seconds": 2 }), "turn_seconds must be 5 to 3600"),
+        (json!({ "bank_seconds": 601 }), "bank_seconds must be 0 to 600, not 601"),
         (json!({ "name": "" }), "a table name must have 1 to 60 characters"),
         (json!({ "seats": [{"kind": "me"}] }), "a table has 4 seats, not 1"),
         (
@@ -446,4 +449,28 @@ async fn a_server_given_a_table_seed_repeats_its_tables_seeds() {
     assert_ne!(a, first_seeds(Some(8)).await, "another seed, other tables' seeds");
     let (x, y) = (first_seeds(None).await, first_seeds(None).await);
     assert_ne!(x, y, "without a seed, the system's");
+}
+
+/// Issue 26: a newcomer alone with three bots had a 30 s clock and lost his seat to a bot while
+/// reading his cards. Alone with bots a table is untimed unless its host asks for a clock; with
+/// others, the clock asked for and a time bank.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_alone_with_bots_is_untimed_by_default_and_a_clock_is_the_hosts_choice() {
+    let api = Api::new(Limits::default()).await;
+    let (_, token) = api.guest("Ann").await;
+    let t = Some(token.as_str());
+    let clock = |v: &Value| (v["table"]["untimed"].as_bool(), v["table"]["bank_seconds"].as_u64());
+    let (s, v) = api.json("POST", "/api/tables", Some(json!({ "game": "madiao" })), t).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(clock(&v), (Some(true), Some(0)), "the defaults: alone with three bots");
+    let (_, v) =
+        api.json("POST", "/api/tables", Some(json!({ "game": "dabaifen", "untimed": false })), t).await;
+    assert_eq!(clock(&v), (Some(false), Some(60)), "a clock asked for: today's, with a bank");
+    let body = json!({ "game": "madiao", "untimed": false, "bank_seconds": 0, "turn_seconds": 15 });
+    let (_, v) = api.json("POST", "/api/tables", Some(body), t).await;
+    assert_eq!(clock(&v), (Some(false), Some(0)));
+    assert_eq!(v["table"]["turn_seconds"], 15);
+    let open = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] });
+    let (_, v) = api.json("POST", "/api/tables", Some(open), t).await;
+    assert_eq!(clock(&v), (Some(false), Some(60)), "a seat for another person: timed");
 }

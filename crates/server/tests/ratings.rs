@@ -94,6 +94,7 @@ async fn seated_at_rated(
         "game": game,
         "rated": true,
         "turn_seconds": turn_seconds,
+        "bank_seconds": 0,
         "variants": variants,
         "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
     });

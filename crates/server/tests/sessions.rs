@@ -135,7 +135,11 @@ async fn a_spectator_sees_no_hand_chats_and_cannot_act() {
 async fn the_turn_clock_hands_the_seat_to_a_bot_until_the_person_is_back() {
     let srv = TestServer::start(slow_bots()).await;
     let ann = srv.guest("Ann").await;
-    let id = srv.table(&ann, json!({ "game": "madiao", "turn_seconds": 5 })).await;
+    // Alone with bots a table is untimed unless its host asks for a clock: she asks for one,
+    // without a time bank.
+    let id = srv
+        .table(&ann, json!({ "game": "madiao", "turn_seconds": 5, "untimed": false, "bank_seconds": 0 }))
+        .await;
     let (mut s, _) = srv.join(&ann, &id, None).await;
     let turn = until_my_turn(&mut s).await;
     assert_eq!(turn["timer"]["what"], "turn");

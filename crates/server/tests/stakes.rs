@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 async fn a_person_who_banks_names_the_stake_and_the_ledger_follows_each_hands_stake() {
     let srv = TestServer::start(fast()).await;
     let ann = srv.guest("Ann").await;
-    let body = json!({ "game": "madiao", "stake": 2, "stake_max": 8, "turn_seconds": 60,
+    let body = json!({ "game": "madiao", "stake": 2, "stake_max": 8, "turn_seconds": 60, "untimed": false,
         "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}] });
     let id = srv.table(&ann, body).await;
     let info: Value = srv.client.get_json(&format!("/api/tables/{id}")).await.unwrap();

@@ -230,3 +230,41 @@ async fn a_rematch_at_the_end_makes_a_table_with_the_same_seats_and_tells_everyo
     let sync = c.until(WAIT, "sync", |m| m["type"] == "sync").await.unwrap();
     assert_eq!(sync["rematch"], new.as_str());
 }
+
+/// Issue 26: closing a table threw away its finished hands. The host may end the match and keep
+/// it: the finished hands are stored as a record of a finished (ended) match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_ends_the_match_and_keeps_its_finished_hands_as_a_record() {
+    let t = TestServer::start(common::fast()).await;
+    let ann = t.guest("Ann").await;
+    // A short clock without a bank: a bot plays for her once it runs out, and the hands go by.
+    let body = json!({ "game": "madiao", "variants": {"game_length": "hands:8"}, "untimed": false,
+        "turn_seconds": 5, "bank_seconds": 0 });
+    let id = t.table(&ann, body).await;
+    let (mut a, _) = t.join(&ann, &id, None).await;
+    // Nothing finished yet: nothing to keep.
+    a.send(&json!({ "type": "close", "keep": true })).await.unwrap();
+    assert_eq!(error_of(&mut a).await["code"], "nothing_to_keep");
+    a.until(Duration::from_secs(60), "a second hand", |m| {
+        m["type"] == "update" && m["hand"].as_u64() >= Some(1)
+    })
+    .await
+    .unwrap();
+    a.send(&json!({ "type": "close", "keep": true })).await.unwrap();
+    let m = a.until(WAIT, "ended", |m| m["type"] == "host").await.unwrap();
+    assert_eq!(
+        (m["event"]["kind"].clone(), m["event"]["kept"].clone()),
+        (json!("closed"), json!(true)),
+        "{m}"
+    );
+    let hands = m["event"]["hands"].as_u64().unwrap();
+    assert!(hands >= 1, "{m}");
+    let (_, info) = t.client.get(&format!("/api/tables/{id}")).await.unwrap();
+    assert_eq!(info["status"], "finished");
+    let (status, record) = t.client.get(&format!("/api/records/{id}")).await.unwrap();
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["ended"], json!({ "hands": hands }));
+    assert_eq!(record["hands"].as_array().unwrap().len() as u64, hands, "the finished hands only");
+    let row = t.app.store.table(&id).await.unwrap().unwrap();
+    assert_eq!(row.status, server::store::TableStatus::Finished);
+}

@@ -165,6 +165,7 @@ mod tests {
             pace: Pace::Fast,
             grace_seconds: 15,
             untimed: true,
+            bank_seconds: 0,
             zero_cash: Default::default(),
             rated: false,
         };

@@ -54,6 +54,15 @@ where
     pub conduct: Conduct,
     /// The hints given, in order: the hand (from 0) and the seat.
     pub hints: Vec<(u32, Seat)>,
+    /// The take-backs, in order: the hand (from 0), the seat that took back, and how many
+    /// actions of the hand it took back (its own last play and the answers after it).
+    pub takebacks: Vec<(u32, Seat, u32)>,
+    /// The actions of the last hand still standing (take-backs removed), in order, each with
+    /// whether it was a turn's move of its seat (not an answer to a poll of the draw or a
+    /// window): what a take-back looks back over.
+    pub line: Vec<(Seat, G::Action, bool)>,
+    /// The hand (from 0) whose actions `line` holds.
+    pub line_hand: u32,
 }
 
 /// One entry of a table's log: a move of the game, a banker's stake for the hand about to be
@@ -70,6 +79,17 @@ pub enum Logged<A> {
     Forfeit(ForfeitKind),
     /// A hint was given to the seat on its turn.
     Hint,
+    /// A take-back (`{"undo": n}`): the seat took back its last play of the hand, and with it
+    /// every action after it, `n` actions in all; the hand goes on from where it was before
+    /// them. No move of the game; the record keeps only the line finally played and notes it.
+    Undo(u32),
+}
+
+/// How a take-back is stored in the log.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoEntry {
+    undo: u32,
 }
 
 /// How a hint is stored in the log.
@@ -89,6 +109,7 @@ impl<A: serde::Serialize> Logged<A> {
                 serde_json::to_string(&ForfeitEntry { forfeit: *kind }).unwrap_or_default()
             }
             Logged::Hint => serde_json::to_string(&HintEntry { hint: true }).unwrap_or_default(),
+            Logged::Undo(n) => serde_json::to_string(&UndoEntry { undo: *n }).unwrap_or_default(),
         }
     }
 }
@@ -104,6 +125,9 @@ impl<A: serde::de::DeserializeOwned> Logged<A> {
         }
         if let Ok(HintEntry { hint: true }) = serde_json::from_str::<HintEntry>(text) {
             return Ok(Logged::Hint);
+        }
+        if let Ok(UndoEntry { undo }) = serde_json::from_str::<UndoEntry>(text) {
+            return Ok(Logged::Undo(undo));
         }
         serde_json::from_str(text).map(Logged::Act).map_err(|e| e.to_string())
     }
@@ -179,6 +203,16 @@ pub enum LogError {
         /// The seat.
         seat: Seat,
     },
+    /// A take-back that takes back more than the hand holds, or does not end at its seat's turn.
+    #[error("log entry {seq}: a take-back by {seat}: {why}")]
+    Undo {
+        /// The entry's position.
+        seq: u64,
+        /// The seat.
+        seat: Seat,
+        /// What is wrong.
+        why: String,
+    },
     /// The record cannot be written.
     #[error(transparent)]
     Record(#[from] crate::game::RecordError),
@@ -206,6 +240,11 @@ where
     let mut moves = 0;
     let mut conduct = Conduct::default();
     let mut hints = Vec::new();
+    let mut takebacks = Vec::new();
+    // The current hand as dealt, and its actions standing (for take-backs).
+    let mut dealt: Option<G::State> = st.clone();
+    let mut line: Vec<(Seat, G::Action, bool)> = Vec::new();
+    let mut line_hand = 0u32;
     for a in log {
         // A forfeit entry is no move: it belongs to no hand's play.
         if let Ok(f) = serde_json::from_str::<ForfeitEntry>(&a.action) {
@@ -213,6 +252,33 @@ where
                 return Err(LogError::BadSeat { seq: a.seq, seat: a.seat });
             }
             conduct.note(usize::from(a.seat), f.forfeit);
+            continue;
+        }
+        // A take-back belongs to the hand being played, finished or not (its last play may have
+        // ended it): it is read before the next hand is dealt.
+        if let Ok(UndoEntry { undo }) = serde_json::from_str::<UndoEntry>(&a.action) {
+            let seat = Seat::new(a.seat).ok_or(LogError::BadSeat { seq: a.seq, seat: a.seat })?;
+            let hand = states.len() as u32;
+            if a.hand != hand {
+                return Err(LogError::WrongHand { seq: a.seq, named: a.hand, playing: hand });
+            }
+            let why = |why: &str| LogError::Undo { seq: a.seq, seat, why: why.to_string() };
+            let n = undo as usize;
+            if n == 0 || n > line.len() {
+                return Err(why(&format!("{n} actions, but the hand holds {}", line.len())));
+            }
+            let Some(start) = dealt.clone() else { return Err(why("no hand is dealt")) };
+            line.truncate(line.len() - n);
+            let mut cur = start;
+            for (_, action, _) in &line {
+                G::apply(&mut cur, *action).map_err(|e| why(&e.to_string()))?;
+            }
+            if G::to_move(&cur) != Some(seat) {
+                return Err(why("the hand does not go back to its turn"));
+            }
+            st = Some(cur);
+            takebacks.push((hand, seat, undo));
+            moves += 1;
             continue;
         }
         while let Some(cur) = st.as_ref().filter(|cur| G::to_move(cur).is_none()) {
@@ -226,6 +292,9 @@ where
                         .ok_or(LogError::MatchOver { seq: a.seq })?,
                 ),
             };
+            dealt = new.clone();
+            line.clear();
+            line_hand = next;
             states.extend(std::mem::replace(&mut st, new));
         }
         let hand = states.len() as u32;
@@ -246,9 +315,12 @@ where
                 }
                 let stake = G::check_stake(settings, stake)
                     .map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
-                let dealt = G::start_hand(settings, &m, seed, hand, Some(stake))
+                let new = G::start_hand(settings, &m, seed, hand, Some(stake))
                     .ok_or(LogError::MatchOver { seq: a.seq })?;
-                st = Some(dealt);
+                dealt = Some(new.clone());
+                line.clear();
+                line_hand = hand;
+                st = Some(new);
                 stake_due = None;
             }
             (Some(ask), _, Logged::Act(_)) => {
@@ -259,13 +331,16 @@ where
                 let why = format!("the stake of hand {hand} is not named now");
                 return Err(LogError::Stake { seq: a.seq, why });
             }
-            (_, _, Logged::Forfeit(_)) => {}
+            (_, _, Logged::Forfeit(_) | Logged::Undo(_)) => {}
             (None, None, Logged::Act(_)) => return Err(LogError::MatchOver { seq: a.seq }),
             (None, Some(cur), Logged::Act(action)) => {
                 if G::to_move(cur) != Some(seat) {
                     return Err(LogError::NotToMove { seq: a.seq, seat });
                 }
-                moves += u64::from(G::is_move(cur, &action));
+                let is_move = G::is_move(cur, &action);
+                let turn = is_move && G::draw_poll(cur).is_none() && G::window_poll(cur).is_none();
+                moves += u64::from(is_move);
+                line.push((seat, action, turn));
                 G::apply(cur, action).map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
             }
         }
@@ -294,7 +369,7 @@ where
         states.extend(std::mem::replace(&mut st, new));
     }
     states.extend(st);
-    Ok(Replayed { m, states, results, moves, stake_due, conduct, hints })
+    Ok(Replayed { m, states, results, moves, stake_due, conduct, hints, takebacks, line, line_hand })
 }
 
 /// The `yezi/1` record of a table from its log.
@@ -309,7 +384,63 @@ where
 {
     let r = replay::<G>(settings, seed, log)?;
     let record = G::record(settings, seed, players, &r.states)?;
-    Ok(with_hints(record, &r.hints))
+    Ok(with_takebacks(with_hints(record, &r.hints), &r.takebacks))
+}
+
+/// The `yezi/1` record of the hands a table finished, for a match its host ended before its end
+/// (`docs/record.md`, "Ended matches"): the hand being played is left out, and the record says
+/// the match was ended with its `ended` field.
+pub fn record_of_finished<G: TableGame>(
+    settings: &G::Settings,
+    seed: u64,
+    players: [String; 4],
+    log: &[LoggedAction],
+) -> Result<String, LogError>
+where
+    G::Action: serde::de::DeserializeOwned,
+{
+    let r = replay::<G>(settings, seed, log)?;
+    let finished = r.results.len().min(r.states.len());
+    let hints: Vec<_> = r.hints.iter().copied().filter(|(h, _)| (*h as usize) < finished).collect();
+    let takebacks: Vec<_> =
+        r.takebacks.iter().copied().filter(|(h, _, _)| (*h as usize) < finished).collect();
+    let record = G::record(settings, seed, players, &r.states[..finished])?;
+    let record = with_takebacks(with_hints(record, &hints), &takebacks);
+    Ok(with_field(record, "ended", serde_json::json!({ "hands": finished })))
+}
+
+/// The record with a top-level field added (the record unchanged if it is not an object).
+fn with_field(record: String, name: &str, value: serde_json::Value) -> String {
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&record) else { return record };
+    match doc.as_object_mut() {
+        Some(obj) => {
+            obj.insert(name.into(), value);
+            cards::record::to_pretty_json(&doc)
+        }
+        None => record,
+    }
+}
+
+/// The record with its `takebacks` field (`docs/record.md`, "Take-backs"): for each hand and seat
+/// that took back plays, how many times and how many actions in all; the record unchanged when
+/// there were none.
+pub fn with_takebacks(record: String, takebacks: &[(u32, Seat, u32)]) -> String {
+    if takebacks.is_empty() {
+        return record;
+    }
+    let mut counts: std::collections::BTreeMap<(u32, u8), (u32, u32)> = std::collections::BTreeMap::new();
+    for (hand, seat, n) in takebacks {
+        let e = counts.entry((*hand, seat.number())).or_default();
+        e.0 += 1;
+        e.1 += n;
+    }
+    let list: Vec<serde_json::Value> = counts
+        .into_iter()
+        .map(|((hand, seat), (count, actions))| {
+            serde_json::json!({ "hand": hand, "seat": seat, "count": count, "actions": actions })
+        })
+        .collect();
+    with_field(record, "takebacks", serde_json::Value::Array(list))
 }
 
 /// The record with its `hints` field (`docs/record.md`, "Hints"): for each hand and seat that
@@ -460,5 +591,55 @@ mod tests {
         let other = plain[0].seat.wrapping_add(1) % 4;
         let bad = vec![row(other)];
         assert!(matches!(replay::<Madiao>(&settings, 7, &bad), Err(LogError::Hint { seq: 0, .. })));
+    }
+
+    #[test]
+    fn a_take_back_in_the_log_undoes_the_last_actions_and_the_record_notes_it() {
+        let settings = madiao_settings(1);
+        let plain = first_hand_log(&settings, 7);
+        assert_eq!(Logged::<::madiao::Action>::parse(r#"{"undo":3}"#), Ok(Logged::Undo(3)));
+        assert_eq!(Logged::<::madiao::Action>::Undo(3).to_json(), r#"{"undo":3}"#);
+        let undo = |seq: usize, seat: u8, n: u32| LoggedAction {
+            seq: seq as u64,
+            hand: 0,
+            seat,
+            action: format!(r#"{{"undo":{n}}}"#),
+        };
+        // Six actions, then the seat of the fourth takes it back with the two after it.
+        let mut log: Vec<LoggedAction> = plain[..6].to_vec();
+        log.push(undo(6, plain[3].seat, 3));
+        let r = replay::<Madiao>(&settings, 7, &log).unwrap();
+        let three = replay::<Madiao>(&settings, 7, &plain[..3]).unwrap();
+        assert_eq!(format!("{:?}", r.states.last()), format!("{:?}", three.states.last()));
+        assert_eq!(r.line.len(), 3);
+        assert_eq!(r.takebacks, vec![(0, Seat::new(plain[3].seat).unwrap(), 3)]);
+        assert_eq!(r.moves, replay::<Madiao>(&settings, 7, &plain[..6]).unwrap().moves + 1);
+        // The hand goes on from there: the record holds the final line and notes the take-back.
+        let mut rest: Vec<LoggedAction> = plain[3..].to_vec();
+        for (i, a) in rest.iter_mut().enumerate() {
+            a.seq = (7 + i) as u64;
+        }
+        log.extend(rest);
+        let players = ["A", "B", "C", "D"].map(String::from);
+        let rec = record_of::<Madiao>(&settings, 7, players.clone(), &log).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&rec).unwrap();
+        let seat = plain[3].seat;
+        assert_eq!(
+            doc["takebacks"],
+            serde_json::json!([{ "hand": 0, "seat": seat, "count": 1, "actions": 3 }])
+        );
+        let bare: serde_json::Value =
+            serde_json::from_str(&record_of::<Madiao>(&settings, 7, players, &plain).unwrap()).unwrap();
+        assert_eq!(doc["hands"], bare["hands"], "the same line as played without the take-back");
+        // More than the hand holds, or a take-back that does not end at the seat's turn.
+        let mut bad = plain[..2].to_vec();
+        bad.push(undo(2, plain[0].seat, 5));
+        let e = replay::<Madiao>(&settings, 7, &bad).err().unwrap();
+        assert!(matches!(e, LogError::Undo { seq: 2, .. }), "{e}");
+        assert!(e.to_string().contains("5 actions, but the hand holds 2"), "{e}");
+        let mut bad = plain[..2].to_vec();
+        bad.push(undo(2, (plain[1].seat + 1) % 4, 1));
+        let e = replay::<Madiao>(&settings, 7, &bad).err().unwrap();
+        assert!(e.to_string().contains("does not go back to its turn"), "{e}");
     }
 }

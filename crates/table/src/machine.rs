@@ -47,14 +47,16 @@ use crate::bots::{bot_choice, default_bot};
 use crate::game::{
     Begin, Legal, Overlay, RequestError, StakeAsk, TableGame, Viewer, decision_seed, tracker_of,
 };
-use crate::log::{ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, replay};
+use crate::log::{
+    ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, record_of_finished, replay,
+};
 use crate::protocol::{
     AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, HintMsg, HintReason, HostEvent,
     HostMsg, MatchSummary, Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent,
     TableSummary, Timer, TrackerMsg, UpdateMsg, WATCHERS_SHOWN, WindowOutcome, You,
 };
 use crate::rated::{Conduct, ForfeitKind, RatedMatch, rated_match};
-use crate::settings::{Guest, Pace, TableSettings, Timing, hints_allowed};
+use crate::settings::{Guest, Pace, TableSettings, Timing, hints_allowed, solo_allowed};
 
 /// A connection's identity, as the driver numbers them.
 pub type ConnId = u64;
@@ -150,8 +152,13 @@ pub enum Request {
     Gone { conn: ConnId },
     /// Begins the match if no seat is open (a table of bots).
     AutoStart,
-    /// The host closes the table: the match ends at once, without a record.
-    Close { conn: ConnId },
+    /// The host closes the table: the match ends at once, without a record; with `keep`, with a
+    /// record of the hands finished (the match is then finished, ended by its host).
+    Close { conn: ConnId, keep: bool },
+    /// The player alone with bots takes back his last play of the hand, with the answers after it.
+    TakeBack { conn: ConnId },
+    /// The player alone with bots pauses the match (`true`) or resumes it (`false`).
+    Pause { conn: ConnId, pause: bool },
     /// The host removes the away person of `seat`: the seat becomes open, and that guest may
     /// only watch the table from then on.
     Remove { conn: ConnId, seat: u8 },
@@ -505,6 +512,8 @@ pub enum Stage {
     MatchOver { record_due: bool, retire_at: Option<Millis> },
     /// Nobody was connected for a while: clocks and bots stop until a person connects.
     Parked { was: Box<Stage> },
+    /// The player alone with bots paused the match: clocks and bots stop until he resumes it.
+    Paused { was: Box<Stage> },
 }
 
 #[derive(Clone, Debug)]
@@ -534,6 +543,7 @@ enum Event<A> {
     Stake { seat: Seat, stake: u32, by_bot: bool },
     WindowOpen,
     WindowClosed(WindowOutcome),
+    TakeBack { seat: Seat, actions: u32 },
 }
 
 /// Who decides for a seat now.
@@ -597,6 +607,12 @@ where
     conduct: Conduct,
     /// A rated match: forfeit entries to log with the step's next write.
     forfeits: Vec<(Seat, ForfeitKind)>,
+    /// What is left of each seat's time bank, in milliseconds (for the match while the table is
+    /// loaded; a table loaded again starts with full banks).
+    bank: [Millis; 4],
+    /// For a step that needs the whole log (a take-back, ending a match and keeping it): the log
+    /// before the step.
+    full_log: Option<Vec<LoggedAction>>,
     /// Set while a step is computed: the step's effects.
     fx: Pending<G>,
 }
@@ -669,6 +685,7 @@ where
         now: Millis,
     ) -> Result<Self, LoadError> {
         let doc = config.settings;
+        let doc_bank = if doc.untimed { 0 } else { doc.bank_seconds };
         let settings = G::settings(&doc.rules, &doc.variants, doc.stakes())
             .map_err(|why| LoadError::Settings { id: config.id.clone(), why: why.to_string() })?;
         let chat_seq = chat.last().map_or(0, |c| c.seq + 1);
@@ -713,6 +730,8 @@ where
             rematch: RematchState::None,
             conduct: Conduct::default(),
             forfeits: Vec::new(),
+            bank: [u64::from(doc_bank) * 1000; 4],
+            full_log: None,
             fx: Pending(Effects::default()),
         };
         if t.status != TableStatus::Waiting {
@@ -776,7 +795,11 @@ where
                     .map_err(|e| e.to_string()),
             );
         }
+        if matches!(input, Input::Request(Request::TakeBack { .. } | Request::Close { keep: true, .. })) {
+            next.full_log = Some(self.log());
+        }
         let (writes, on_fail) = next.handle(input, now);
+        next.full_log = None;
         next.watch_presence(now);
         next.drive(now);
         let effects = next.finish_fx(now);
@@ -935,12 +958,12 @@ where
                 if self.job.is_none() {
                     take(*bot_at);
                     if self.controller(*seat, now) == Controller::Person {
-                        take(*deadline);
+                        take(self.cutoff(*seat, *deadline));
                     }
                 }
             }
             Stage::Stake { ask, deadline, bot_at } => match self.controller(ask.seat, now) {
-                Controller::Person => take(*deadline),
+                Controller::Person => take(self.cutoff(ask.seat, *deadline)),
                 Controller::Bot(_) => take(*bot_at),
             },
             Stage::Trick { until } => take(Some(*until)),
@@ -952,7 +975,7 @@ where
                     take(*retire_at);
                 }
             }
-            Stage::Parked { .. } => {}
+            Stage::Parked { .. } | Stage::Paused { .. } => {}
         }
         at
     }
@@ -971,6 +994,8 @@ where
                 .stake_max
                 .filter(|&m| self.doc.game == GameKind::Madiao && m > self.doc.stake),
             turn_seconds: self.doc.turn_seconds,
+            untimed: self.doc.untimed,
+            bank_seconds: if self.doc.untimed { 0 } else { self.doc.bank_seconds },
             pace: self.doc.pace,
             grace_seconds: self.doc.grace_seconds,
             private: self.doc.private,
@@ -1038,6 +1063,22 @@ where
         }
     }
 
+    /// When a person's turn clock that runs to `deadline` has run out, his bank too.
+    fn cutoff(&self, seat: Seat, deadline: Option<Millis>) -> Option<Millis> {
+        deadline.map(|d| d + self.bank[seat.index()])
+    }
+
+    /// A person moved (or named the stake) on a turn whose clock ran to `deadline`: the time
+    /// past it comes out of his bank.
+    fn draw_bank(&mut self, seat: Seat, deadline: Option<Millis>, now: Millis) {
+        if let Some(d) = deadline
+            && now > d
+        {
+            let b = &mut self.bank[seat.index()];
+            *b = b.saturating_sub(now - d);
+        }
+    }
+
     fn grace_left(&self, s: Seat, now: Millis) -> Option<Millis> {
         let seat = &self.seats[s.index()];
         match seat.owner {
@@ -1081,7 +1122,7 @@ where
 
     fn overlay(&self) -> Overlay {
         let stage = match &self.stage {
-            Stage::Parked { was } => was.as_ref(),
+            Stage::Parked { was } | Stage::Paused { was } => was.as_ref(),
             s => s,
         };
         match stage {
@@ -1096,15 +1137,18 @@ where
             return None;
         }
         let left = |t: Millis| t.saturating_sub(now);
-        let stage = match &self.stage {
-            Stage::Parked { was } => was.as_ref(),
-            s => s,
-        };
+        let mut stage = &self.stage;
+        if let Stage::Parked { was } = stage {
+            stage = was.as_ref();
+        }
+        if matches!(stage, Stage::Paused { .. }) {
+            return Some(Timer::Paused);
+        }
         if self.state.is_none() && !matches!(stage, Stage::Stake { .. }) {
             return None;
         }
         Some(match stage {
-            Stage::Waiting { .. } | Stage::Parked { .. } => return None,
+            Stage::Waiting { .. } | Stage::Parked { .. } | Stage::Paused { .. } => return None,
             Stage::Draw { .. } => Timer::Draw { every_ms: self.draw_every() },
             Stage::Window { until } => Timer::Window { remaining_ms: left(*until) },
             Stage::Trick { until } => Timer::Trick { remaining_ms: left(*until) },
@@ -1125,9 +1169,17 @@ where
         match self.controller(seat, now) {
             Controller::Person => {
                 let turn = deadline.map(|t| t.saturating_sub(now));
+                let cutoff = self.cutoff(seat, deadline);
+                let bank_ms = match (deadline, cutoff) {
+                    (Some(d), Some(c)) if self.doc.bank_seconds > 0 => Some(c.saturating_sub(now.max(d))),
+                    _ => None,
+                };
                 match self.grace_left(seat, now) {
-                    Some(g) => Timer::Grace { seat, remaining_ms: turn.map_or(g, |t| g.min(t)) },
-                    None => Timer::Turn { seat, remaining_ms: turn },
+                    Some(g) => Timer::Grace {
+                        seat,
+                        remaining_ms: cutoff.map(|c| c.saturating_sub(now)).map_or(g, |t| g.min(t)),
+                    },
+                    None => Timer::Turn { seat, remaining_ms: turn, bank_ms },
                 }
             }
             Controller::Bot(_) => Timer::Bot { seat },
@@ -1154,6 +1206,7 @@ where
             }
             Event::WindowOpen => TableEvent::Window { closes_in_ms: self.window_len() },
             Event::WindowClosed(outcome) => TableEvent::WindowClosed { outcome: *outcome },
+            Event::TakeBack { seat, actions } => TableEvent::TakeBack { seat: *seat, actions: *actions },
         }
     }
 
@@ -1167,8 +1220,9 @@ where
         let Some(st) = &self.state else { return (None, None) };
         let ov = self.overlay();
         let view = Some(G::table_view(st, viewer, ov));
+        let paused = matches!(self.stage, Stage::Paused { .. });
         let legal = match viewer {
-            Viewer::Seat(s) if self.status == TableStatus::Playing => {
+            Viewer::Seat(s) if self.status == TableStatus::Playing && !paused => {
                 G::legal_for(st, s, ov, self.requests[s.index()])
             }
             _ => None,
@@ -1225,7 +1279,7 @@ where
 
     fn broadcast(&mut self, e: Event<G::Action>, now: Millis) {
         self.v += 1;
-        if matches!(e, Event::Action { .. }) {
+        if matches!(e, Event::Action { .. } | Event::TakeBack { .. }) {
             self.moves += 1;
         }
         // One message per viewer (each seat, the spectators), to every connection of that viewer.
@@ -1388,7 +1442,7 @@ where
                 Some(s) => {
                     if self.seats[s.index()].away {
                         self.seats[s.index()].away = false;
-                        self.person_back(s, now);
+                        self.restart_turn(s, now);
                         self.broadcast_seats(None, now);
                     }
                     self.reply(conn, ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Back, legal: None }));
@@ -1415,7 +1469,9 @@ where
                     return self.begin_match(now);
                 }
             }
-            Request::Close { conn } => return self.close(conn, now),
+            Request::Close { conn, keep } => return self.close(conn, keep, now),
+            Request::TakeBack { conn } => return self.take_back(conn, now),
+            Request::Pause { conn, pause } => self.pause(conn, pause, now),
             Request::Remove { conn, seat } => return self.remove(conn, seat, now),
             Request::Rematch { conn } => self.offer_rematch(conn),
             Request::Rematched { table } => self.rematched(table),
@@ -1443,8 +1499,9 @@ where
     }
 
     /// The host closes the table: it is over at once, without a record (the hands completed
-    /// stay in its log); everyone at the table is told.
-    fn close(&mut self, conn: ConnId, now: Millis) -> (Vec<Write>, OnFail) {
+    /// stay in its log); everyone at the table is told. With `keep`, the match ends with the
+    /// record of its finished hands instead (it is finished, ended by its host).
+    fn close(&mut self, conn: ConnId, keep: bool, now: Millis) -> (Vec<Write>, OnFail) {
         let none = (Vec::new(), OnFail::Drop("nothing"));
         if !self.host_only(conn, "close it") {
             return none;
@@ -1455,8 +1512,25 @@ where
             self.err(conn, code, "the table's match is over already; there is nothing to close");
             return none;
         }
+        let kept = if keep {
+            if self.results.is_empty() {
+                self.err(conn, ErrorCode::NothingToKeep, "no hand is finished yet: there is nothing to keep");
+                return none;
+            }
+            let log = self.full_log.take().unwrap_or_default();
+            match record_of_finished::<G>(&self.settings, self.seed, self.players(), &log) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    self.fx.notes.push(format!("table {}: the record cannot be written: {e}", self.id));
+                    self.err(conn, ErrorCode::Storage, format!("the record cannot be written: {e}"));
+                    return none;
+                }
+            }
+        } else {
+            None
+        };
         let by = self.member(conn).map(|m| m.guest.name.clone()).unwrap_or_default();
-        self.status = TableStatus::Closed;
+        self.status = if kept.is_some() { TableStatus::Finished } else { TableStatus::Closed };
         // Nothing more is played: answers of a draw not yet written are dropped with it.
         self.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + self.timing.retire_ms) };
         self.job = None;
@@ -1471,9 +1545,14 @@ where
         self.v += 1;
         let to = self.members.iter().map(|m| m.conn).collect();
         let hands = self.results.len();
-        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Closed { by, hands } }));
+        let event = HostEvent::Closed { by, hands, kept: kept.is_some() };
+        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event }));
+        let write = match kept {
+            Some(record) => Write::Finish { record },
+            None => Write::Status(TableStatus::Closed),
+        };
         (
-            vec![Write::Status(TableStatus::Closed)],
+            vec![write],
             OnFail::Refuse { conn, join: false, what: "the table could not be closed, nothing changed" },
         )
     }
@@ -1701,11 +1780,175 @@ where
     fn person_back(&mut self, seat: Seat, now: Millis) {
         if let Stage::Turn { seat: s, deadline, bot_at } = &mut self.stage
             && *s == seat
-            && (deadline.is_some_and(|d| d > now) || (deadline.is_none() && self.doc.untimed))
+            && (deadline.is_some_and(|d| d + self.bank[seat.index()] > now)
+                || (deadline.is_none() && self.doc.untimed))
         {
             *bot_at = None;
             self.job = None;
         }
+    }
+
+    /// A person takes his seat back from the bot that played for him: if it is his turn (or his
+    /// stake to name), the bot's move is dropped and he has a whole turn clock from now, his
+    /// bank as it stands (`docs/protocol.md`, "Clocks").
+    fn restart_turn(&mut self, seat: Seat, now: Millis) {
+        let full = (!self.doc.untimed).then(|| now + u64::from(self.doc.turn_seconds) * 1000);
+        let mut dropped = false;
+        match &mut self.stage {
+            Stage::Turn { seat: s, deadline, bot_at } if *s == seat => {
+                *deadline = full;
+                *bot_at = None;
+                dropped = true;
+            }
+            Stage::Stake { ask, deadline, bot_at } if ask.seat == seat => {
+                *deadline = full;
+                *bot_at = None;
+            }
+            _ => {}
+        }
+        if dropped {
+            self.job = None;
+        }
+    }
+
+    /// The seat of `conn` if it may take back a play or pause the match (`what`): a player alone
+    /// with bots at an unrated table whose match is being played; if not, he is told why.
+    fn solo(&mut self, conn: ConnId, what: &str) -> Option<Seat> {
+        let Some(seat) = self.member(conn).and_then(|m| m.seat) else {
+            self.err(conn, ErrorCode::NotSeated, format!("only a seated player can {what}"));
+            return None;
+        };
+        let persons = self.seats.clone().map(|s| matches!(s.owner, SeatRow::Person { .. }));
+        if !solo_allowed(&self.doc, &persons, seat.index()) {
+            let why = if self.doc.rated { "a rated table" } else { "another person plays at this table" };
+            self.err(
+                conn,
+                ErrorCode::NotAlone,
+                format!("only a player alone with bots at an unrated table can {what}: this is {why}"),
+            );
+            return None;
+        }
+        let code = match self.status {
+            TableStatus::Playing | TableStatus::Parked => return Some(seat),
+            TableStatus::Waiting => ErrorCode::NotStarted,
+            TableStatus::Finished => ErrorCode::Finished,
+            TableStatus::Closed => ErrorCode::Closed,
+        };
+        self.err(conn, code, format!("the match is not being played: nothing to {what}"));
+        None
+    }
+
+    /// Pauses (`pause`) or resumes the match of a player alone with bots: while it is paused,
+    /// no clock runs and no bot moves; resumed, each clock starts afresh where it was (a turn
+    /// clock whole, the bank as it stood).
+    fn pause(&mut self, conn: ConnId, pause: bool, now: Millis) {
+        let what = if pause { "pause the match" } else { "resume the match" };
+        if self.solo(conn, what).is_none() {
+            return;
+        }
+        match (&self.stage, pause) {
+            (Stage::Paused { .. }, true) => {
+                self.err(conn, ErrorCode::Paused, "the match is paused already");
+            }
+            (Stage::Paused { .. }, false) => {
+                let Stage::Paused { was } =
+                    std::mem::replace(&mut self.stage, Stage::Waiting { start_due: false })
+                else {
+                    return;
+                };
+                self.restore(*was, now);
+                self.broadcast_seats(None, now);
+                self.sync_all(now);
+            }
+            (_, false) => self.err(conn, ErrorCode::NothingToDecide, "the match is not paused"),
+            (Stage::Waiting { .. } | Stage::MatchOver { .. } | Stage::Parked { .. }, true) => {
+                self.err(conn, ErrorCode::NothingToDecide, "there is nothing to pause now");
+            }
+            (_, true) => {
+                self.job = None;
+                self.held = None;
+                let was = std::mem::replace(&mut self.stage, Stage::Waiting { start_due: false });
+                self.stage = Stage::Paused { was: Box::new(was) };
+                self.broadcast_seats(None, now);
+                self.sync_all(now);
+            }
+        }
+    }
+
+    /// Everyone at the table gets a `sync` (what each may do changed with the stage).
+    fn sync_all(&mut self, now: Millis) {
+        let conns: Vec<ConnId> = self.members.iter().map(|m| m.conn).collect();
+        for c in conns {
+            self.sync_to(c, now);
+        }
+    }
+
+    /// The player alone with bots takes back his last play of the hand being played (or just
+    /// finished): it and every action after it are undone (the log keeps a take-back entry, the
+    /// record only the line finally played), and it is his turn again, on a whole clock.
+    fn take_back(&mut self, conn: ConnId, now: Millis) -> (Vec<Write>, OnFail) {
+        let none = (Vec::new(), OnFail::Drop("nothing"));
+        let Some(seat) = self.solo(conn, "take back a play") else { return none };
+        match &self.stage {
+            Stage::Paused { .. } => {
+                self.err(conn, ErrorCode::Paused, "the match is paused: resume it first");
+                return none;
+            }
+            Stage::Turn { .. } | Stage::Trick { .. } | Stage::HandOver { .. } => {}
+            _ => {
+                self.err(
+                    conn,
+                    ErrorCode::NothingToTakeBack,
+                    "a play is taken back while the hand is played or just after it, not now",
+                );
+                return none;
+            }
+        }
+        let Some(log) = self.full_log.take() else { return none };
+        let r = match replay::<G>(&self.settings, self.seed, &log) {
+            Ok(r) => r,
+            Err(e) => {
+                self.fx.notes.push(format!("table {}: the log does not replay: {e}", self.id));
+                return none;
+            }
+        };
+        let last = r.line.iter().rposition(|(s, _, turn)| *s == seat && *turn);
+        let Some(k) = last.filter(|_| r.line_hand == self.hand) else {
+            self.err(conn, ErrorCode::NothingToTakeBack, "you have no play of this hand to take back");
+            return none;
+        };
+        let actions = (r.line.len() - k) as u32;
+        let writes: Vec<Write> = self.log_entries(vec![(seat, Logged::Undo(actions))]).into_iter().collect();
+        let mut all = log;
+        for w in &writes {
+            if let Write::Actions(rows) = w {
+                all.extend(rows.iter().cloned());
+            }
+        }
+        let r = match replay::<G>(&self.settings, self.seed, &all) {
+            Ok(r) => r,
+            Err(e) => {
+                self.fx.notes.push(format!("table {}: a take-back does not replay: {e}", self.id));
+                self.err(conn, ErrorCode::NothingToTakeBack, format!("the play cannot be taken back: {e}"));
+                return none;
+            }
+        };
+        let mut states = r.states;
+        self.state = states.pop();
+        self.m = Some(r.m);
+        self.results = std::sync::Arc::new(r.results);
+        self.moves = r.moves.saturating_sub(1);
+        self.requests = [G::Request::default(); 4];
+        self.draw_answers.clear();
+        self.held = None;
+        self.job = None;
+        self.seats[seat.index()].away = false;
+        self.after_change(now, None);
+        self.broadcast(Event::TakeBack { seat, actions }, now);
+        (
+            writes,
+            OnFail::Refuse { conn, join: false, what: "the take-back could not be saved, nothing changed" },
+        )
     }
 
     fn gone(&mut self, conn: ConnId, now: Millis) {
@@ -1846,6 +2089,12 @@ where
             }
             TableStatus::Parked | TableStatus::Playing => {}
         }
+        if matches!(&self.stage, Stage::Paused { .. })
+            || matches!(&self.stage, Stage::Parked { was } if matches!(was.as_ref(), Stage::Paused { .. }))
+        {
+            self.err(conn, ErrorCode::Paused, "the match is paused: resume it first");
+            return none;
+        }
         let staking = match &self.stage {
             Stage::Stake { ask, .. } => Some(*ask),
             Stage::Parked { was } => match was.as_ref() {
@@ -1876,6 +2125,9 @@ where
                 self.seats[seat.index()].away = false;
                 self.person_back(seat, now);
                 self.broadcast_seats(None, now);
+            }
+            if let Stage::Stake { deadline, .. } = self.stage {
+                self.draw_bank(seat, deadline, now);
             }
             let writes = self.name_stake(ask, c.stake, false, now);
             return (
@@ -1950,6 +2202,11 @@ where
         if let Err(why) = G::apply(&mut next, action) {
             self.err(conn, ErrorCode::Illegal, why.to_string());
             return none;
+        }
+        if let Stage::Turn { seat: s, deadline, .. } = self.stage
+            && s == seat
+        {
+            self.draw_bank(seat, deadline, now);
         }
         let writes = self.log_actions(&[(seat, action)]).into_iter().collect();
         self.job = None;
@@ -2255,7 +2512,12 @@ where
         else {
             return;
         };
-        self.stage = match *was {
+        self.restore(*was, now);
+    }
+
+    /// The stage `was` goes on after a stop (parked, paused): its clocks start afresh.
+    fn restore(&mut self, was: Stage, now: Millis) {
+        self.stage = match was {
             Stage::Draw { shown, .. } => Stage::Draw { shown, due: now + self.draw_every() },
             Stage::Window { .. } => Stage::Window { until: now + self.window_len() },
             Stage::Trick { .. } => Stage::Trick { until: now + self.trick_len() },
@@ -2330,7 +2592,8 @@ where
             let named = match self.controller(ask.seat, now) {
                 // The banker's clock ran out: the lowest stake, and a bot plays for him until
                 // he is back.
-                Controller::Person if deadline.is_some_and(|d| d <= now) => {
+                Controller::Person if self.cutoff(ask.seat, deadline).is_some_and(|d| d <= now) => {
+                    self.bank[ask.seat.index()] = 0;
                     self.seats[ask.seat.index()].away = true;
                     self.clock_ran_out(ask.seat);
                     self.broadcast_seats(None, now);
@@ -2519,8 +2782,10 @@ where
                     }
                     match self.controller(seat, now) {
                         Controller::Person => {
-                            if deadline.is_some_and(|d| d <= now) {
-                                // The clock ran out: a bot plays for him until he is back.
+                            if self.cutoff(seat, deadline).is_some_and(|d| d <= now) {
+                                // The clock and the bank ran out: a bot plays for him until he
+                                // is back.
+                                self.bank[seat.index()] = 0;
                                 self.seats[seat.index()].away = true;
                                 self.clock_ran_out(seat);
                                 seats_changed = true;
@@ -2565,7 +2830,10 @@ where
                     }
                     _ => {}
                 },
-                Stage::Waiting { .. } | Stage::MatchOver { .. } | Stage::Parked { .. } => {}
+                Stage::Waiting { .. }
+                | Stage::MatchOver { .. }
+                | Stage::Parked { .. }
+                | Stage::Paused { .. } => {}
             }
             break;
         }

@@ -43,6 +43,7 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         pace: Pace::Normal,
         grace_seconds: 15,
         untimed: false,
+        bank_seconds: 0,
         zero_cash: Default::default(),
         rated: false,
     }
@@ -351,7 +352,7 @@ fn the_remaining_time_survives_a_reconnect_and_a_resync() {
     sim.feed(Request::Resync { conn: 1 });
     assert_eq!(
         timer_of(&last_to(&sim, 1)),
-        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) })
+        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now), bank_ms: None })
     );
     // A reload: the connection drops and another joins, 2 s later.
     sim.feed(Request::Gone { conn: 1 });
@@ -361,7 +362,10 @@ fn the_remaining_time_survives_a_reconnect_and_a_resync() {
     let sync = last_to(&sim, 2);
     let ServerMsg::Sync(s) = sync else { panic!("a sync") };
     assert_eq!(s.you.seat, Some(Seat::ALL[0]));
-    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) }));
+    assert_eq!(
+        s.timer,
+        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now), bank_ms: None })
+    );
     assert_eq!(deadline - sim.now, 18_000, "30 s less 12 s: not restarted");
     // He plays within it.
     let (_, a) = sim.first_legal();
@@ -404,7 +408,10 @@ fn back_within_the_grace_he_just_continues() {
     sim.run_until(sim.now + 5_000);
     sim.join(2, guest(0), None);
     let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
-    assert_eq!(s.timer, Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now) }));
+    assert_eq!(
+        s.timer,
+        Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now), bank_ms: None })
+    );
     let moves = sim.t.moves();
     sim.run_until(deadline - 1);
     assert_eq!(sim.t.moves(), moves);
@@ -743,7 +750,7 @@ mod random_events {
                 Some(ServerMsg::Sync(s)) => s.you.seat,
                 _ => None,
             };
-            let input = match op % 14 {
+            let input = match op % 17 {
                 0 => Request::Join {
                     conn,
                     guest: guest(u64::from(b % 3)),
@@ -777,6 +784,12 @@ mod random_events {
                     sim.fail = b % 2 == 0;
                     Request::AutoStart
                 }
+                13 => Request::TakeBack { conn },
+                14 => {
+                    sim.fail = b % 3 == 0;
+                    Request::TakeBack { conn }
+                }
+                15 => Request::Pause { conn, pause: b % 2 == 0 },
                 _ => {
                     // Time passes, and computations finish.
                     sim.run_until(sim.now + u64::from(b) * 20);
@@ -818,9 +831,14 @@ mod random_events {
         let log = sim.stored_log();
         assert_eq!(log, sim.t.log());
         let Some((hand, st)) = sim.t.hand() else { return };
-        if matches!(sim.t.stage(), Stage::Draw { .. })
-            || matches!(sim.t.stage(), Stage::Parked { was } if matches!(**was, Stage::Draw { .. }))
-        {
+        fn in_draw(stage: &Stage) -> bool {
+            match stage {
+                Stage::Draw { .. } => true,
+                Stage::Parked { was } | Stage::Paused { was } => in_draw(was),
+                _ => false,
+            }
+        }
+        if in_draw(sim.t.stage()) {
             // The draw's answers are persisted when the draw ends.
             return;
         }
@@ -834,12 +852,12 @@ mod random_events {
         #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
 
         #[test]
-        fn madiao_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+        fn madiao_random_events(events in proptest::collection::vec((0u8..17, 0u16..1000, 0u16..1000), 0..120)) {
             play::<Madiao>(GameKind::Madiao, &events);
         }
 
         #[test]
-        fn dabaifen_random_events(events in proptest::collection::vec((0u8..14, 0u16..1000, 0u16..1000), 0..120)) {
+        fn dabaifen_random_events(events in proptest::collection::vec((0u8..17, 0u16..1000, 0u16..1000), 0..120)) {
             play::<Dabaifen>(GameKind::Dabaifen, &events);
         }
     }
@@ -949,7 +967,7 @@ mod stakes {
         assert_eq!(sync.legal, Some(Legal::Stake { low: 2, high: 8 }));
         assert!(sync.view.is_none());
         assert!(
-            matches!(sync.timer, Some(Timer::Turn { seat, remaining_ms: Some(_) }) if seat.number() == 0)
+            matches!(sync.timer, Some(Timer::Turn { seat, remaining_ms: Some(_), .. }) if seat.number() == 0)
         );
         let errors = sim.errors(1).len();
         sim.act(1, json!({"stake": 5}));
@@ -1136,12 +1154,12 @@ mod management {
         sim.feed(Request::Watch { conn: 3, guest: guest(5) });
         sim.run_until(sim.now + 3_000);
         // Not the host: refused, nothing changes.
-        sim.feed(Request::Close { conn: 2 });
+        sim.feed(Request::Close { conn: 2, keep: false });
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
-        sim.feed(Request::Close { conn: 3 });
+        sim.feed(Request::Close { conn: 3, keep: false });
         assert_eq!(sim.errors(3).last(), Some(&ErrorCode::NotHost));
         assert_eq!(sim.t.status(), TableStatus::Playing);
-        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Close { conn: 1, keep: false });
         assert_eq!(sim.t.status(), TableStatus::Closed);
         assert_eq!(sim.stored.last(), Some(&Write::Status(TableStatus::Closed)));
         for c in [1, 2, 3] {
@@ -1162,7 +1180,7 @@ mod management {
         // Acting, closing again, a newcomer's join: refused with a clear code.
         sim.act(2, json!({"pass": true}));
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::Closed));
-        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Close { conn: 1, keep: false });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
         sim.join(9, guest(9), None);
         assert!(matches!(sim.replies.last(), Some((9, Err(r))) if r.code == ErrorCode::Closed));
@@ -1178,7 +1196,7 @@ mod management {
     fn a_closed_table_loaded_again_stays_closed_with_its_hands() {
         let mut sim = two_people("hands:8");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
-        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Close { conn: 1, keep: false });
         let hands = sim.t.results().len();
         assert!(hands >= 1);
         let mut c = config(
@@ -1198,7 +1216,7 @@ mod management {
     fn a_finished_match_cannot_be_closed() {
         let mut sim = two_people("hands:1");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
-        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Close { conn: 1, keep: false });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Finished));
         assert_eq!(sim.t.status(), TableStatus::Finished);
     }
@@ -1323,7 +1341,7 @@ mod management {
     #[test]
     fn a_closed_table_offers_no_rematch() {
         let mut sim = two_people("hands:4");
-        sim.feed(Request::Close { conn: 1 });
+        sim.feed(Request::Close { conn: 1, keep: false });
         sim.feed(Request::Rematch { conn: 1 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
         assert!(sim.orders.is_empty());
@@ -1486,5 +1504,436 @@ mod rated {
         c.status = TableStatus::Playing;
         assert!(Table::<Madiao>::new(c, &log, Vec::new(), 0).unwrap().conduct().forfeited(0));
         sim.check_log();
+    }
+}
+
+/// Clocks a person can live with: untimed tables alone with bots, time banks, taking the seat
+/// back; and, alone with bots, take-backs and pauses.
+mod clocks_and_takebacks {
+    use super::*;
+    use crate::protocol::NewTable;
+
+    /// The table settings `POST /api/tables` makes of `req` (as the server does).
+    fn settings_of(req: &NewTable, hands: &str) -> TableSettings {
+        let mut doc = settings(req.game, &[("game_length", hands)]);
+        doc.turn_seconds = req.turn_seconds;
+        doc.untimed = req.untimed();
+        doc.bank_seconds = req.bank();
+        doc
+    }
+
+    fn timed(bank: u32, hands: &str) -> TableSettings {
+        let mut req = NewTable::new(GameKind::Madiao);
+        req.untimed = Some(false);
+        req.bank_seconds = Some(bank);
+        settings_of(&req, hands)
+    }
+
+    fn solo<G: TableRules>(doc: TableSettings) -> Sim<G>
+    where
+        G::Action: DeserializeOwned,
+    {
+        let mut sim = Sim::<G>::new(config(doc, open_and_bots()));
+        sim.join(1, guest(0), Some(0));
+        assert_eq!(sim.replies.last(), Some(&(1, Ok(()))));
+        sim
+    }
+
+    /// Runs until seat 0 is to move (at an untimed table too, where the turn has no deadline).
+    fn to_turn<G: TableRules>(sim: &mut Sim<G>)
+    where
+        G::Action: DeserializeOwned,
+    {
+        to_persons_turn(sim);
+        assert!(
+            matches!(sim.t.stage(), Stage::Turn { seat, .. } if seat.number() == 0),
+            "his turn: {:?}",
+            sim.t.stage()
+        );
+    }
+
+    /// The game's variants for a short match (Da Bai Fen has no length but its end).
+    fn short(game: GameKind) -> &'static [(&'static str, &'static str)] {
+        if game == GameKind::Madiao { &[("game_length", "hands:1")] } else { &[] }
+    }
+
+    /// The last timer connection `conn` was sent.
+    fn last_timer<G: TableRules>(sim: &Sim<G>, conn: ConnId) -> Option<Timer>
+    where
+        G::Action: DeserializeOwned,
+    {
+        sim.got
+            .iter()
+            .rev()
+            .filter(|(c, m)| {
+                *c == conn && matches!(m, ServerMsg::Sync(_) | ServerMsg::Update(_) | ServerMsg::Seats(_))
+            })
+            .map(|(_, m)| timer_of(m))
+            .next()
+            .flatten()
+    }
+
+    fn turn_timer<G: TableRules>(sim: &mut Sim<G>) -> Option<Timer>
+    where
+        G::Action: DeserializeOwned,
+    {
+        sim.feed(Request::Resync { conn: 1 });
+        timer_of(&last_to(sim, 1))
+    }
+
+    #[test]
+    fn a_person_alone_with_bots_plays_untimed_by_default_and_waits_five_minutes_with_no_stand_in() {
+        // The table a newcomer makes with every default: himself and three bots.
+        let req = NewTable::new(GameKind::Madiao);
+        assert!(req.untimed(), "alone with bots, the default is untimed");
+        assert_eq!(req.bank(), 0);
+        // Others are asked for: today's clock, and a bank.
+        let mut two = NewTable::new(GameKind::Madiao);
+        two.seats = Some(vec![
+            crate::protocol::SeatChoice::Me,
+            crate::protocol::SeatChoice::Open,
+            crate::protocol::SeatChoice::Bot { bot: None },
+            crate::protocol::SeatChoice::Bot { bot: None },
+        ]);
+        assert!(!two.untimed());
+        assert_eq!((two.turn_seconds, two.bank()), (30, crate::settings::BANK_DEFAULT));
+        let mut sim = solo::<Madiao>(settings_of(&req, "hands:1"));
+        to_turn(&mut sim);
+        let moves = sim.t.moves();
+        sim.run_until(sim.now + 5 * 60_000);
+        assert_eq!(sim.t.moves(), moves, "nothing was played for him in 5 minutes");
+        let seat = &sim.t.summary(sim.now).seats[0];
+        assert!(!seat.away && !seat.bot_plays, "no bot stood in: {seat:?}");
+        assert!(matches!(turn_timer(&mut sim), Some(Timer::Turn { remaining_ms: None, bank_ms: None, .. })));
+        // A rated table is always timed.
+        let mut rated = NewTable::new(GameKind::Madiao);
+        rated.rated = true;
+        rated.untimed = Some(true);
+        assert!(!rated.untimed());
+        // The host may still choose a clock.
+        let mut clocked = NewTable::new(GameKind::Madiao);
+        clocked.untimed = Some(false);
+        assert!(!clocked.untimed());
+        assert_eq!(clocked.bank(), crate::settings::BANK_DEFAULT);
+    }
+
+    #[test]
+    fn the_time_bank_is_drawn_down_when_the_turn_clock_runs_out_and_shown() {
+        let mut sim = solo::<Madiao>(timed(20, "hands:2"));
+        let deadline = to_persons_turn(&mut sim).expect("his turn");
+        assert_eq!(
+            turn_timer(&mut sim),
+            Some(Timer::Turn {
+                seat: Seat::ALL[0],
+                remaining_ms: Some(deadline - sim.now),
+                bank_ms: Some(20_000)
+            })
+        );
+        // The turn clock runs out: no bot yet, the bank counts down.
+        sim.run_until(deadline + 5_000);
+        assert!(!sim.t.summary(sim.now).seats[0].bot_plays, "the bank holds off the bot");
+        assert_eq!(
+            turn_timer(&mut sim),
+            Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(0), bank_ms: Some(15_000) })
+        );
+        let (_, a) = sim.first_legal();
+        sim.act(1, action_value::<Madiao>(a));
+        assert!(sim.errors(1).is_empty(), "{:?}", sim.errors(1));
+        // His next turn: a whole turn clock, and what is left of the bank.
+        let deadline = to_persons_turn(&mut sim).expect("another turn");
+        assert_eq!(deadline - sim.now, 30_000);
+        assert!(matches!(turn_timer(&mut sim), Some(Timer::Turn { bank_ms: Some(15_000), .. })));
+        // Both run out: then a bot stands in, and the bank is spent.
+        let moves = sim.t.moves();
+        sim.run_until(deadline + 14_999);
+        assert_eq!(sim.t.moves(), moves, "the rest of the bank");
+        sim.run_until(deadline + 15_000 + 1_000);
+        assert!(sim.t.moves() > moves, "a bot stood in once the bank ran out");
+        assert!(sim.t.summary(sim.now).seats[0].away);
+        sim.feed(Request::Back { conn: 1 });
+        let deadline = to_persons_turn(&mut sim).expect("a turn after he is back");
+        assert!(matches!(turn_timer(&mut sim), Some(Timer::Turn { bank_ms: Some(0), .. })));
+        sim.run_until(deadline + 1);
+        assert!(sim.t.summary(sim.now).seats[0].away, "no bank left: the bot at the turn clock's end");
+        sim.check_log();
+    }
+
+    /// Taking the seat back gives a whole turn, whenever it is pressed: during the turn his clock
+    /// ran out on while the bot that stands in thinks, or during a later turn of his that the
+    /// bot has not played yet (a bot's move waits for its turn in the server's queue: seconds
+    /// on a busy server; the turn clock ran meanwhile and was never restarted).
+    #[test]
+    fn taking_the_seat_back_always_gives_a_whole_turn() {
+        for i in 0..20u64 {
+            let mut sim = solo::<Madiao>(timed(0, "hands:2"));
+            let deadline = to_persons_turn(&mut sim).expect("his turn");
+            // His clock runs out; the bot that stands in is asked for a move.
+            sim.now = deadline;
+            sim.feed(Input::Tick);
+            assert!(sim.t.summary(sim.now).seats[0].away, "try {i}: away");
+            assert!(!sim.jobs.is_empty(), "try {i}: a bot thinks for him");
+            if i % 2 == 1 {
+                // The bot plays that turn; at his next turn the bot is slow to move.
+                sim.run_until(sim.now);
+                to_persons_turn(&mut sim).expect("a later turn");
+                assert!(sim.t.summary(sim.now).seats[0].bot_plays);
+            }
+            // The moment he presses "take my seat back": up to 28.5 s into the bot's thinking.
+            sim.now += (i / 2) * 3_000 + (i % 3) * 500;
+            let moves = sim.t.moves();
+            sim.feed(Request::Back { conn: 1 });
+            let Stage::Turn { seat, deadline, .. } = *sim.t.stage() else { panic!("try {i}: a turn") };
+            assert_eq!(seat.number(), 0, "try {i}: his turn, not the bot's");
+            assert_eq!(deadline.map(|d| d - sim.now), Some(30_000), "try {i}: a whole turn");
+            assert_eq!(
+                last_timer(&sim, 1),
+                Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(30_000), bank_ms: None }),
+                "try {i}: the clock he is shown"
+            );
+            // The bot's move, when it comes, is dropped; nothing is played for him in 29.9 s.
+            sim.run_until(sim.now + 29_900);
+            assert_eq!(sim.t.moves(), moves, "try {i}: his turn is his");
+            assert!(!sim.t.summary(sim.now).seats[0].away, "try {i}");
+            let (_, a) = sim.first_legal();
+            sim.act(1, action_value::<Madiao>(a));
+            assert_eq!(sim.t.moves(), moves + 1, "try {i}: he plays");
+            sim.check_log();
+        }
+    }
+
+    /// The view of connection 1 (seat 0), as a `sync` gives it.
+    fn view_of<G: TableRules>(sim: &mut Sim<G>) -> (Value, Value)
+    where
+        G::Action: DeserializeOwned,
+    {
+        sim.feed(Request::Resync { conn: 1 });
+        let ServerMsg::Sync(s) = last_to(sim, 1) else { panic!("a sync") };
+        (serde_json::to_value(&s.view).unwrap(), serde_json::to_value(&s.legal).unwrap())
+    }
+
+    fn the_player_takes_back_his_last_play<G: TableRules>(game: GameKind)
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        // A long clock: the pause after a hand does not wait for him as an untimed table's would.
+        let mut doc = settings(game, short(game));
+        doc.turn_seconds = 3600;
+        let mut sim = solo::<G>(doc);
+        sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+        // Nothing of his to take back before his first play.
+        to_turn(&mut sim);
+        sim.feed(Request::TakeBack { conn: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NothingToTakeBack));
+        // He plays, and the bots answer, up to his next turn (a Da Bai Fen declarer buries and
+        // leads before anyone answers: then he plays on).
+        let (mut before, mut answered) = (view_of(&mut sim), 0);
+        for _ in 0..10 {
+            to_turn(&mut sim);
+            before = view_of(&mut sim);
+            let log_before = sim.t.log().len();
+            let hand = sim.t.hand_number();
+            let legal = G::legal_actions(sim.t.hand().unwrap().1);
+            sim.act(1, action_value::<G>(*legal.last().unwrap()));
+            assert!(sim.errors(1).len() == 1, "{:?}", sim.errors(1));
+            to_persons_turn(&mut sim);
+            answered = sim.t.log().len() - log_before - 1;
+            if answered > 0 && sim.t.hand_number() == hand {
+                break;
+            }
+        }
+        assert!(answered > 0, "the bots answered his play");
+        let hand = sim.t.hand_number();
+        let moves = sim.t.moves();
+        sim.feed(Request::TakeBack { conn: 1 });
+        assert_eq!(sim.errors(1).len(), 1, "{:?}", sim.errors(1));
+        // The hand is as it was before his play, and it is his turn.
+        assert_eq!(view_of(&mut sim), before, "the hand restored");
+        assert!(matches!(sim.t.stage(), Stage::Turn { seat, .. } if seat.number() == 0));
+        assert!(sim.t.moves() > moves, "the move number goes on");
+        let last = sim.t.log().last().unwrap().clone();
+        assert_eq!(last.action, format!(r#"{{"undo":{}}}"#, answered + 1));
+        // The spectator saw it.
+        assert!(sim.got.iter().any(|(c, m)| *c == 9
+            && matches!(m, ServerMsg::Update(u) if matches!(u.event, TableEvent::TakeBack { seat, actions }
+                if seat.number() == 0 && actions as usize == answered + 1))));
+        sim.check_log();
+        // He plays otherwise (if he can), and the hand goes on.
+        let other = G::legal_actions(sim.t.hand().unwrap().1)[0];
+        sim.act(1, action_value::<G>(other));
+        to_persons_turn(&mut sim);
+        sim.check_log();
+        // The record notes the take-back and keeps the line finally played: it replays, and its
+        // hand has the actions standing, not those taken back.
+        let players = ["A", "B", "C", "D"].map(String::from);
+        let log = sim.t.log();
+        let record = record_of::<G>(&sim.t.settings, sim.t.seed, players, &log).unwrap();
+        let doc: Value = serde_json::from_str(&record).unwrap();
+        assert_eq!(
+            doc["takebacks"],
+            serde_json::json!([{ "hand": hand, "seat": 0, "count": 1, "actions": answered + 1 }])
+        );
+        let parsed = cards::record::parse(&record).expect("the record reads");
+        let actions = match &parsed {
+            cards::record::AnyRecord::Madiao(m) => {
+                assert!(::madiao::record::replay(m).is_clean());
+                m.hands[hand as usize].actions.len()
+            }
+            cards::record::AnyRecord::Dabaifen(d) => {
+                assert!(::dabaifen::record::replay(d).is_clean());
+                d.hands[hand as usize].actions.len()
+            }
+        };
+        let r = replay::<G>(&sim.t.settings, sim.t.seed, &log).unwrap();
+        assert_eq!(r.takebacks, vec![(hand, Seat::ALL[0], (answered + 1) as u32)]);
+        let all_plays = log
+            .iter()
+            .filter(|a| a.hand == hand)
+            .filter(|a| matches!(Logged::<G::Action>::parse(&a.action), Ok(Logged::Act(_))))
+            .count();
+        let standing = all_plays - (answered + 1);
+        // The record leaves out the draw's passes, which the log keeps (Da Bai Fen).
+        assert!(actions <= standing && actions + 48 >= standing, "{actions} of {standing}");
+        assert_eq!(r.line.len(), standing, "the line standing has every action but those taken back");
+    }
+
+    #[test]
+    fn madiao_a_player_alone_with_bots_takes_back_his_last_play_and_the_bots_answers() {
+        the_player_takes_back_his_last_play::<Madiao>(GameKind::Madiao);
+    }
+
+    #[test]
+    fn dabaifen_a_player_alone_with_bots_takes_back_his_last_play_and_the_bots_answers() {
+        the_player_takes_back_his_last_play::<Dabaifen>(GameKind::Dabaifen);
+    }
+
+    #[test]
+    fn take_backs_and_pauses_are_only_for_a_player_alone_with_bots_at_an_unrated_table() {
+        let mut seats = bots();
+        seats[0] = SeatRow::Open;
+        seats[1] = SeatRow::Open;
+        let mut sim =
+            Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:1")]), seats));
+        sim.join(1, guest(0), Some(0));
+        sim.join(2, guest(1), Some(1));
+        to_persons_turn(&mut sim).expect("a turn");
+        for r in [Request::TakeBack { conn: 1 }, Request::Pause { conn: 1, pause: true }] {
+            sim.feed(r);
+            assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAlone));
+        }
+        sim.feed(Request::Watch { conn: 3, guest: guest(7) });
+        sim.feed(Request::Pause { conn: 3, pause: true });
+        assert_eq!(sim.errors(3).last(), Some(&ErrorCode::NotSeated));
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:1")]);
+        doc.rated = true;
+        let mut sim = solo::<Madiao>(doc);
+        to_persons_turn(&mut sim).expect("a turn");
+        sim.feed(Request::Pause { conn: 1, pause: true });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAlone));
+    }
+
+    fn pause_and_resume<G: TableRules>(game: GameKind)
+    where
+        G::Action: DeserializeOwned,
+        G::State: std::fmt::Debug,
+    {
+        let mut doc = settings(game, short(game));
+        doc.bank_seconds = 10;
+        let mut sim = solo::<G>(doc);
+        sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+        let deadline = to_persons_turn(&mut sim).expect("his turn");
+        sim.run_until(deadline - 1_000);
+        sim.feed(Request::Pause { conn: 1, pause: true });
+        assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Paused));
+        assert_eq!(timer_of(&last_to(&sim, 9)), Some(Timer::Paused), "the spectator sees the pause");
+        let (moves, log) = (sim.t.moves(), sim.t.log().len());
+        sim.run_until(sim.now + 3_600_000);
+        assert_eq!((sim.t.moves(), sim.t.log().len()), (moves, log), "an hour paused: nothing moves");
+        assert!(!sim.t.summary(sim.now).seats[0].away);
+        let (_, a) = sim.first_legal();
+        sim.act(1, action_value::<G>(a));
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Paused));
+        // A reconnect keeps the pause.
+        sim.feed(Request::Gone { conn: 1 });
+        sim.join(2, guest(0), None);
+        let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
+        assert_eq!(s.timer, Some(Timer::Paused));
+        sim.feed(Request::Pause { conn: 2, pause: false });
+        assert!(matches!(*sim.t.stage(), Stage::Turn { deadline: Some(d), .. } if d - sim.now == 30_000));
+        assert!(matches!(
+            last_timer(&sim, 2),
+            Some(Timer::Turn { remaining_ms: Some(30_000), bank_ms: Some(10_000), .. })
+        ));
+        sim.feed(Request::Pause { conn: 2, pause: false });
+        assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NothingToDecide), "not paused");
+        // Paused during the bots' play: they wait too.
+        sim.act(2, action_value::<G>(a));
+        sim.feed(Request::Pause { conn: 2, pause: true });
+        let moves = sim.t.moves();
+        sim.run_until(sim.now + 600_000);
+        assert_eq!(sim.t.moves(), moves, "the bots wait");
+        sim.feed(Request::Pause { conn: 2, pause: false });
+        sim.run_until(sim.now + 60_000);
+        assert!(sim.t.moves() > moves, "resumed, the bots play");
+        sim.check_log();
+    }
+
+    #[test]
+    fn madiao_a_pause_stops_every_clock_and_the_bots_until_resumed() {
+        pause_and_resume::<Madiao>(GameKind::Madiao);
+    }
+
+    #[test]
+    fn dabaifen_a_pause_stops_every_clock_and_the_bots_until_resumed() {
+        pause_and_resume::<Dabaifen>(GameKind::Dabaifen);
+    }
+
+    #[test]
+    fn the_host_ends_the_match_and_keeps_its_finished_hands() {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:4")]);
+        doc.untimed = true;
+        let mut sim = solo::<Madiao>(doc);
+        to_turn(&mut sim);
+        sim.feed(Request::Close { conn: 1, keep: true });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NothingToKeep), "no hand finished yet");
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        // Play into the second hand.
+        for _ in 0..300 {
+            if !sim.t.results().is_empty() && matches!(sim.t.stage(), Stage::Turn { .. }) {
+                break;
+            }
+            let ok = sim.run_to(10_000_000, |s| {
+                matches!(s, Stage::Turn { seat, .. } if seat.number() == 0)
+                    || matches!(s, Stage::HandOver { .. })
+            });
+            assert!(ok);
+            match sim.t.stage() {
+                Stage::HandOver { .. } => sim.feed(Request::Next { conn: 1 }),
+                _ => {
+                    let (_, a) = sim.first_legal();
+                    sim.act(1, action_value::<Madiao>(a));
+                }
+            }
+        }
+        let hands = sim.t.results().len();
+        assert!(hands >= 1);
+        sim.feed(Request::Close { conn: 1, keep: true });
+        assert_eq!(sim.t.status(), TableStatus::Finished);
+        let Some(Write::Finish { record }) = sim.stored.last() else { panic!("the record is stored") };
+        let doc: Value = serde_json::from_str(record).unwrap();
+        assert_eq!(doc["ended"], serde_json::json!({ "hands": hands }));
+        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
+        assert_eq!(rec.hands.len(), hands, "the finished hands, not the one being played");
+        assert!(rec.hands.iter().all(|h| h.result.is_some()));
+        assert!(::madiao::record::replay(&rec).is_clean());
+        let ServerMsg::Host(HostMsg { event: HostEvent::Closed { kept, .. }, .. }) =
+            sim.got.iter().rev().find(|(c, m)| *c == 1 && matches!(m, ServerMsg::Host(_))).unwrap().1.clone()
+        else {
+            panic!("told")
+        };
+        assert!(kept);
+        let moves = sim.t.moves();
+        sim.run_until(sim.now + 600_000);
+        assert_eq!(sim.t.moves(), moves);
     }
 }

@@ -423,12 +423,16 @@ pub struct ChatMessage {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Timer {
-    /// A person's turn clock (no `remaining_ms` at an untimed table).
+    /// A person's turn clock (no `remaining_ms` at an untimed table). `bank_ms`: at a table with
+    /// time banks, what is left of the seat's bank, drawn on once `remaining_ms` is spent.
     Turn {
         seat: Seat,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         remaining_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        bank_ms: Option<u64>,
     },
     /// A bot moves shortly.
     Bot { seat: Seat },
@@ -448,6 +452,9 @@ pub enum Timer {
     Trick { remaining_ms: u64 },
     /// It is a disconnected person's turn: a bot stands in when this runs out.
     Grace { seat: Seat, remaining_ms: u64 },
+    /// The player alone with bots paused the match: every clock and the bots wait until he
+    /// resumes it.
+    Paused,
 }
 
 /// What happened at the table (an `update`'s event).
@@ -468,6 +475,9 @@ pub enum TableEvent {
     Stake { seat: Seat, stake: u32, by_bot: bool },
     /// A decision window opens.
     Window { closes_in_ms: u64 },
+    /// The seat took back its last play of the hand: `actions` actions in all (its play and the
+    /// answers after it) are undone, and the view is the hand as it was before them.
+    TakeBack { seat: Seat, actions: u32 },
     /// It closed: who forced a redeal or annulled, if anyone.
     WindowClosed { outcome: WindowOutcome },
 }
@@ -590,6 +600,11 @@ pub enum HostEvent {
         by: String,
         /// The hands completed before it was closed.
         hands: usize,
+        /// The host ended the match and kept it: its finished hands are stored as a record (the
+        /// match is `finished`, an ended match in replays and My games).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[ts(optional, as = "Option<bool>")]
+        kept: bool,
     },
     /// The host removed an away person from his seat, which is open now.
     Removed {
@@ -872,6 +887,16 @@ pub struct NewTable {
     #[serde(default = "thirty")]
     #[ts(optional, as = "Option<u32>")]
     pub turn_seconds: u32,
+    /// No clock for the people (`turn_seconds` and `bank_seconds` are then unused). Absent: untimed
+    /// when the creator is the only person and the other three seats are bots, timed otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub untimed: Option<bool>,
+    /// Each person's time bank for the match, in seconds (0–600): drawn on when a turn clock runs
+    /// out, before a bot stands in. Absent: 60.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub bank_seconds: Option<u32>,
     /// The table's name (default: "NAME's table", after its creator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -916,6 +941,8 @@ impl NewTable {
             stake: two(),
             stake_max: None,
             turn_seconds: thirty(),
+            untimed: None,
+            bank_seconds: None,
             name: None,
             private: false,
             seats: None,
@@ -924,6 +951,24 @@ impl NewTable {
             zero_cash: madiao::ZeroCash::default(),
             rated: false,
         }
+    }
+}
+
+impl NewTable {
+    /// Whether the table plays untimed: as asked, else when its creator is its only person, the
+    /// other three seats bots (the default seats included); a rated table never (`docs/ratings.md`).
+    pub fn untimed(&self) -> bool {
+        let solo = self.seats.as_deref().is_none_or(|seats| {
+            seats.iter().filter(|c| **c == SeatChoice::Me).count() == 1
+                && seats.iter().all(|c| matches!(c, SeatChoice::Me | SeatChoice::Bot { .. }))
+        });
+        !self.rated && self.untimed.unwrap_or(solo)
+    }
+
+    /// Each person's time bank, in seconds, as asked, else
+    /// [`crate::settings::BANK_DEFAULT`]; none at an untimed table.
+    pub fn bank(&self) -> u32 {
+        if self.untimed() { 0 } else { self.bank_seconds.unwrap_or(crate::settings::BANK_DEFAULT) }
     }
 }
 
@@ -1040,6 +1085,12 @@ pub struct TableSummary {
     pub stake_max: Option<u32>,
     /// The turn clock, in seconds.
     pub turn_seconds: u32,
+    /// The people play without a clock.
+    #[serde(default)]
+    pub untimed: bool,
+    /// Each person's time bank for the match, in seconds (0: none).
+    #[serde(default)]
+    pub bank_seconds: u32,
     /// How fast the table's fixed clocks run.
     #[serde(default)]
     pub pace: crate::settings::Pace,
@@ -1130,8 +1181,21 @@ pub enum ClientMsg {
     Next,
     /// Asks for a `pong`.
     Ping,
-    /// The host closes the table: the match ends at once, without a record.
-    Close,
+    /// The host closes the table: the match ends at once, without a record; with `keep`, at a
+    /// table where hands were finished, the match ends with a record of its finished hands.
+    Close {
+        /// End the match and keep its finished hands.
+        #[serde(default)]
+        #[ts(optional, as = "Option<bool>")]
+        keep: bool,
+    },
+    /// The player alone with bots at an unrated table takes back his last play of the hand (and
+    /// the bots' answers after it).
+    TakeBack,
+    /// The player alone with bots at an unrated table pauses the match.
+    Pause,
+    /// He resumes it.
+    Resume,
     /// The host removes a person who is away (his turn clock ran out, or his connection is
     /// gone) from his seat, which becomes open.
     Remove {
@@ -1230,6 +1294,14 @@ pub enum ErrorCode {
     AccountRequired,
     /// Hints and the tracker are not offered at this table (a rated table).
     HintsOff,
+    /// Take-backs and pauses are offered only to a player alone with bots at an unrated table.
+    NotAlone,
+    /// The match is paused: resume it first.
+    Paused,
+    /// There is no play of the seat's to take back in this hand.
+    NothingToTakeBack,
+    /// No hand is finished: there is nothing to keep (close the table instead).
+    NothingToKeep,
 }
 
 /// An `error` message.
@@ -1273,7 +1345,8 @@ impl Refusal {
             | ErrorCode::NotYourSeat
             | ErrorCode::Removed
             | ErrorCode::AccountRequired
-            | ErrorCode::HintsOff => 403,
+            | ErrorCode::HintsOff
+            | ErrorCode::NotAlone => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1289,7 +1362,10 @@ impl Refusal {
             | ErrorCode::NotAway
             | ErrorCode::NotOver
             | ErrorCode::Closed
-            | ErrorCode::RematchOffered => 409,
+            | ErrorCode::RematchOffered
+            | ErrorCode::Paused
+            | ErrorCode::NothingToTakeBack
+            | ErrorCode::NothingToKeep => 409,
             ErrorCode::TooLarge => 413,
             ErrorCode::Illegal => 422,
             ErrorCode::RateLimited | ErrorCode::TooManyConnections => 429,
@@ -1410,9 +1486,26 @@ pub fn parse(msg: &str) -> Result<ClientMsg, (ErrorCode, String)> {
         return Err((ErrorCode::BadMessage, "\"type\" must be a string".into()));
     };
     let ty = ty.as_str();
-    const TYPES: [&str; 16] = [
-        "hello", "join", "watch", "act", "chat", "resync", "leave", "back", "start", "next", "ping", "close",
-        "remove", "rematch", "hint", "tracker",
+    const TYPES: [&str; 19] = [
+        "hello",
+        "join",
+        "watch",
+        "act",
+        "chat",
+        "resync",
+        "leave",
+        "back",
+        "start",
+        "next",
+        "ping",
+        "close",
+        "remove",
+        "rematch",
+        "hint",
+        "tracker",
+        "take_back",
+        "pause",
+        "resume",
     ];
     if !TYPES.contains(&ty) {
         let shown: String = ty.chars().take(40).collect();
@@ -1715,7 +1808,11 @@ mod tests {
             ClientMsg::Start,
             ClientMsg::Next,
             ClientMsg::Ping,
-            ClientMsg::Close,
+            ClientMsg::Close { keep: false },
+            ClientMsg::Close { keep: true },
+            ClientMsg::TakeBack,
+            ClientMsg::Pause,
+            ClientMsg::Resume,
             ClientMsg::Remove { seat: 2 },
             ClientMsg::Rematch,
         ];
@@ -1764,6 +1861,8 @@ mod tests {
             stake: Some(2),
             stake_max: Some(8),
             turn_seconds: 30,
+            untimed: false,
+            bank_seconds: 60,
             private: false,
             status: TableStatus::Playing,
             host: Some("g1".into()),
@@ -1816,7 +1915,7 @@ mod tests {
                     .into(),
             ),
             legal: Some(legal.clone()),
-            timer: Some(Timer::Turn { seat: seat(0), remaining_ms: Some(100) }),
+            timer: Some(Timer::Turn { seat: seat(0), remaining_ms: Some(100), bank_ms: Some(20_000) }),
             match_: Some(madiao_match),
             results: Vec::new(),
             chat: vec![chat.clone()],
@@ -1880,7 +1979,10 @@ mod tests {
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Next, legal: None }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::Illegal, message: "no".into(), v: Some(2) }),
             ServerMsg::Error(ErrorMsg { code: ErrorCode::BadJson, message: "no".into(), v: None }),
-            ServerMsg::Host(HostMsg { v: 7, event: HostEvent::Closed { by: "Ann".into(), hands: 2 } }),
+            ServerMsg::Host(HostMsg {
+                v: 7,
+                event: HostEvent::Closed { by: "Ann".into(), hands: 2, kept: false },
+            }),
             ServerMsg::Host(HostMsg { v: 8, event: HostEvent::Removed { seat: seat(1), name: "Bo".into() } }),
             ServerMsg::Host(HostMsg { v: 9, event: HostEvent::Rematch { table: "t2".into() } }),
             ServerMsg::Pong,

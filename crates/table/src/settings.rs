@@ -34,9 +34,14 @@ pub struct TableSettings {
     #[serde(default = "default_grace")]
     pub grace_seconds: u32,
     /// The people play without a clock: a person's turn and the pause after a hand wait for
-    /// him (the terminal's offline play; the server's tables are always timed).
+    /// him (the terminal's offline play; at the server, by default a table whose only person
+    /// plays against bots, `docs/protocol.md` "Clocks").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub untimed: bool,
+    /// Each person's time bank for the match, in seconds: a reserve his turn clock draws on when
+    /// it runs out, before a bot stands in for him (0, and tables stored before banks: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bank_seconds: u32,
     /// Madiao: how the deck draws the zero cash (presentation only, `docs/rules/madiao.md` §1;
     /// a table stored before the choice existed draws `unnamed`).
     #[serde(default)]
@@ -52,6 +57,24 @@ pub struct TableSettings {
 /// that decides.
 pub fn hints_allowed(settings: &TableSettings) -> bool {
     !settings.rated
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The largest time bank a table may have, in seconds.
+pub const BANK_MAX: u32 = 600;
+
+/// The time bank of a new table with several people (or a timed table whose creator did not
+/// choose one), in seconds.
+pub const BANK_DEFAULT: u32 = 60;
+
+/// Whether take-backs and pauses are offered at a table: an unrated table where `seat` is the
+/// only seat held by a person (spectators may watch; bots and open seats play the others). It is
+/// the one place that decides (`docs/protocol.md`, "Take-backs and pauses").
+pub fn solo_allowed(settings: &TableSettings, persons: &[bool; 4], seat: usize) -> bool {
+    !settings.rated && persons[seat] && persons.iter().filter(|&&p| p).count() == 1
 }
 
 /// The longest grace period a table may have, in seconds.

@@ -202,6 +202,7 @@ where
             pace: cfg.pace,
             grace_seconds: 0,
             untimed: true,
+            bank_seconds: 0,
             zero_cash: cfg.zero_cash,
             rated: false,
         };

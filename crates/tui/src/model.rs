@@ -48,7 +48,7 @@ pub fn timer_remaining(t: &Timer) -> Option<u64> {
         Timer::Window { remaining_ms }
         | Timer::Trick { remaining_ms }
         | Timer::Grace { remaining_ms, .. } => Some(*remaining_ms),
-        Timer::Bot { .. } | Timer::Draw { .. } => None,
+        Timer::Bot { .. } | Timer::Draw { .. } | Timer::Paused => None,
     }
 }
 
@@ -353,7 +353,7 @@ impl Model {
 }
 
 /// A clock's kind, as the protocol names it (`turn`, `bot`, `draw`, `window`, `next_hand`,
-/// `trick`, `grace`).
+/// `trick`, `grace`, `paused`).
 pub fn timer_what(t: &Timer) -> &'static str {
     match t {
         Timer::Turn { .. } => "turn",
@@ -363,6 +363,7 @@ pub fn timer_what(t: &Timer) -> &'static str {
         Timer::NextHand { .. } => "next_hand",
         Timer::Trick { .. } => "trick",
         Timer::Grace { .. } => "grace",
+        Timer::Paused => "paused",
     }
 }
 

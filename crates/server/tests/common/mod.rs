@@ -156,6 +156,11 @@ pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Durati
             tokio::time::sleep(pace).await;
             s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.unwrap();
         }
+        // An untimed table (alone with bots, by default) waits after a hand for the player's
+        // ready, as a person presses it.
+        if decide && m["timer"]["what"] == "next_hand" && m["timer"]["remaining_ms"].is_null() {
+            s.send(&json!({ "type": "next" })).await.unwrap();
+        }
         let over = match_over(&m);
         seen.push(m);
         if over {
