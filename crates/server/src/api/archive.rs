@@ -23,7 +23,7 @@ use table::protocol::ApiCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::App;
-use crate::http::ApiError;
+use crate::api::error::ApiError;
 use crate::store::{ArchiveQuery, PlayerMatch};
 
 /// The archive's routes.
