@@ -27,7 +27,6 @@ async fn a_rematch_takes_its_seed_from_the_servers_table_seed() {
         "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
     let id = t.table(&ann, body).await;
     let (mut a, _) = t.join(&ann, &id, None).await;
-    a.send(&json!({ "type": "start" })).await.unwrap();
     let seen = common::play_randomly(&mut a, 3, Duration::from_secs(60)).await;
     assert!(seen.last().is_some_and(common::match_over), "the match ended");
     t.record_within(&id, WAIT).await.expect("the record");
