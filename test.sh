@@ -69,6 +69,9 @@ cargo fmt --all -- --check
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "cargo doc (warnings are errors: a broken intra-doc link fails)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
 apt_updated=
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive

@@ -368,7 +368,7 @@ pub struct LegalTotals {
     pub follow_actions: u64,
 }
 
-/// Plays `deals` random deals (as [`bench`] does) and, before every play, enumerates the legal
+/// Plays `deals` random deals (as [`bench()`] does) and, before every play, enumerates the legal
 /// actions of the seat to move with [`State::for_each_legal_action`] (no allocation), counting
 /// them: a measure of legal-action generation in the search path.
 pub fn bench_legal(variants: Variants, seed: u64, deals: u64) -> LegalTotals {

@@ -3,6 +3,7 @@
 //!
 //! Only the test's own thread is counted: the test harness's threads allocate now and then while a
 //! test runs, which would make a process-wide count flaky.
+#![allow(unsafe_code)] // a counting global allocator: the one unsafe this crate's tests need
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -3,7 +3,7 @@
 //! (`POST /api/games/{id}/analysis`), the job waits in a bounded queue for one of
 //! `--analysis-workers` dedicated threads (never the async workers that run the tables, and at a
 //! lowered priority where the system allows it), its progress is kept in memory while it runs,
-//! and its result is stored with the game ([`crate::store::Store::put_analysis`]) and served from
+//! and its result is stored with the game ([`crate::store::AnalysisStore::put_analysis`]) and served from
 //! the store from then on (`GET /api/games/{id}/analysis?hand=K&seat=S`), also after a restart.
 //!
 //! The same hand, seat, seed and budget give the same analysis, so asking for one that is
@@ -30,7 +30,7 @@ use serde_json::Value;
 use table::protocol::ApiCode;
 
 use crate::App;
-use crate::http::{ApiError, ApiResult, bearer, ok_json};
+use crate::api::error::{ApiError, ApiResult, bearer, ok_json};
 use crate::store::{AnalysisKey, SeatRow, Store, TableRow, TableStatus};
 
 /// The nice value of the analysis threads: the lowest priority.
@@ -153,7 +153,7 @@ pub struct Analyses {
     limits: AnalysisLimits,
     jobs: Mutex<Jobs>,
     wake: Condvar,
-    buckets: Mutex<HashMap<String, crate::RateBucket>>,
+    buckets: Mutex<HashMap<String, crate::rate::RateBucket>>,
     started: std::sync::atomic::AtomicU64,
 }
 
@@ -213,7 +213,7 @@ impl Analyses {
         let l = self.limits;
         let bucket = b
             .entry(guest.to_string())
-            .or_insert_with(|| crate::RateBucket::new(l.per_minute / 60.0, l.burst));
+            .or_insert_with(|| crate::rate::RateBucket::new(l.per_minute / 60.0, l.burst));
         if bucket.take() { Ok(()) } else { Err(bucket.wait_seconds()) }
     }
 
@@ -491,8 +491,8 @@ async fn ask(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult {
-    let g = crate::accounts::identify(&app, bearer(&headers)?).await?.0;
-    let req: AnalysisRequest = crate::http::body(&bytes)?;
+    let g = crate::api::accounts::identify(&app, bearer(&headers)?).await?.0;
+    let req: AnalysisRequest = crate::api::error::body(&bytes)?;
     let record = finished_hand(&app, &id, Some(&g.id), req.hand, req.seat).await?;
     let key = key(&app, &id, req.hand, req.seat);
     // An analysis stored already is given at once, and takes nothing from the allowance.
@@ -541,14 +541,14 @@ async fn status(
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult {
     let number = |k: &str| -> Result<u32, ApiError> {
-        crate::http::query_number(&q, k)?
+        crate::api::error::query_number(&q, k)?
             .ok_or_else(|| ApiError::bad(format!("{k}: a whole number is needed")))
     };
     let (hand, seat) = (number("hand")?, number("seat")?);
     let seat = u8::try_from(seat).unwrap_or(u8::MAX);
     // A token is needed only for a private game.
     let guest = match headers.get(header::AUTHORIZATION) {
-        Some(_) => Some(crate::accounts::identify(&app, bearer(&headers)?).await?.0.id),
+        Some(_) => Some(crate::api::accounts::identify(&app, bearer(&headers)?).await?.0.id),
         None => None,
     };
     let key = key(&app, &id, hand, seat);

@@ -1,7 +1,15 @@
-//! Identifiers and secrets drawn from the operating system's randomness, and the hashing of
-//! tokens (a token is stored only as its SHA-256).
+//! Identifiers and secrets drawn from the operating system's randomness, the hashing of
+//! tokens (a token is stored only as its SHA-256), and the time of day.
 
 use sha2::{Digest, Sha256};
+
+/// Now, in milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
 
 /// The operating system could not give random bytes.
 #[derive(Debug, Clone, thiserror::Error)]

@@ -2,48 +2,50 @@
 //! bots, with clocks, spectators and chat, every table kept as its action log in a database so
 //! that a restart resumes every game exactly where it was.
 //!
-//! The parts:
-//! - [`http`]: the HTTP API (guests, the lobby, creating tables, records of finished games,
-//!   statistics) and the static files of the browser client ([`web`]);
-//! - [`listen`]: accepting connections: the header-read timeout, the caps per address and for
-//!   the server (from the open-files limit);
-//! - [`ws`]: one WebSocket connection: identification, limits, routing to its table;
-//! - [`table`]: one task per table, the only writer of its log (see there for the stages of a
-//!   hand and how a move is written before it is shown);
-//! - [`game`]: what each game needs at a table on top of its engine, and how hidden information
-//!   stays hidden;
-//! - [`store`]: storage behind one trait, SQLite or PostgreSQL;
-//! - [`protocol`]: the messages (documented in `docs/protocol.md`);
-//! - [`client`] and [`loadtest`]: a client of the protocol, used by the tests and by
-//!   `yezi loadtest`.
+//! The layers, each importing only those below it (`tests/modules.rs` checks it):
+//! - what serves people: [`api`] (the HTTP API, one [`api::ApiError`]), [`ws`] (one WebSocket
+//!   connection: identification, limits, routing to its table, here or on another node),
+//!   [`analysis`] and [`replay`] (analyses and replays of finished games), [`listen`]
+//!   (accepting connections: the header-read timeout, the caps per address and for the server)
+//!   and [`web`] (the browser client's files);
+//! - [`tables`]: the tables this node runs, one task per table over the table core, the only
+//!   writer of its log, given its dependencies ([`tables::Deps`]); the one way a table is made;
+//! - [`cluster`]: leases, the bus between nodes, and connections at tables on other nodes;
+//! - [`store`]: storage, SQLite or PostgreSQL;
+//! - the rules below them: [`ratings`] (account ratings over the `rating` crate), [`ids`]
+//!   (identifiers, tokens, the time of day) and [`rate`] (the token bucket).
+//!
+//! [`App`] wires them together for `yezi serve`; [`loadtest`] and [`typescript`] serve
+//! `yezi loadtest` and the browser client's generated types.
+
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
-pub mod accounts;
-pub mod actor;
 pub mod analysis;
-pub mod archive;
-pub mod bus;
+pub mod api;
 pub mod cluster;
-pub mod http;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
-pub mod manage;
-pub mod mygames;
+pub mod rate;
 pub mod ratings;
-
 pub mod replay;
 pub mod store;
+pub mod tables;
 pub mod typescript;
 pub mod web;
 pub mod ws;
 
-use actor::TableHandle;
+pub use rate::RateBucket;
+
+use api::accounts;
 use store::{Store, StoreError};
 use table::settings::Timing;
+use tables::{TableHandle, Tables};
 
 /// Limits that protect the server from heavy or hostile clients.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -259,10 +261,10 @@ pub struct App {
     pub timing: Timing,
     /// The connections' limits.
     pub limits: Limits,
-    /// The tables loaded, by id.
-    pub tables: Mutex<HashMap<String, TableHandle>>,
+    /// The tables this node runs (see [`tables`]).
+    pub tables: Arc<Tables>,
     /// The node's leases and connections (see [`cluster`]).
-    pub cluster: cluster::Cluster,
+    pub cluster: Arc<cluster::Cluster>,
     /// Open WebSocket connections.
     pub connections: AtomicUsize,
     /// Open TCP connections (HTTP and WebSocket).
@@ -282,8 +284,6 @@ pub struct App {
     pub accounts: accounts::Accounts,
     /// Analyses of finished hands: the queue, the jobs' progress (see [`analysis`]).
     pub analyses: analysis::Analyses,
-    /// The source of new tables' seeds when the server was given one ([`Config::table_seed`]).
-    table_seeds: Option<Mutex<cards::Rng>>,
     /// Sessions signed out on this node, for its open connections to close (those of other
     /// nodes find out when they next check their session, `session_check_ms`).
     pub signouts: tokio::sync::broadcast::Sender<SignOut>,
@@ -295,7 +295,12 @@ pub enum SignOut {
     /// The session whose token has this hash.
     One(String),
     /// Every session of the guest, except the one whose token has the hash `keep`.
-    Guest { guest: String, keep: Option<String> },
+    Guest {
+        /// The guest.
+        guest: String,
+        /// The hash of the token of the session that stays.
+        keep: Option<String>,
+    },
 }
 
 impl SignOut {
@@ -308,59 +313,11 @@ impl SignOut {
     }
 }
 
-/// A token bucket: `rate` tokens a second, at most `burst`.
-#[derive(Clone, Debug)]
-pub struct RateBucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    at: std::time::Instant,
-}
-
-impl RateBucket {
-    /// A full bucket.
-    pub fn new(rate: f64, burst: f64) -> RateBucket {
-        RateBucket { tokens: burst, rate, burst, at: std::time::Instant::now() }
-    }
-
-    fn refill(&mut self) {
-        let now = std::time::Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-    }
-
-    /// Takes a token if there is one.
-    pub fn take(&mut self) -> bool {
-        self.refill();
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Seconds until the next token.
-    pub fn wait_seconds(&mut self) -> f64 {
-        self.refill();
-        if self.tokens >= 1.0 || self.rate <= 0.0 { 0.0 } else { (1.0 - self.tokens) / self.rate }
-    }
-
-    /// True when the bucket is full again (and can be forgotten).
-    pub fn is_full(&mut self) -> bool {
-        self.refill();
-        self.tokens >= self.burst
-    }
-}
-
 impl App {
     /// A new table's seed: the next of the server's seeds when it was given one, else one from
     /// the operating system.
     pub fn new_table_seed(&self) -> Result<u64, ids::RandomError> {
-        match &self.table_seeds {
-            Some(rng) => Ok(rng.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_u64()),
-            None => ids::new_seed(),
-        }
+        self.tables.new_seed()
     }
 
     /// A server on `store`. With a store of one node (SQLite), every unfinished table of the
@@ -369,12 +326,20 @@ impl App {
     /// be replayed is reported on standard error and left out (it stays in the database
     /// untouched).
     pub async fn start(store: Arc<dyn Store>, config: Config) -> Result<Arc<App>, StoreError> {
+        let cluster = Arc::new(cluster::Cluster::new(config.lease_ms));
+        let tables = Tables::new(
+            store.clone(),
+            cluster.clone(),
+            config.timing,
+            config.limits.tables_per_guest,
+            config.table_seed,
+        );
         let app = Arc::new(App {
             store,
             timing: config.timing,
             limits: config.limits,
-            tables: Mutex::new(HashMap::new()),
-            cluster: cluster::Cluster::new(config.lease_ms),
+            tables,
+            cluster,
             connections: AtomicUsize::new(0),
             tcp_connections: AtomicUsize::new(0),
             per_ip: listen::PerIp::default(),
@@ -387,7 +352,6 @@ impl App {
             site: std::sync::OnceLock::new(),
             accounts: accounts::Accounts::new(config.limits.accounts),
             analyses: analysis::Analyses::new(config.limits.analysis),
-            table_seeds: config.table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
             signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
         });
         let rt = tokio::runtime::Handle::current();
@@ -395,13 +359,23 @@ impl App {
             .map_err(|e| StoreError::Backend(format!("cannot start the analysis threads: {e}")))?;
         if app.store.renew_leases().await? == store::Held::Every {
             // One node: every table at once, and nothing to keep up.
-            cluster::claim_batch(&app, u32::MAX).await?;
+            tables::claim_batch(&app.tables, u32::MAX).await?;
         } else {
             app.cluster.leases_expire();
-            cluster::claim_batch(&app, cluster::CLAIM_BATCH).await?;
-            cluster::spawn_upkeep(&app);
+            tables::claim_batch(&app.tables, cluster::CLAIM_BATCH).await?;
+            tables::spawn_upkeep(&app.tables);
         }
         Ok(app)
+    }
+
+    /// Makes the node a cluster member on `bus`, hearing its own channel (what it hears arrives
+    /// on `heard`) and those of the tables it runs.
+    pub async fn join_bus(
+        &self,
+        bus: Arc<dyn cluster::bus::Bus>,
+        heard: tokio::sync::mpsc::UnboundedReceiver<cluster::bus::Heard>,
+    ) -> Result<(), cluster::bus::BusError> {
+        tables::remote::join_bus(&self.tables, bus, heard).await
     }
 
     /// A new connection's identity.
@@ -428,7 +402,7 @@ impl App {
 
     /// How many tables are loaded.
     pub fn table_count(&self) -> usize {
-        self.tables.lock().map(|t| t.len()).unwrap_or(0)
+        self.tables.count()
     }
 
     /// Sets where the server is reached from (see [`Site`]); only the first call counts, and
@@ -444,7 +418,7 @@ impl App {
 
     /// A loaded table.
     pub fn table(&self, id: &str) -> Option<TableHandle> {
-        self.tables.lock().ok().and_then(|t| t.get(id).cloned())
+        self.tables.get(id)
     }
 }
 
@@ -472,10 +446,7 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 /// The whole HTTP service: the API, the WebSocket endpoint and the browser client's files, every
 /// response with the security headers.
 pub fn router(app: Arc<App>) -> axum::Router {
-    http::routes()
-        .merge(accounts::routes())
-        .merge(archive::routes())
-        .merge(ratings::routes())
+    api::routes()
         .merge(analysis::routes())
         .merge(ws::routes())
         .merge(web::routes())

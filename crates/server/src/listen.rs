@@ -253,7 +253,7 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> io::Result<()> {
             Ok(x) => x,
             Err(e) => {
                 // Out of file descriptors or another passing failure: wait, then go on.
-                eprintln!("yezi serve: accepting a connection: {e}");
+                tracing::warn!(error = %e, "a connection cannot be accepted");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }

@@ -1,26 +1,14 @@
-//! Ratings of accounts (`docs/ratings.md`): the bots' fixed ratings, how a rated match that
-//! ended updates its players' stored ratings ([`settle`], which every store runs in the same
-//! transaction as the table's finish), and the API: a leaderboard per game, a player's
-//! profile, and the rating changes of one finished rated match.
+//! The rules of account ratings (`docs/ratings.md`), over the `rating` crate: the bots' fixed
+//! ratings, and how a rated match that ended updates its players' stored ratings ([`settle`],
+//! which every store runs in the same transaction as the table's finish). Pure: no storage, no
+//! HTTP (the API is [`crate::api::ratings`]).
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use axum::Router;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
-use axum::routing::get;
 use cards::record::GameKind;
 use rating::{Config, Entrant, Rating, rate_match};
-use table::log::SeatRow;
-use table::protocol::{
-    ApiCode, GameRating, LEADERBOARD_PAGE_MAX, LeaderboardEntry, LeaderboardReply, PROFILE_HISTORY,
-    PROFILE_RECENT, PlayerProfile, RatedOutcome, RatedResult, RatingChange, TableRatings,
-};
+use table::protocol::RatedOutcome;
 use table::rated::{RatedMatch, RatedPlayer};
-
-use crate::App;
-use crate::http::{ApiError, ApiResult, ok_json};
 
 /// The bots' fixed ratings, measured by `yezi calibrate` (the table in `docs/ratings.md`).
 pub const BOT_RATINGS: &[(GameKind, &str, f64)] = &[
@@ -57,13 +45,19 @@ pub struct RatingRow {
     pub guest: String,
     /// `madiao` or `dabaifen`.
     pub game: String,
+    /// The rating (Glicko-2, on the familiar scale).
     pub rating: f64,
+    /// Its deviation: how uncertain it is.
     pub deviation: f64,
+    /// Its volatility: how much it is expected to move.
     pub volatility: f64,
-    /// Rated matches played, won, lost and drawn.
+    /// Rated matches played…
     pub games: u32,
+    /// …won…
     pub wins: u32,
+    /// …lost…
     pub losses: u32,
+    /// …and drawn.
     pub draws: u32,
     /// When it last changed, milliseconds since the Unix epoch.
     pub updated_ms: i64,
@@ -72,16 +66,21 @@ pub struct RatingRow {
 /// One rated match of an account: its rating before and after.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryRow {
+    /// The account's guest.
     pub guest: String,
+    /// `madiao` or `dabaifen`.
     pub game: String,
     /// The table the match was played at.
     pub table: String,
     /// When it ended, milliseconds since the Unix epoch.
     pub at_ms: i64,
+    /// The account's rating before the match…
     pub before: Rating,
+    /// …and after.
     pub after: Rating,
-    /// The points of its games, and how many games (opponents) it had.
+    /// The points of its games…
     pub score: f64,
+    /// …and how many games (opponents) it had.
     pub opponents: u32,
     /// The account forfeited.
     pub forfeited: bool,
@@ -200,234 +199,11 @@ pub fn settle(
     Ok(out)
 }
 
-/// The schema of ratings, in SQL both backends accept: an account's rating per game, and one row
-/// per account and rated match.
-pub(crate) const RATINGS_SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS ratings (
-        guest_id TEXT NOT NULL REFERENCES guests (id),
-        game TEXT NOT NULL,
-        rating DOUBLE PRECISION NOT NULL,
-        deviation DOUBLE PRECISION NOT NULL,
-        volatility DOUBLE PRECISION NOT NULL,
-        games BIGINT NOT NULL,
-        wins BIGINT NOT NULL,
-        losses BIGINT NOT NULL,
-        draws BIGINT NOT NULL,
-        updated_ms BIGINT NOT NULL,
-        PRIMARY KEY (guest_id, game))",
-    "CREATE INDEX IF NOT EXISTS ratings_by_game ON ratings (game, rating)",
-    "CREATE TABLE IF NOT EXISTS rating_history (
-        guest_id TEXT NOT NULL REFERENCES guests (id),
-        game TEXT NOT NULL,
-        table_id TEXT NOT NULL REFERENCES tables (id),
-        at_ms BIGINT NOT NULL,
-        rating_before DOUBLE PRECISION NOT NULL,
-        deviation_before DOUBLE PRECISION NOT NULL,
-        volatility_before DOUBLE PRECISION NOT NULL,
-        rating_after DOUBLE PRECISION NOT NULL,
-        deviation_after DOUBLE PRECISION NOT NULL,
-        volatility_after DOUBLE PRECISION NOT NULL,
-        score DOUBLE PRECISION NOT NULL,
-        opponents BIGINT NOT NULL,
-        forfeited BIGINT NOT NULL,
-        PRIMARY KEY (guest_id, game, table_id))",
-    "CREATE INDEX IF NOT EXISTS rating_history_by_table ON rating_history (table_id)",
-    "CREATE INDEX IF NOT EXISTS rating_history_by_time ON rating_history (guest_id, at_ms)",
-];
-
 /// The refusal of a seat at a rated table (or of creating one) to a guest without an account.
 pub fn account_required() -> table::protocol::Refusal {
     table::protocol::Refusal::new(
         table::protocol::ErrorCode::AccountRequired,
         "only a guest with an account may play at a rated table: claim one (POST /api/account) or sign in",
-    )
-}
-
-/// Whether `guest` has an account.
-pub async fn has_account(app: &App, guest: &str) -> Result<bool, crate::store::StoreError> {
-    Ok(app.store.account_by_guest(guest).await?.is_some())
-}
-
-/// Checks a rated table's creation: its host has an account, and a person's seat is in it (a
-/// rated table of four bots would rate nobody).
-pub(crate) async fn check_rated(
-    app: &App,
-    host: &str,
-    seats: Option<&[table::protocol::SeatChoice]>,
-) -> Result<(), ApiError> {
-    if !has_account(app, host).await.map_err(internal)? {
-        return Err(account_required().into());
-    }
-    use table::protocol::SeatChoice;
-    if let Some(seats) = seats
-        && !seats.iter().any(|s| matches!(s, SeatChoice::Me | SeatChoice::Open))
-    {
-        return Err(ApiError::bad("seats: a rated table needs a seat for a person (me or open)"));
-    }
-    Ok(())
-}
-
-/// The ratings routes.
-pub fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/api/ratings/{game}", get(leaderboard))
-        .route("/api/players/{name}", get(profile))
-        .route("/api/tables/{id}/ratings", get(table_ratings))
-}
-
-/// How far back in a person's rated matches [`table_ratings`] looks for the table's (it is asked
-/// for when the match has just ended: its row is the newest).
-const TABLE_RATINGS_LOOKBACK: u32 = 50;
-
-/// `GET /api/tables/{id}/ratings`: each person's rating change in the table's rated match (none
-/// while it is not over, or for a casual table).
-async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let Some(row) = app.store.table(&id).await.map_err(internal)? else {
-        let shown: String = id.chars().take(40).collect();
-        return Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {shown:?}")));
-    };
-    let mut changes = Vec::new();
-    for (seat, s) in row.seats.iter().enumerate() {
-        let SeatRow::Person { guest, name } = s else { continue };
-        let history = app.store.rating_history(guest, TABLE_RATINGS_LOOKBACK).await.map_err(internal)?;
-        if let Some(h) = history.iter().find(|h| h.table == row.id) {
-            changes.push(RatingChange {
-                seat: seat as u8,
-                name: name.clone(),
-                rating_before: h.before.rating,
-                rating_after: h.after.rating,
-                outcome: h.outcome(),
-                forfeited: h.forfeited,
-            });
-        }
-    }
-    ok_json(StatusCode::OK, TableRatings { table: row.id, changes })
-}
-
-/// The leaderboard's page size when none is asked for.
-pub const LEADERBOARD_PAGE: u32 = 50;
-
-fn game_of(name: &str) -> Result<GameKind, ApiError> {
-    match name {
-        "madiao" => Ok(GameKind::Madiao),
-        "dabaifen" => Ok(GameKind::Dabaifen),
-        other => {
-            let shown: String = other.chars().take(40).collect();
-            Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                ApiCode::BadRequest,
-                format!("no game {shown:?}: the games are madiao and dabaifen"),
-            ))
-        }
-    }
-}
-
-fn number(q: &HashMap<String, String>, key: &str) -> Result<Option<u32>, ApiError> {
-    q.get(key)
-        .map(|v| {
-            v.parse::<u32>()
-                .map_err(|_| ApiError::bad(format!("{key} must be a whole number from 0, not {v:?}")))
-        })
-        .transpose()
-}
-
-fn internal(e: crate::store::StoreError) -> ApiError {
-    ApiError::internal(e.to_string())
-}
-
-/// `GET /api/ratings/{game}?offset=&limit=`.
-async fn leaderboard(
-    State(app): State<Arc<App>>,
-    Path(game): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
-) -> ApiResult {
-    let game = game_of(&game)?;
-    let offset = number(&q, "offset")?.unwrap_or(0);
-    let limit = number(&q, "limit")?.unwrap_or(LEADERBOARD_PAGE);
-    if !(1..=LEADERBOARD_PAGE_MAX).contains(&limit) {
-        return Err(ApiError::bad(format!("limit must be 1 to {LEADERBOARD_PAGE_MAX}, not {limit}")));
-    }
-    let (rows, total) = app.store.leaderboard(game_name(game), offset, limit).await.map_err(internal)?;
-    let entries = rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, (username, r))| LeaderboardEntry {
-            rank: offset + i as u32 + 1,
-            username,
-            rating: r.rating,
-            deviation: r.deviation,
-            games: r.games,
-            provisional: r.deviation > PROVISIONAL_DEVIATION,
-        })
-        .collect();
-    let end = offset.saturating_add(limit).min(total);
-    ok_json(
-        StatusCode::OK,
-        LeaderboardReply { game, entries, total, offset, limit, next: (end < total).then_some(end) },
-    )
-}
-
-fn result_of(h: &HistoryRow) -> Option<RatedResult> {
-    Some(RatedResult {
-        table: h.table.clone(),
-        game: match h.game.as_str() {
-            "madiao" => GameKind::Madiao,
-            "dabaifen" => GameKind::Dabaifen,
-            _ => return None,
-        },
-        at_ms: h.at_ms,
-        rating_before: h.before.rating,
-        rating_after: h.after.rating,
-        deviation_after: h.after.deviation,
-        score: h.score,
-        opponents: h.opponents,
-        outcome: h.outcome(),
-        forfeited: h.forfeited,
-    })
-}
-
-/// `GET /api/players/{name}`: the account of that username (in any case).
-async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult {
-    let no_player = || {
-        let shown: String = name.chars().take(40).collect();
-        ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoPlayer, format!("no account {shown:?}"))
-    };
-    let key = crate::accounts::username_key(&name).map_err(|_| no_player())?;
-    let account = app.store.account_by_username(&key).await.map_err(internal)?.ok_or_else(no_player)?;
-    let ratings = app
-        .store
-        .ratings_of(&account.guest)
-        .await
-        .map_err(internal)?
-        .into_iter()
-        .filter_map(|r| {
-            Some(GameRating {
-                game: game_of(&r.game).ok()?,
-                rating: r.rating,
-                deviation: r.deviation,
-                volatility: r.volatility,
-                games: r.games,
-                wins: r.wins,
-                losses: r.losses,
-                draws: r.draws,
-                provisional: r.deviation > PROVISIONAL_DEVIATION,
-            })
-        })
-        .collect();
-    let newest_first: Vec<RatedResult> = app
-        .store
-        .rating_history(&account.guest, PROFILE_HISTORY)
-        .await
-        .map_err(internal)?
-        .iter()
-        .filter_map(result_of)
-        .collect();
-    let recent = newest_first.iter().take(PROFILE_RECENT).cloned().collect();
-    let mut history = newest_first;
-    history.reverse();
-    ok_json(
-        StatusCode::OK,
-        PlayerProfile { username: account.username, joined_ms: account.created_ms, ratings, recent, history },
     )
 }
 

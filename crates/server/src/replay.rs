@@ -486,13 +486,6 @@ fn dabaifen_prepare(id: &str, rec: &Record<DabaifenHand>) -> Result<Prepared, Re
 // ---------------------------------------------------------------------------------------------
 // The service: turns, the cache and the rate limit of posts
 
-/// A guest's allowance of posts (a token bucket).
-#[derive(Clone, Copy, Debug)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
 /// A prepared replay in the cache.
 struct Entry {
     prepared: Arc<Prepared>,
@@ -534,7 +527,7 @@ pub struct Replays {
     turns: Arc<Semaphore>,
     hand_turns: Arc<Semaphore>,
     cache: Mutex<Cache>,
-    posts: Mutex<HashMap<String, Bucket>>,
+    posts: Mutex<HashMap<String, crate::rate::RateBucket>>,
 }
 
 /// A post refused by the rate limit: it may be tried again after this many seconds.
@@ -560,22 +553,19 @@ impl Replays {
 
     /// Counts a post of `guest` against its allowance; `Err` when it has none left.
     pub fn allow_post(&self, guest: &str) -> Result<(), RetryAfter> {
-        let now = Instant::now();
         let per_second = self.limits.posts_per_minute / 60.0;
         let burst = self.limits.post_burst.max(1.0);
         let Ok(mut posts) = self.posts.lock() else { return Ok(()) };
         if posts.len() > 10_000 {
             // Guests whose allowance is whole again need no entry.
-            posts.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * per_second < burst);
+            posts.retain(|_, b| !b.is_full());
         }
-        let b = posts.entry(guest.to_string()).or_insert(Bucket { tokens: burst, at: now });
-        b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * per_second).min(burst);
-        b.at = now;
-        if b.tokens >= 1.0 {
-            b.tokens -= 1.0;
+        let b =
+            posts.entry(guest.to_string()).or_insert_with(|| crate::rate::RateBucket::new(per_second, burst));
+        if b.take() {
             Ok(())
         } else if per_second > 0.0 {
-            Err(RetryAfter((1.0 - b.tokens) / per_second))
+            Err(RetryAfter(b.wait_seconds()))
         } else {
             Err(RetryAfter(f64::INFINITY))
         }

@@ -7,7 +7,7 @@
 //! holds at most `sockets_per_guest` connections (a `hello` beyond gets `too_many_connections`
 //! and is closed). The server pings every 30 s. A connection that said `hello` with an account's
 //! session is closed with `signed_out` when that session is signed out: at once on the node where
-//! it was signed out, within `session_check_ms` ([`crate::accounts::AccountLimits`]) on the others.
+//! it was signed out, within `session_check_ms` ([`crate::api::accounts::AccountLimits`]) on the others.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -25,9 +25,11 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::App;
-use crate::actor::{Cmd, ConnId, TableHandle};
 use crate::cluster::{Control, Wire};
+use crate::rate::RateBucket;
 use crate::store::TableStatus;
+use crate::tables::{Cmd, TableHandle};
+use table::machine::ConnId;
 use table::machine::Request;
 use table::protocol::{self, ClientMsg, ErrorCode};
 use table::settings::Guest;
@@ -62,32 +64,6 @@ async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketU
         .read_buffer_size(1024)
         .write_buffer_size(0)
         .on_upgrade(move |socket| connection(app, socket))
-}
-
-/// A token bucket: `rate` tokens a second, at most `burst`.
-struct Bucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn new(rate: f64, burst: f64) -> Bucket {
-        Bucket { tokens: burst, rate, burst, at: Instant::now() }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// A guest's WebSocket, counted for the guest until dropped.
@@ -140,8 +116,8 @@ struct Conn {
     at: Option<(String, Entry)>,
     /// The table the connection is at when it runs on another node.
     remote: Option<String>,
-    messages: Bucket,
-    chats: Bucket,
+    messages: RateBucket,
+    chats: RateBucket,
     dropped: u32,
     warned: Option<Instant>,
 }
@@ -202,7 +178,7 @@ impl Conn {
     async fn handle(&mut self, msg: ClientMsg) -> bool {
         let guest = match (&msg, &self.guest) {
             (ClientMsg::Hello { token }, None) => {
-                return match crate::accounts::identify(&self.app, token).await {
+                return match crate::api::accounts::identify(&self.app, token).await {
                     Ok((g, session)) => {
                         match GuestSlot::take(&self.app, &g.id) {
                             Ok(slot) => self.slot = Some(slot),
@@ -226,7 +202,7 @@ impl Conn {
                         self.session = session.map(|s| s.token_hash);
                         true
                     }
-                    Err(e @ crate::accounts::Refused::Store(_)) => {
+                    Err(e @ crate::api::accounts::Refused::Store(_)) => {
                         self.error(ErrorCode::Unavailable, e.to_string());
                         false
                     }
@@ -269,46 +245,14 @@ impl Conn {
                     );
                     return true;
                 }
-                if let Some(table) = self.remote.clone() {
-                    let wire = match other {
-                        ClientMsg::Act { action, move_no, seat } => Wire::Act { action, move_no, seat },
-                        ClientMsg::Chat { text } => Wire::Chat { text },
-                        ClientMsg::Resync => Wire::Resync,
-                        ClientMsg::Leave => {
-                            if let Some((_, entry)) = &mut self.at {
-                                *entry = None;
-                            }
-                            Wire::Leave
-                        }
-                        ClientMsg::Back => Wire::Back,
-                        ClientMsg::Start => Wire::Start,
-                        ClientMsg::Next => Wire::Next,
-                        ClientMsg::Close { keep } => Wire::Close { keep },
-                        ClientMsg::TakeBack => Wire::TakeBack,
-                        ClientMsg::Pause => Wire::Pause { pause: true },
-                        ClientMsg::Resume => Wire::Pause { pause: false },
-                        ClientMsg::Remove { seat } => Wire::Remove { seat },
-                        ClientMsg::Rematch => Wire::Rematch,
-                        ClientMsg::Hint => Wire::Hint,
-                        ClientMsg::Tracker => Wire::Tracker,
-                        ClientMsg::Hello { .. }
-                        | ClientMsg::Ping
-                        | ClientMsg::Join { .. }
-                        | ClientMsg::Watch { .. } => {
-                            return true;
-                        }
-                    };
-                    self.app.cluster.send_remote(self.app.store.node(), &table, self.id, wire).await;
-                    return true;
-                }
-                let Some(t) = &self.table else {
+                if self.remote.is_none() && self.table.is_none() {
                     self.error(ErrorCode::NotAtTable, "join or watch a table first");
                     return true;
-                };
+                }
                 let conn = self.id;
                 let request = match other {
                     ClientMsg::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
-                    ClientMsg::Chat { text } => Request::Chat { conn, text, at_ms: crate::http::now_ms() },
+                    ClientMsg::Chat { text } => Request::Chat { conn, text, at_ms: crate::ids::now_ms() },
                     ClientMsg::Resync => Request::Resync { conn },
                     ClientMsg::Leave => {
                         // Entering again after a move, the connection watches.
@@ -335,12 +279,28 @@ impl Conn {
                         return true;
                     }
                 };
-                if t.send(Cmd::Request(request)).await.is_err() {
-                    self.error(ErrorCode::Unavailable, "the table has closed");
-                    self.table = None;
-                }
+                self.route(request).await;
                 true
             }
+        }
+    }
+
+    /// Sends a request to the connection's table wherever it runs: to its task on this node, or
+    /// over the bus to the node that runs it.
+    async fn route(&mut self, request: Request) {
+        if let Some(table) = &self.remote {
+            if let Some(wire) = Wire::of(request) {
+                self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await;
+            }
+            return;
+        }
+        let Some(t) = &self.table else {
+            self.error(ErrorCode::NotAtTable, "join or watch a table first");
+            return;
+        };
+        if t.send(Cmd::Request(request)).await.is_err() {
+            self.error(ErrorCode::Unavailable, "the table has closed");
+            self.table = None;
         }
     }
 
@@ -368,7 +328,10 @@ impl Conn {
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
         let asked = Instant::now();
         if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
-            return crate::cluster::load(&self.app, row, epoch, asked).await.map(Some).map_err(unavailable);
+            return crate::tables::load(&self.app.tables, row, epoch, asked)
+                .await
+                .map(Some)
+                .map_err(unavailable);
         }
         match self.app.store.table(id).await {
             Ok(Some(t)) if t.status == TableStatus::Closed => {
@@ -425,7 +388,7 @@ impl Conn {
     async fn session_holds(&self) -> bool {
         let Some(hash) = &self.session else { return true };
         match self.app.store.session_by_token_hash(hash).await {
-            Ok(Some(s)) => s.revoked_ms.is_none() && crate::http::now_ms() < s.expires_ms,
+            Ok(Some(s)) => s.revoked_ms.is_none() && crate::ids::now_ms() < s.expires_ms,
             Ok(None) => false,
             Err(_) => true,
         }
@@ -502,8 +465,8 @@ async fn serve_connection(
         table: None,
         at: None,
         remote: None,
-        messages: Bucket::new(limits.messages_per_second, limits.message_burst),
-        chats: Bucket::new(limits.chat_per_second, limits.chat_burst),
+        messages: RateBucket::new(limits.messages_per_second, limits.message_burst),
+        chats: RateBucket::new(limits.chat_per_second, limits.chat_burst),
         dropped: 0,
         warned: None,
     };

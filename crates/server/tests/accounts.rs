@@ -10,7 +10,7 @@ use client::ClientError;
 use common::{TestServer, fast};
 use serde_json::{Value, json};
 use server::Limits;
-use server::accounts::AccountLimits;
+use server::api::accounts::AccountLimits;
 
 const PW: &str = "correct horse battery";
 
@@ -280,7 +280,10 @@ async fn deleting_the_account_keeps_its_games_under_a_neutral_name() {
     let stored = srv.app.store.table(&table).await.unwrap().unwrap();
     assert_eq!(
         stored.seats[0],
-        server::store::SeatRow::Person { guest: ann.id.clone(), name: server::accounts::DELETED_NAME.into() }
+        server::store::SeatRow::Person {
+            guest: ann.id.clone(),
+            name: server::api::accounts::DELETED_NAME.into()
+        }
     );
     // The username may be claimed again, by another guest.
     let bo = srv.guest("Bo").await;

@@ -217,7 +217,7 @@ async fn stored_lines(t: &TestServer, tables: &[&str]) -> Vec<String> {
     for id in tables {
         let text = get(t, &format!("/api/records/{id}")).await.text();
         assert!(text.contains('\n'), "a stored record is written over several lines");
-        out.push(server::archive::one_line(&text));
+        out.push(server::api::archive::one_line(&text));
     }
     out
 }

@@ -14,7 +14,7 @@ use client::Client;
 use common::fast;
 use serde_json::json;
 use server::store::postgres::PgStore;
-use server::store::{OpenOptions, Store};
+use server::store::{Leases, OpenOptions};
 use server::{App, Config, Limits};
 use table::settings::Timing;
 
@@ -61,10 +61,10 @@ fn redis_url() -> String {
 
 /// Makes `n` a cluster member on the bus `bus_url` names (the database at `url` for `postgres`);
 /// the bus, to act on it as the node would.
-async fn join_bus(n: &Node, bus_url: &str, url: &str) -> Arc<dyn server::bus::Bus> {
-    let (bus, heard) = server::bus::open(bus_url, url).await.unwrap();
+async fn join_bus(n: &Node, bus_url: &str, url: &str) -> Arc<dyn server::cluster::bus::Bus> {
+    let (bus, heard) = server::cluster::bus::open(bus_url, url).await.unwrap();
     // The node's own database schema is not the bus's concern: channels are per node/table.
-    server::cluster::Cluster::join_bus(&n.app, bus.clone(), heard).await.unwrap();
+    n.app.join_bus(bus.clone(), heard).await.unwrap();
     bus
 }
 

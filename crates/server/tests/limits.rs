@@ -285,7 +285,7 @@ async fn the_lobby_comes_in_pages() {
     assert_eq!(seen, made);
     // The default page is bounded, and a page too large is refused.
     let (_, v) = srv.client.get("/api/tables").await.unwrap();
-    assert_eq!(v["limit"], server::http::LOBBY_PAGE, "{v}");
+    assert_eq!(v["limit"], server::api::tables::LOBBY_PAGE, "{v}");
     let (status, v) = srv.client.get("/api/tables?limit=100000").await.unwrap();
     assert_eq!(status, 400, "{v}");
     let (status, v) = srv.client.get("/api/tables?offset=-1").await.unwrap();

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use server::store::{self, Store, StoreError, conformance, postgres::PgStore, sqlite::SqliteStore};
+use server::store::{
+    self, Leases, Store, StoreError, TableLog, conformance, postgres::PgStore, sqlite::SqliteStore,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_passes_the_conformance_suite() {

@@ -4,8 +4,8 @@
 //!
 //! The terminal can also go away under the program (its window closed, its tmux session killed):
 //! then reading it gives end-of-file at once, for ever. The event loop therefore never blocks in
-//! the terminal library's reading: it waits on the terminal's input itself ([`InputWatch`]), at
-//! most [`TICK`] at a time, so that a termination signal is seen within a tick, and it takes a
+//! the terminal library's reading: it waits on the terminal's input itself (`InputWatch`), at
+//! most `TICK` at a time, so that a termination signal is seen within a tick, and it takes a
 //! hang-up or the end of input as the person leaving: the record is saved and `run` returns.
 
 use std::io::{self, Write};

@@ -58,6 +58,8 @@ pub enum GameArg {
     Dabaifen,
 }
 
+// Its help text is its variant's in `Command` (a doc comment here would replace it).
+#[allow(missing_docs)]
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// Print `{"hands": [result, …]}` instead of the trick-by-trick replay.
@@ -68,6 +70,8 @@ pub struct ReplayArgs {
     pub file: PathBuf,
 }
 
+// Its help text is its variant's in `Command` (a doc comment here would replace it).
+#[allow(missing_docs)]
 #[derive(Args, Debug)]
 pub struct SimArgs {
     /// The game.
@@ -96,6 +100,8 @@ pub struct SimArgs {
     pub think_ms: u32,
 }
 
+// Its help text is its variant's in `Command` (a doc comment here would replace it).
+#[allow(missing_docs)]
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// The game.

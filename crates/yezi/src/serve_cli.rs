@@ -12,6 +12,28 @@ use table::settings::Timing;
 
 use crate::GameArg;
 
+/// The formats of the server's log (`--log-format`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One line of text an event.
+    Text,
+    /// One JSON object an event.
+    Json,
+}
+
+/// Sends the server's log events (`tracing`) to standard error in `format`, from level INFO up;
+/// a logger set before (a second server in the same process) is kept.
+fn start_log(format: LogFormat) {
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing::Level::INFO)
+        .with_target(false);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
+}
+
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on.
@@ -91,6 +113,11 @@ pub struct ServeArgs {
     /// demonstrations, never for play.
     #[arg(long, value_name = "N")]
     pub table_seed: Option<u64>,
+    /// How the server's log (on standard error) is written: `text`, one line an event for a
+    /// person, or `json`, one JSON object a line for log collectors. Either way each line has
+    /// its time, its level (ERROR, WARN, INFO) and the event's fields.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     /// Threads given to analyses of finished hands (docs/analysis.md), each running one job at a
     /// time at a lowered priority; 0 turns analyses off.
     #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().workers)]
@@ -127,6 +154,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// Runs the server until it is stopped (Ctrl-C).
 pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    start_log(args.log_format);
     let timing = Timing {
         draw_ms: args.draw_ms.max(1),
         window_ms: args.window_ms,
@@ -165,7 +193,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     let fd_limit = match server::listen::raise_fd_limit() {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("yezi serve: the open-files limit cannot be raised: {e}");
+            tracing::warn!(error = %e, "the open-files limit cannot be raised");
             server::listen::fd_limit()
         }
     };
@@ -175,9 +203,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
     }
     if let Some(seed) = args.table_seed {
-        eprintln!(
-            "yezi serve: --table-seed {seed}: every deal can be foretold by anyone who knows it; not for play"
-        );
+        tracing::warn!(seed, "--table-seed: every deal can be foretold by anyone who knows it; not for play");
     }
     runtime()?.block_on(async {
         // The URL may hold a password: every message shows it redacted.
@@ -198,12 +224,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .context("resuming the tables")?;
         if let Some(url) = &args.bus {
             anyhow::ensure!(backend == "postgres", "--bus needs a PostgreSQL database (--db postgres://…)");
-            let (bus, heard) = server::bus::open(url, &args.db)
+            let (bus, heard) = server::cluster::bus::open(url, &args.db)
                 .await
                 .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
                 .context("opening the bus")?;
             println!("yezi serve: a cluster member (node {}) on the {} bus", app.store.node(), bus.kind());
-            server::cluster::Cluster::join_bus(&app, bus, heard).await.context("joining the bus")?;
+            app.join_bus(bus, heard).await.context("joining the bus")?;
         }
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
@@ -212,10 +238,10 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
         app.set_site(server::Site::new(&public_url, &args.allowed_origin, addr)?);
         if args.public_url.is_none() && addr.ip().is_unspecified() {
-            eprintln!(
-                "yezi serve: listening on every address without --public-url: invite links read \
-                 {public_url} and pages reached by another address cannot open WebSockets; \
-                 give --public-url http://THIS-MACHINE:{}",
+            tracing::warn!(
+                "listening on every address without --public-url: invite links read {public_url} and \
+                 pages reached by another address cannot open WebSockets; give --public-url \
+                 http://THIS-MACHINE:{}",
                 addr.port()
             );
         }

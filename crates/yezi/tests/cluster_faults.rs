@@ -590,7 +590,7 @@ async fn three_nodes_survive_kills_and_stalls() {
     }
     // Every table runs somewhere (or is over), and no client saw more moves than its log holds.
     let store = server::store::postgres::PgStore::connect(&pg, Some(&schema)).await.unwrap();
-    use server::store::Store;
+    use server::store::TableLog;
     for t in &tables {
         let row = store.table(t).await.unwrap().unwrap();
         if row.status != server::store::TableStatus::Finished {

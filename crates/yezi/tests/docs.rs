@@ -1,6 +1,7 @@
 //! The project's documents stand on their own: nothing cites documents outside the repository,
-//! every rules section the engines cite exists in the project's rules reference, and every
-//! relative link or named `docs/…` path in the documents leads to a file that exists.
+//! every rules section the engines cite exists in the project's rules reference, every relative
+//! link or named `docs/…` path in the documents leads to a file that exists, every source file
+//! the documents name in backquotes exists, and CONTRIBUTING.md's crate graph is Cargo's.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -258,4 +259,130 @@ fn links_and_named_documents_resolve() {
     }
     assert!(!root().join("DEVELOPERS.md").exists(), "DEVELOPERS.md is replaced by CONTRIBUTING.md");
     assert!(broken.is_empty(), "links to files that do not exist:\n{}", broken.join("\n"));
+}
+
+/// The backquoted spans of a Markdown text that name a source file: no spaces or patterns, a
+/// folder separator or not, and an ending of the project's sources (`.rs`, `.mjs`, `.js`, `.ts`,
+/// `.py`, `.sh`, `.toml`, `.html`, `.css`).
+fn source_paths(t: &str) -> Vec<String> {
+    const ENDINGS: &[&str] = &[".rs", ".mjs", ".js", ".ts", ".py", ".sh", ".toml", ".html", ".css"];
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in t.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (k, span) in line.split('`').enumerate() {
+            let plain = span.chars().all(|c| c.is_alphanumeric() || "/._-".contains(c));
+            if k % 2 == 1 && plain && !span.starts_with('.') && ENDINGS.iter().any(|e| span.ends_with(e)) {
+                out.push(span.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn source_path_parsing() {
+    let t = "See `crates/server/src/ws.rs`, `ws.rs` and `a b.rs`, not `*.rs`, `x.rs::f` nor\n\
+             ```\n`fenced.rs`\n```\nnor `.config/nextest.toml`.";
+    assert_eq!(source_paths(t), ["crates/server/src/ws.rs", "ws.rs"]);
+}
+
+/// Every source file the documents name in backquotes exists: a whole path from the root (or
+/// from where the document stands), or the tail of a file's path (`game/madiao.rs`, `ws.rs`).
+#[test]
+fn every_backquoted_source_path_in_the_documents_exists() {
+    let mut all: Vec<String> = Vec::new();
+    for dir in PROJECT.iter().copied().chain(["test.sh", "Cargo.toml", "python", "examples"]) {
+        all.extend(files_under(dir).iter().map(|p| rel(p)));
+    }
+    let mut docs = files_under("CONTRIBUTING.md");
+    docs.extend(files_under("docs").into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")));
+    let (mut checked, mut missing) = (0, Vec::new());
+    for d in &docs {
+        let t = fs::read_to_string(d).unwrap();
+        for path in source_paths(&t) {
+            checked += 1;
+            let here = d.parent().unwrap().join(&path);
+            let found = here.exists()
+                || root().join(&path).exists()
+                || all.iter().any(|f| f.ends_with(&format!("/{path}")));
+            if !found {
+                missing.push(format!("{}: `{path}`", rel(d)));
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} source paths found");
+    assert!(
+        missing.is_empty(),
+        "source paths named in the documents that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The workspace crates each crate depends on (normal and build dependencies), from
+/// `cargo metadata`.
+fn crate_graph_from_cargo() -> BTreeSet<(String, String)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(root())
+        .output()
+        .expect("run cargo metadata");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
+    let packages = v["packages"].as_array().expect("packages");
+    let members: BTreeSet<String> =
+        packages.iter().filter_map(|p| p["name"].as_str().map(str::to_string)).collect();
+    let mut edges = BTreeSet::new();
+    for p in packages {
+        let name = p["name"].as_str().unwrap_or_default().to_string();
+        for d in p["dependencies"].as_array().into_iter().flatten() {
+            let dep = d["name"].as_str().unwrap_or_default();
+            if d["kind"].as_str() != Some("dev") && members.contains(dep) && dep != name {
+                edges.insert((name.clone(), dep.to_string()));
+            }
+        }
+        edges.insert((name.clone(), name));
+    }
+    edges
+}
+
+/// The crate graph CONTRIBUTING.md draws: the `text` block after "The crates depend", one line a
+/// crate, `crate → dep, dep`; each crate also as `(crate, crate)`, so that a crate without
+/// dependencies is named too.
+fn crate_graph_from_contributing() -> BTreeSet<(String, String)> {
+    let doc = fs::read_to_string(root().join("CONTRIBUTING.md")).unwrap();
+    let at = doc.find("The crates depend").expect("CONTRIBUTING.md draws the crate graph");
+    let block = &doc[at..];
+    let start = block.find("```text\n").expect("a text block") + "```text\n".len();
+    let end = block[start..].find("```").expect("the end of the block") + start;
+    let mut edges = BTreeSet::new();
+    for line in block[start..end].lines().filter(|l| !l.trim().is_empty()) {
+        let (name, deps) = line.split_once('→').unwrap_or((line, ""));
+        let name = name.trim().to_string();
+        edges.insert((name.clone(), name.clone()));
+        for dep in deps.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+            edges.insert((name.clone(), dep.to_string()));
+        }
+    }
+    edges
+}
+
+#[test]
+fn contributing_draws_the_crate_graph_cargo_has() {
+    let cargo = crate_graph_from_cargo();
+    let drawn = crate_graph_from_contributing();
+    let only_cargo: Vec<_> = cargo.difference(&drawn).collect();
+    let only_drawn: Vec<_> = drawn.difference(&cargo).collect();
+    assert!(cargo.len() > 20, "cargo metadata gave only {} edges", cargo.len());
+    assert!(
+        only_cargo.is_empty() && only_drawn.is_empty(),
+        "CONTRIBUTING.md's crate graph differs from cargo metadata: missing {only_cargo:?}, not in Cargo.toml {only_drawn:?}"
+    );
 }

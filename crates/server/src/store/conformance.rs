@@ -48,9 +48,23 @@ fn action(seq: u64, hand: u32, seat: u8, json: &str) -> LoggedAction {
     LoggedAction { seq, hand, seat, action: json.to_string() }
 }
 
+/// The first check a backend failed: which backend, which check, and what it found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Failed(pub String);
+
 /// Runs every check against stores made by `open`, which must open the **same** database each time
 /// it is called (the suite reopens it to check that writes persist).
-pub async fn run<F, Fut>(open: F) -> Result<(), String>
+pub async fn run<F, Fut>(open: F) -> Result<(), Failed>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
+{
+    checks(open).await.map_err(Failed)
+}
+
+/// Every check, in order; the first that fails says why.
+async fn checks<F, Fut>(open: F) -> Result<(), String>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,

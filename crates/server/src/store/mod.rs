@@ -1,14 +1,17 @@
-//! Storage: the one trait every backend implements, the rows it stores, and opening a backend
-//! from a URL (`sqlite:PATH` or a plain path for SQLite, `postgres://…` for PostgreSQL).
+//! Storage: the traits every backend implements, one a concern ([`TableLog`], [`Leases`],
+//! [`Identities`], [`Archive`], [`AnalysisStore`], together [`Store`]), the rows they store, and
+//! opening a backend from a URL (`sqlite:PATH` or a plain path for SQLite, `postgres://…` for PostgreSQL).
 //!
 //! A table is stored as its settings, its secret seed, its four seats and its **action log**: every
 //! engine action in order, each with its hand number and seat, in the engines' JSON shape (the
 //! `yezi/1` record's action without the seat, which is a column). The log is everything needed to
 //! rebuild the table exactly; the `yezi/1` record of a finished game is written from it and
-//! stored with the table. Every backend passes the one conformance suite in [`conformance`].
+//! stored with the table. Every backend passes the one conformance suite (`store::conformance`,
+//! compiled with the `conformance` feature, which the tests turn on).
 
 use async_trait::async_trait;
 
+#[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod postgres;
 pub mod provenance;
@@ -54,7 +57,7 @@ pub const FIRST_EPOCH: Epoch = 1;
 /// Which node holds a table's lease, and in which epoch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
-    /// The node's name ([`Store::node`]).
+    /// The node's name ([`Leases::node`]).
     pub node: String,
     /// The lease's epoch.
     pub epoch: Epoch,
@@ -125,15 +128,19 @@ pub struct TableRow {
 }
 
 /// The storage every backend provides. Every write is durable when its future completes: the
-/// server acknowledges a move only after [`Store::append_actions`] has returned.
-#[async_trait]
-pub trait Store: Send + Sync + 'static {
+/// server acknowledges a move only after [`TableLog::append_actions`] has returned.
+///
+/// Storage by concern: a part of the server that needs one concern names that trait.
+pub trait Store: TableLog + Leases + Identities + Archive + AnalysisStore + Send + Sync + 'static {
     /// A short name of the backend (`sqlite`, `postgres`).
     fn backend(&self) -> &'static str;
-    /// Stores a new guest; a token hash already stored is a conflict.
-    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError>;
-    /// The guest whose token has this hash.
-    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError>;
+}
+
+/// A table's stored life: its row, seats and status, its action log and chat, its record, and
+/// the fenced writes of its task ([`TableLog::write_step`]). Every write is durable when its
+/// future completes: the server acknowledges a move only after its writes have returned.
+#[async_trait]
+pub trait TableLog: Send + Sync {
     /// Stores a new table with its seats; an id already stored is a conflict.
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError>;
     /// One table.
@@ -156,11 +163,24 @@ pub trait Store: Send + Sync + 'static {
     async fn finish_table(&self, table: &str, record: &str) -> Result<(), StoreError>;
     /// The record of a finished table (`None` for a table that is not finished or not stored).
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError>;
+    /// Stores one step's writes of a table, in order and all or none, if `epoch` is still the
+    /// table's current lease held by this node; else nothing is written and the answer is
+    /// [`StoreError::Fenced`].
+    async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError>;
+    /// How many unfinished tables this guest hosts (the limit per guest counts them).
+    async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError>;
+    /// Stores the lobby's summaries (JSON) of tables this node runs, for the other nodes'
+    /// lobbies (a store of one node keeps none: its lobby is its own tables).
+    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError>;
+    /// The stored summaries (JSON) of the unfinished tables whose lease is held.
+    async fn summaries(&self) -> Result<Vec<String>, StoreError>;
+}
 
-    // Ownership. One node runs a table at a time: the one holding its lease. A store shared by
-    // several nodes (PostgreSQL) keeps the leases and fences the writes; a store of one node
-    // (SQLite) gives that node every table.
-
+/// Ownership. One node runs a table at a time: the one holding its lease. A store shared by
+/// several nodes (PostgreSQL) keeps the leases and fences the writes; a store of one node
+/// (SQLite) gives that node every table.
+#[async_trait]
+pub trait Leases: Send + Sync {
     /// This node's name in the leases (unique to the process).
     fn node(&self) -> &str;
     /// Claims for this node up to `limit` unfinished tables that no node holds (never claimed,
@@ -177,22 +197,17 @@ pub trait Store: Send + Sync + 'static {
     /// Gives up a lease this node holds in `epoch`, so that another node may claim the table at
     /// once.
     async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError>;
-    /// Stores one step's writes of a table, in order and all or none, if `epoch` is still the
-    /// table's current lease held by this node; else nothing is written and the answer is
-    /// [`StoreError::Fenced`].
-    async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError>;
-    /// How many unfinished tables this guest hosts (the limit per guest counts them).
-    async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError>;
-    /// Stores the lobby's summaries (JSON) of tables this node runs, for the other nodes'
-    /// lobbies (a store of one node keeps none: its lobby is its own tables).
-    async fn put_summaries(&self, rows: &[(String, String)]) -> Result<(), StoreError>;
-    /// The stored summaries (JSON) of the unfinished tables whose lease is held.
-    async fn summaries(&self) -> Result<Vec<String>, StoreError>;
+}
 
-    // Accounts (see `crate::accounts`). An account belongs to one guest (the guest who claimed
-    // it), so the guest's tables and seats are the account's; sessions are further tokens of
-    // that guest, stored hashed, each with an expiry and revocable.
-
+/// Guests, accounts and sessions (see `crate::api::accounts`). An account belongs to one guest
+/// (the guest who claimed it), so the guest's tables and seats are the account's; sessions are
+/// further tokens of that guest, stored hashed, each with an expiry and revocable.
+#[async_trait]
+pub trait Identities: Send + Sync {
+    /// Stores a new guest; a token hash already stored is a conflict.
+    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError>;
+    /// The guest whose token has this hash.
+    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError>;
     /// One guest, by id.
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError>;
     /// Stores a new account and its first session, and retires the guest's own token (its hash
@@ -224,22 +239,21 @@ pub trait Store: Send + Sync + 'static {
     /// The `limit` most recently created tables that `guest` hosts or holds a seat at (as
     /// stored), newest first.
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError>;
+}
 
-    // The public archive: every finished game of a table that was not private, indexed when the
-    // table is finished ([`Store::finish_table`] or a [`Write::Finish`]); a private table's game
-    // is never in it.
-
+/// What is read of finished games: the public archive (every finished game of a table that was
+/// not private, indexed when the table is finished, [`TableLog::finish_table`] or a
+/// [`Write::Finish`]; a private table's game is never in it) and the ratings (`crate::ratings`:
+/// an account's rating per game, and a row per account and rated match, written by a
+/// [`Write::Rated`] with the table's finish, once; deleting an account deletes them).
+#[async_trait]
+pub trait Archive: Send + Sync {
     /// The archived games the query selects, newest first (by end time, then id), at most
     /// `query.limit`.
     async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError>;
-    /// [`Store::archived_games`], each with its `yezi/1` record.
+    /// [`Archive::archived_games`], each with its `yezi/1` record.
     async fn archived_records(&self, query: &ArchiveQuery)
     -> Result<Vec<(ArchivedGame, String)>, StoreError>;
-
-    // Ratings (`crate::ratings`): an account's rating per game, and a row per account and rated
-    // match, written by a [`Write::Rated`] (with the table's finish, once: a table whose match
-    // has history rows is not rated again). Deleting an account deletes them.
-
     /// The ratings of `guest`'s account, one per game it played a rated match of.
     async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError>;
     /// The accounts rated in `game` (`madiao`, `dabaifen`), best rating first (then fewest
@@ -252,10 +266,12 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError>;
     /// The latest `limit` rated matches of `guest`'s account, newest first.
     async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError>;
+}
 
-    // Analyses (`crate::analysis`): the analysis of one seat's decisions in one hand of a
-    // finished table, as its JSON (`docs/analysis.md`), by table, hand, seat, seed and budget.
-
+/// Analyses (`crate::analysis`): the analysis of one seat's decisions in one hand of a finished
+/// table, as its JSON (`docs/analysis.md`), by table, hand, seat, seed and budget.
+#[async_trait]
+pub trait AnalysisStore: Send + Sync {
     /// Stores an analysis; one already stored under the same key is replaced (the same key gives
     /// the same analysis). A table that is not stored is [`StoreError::NoTable`].
     async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError>;
@@ -619,7 +635,7 @@ pub(crate) const SCHEMA: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS meta (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL)",
-    // Accounts: see `Store::claim_account`.
+    // Accounts: see `Identities::claim_account`.
     "CREATE TABLE IF NOT EXISTS accounts (
         guest_id TEXT PRIMARY KEY REFERENCES guests (id),
         username TEXT NOT NULL,
@@ -640,13 +656,42 @@ pub(crate) const SCHEMA: &[&str] = &[
 /// before the server starts: the time of the last start (`$1`/`?1`: milliseconds, as text).
 pub(crate) const WRITE_PROBE: &str = "INSERT INTO meta (key, value) VALUES ('last_start_ms', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value";
 
-/// Now, in milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+pub(crate) use crate::ids::now_ms;
+
+/// The schema of ratings, in SQL both backends accept: an account's rating per game, and one row
+/// per account and rated match.
+pub(crate) const RATINGS_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS ratings (
+        guest_id TEXT NOT NULL REFERENCES guests (id),
+        game TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        wins BIGINT NOT NULL,
+        losses BIGINT NOT NULL,
+        draws BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, game))",
+    "CREATE INDEX IF NOT EXISTS ratings_by_game ON ratings (game, rating)",
+    "CREATE TABLE IF NOT EXISTS rating_history (
+        guest_id TEXT NOT NULL REFERENCES guests (id),
+        game TEXT NOT NULL,
+        table_id TEXT NOT NULL REFERENCES tables (id),
+        at_ms BIGINT NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        deviation_before DOUBLE PRECISION NOT NULL,
+        volatility_before DOUBLE PRECISION NOT NULL,
+        rating_after DOUBLE PRECISION NOT NULL,
+        deviation_after DOUBLE PRECISION NOT NULL,
+        volatility_after DOUBLE PRECISION NOT NULL,
+        score DOUBLE PRECISION NOT NULL,
+        opponents BIGINT NOT NULL,
+        forfeited BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, game, table_id))",
+    "CREATE INDEX IF NOT EXISTS rating_history_by_table ON rating_history (table_id)",
+    "CREATE INDEX IF NOT EXISTS rating_history_by_time ON rating_history (guest_id, at_ms)",
+];
 
 /// Now, in milliseconds since the Unix epoch, as text (the write probe's value).
 pub(crate) fn now_ms_text() -> String {

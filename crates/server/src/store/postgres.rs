@@ -16,10 +16,10 @@ use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::provenance::{LeaseEpoch, Provenance, Stamp as ProvenanceStamp};
 use super::{
-    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, ArchiveQuery, ArchivedGame, ChatRow, Epoch,
-    FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow,
-    SessionRow, Store, StoreError, TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns,
-    seat_from_columns,
+    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
+    ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
+    LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableLog, TableRow,
+    TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
 
 /// How many connections a store opens at most, unless told otherwise: enough for the
@@ -197,7 +197,7 @@ impl PgStore {
             .iter()
             .chain(OWNERSHIP)
             .chain(ARCHIVE_SCHEMA)
-            .chain(crate::ratings::RATINGS_SCHEMA)
+            .chain(super::RATINGS_SCHEMA)
             .chain(ANALYSIS_SCHEMA)
         {
             tx.batch_execute(sql).await.map_err(pg)?;
@@ -358,7 +358,7 @@ fn action_cols(actions: &[LoggedAction]) -> Vec<(i64, i32, i16)> {
 }
 
 /// The lease a write names, stored with its rows: the writer's epoch and node (none for the
-/// writes that name no lease, [`Store::append_actions`] and [`Store::append_chat`]).
+/// writes that name no lease, [`TableLog::append_actions`] and [`TableLog::append_chat`]).
 type Stamp<'a> = (Option<Epoch>, Option<&'a str>);
 
 async fn write_actions<C: GenericClient>(
@@ -566,29 +566,14 @@ impl PgStore {
     }
 }
 
-#[async_trait]
 impl Store for PgStore {
     fn backend(&self) -> &'static str {
         "postgres"
     }
+}
 
-    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
-        let mut slot = self.client().await?;
-        let c: &mut Client = &mut slot;
-        c.execute(
-            "INSERT INTO guests (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)",
-            &[&guest.id, &guest.name, &guest.token_hash, &guest.created_ms],
-        )
-        .await
-        .map_err(pg)?;
-        Ok(())
-    }
-
-    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
-        let slot = self.client().await?;
-        read_guest(&*slot, "token_hash", token_hash).await
-    }
-
+#[async_trait]
+impl TableLog for PgStore {
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
@@ -755,54 +740,6 @@ impl Store for PgStore {
         Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
     }
 
-    fn node(&self) -> &str {
-        &self.node
-    }
-
-    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
-        self.claim(limit, None).await
-    }
-
-    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
-        Ok(self.claim(1, Some(id)).await?.into_iter().next())
-    }
-
-    async fn renew_leases(&self) -> Result<Held, StoreError> {
-        let slot = self.client().await?;
-        let rows = slot
-            .query(
-                "UPDATE owners SET expires = now() + $2 * interval '1 millisecond' \
-                 WHERE node = $1 AND expires > now() RETURNING table_id",
-                &[&self.node, &(self.lease_ms as f64)],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(Held::Only(rows.iter().map(|r| r.get(0)).collect()))
-    }
-
-    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
-        let slot = self.client().await?;
-        let rows = slot
-            .query(
-                "SELECT table_id, node, epoch FROM owners WHERE table_id = ANY($1) AND expires > now()",
-                &[&tables],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(rows.iter().map(|r| (r.get(0), Holder { node: r.get(1), epoch: r.get(2) })).collect())
-    }
-
-    async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError> {
-        let slot = self.client().await?;
-        slot.execute(
-            "UPDATE owners SET expires = '-infinity' WHERE table_id = $1 AND node = $2 AND epoch = $3",
-            &[&table, &self.node, &epoch],
-        )
-        .await
-        .map_err(pg)?;
-        Ok(())
-    }
-
     async fn write_step(&self, table: &str, epoch: Epoch, writes: &[Write]) -> Result<(), StoreError> {
         let fenced = || {
             StoreError::Fenced(format!(
@@ -906,8 +843,77 @@ impl Store for PgStore {
             .map_err(pg)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
+}
 
-    // Accounts.
+#[async_trait]
+impl Leases for PgStore {
+    fn node(&self) -> &str {
+        &self.node
+    }
+
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
+        self.claim(limit, None).await
+    }
+
+    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
+        Ok(self.claim(1, Some(id)).await?.into_iter().next())
+    }
+
+    async fn renew_leases(&self) -> Result<Held, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "UPDATE owners SET expires = now() + $2 * interval '1 millisecond' \
+                 WHERE node = $1 AND expires > now() RETURNING table_id",
+                &[&self.node, &(self.lease_ms as f64)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(Held::Only(rows.iter().map(|r| r.get(0)).collect()))
+    }
+
+    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT table_id, node, epoch FROM owners WHERE table_id = ANY($1) AND expires > now()",
+                &[&tables],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| (r.get(0), Holder { node: r.get(1), epoch: r.get(2) })).collect())
+    }
+
+    async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        slot.execute(
+            "UPDATE owners SET expires = '-infinity' WHERE table_id = $1 AND node = $2 AND epoch = $3",
+            &[&table, &self.node, &epoch],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Identities for PgStore {
+    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        c.execute(
+            "INSERT INTO guests (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)",
+            &[&guest.id, &guest.name, &guest.token_hash, &guest.created_ms],
+        )
+        .await
+        .map_err(pg)?;
+        Ok(())
+    }
+
+    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
+        let slot = self.client().await?;
+        read_guest(&*slot, "token_hash", token_hash).await
+    }
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let slot = self.client().await?;
@@ -1093,7 +1099,10 @@ impl Store for PgStore {
         }
         Ok(out)
     }
+}
 
+#[async_trait]
+impl Archive for PgStore {
     async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError> {
         let slot = self.client().await?;
         let rows = archive_query(&slot, query, false).await?;
@@ -1171,7 +1180,10 @@ impl Store for PgStore {
             .map_err(pg)?;
         Ok(rows.iter().map(history_row).collect())
     }
+}
 
+#[async_trait]
+impl AnalysisStore for PgStore {
     async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let (hand, seat, seed, think_ms) =
@@ -1291,7 +1303,7 @@ async fn write_rated<C: GenericClient>(
     let settled = match crate::ratings::settle(table, m, &accounts, super::now_ms()) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("yezi serve: table {table}: the rated match is left unrated: {e}");
+            tracing::error!(%table, error = %e, "the rated match is left unrated");
             return Ok(());
         }
     };

@@ -13,13 +13,14 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
+use super::RATINGS_SCHEMA;
 use super::{
-    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, ArchiveQuery, ArchivedGame, ChatRow, Epoch,
-    FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow,
-    Store, StoreError, TableRow, TableStatus, Write, archive_entry, archived_from, seat_columns,
-    seat_from_columns,
+    ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
+    ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
+    LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableLog, TableRow, TableStatus,
+    Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
-use crate::ratings::{RATINGS_SCHEMA, game_name, persons, settle};
+use crate::ratings::{game_name, persons, settle};
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
 type Work = Box<dyn FnOnce(&Connection) -> Output + Send>;
@@ -362,30 +363,14 @@ fn archive_query(
     Ok(out)
 }
 
-#[async_trait]
 impl Store for SqliteStore {
     fn backend(&self) -> &'static str {
         "sqlite"
     }
+}
 
-    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
-        let g = guest.clone();
-        self.call(move |c| {
-            c.execute(
-                "INSERT INTO guests (id, name, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![g.id, g.name, g.token_hash, g.created_ms],
-            )
-            .map_err(backend)?;
-            Ok(())
-        })
-        .await
-    }
-
-    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
-        let h = token_hash.to_string();
-        self.call(move |c| read_guest(c, "token_hash", &h)).await
-    }
-
+#[async_trait]
+impl TableLog for SqliteStore {
     async fn create_table(&self, table: &TableRow) -> Result<(), StoreError> {
         let t = table.clone();
         self.call(move |c| {
@@ -552,37 +537,6 @@ impl Store for SqliteStore {
         .await
     }
 
-    fn node(&self) -> &str {
-        "local"
-    }
-
-    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
-        let unfinished = self.unfinished_tables().await?;
-        Ok(unfinished.into_iter().take(limit as usize).map(|t| (t, FIRST_EPOCH)).collect())
-    }
-
-    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
-        Ok(self.table(id).await?.filter(|t| !t.status.is_over()).map(|t| (t, FIRST_EPOCH)))
-    }
-
-    async fn renew_leases(&self) -> Result<Held, StoreError> {
-        Ok(Held::Every)
-    }
-
-    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
-        let mut out = Vec::new();
-        for t in tables {
-            if self.claim_table(t).await?.is_some() {
-                out.push((t.clone(), Holder { node: self.node().to_string(), epoch: FIRST_EPOCH }));
-            }
-        }
-        Ok(out)
-    }
-
-    async fn release(&self, _table: &str, _epoch: Epoch) -> Result<(), StoreError> {
-        Ok(())
-    }
-
     async fn write_step(&self, table: &str, _epoch: Epoch, writes: &[Write]) -> Result<(), StoreError> {
         let (table, writes) = (table.to_string(), writes.to_vec());
         // One job: its savepoint makes the step's writes all or none.
@@ -623,8 +577,61 @@ impl Store for SqliteStore {
     async fn summaries(&self) -> Result<Vec<String>, StoreError> {
         Ok(Vec::new())
     }
+}
 
-    // Accounts.
+#[async_trait]
+impl Leases for SqliteStore {
+    fn node(&self) -> &str {
+        "local"
+    }
+
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<(TableRow, Epoch)>, StoreError> {
+        let unfinished = self.unfinished_tables().await?;
+        Ok(unfinished.into_iter().take(limit as usize).map(|t| (t, FIRST_EPOCH)).collect())
+    }
+
+    async fn claim_table(&self, id: &str) -> Result<Option<(TableRow, Epoch)>, StoreError> {
+        Ok(self.table(id).await?.filter(|t| !t.status.is_over()).map(|t| (t, FIRST_EPOCH)))
+    }
+
+    async fn renew_leases(&self) -> Result<Held, StoreError> {
+        Ok(Held::Every)
+    }
+
+    async fn holders(&self, tables: &[String]) -> Result<Vec<(String, Holder)>, StoreError> {
+        let mut out = Vec::new();
+        for t in tables {
+            if self.claim_table(t).await?.is_some() {
+                out.push((t.clone(), Holder { node: self.node().to_string(), epoch: FIRST_EPOCH }));
+            }
+        }
+        Ok(out)
+    }
+
+    async fn release(&self, _table: &str, _epoch: Epoch) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Identities for SqliteStore {
+    async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
+        let g = guest.clone();
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO guests (id, name, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![g.id, g.name, g.token_hash, g.created_ms],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
+        let h = token_hash.to_string();
+        self.call(move |c| read_guest(c, "token_hash", &h)).await
+    }
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let id = id.to_string();
@@ -813,7 +820,10 @@ impl Store for SqliteStore {
         })
         .await
     }
+}
 
+#[async_trait]
+impl Archive for SqliteStore {
     async fn archived_games(&self, query: &ArchiveQuery) -> Result<Vec<ArchivedGame>, StoreError> {
         let q = query.clone();
         let rows = self.call(move |c| archive_query(c, &q, false)).await?;
@@ -896,7 +906,10 @@ impl Store for SqliteStore {
         })
         .await
     }
+}
 
+#[async_trait]
+impl AnalysisStore for SqliteStore {
     async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError> {
         let (key, analysis) = (key.clone(), analysis.to_string());
         self.call(move |c| {
@@ -1016,7 +1029,7 @@ fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Res
     let settled = match settle(table, m, &accounts, super::now_ms()) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("yezi serve: table {table}: the rated match is left unrated: {e}");
+            tracing::error!(%table, error = %e, "the rated match is left unrated");
             return Ok(());
         }
     };

@@ -34,10 +34,11 @@ use table::protocol::{
 };
 
 use crate::App;
-use crate::RateBucket;
-use crate::http::{ApiError, ApiResult, bearer, body, now_ms, ok_json};
+use crate::api::error::{ApiError, ApiResult, bearer, body, ok_json};
 use crate::ids;
+use crate::ids::now_ms;
 use crate::listen::Peer;
+use crate::rate::RateBucket;
 use crate::store::{AccountRow, GuestRow, SessionRow, StoreError};
 
 /// The name a deleted account's guest gets wherever it is stored (its seats, its chat lines, the
@@ -150,7 +151,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/account/password", post(change_password))
         .route("/api/account/delete", post(delete_account))
         .route("/api/account/tables", get(account_tables))
-        .route("/api/account/games", get(crate::mygames::my_games))
         .route("/api/sessions", post(sign_in).delete(sign_out_everywhere))
         .route("/api/sessions/current", delete(sign_out))
         .layer(DefaultBodyLimit::max(16 * 1024))
@@ -230,18 +230,23 @@ async fn session(app: &App, headers: &HeaderMap) -> Result<(GuestRow, SessionRow
 
 /// Checks a username's form (see [`USERNAME_LEN`]: ASCII letters, digits, `_` and `-`,
 /// beginning with a letter) and gives its key, the lower-case username.
-pub fn username_key(username: &str) -> Result<String, String> {
+pub fn username_key(username: &str) -> Result<String, BadUsername> {
     let ok_chars = username.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     let first_letter = username.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
     if !USERNAME_LEN.contains(&username.len()) || !ok_chars || !first_letter {
-        return Err(format!(
-            "a username is {} to {} ASCII letters, digits, `_` or `-`, beginning with a letter",
-            USERNAME_LEN.start(),
-            USERNAME_LEN.end()
-        ));
+        return Err(BadUsername);
     }
     Ok(username.to_ascii_lowercase())
 }
+
+/// A username not of the form [`username_key`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a username is {} to {} ASCII letters, digits, `_` or `-`, beginning with a letter",
+    USERNAME_LEN.start(),
+    USERNAME_LEN.end()
+)]
+pub struct BadUsername;
 
 /// Checks a new password's length.
 fn check_password(password: &str) -> Result<(), ApiError> {
@@ -378,7 +383,7 @@ async fn claim(State(app): State<Arc<App>>, Peer(peer): Peer, headers: HeaderMap
     }
     let req: NewAccount = body(&bytes)?;
     let key = username_key(&req.username)
-        .map_err(|m| ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadUsername, m))?;
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadUsername, e.to_string()))?;
     check_password(&req.password)?;
     ip_allowance(&app, peer)?;
     if app.store.account_by_username(&key).await.map_err(internal)?.is_some() {

@@ -23,7 +23,7 @@ use table::protocol::ApiCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::App;
-use crate::http::ApiError;
+use crate::api::error::ApiError;
 use crate::store::{ArchiveQuery, PlayerMatch};
 
 /// The archive's routes.
@@ -95,7 +95,7 @@ async fn list(
     // Each game's final score, worked out from its table's log (kept once worked out).
     for g in &mut games {
         if let Some(t) = app.store.table(&g.id).await.map_err(store_error)? {
-            g.score = crate::mygames::final_score(&app, &t).await?;
+            g.score = crate::api::mygames::final_score(&app, &t).await?;
         }
     }
     Ok(axum::Json(ArchivePage { games, next }).into_response())

@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use axum::extract::{Query, State};
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{HeaderMap, StatusCode};
+use axum::routing::get;
 use cards::Seat;
 use cards::record::GameKind;
 use table::history::{MyGame, MyGames, Outcome};
@@ -14,8 +16,13 @@ use table::protocol::MatchSummary;
 use table::settings::TableSettings;
 
 use crate::App;
-use crate::http::{ApiError, ApiResult, bearer, ok_json, query_number};
+use crate::api::error::{ApiError, ApiResult, bearer, ok_json, query_number};
 use crate::store::{TableRow, TableStatus};
+
+/// The route of a player's own games.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new().route("/api/account/games", get(my_games)).layer(DefaultBodyLimit::max(16 * 1024))
+}
 
 /// How many of the guest's newest tables are looked through (hosted or seated, finished or not).
 pub const TABLES_SCANNED: u32 = 1000;
@@ -113,7 +120,7 @@ pub async fn my_games(
     headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult {
-    let (g, _) = crate::accounts::identify(&app, bearer(&headers)?).await?;
+    let (g, _) = crate::api::accounts::identify(&app, bearer(&headers)?).await?;
     let f = filters(&q)?;
     let offset = query_number(&q, "offset")?.unwrap_or(0);
     let limit = query_number(&q, "limit")?.unwrap_or(GAMES_PAGE);

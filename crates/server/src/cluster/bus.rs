@@ -103,7 +103,7 @@ impl RedisBus {
                 let pubsub = match client.get_async_pubsub().await {
                     Ok(p) => p,
                     Err(e) => {
-                        eprintln!("yezi serve: the Redis bus is unreachable: {e}");
+                        tracing::error!(error = %e, "the Redis bus is unreachable");
                         tokio::time::sleep(RECONNECT).await;
                         if heard_tx.is_closed() {
                             return;
@@ -142,7 +142,7 @@ impl RedisBus {
                         },
                     }
                 }
-                eprintln!("yezi serve: the Redis bus went away: connecting again");
+                tracing::warn!("the Redis bus went away: connecting again");
                 tokio::time::sleep(RECONNECT).await;
             }
         });
@@ -254,7 +254,7 @@ impl PgBus {
                         }
                         *l = Some(c);
                     }
-                    Err(e) => eprintln!("yezi serve: the PostgreSQL bus is unreachable: {e}"),
+                    Err(e) => tracing::error!(error = %e, "the PostgreSQL bus is unreachable"),
                 }
             }
         });

@@ -8,7 +8,7 @@
 //! was: a person's move is refused with `storage`, a bot's move or a draw is tried again.
 //!
 //! The task runs the table for as long as its node holds the table's lease (see
-//! [`crate::store::Store::write_step`]): every step's writes name the lease's epoch, and a step
+//! [`crate::store::TableLog::write_step`]): every step's writes name the lease's epoch, and a step
 //! whose writes are fenced, or a lease the node failed to renew, stops the task at once, without
 //! sending anything; its connections are told the table moved ([`crate::cluster`]). So does the
 //! end of the lease's term by the node's own clock ([`crate::cluster::Term`]): a task whose
@@ -31,21 +31,86 @@ use table::machine::{self, Config, Effects, Input, Millis, Reply, Request, Table
 use table::protocol::{ErrorCode, Refusal, TableSummary};
 use table::settings::TableSettings;
 
-use crate::App;
-use crate::cluster::Term;
-use crate::store::{Epoch, StoreError, TableRow};
+use table::machine::{ConnId, RematchOrder};
+use table::settings::Timing;
 
-/// A connection's identity within the server.
-pub type ConnId = u64;
-/// Where a connection's outgoing messages go.
-pub type Out = mpsc::Sender<Utf8Bytes>;
+use crate::cluster::{Cluster, Out, Term};
+use crate::store::{Epoch, Store, StoreError, TableRow};
+
+/// The tables this node runs, by id.
+pub type Running = std::sync::Mutex<HashMap<String, TableHandle>>;
+
+/// What a table's task needs from its node, passed in when it starts: it reaches nothing else.
+pub struct Deps {
+    /// The database, where the task writes the table's log.
+    pub store: Arc<dyn Store>,
+    /// The node's leases and connections.
+    pub cluster: Arc<Cluster>,
+    /// The tables' timing.
+    pub timing: Timing,
+    /// The node's running tables, which the task leaves when it stops.
+    pub running: Arc<Running>,
+    /// Makes a rematch's table (the node's [`crate::tables::Tables`]).
+    pub rematch: std::sync::Weak<dyn Rematch>,
+}
+
+/// Makes the table of a rematch: a table's task asks its node for it.
+#[async_trait::async_trait]
+pub trait Rematch: Send + Sync {
+    /// The new table's id, or why it could not be made.
+    async fn rematch(&self, order: RematchOrder) -> Result<String, CreateError>;
+}
+
+/// Why a table could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// The host hosts as many unfinished tables as one guest may.
+    #[error("you host {hosted} unfinished tables; the limit is {limit}")]
+    TooMany {
+        /// The host's unfinished tables.
+        hosted: usize,
+        /// The limit ([`crate::Limits::tables_per_guest`]).
+        limit: usize,
+    },
+    /// The store, the random source or the table's settings failed.
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// Why a table's task could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The stored settings are not a table's settings.
+    #[error("table {table}: settings: {source}")]
+    Settings {
+        /// The table.
+        table: String,
+        /// What is wrong with them.
+        source: serde_json::Error,
+    },
+    /// The table's log cannot be replayed.
+    #[error(transparent)]
+    Load(#[from] table::machine::LoadError),
+}
+
+/// Whether `guest` has an account.
+pub async fn has_account(store: &dyn Store, guest: &str) -> Result<bool, StoreError> {
+    Ok(store.account_by_guest(guest).await?.is_some())
+}
 
 /// A request to a table's task.
 pub enum Cmd {
     /// A request that is not answered on its own (its effects are messages).
     Request(Request),
     /// A join or a watch: the connection's queue, and where the table's answer goes.
-    Enter { request: Request, out: Out, reply: oneshot::Sender<Reply> },
+    Enter {
+        /// The join or watch.
+        request: Request,
+        /// The connection's outgoing queue.
+        out: Out,
+        /// Where the table's answer goes.
+        reply: oneshot::Sender<Reply>,
+    },
 }
 
 /// A running table as the server holds it.
@@ -62,30 +127,30 @@ pub struct TableHandle {
     /// Until when the task may count on its lease (the node's renewals extend it).
     pub term: Arc<Term>,
     /// Set, under the lock of the node's tables, when the task has stopped: a handle whose task
-    /// stopped before it was put among them is not put there ([`crate::cluster::install`]).
+    /// stopped before it was put among them is not put there ([`crate::tables::Tables::install`]).
     pub ended: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Starts the task of a stored table (a new one, or one resumed after a restart from its log).
 /// The task holds the table's lease in `epoch`, taken by a statement sent at `taken`.
 pub(crate) fn spawn(
-    app: Arc<App>,
+    deps: Arc<Deps>,
     row: TableRow,
     epoch: Epoch,
     taken: Instant,
     log: Vec<LoggedAction>,
     chat: Vec<ChatRow>,
-) -> Result<TableHandle, String> {
-    let doc: TableSettings =
-        serde_json::from_str(&row.settings).map_err(|e| format!("table {}: settings: {e}", row.id))?;
+) -> Result<TableHandle, StartError> {
+    let doc: TableSettings = serde_json::from_str(&row.settings)
+        .map_err(|source| StartError::Settings { table: row.id.clone(), source })?;
     match doc.game {
-        GameKind::Madiao => Shell::<ai::Madiao>::start(app, row, (epoch, taken), doc, log, chat),
-        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(app, row, (epoch, taken), doc, log, chat),
+        GameKind::Madiao => Shell::<ai::Madiao>::start(deps, row, (epoch, taken), doc, log, chat),
+        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(deps, row, (epoch, taken), doc, log, chat),
     }
 }
 
 /// Checks settings as a table would (for creating one).
-pub(crate) fn check_settings(
+pub fn check_settings(
     doc: &TableSettings,
 ) -> Result<serde_json::Map<String, Value>, table::game::SettingsError> {
     match doc.game {
@@ -101,7 +166,7 @@ struct Shell<G: TableRules>
 where
     G::Action: serde::de::DeserializeOwned,
 {
-    app: Arc<App>,
+    deps: Arc<Deps>,
     id: String,
     table: machine::Table<G>,
     rx: mpsc::Receiver<Box<Cmd>>,
@@ -141,13 +206,13 @@ where
     /// Starts the task holding the lease of epoch `lease.0`, taken by a statement sent at
     /// `lease.1`.
     fn start(
-        app: Arc<App>,
+        deps: Arc<Deps>,
         row: TableRow,
         (lease, taken): (Epoch, Instant),
         doc: TableSettings,
         log: Vec<LoggedAction>,
         chat: Vec<ChatRow>,
-    ) -> Result<TableHandle, String> {
+    ) -> Result<TableHandle, StartError> {
         let config = Config {
             id: row.id.clone(),
             settings: doc,
@@ -156,18 +221,18 @@ where
             seats: row.seats,
             status: row.status,
             created_ms: row.created_ms,
-            timing: app.timing,
+            timing: deps.timing,
         };
-        let mut table = machine::Table::<G>::new(config, &log, chat, 0).map_err(|e| e.to_string())?;
+        let mut table = machine::Table::<G>::new(config, &log, chat, 0)?;
         let summary = Arc::new(RwLock::new(table.summary(0)));
         let (tx, rx) = mpsc::channel(256);
         let (done_tx, done_rx) = mpsc::unbounded_channel();
         let lost = Arc::new(tokio::sync::Notify::new());
-        let term = Arc::new(Term::new(app.cluster.term_end(taken)));
+        let term = Arc::new(Term::new(deps.cluster.term_end(taken)));
         let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let fx = table.start(0);
         let mut shell = Shell {
-            app,
+            deps,
             id: row.id,
             table,
             rx,
@@ -208,7 +273,7 @@ where
                 Some(done) = self.done_rx.recv() => Some(Input::Done(done)),
                 _ = sleep_until_opt(wake) => Some(Input::Tick),
                 _ = self.lost.notified() => {
-                    self.app.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     self.fenced("the node could not renew its lease");
                     None
                 }
@@ -227,13 +292,13 @@ where
                 break;
             }
         }
-        let removed = self.app.tables.lock().is_ok_and(|mut tables| {
+        let removed = self.deps.running.lock().is_ok_and(|mut tables| {
             self.ended.store(true, std::sync::atomic::Ordering::Relaxed);
             tables.get(&self.id).is_some_and(|h| h.tx.same_channel(&self.tx))
                 && tables.remove(&self.id).is_some()
         });
         if removed {
-            self.app.cluster.stopped(&self.id).await;
+            self.deps.cluster.stopped(&self.id).await;
         }
     }
 
@@ -246,13 +311,13 @@ where
         if self.term.holds(Instant::now()) {
             return true;
         }
-        self.app.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let lease = self.app.cluster.lease().as_millis();
+        self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let lease = self.deps.cluster.lease().as_millis();
         self.fenced(&format!("its lease may have run out (not renewed for {lease} ms less a tenth)"));
         // Off the task: the database may be out of reach (the likely reason for the end).
-        let (app, id, epoch) = (self.app.clone(), self.id.clone(), self.lease);
+        let (store, id, epoch) = (self.deps.store.clone(), self.id.clone(), self.lease);
         tokio::spawn(async move {
-            let _ = app.store.release(&id, epoch).await;
+            let _ = store.release(&id, epoch).await;
         });
         false
     }
@@ -260,12 +325,12 @@ where
     /// The node no longer holds the table: stop at once, sending nothing, and tell the
     /// connections at the table that it moved.
     fn fenced(&mut self, why: &str) {
-        eprintln!("yezi serve: table {} stops here (epoch {}): {why}", self.id, self.lease);
+        tracing::warn!(table = %self.id, epoch = self.lease, why, "the table stops here");
         self.retire = true;
         self.wake = None;
         self.waiting.clear();
         let conns: Vec<ConnId> = self.outs.drain().map(|(c, _)| c).collect();
-        self.app.cluster.moved(&self.id, &conns);
+        self.deps.cluster.moved(&self.id, &conns);
     }
 
     /// A command as the machine's input (a join or watch leaves its queue and answer here).
@@ -295,7 +360,7 @@ where
         if !self.table.rated() || self.table.seated(&guest.id) {
             return Some(input);
         }
-        let refusal = match crate::ratings::has_account(&self.app, &guest.id).await {
+        let refusal = match has_account(self.deps.store.as_ref(), &guest.id).await {
             Ok(true) => return Some(input),
             Ok(false) => crate::ratings::account_required(),
             Err(e) => Refusal::new(ErrorCode::Storage, format!("the account cannot be looked up: {e}")),
@@ -329,7 +394,7 @@ where
                 self.fenced(&why);
                 // Another node may claim it now (a release names this node's epoch: it does
                 // nothing when the lease has already passed on).
-                let _ = self.app.store.release(&self.id, self.lease).await;
+                let _ = self.deps.store.release(&self.id, self.lease).await;
                 return;
             }
             Err(e) => self.table.refuse(step, &e.to_string(), self.now()),
@@ -345,9 +410,9 @@ where
         if writes.is_empty() {
             return Ok(());
         }
-        match self.app.store.write_step(&self.id, self.lease, writes).await {
+        match self.deps.store.write_step(&self.id, self.lease, writes).await {
             Err(StoreError::Fenced(why)) => {
-                self.app.cluster.fenced_writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.deps.cluster.fenced_writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Err(StoreError::Fenced(why))
             }
             // The same step written before with its answer lost (a connection dropped after the
@@ -370,7 +435,7 @@ where
         if !writes.iter().any(|w| matches!(w, Write::Actions(a) if !a.is_empty())) {
             return Ok(false);
         }
-        Ok(in_log(writes, &self.app.store.actions(&self.id).await?))
+        Ok(in_log(writes, &self.deps.store.actions(&self.id).await?))
     }
 
     fn carry_out(&mut self, fx: Effects<G>) {
@@ -398,7 +463,7 @@ where
             }
         }
         for note in fx.notes {
-            eprintln!("yezi serve: {note}");
+            tracing::info!(table = %self.id, "{note}");
         }
         for job in fx.jobs {
             let tx = self.done_tx.clone();
@@ -412,9 +477,12 @@ where
         }
         if let Some(order) = fx.rematch {
             // The new table is made off the table's task; its id (or the failure) comes back.
-            let (app, tx) = (self.app.clone(), self.tx.clone());
+            let (maker, tx) = (self.deps.rematch.clone(), self.tx.clone());
             tokio::spawn(async move {
-                let table = crate::manage::make_rematch(&app, order).await;
+                let table = match maker.upgrade() {
+                    Some(maker) => maker.rematch(order).await.map_err(|e| e.to_string()),
+                    None => Err("the server is stopping".to_string()),
+                };
                 let _ = tx.send(Box::new(Cmd::Request(Request::Rematched { table }))).await;
             });
         }

@@ -1,7 +1,6 @@
-//! The HTTP API (see `docs/protocol.md`): guests, the lobby, creating tables, a table's summary,
-//! the record of a finished game, its replay hand by hand ([`crate::replay`]), the games' options
-//! and the server's statistics. Every error is `{"error": {"code": …, "message": …}}` with a
-//! fitting status.
+//! Guests, the lobby, creating tables, a table's summary, the record of a finished game, its
+//! replay hand by hand ([`crate::replay`]), the games' options and the server's statistics
+//! (see `docs/protocol.md`).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -17,59 +16,19 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::App;
-use crate::actor;
+use crate::api::error::{ApiError, ApiResult, bearer, body, check_name, ok_json, query_number};
 use crate::ids;
+use crate::ids::now_ms;
 use crate::listen::Peer;
 use crate::replay;
-use crate::store::{GuestRow, SeatRow, TableRow, TableStatus};
+use crate::store::{GuestRow, SeatRow, TableStatus};
+use crate::tables::{self, CreateError};
 use table::protocol::{
-    ApiCode, ApiErrorBody, ApiErrorDetail, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply,
-    NewGuest, NewGuestReply, NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
+    ApiCode, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest, NewGuestReply,
+    NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
 };
 use table::settings::{GRACE_MAX, TableSettings};
-use table::text::{TextKind, check_text};
-
-/// An API error: a status, a code and a message.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    code: ApiCode,
-    message: String,
-}
-
-impl From<Refusal> for ApiError {
-    fn from(r: Refusal) -> ApiError {
-        let status = StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST);
-        ApiError { status, code: r.api_code(), message: r.message }
-    }
-}
-
-impl ApiError {
-    pub(crate) fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into() }
-    }
-
-    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadRequest, message)
-    }
-
-    pub(crate) fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, ApiCode::Internal, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = ApiErrorBody { error: ApiErrorDetail { code: self.code, message: self.message } };
-        (self.status, axum::Json(body)).into_response()
-    }
-}
-
-pub(crate) type ApiResult = Result<Response, ApiError>;
-
-pub(crate) fn ok_json<T: serde::Serialize>(status: StatusCode, v: T) -> ApiResult {
-    Ok((status, axum::Json(v)).into_response())
-}
+use table::text::TextKind;
 
 /// The API's routes.
 pub fn routes() -> Router<Arc<App>> {
@@ -88,50 +47,10 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/replay", post(replay_posted))
 }
 
-/// Milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-/// Reads a JSON body into `T`, with an error that says what is wrong.
-pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
-    let v: Value =
-        serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        ApiError::bad(if path == "." {
-            e.into_inner().to_string()
-        } else {
-            format!("{path}: {}", e.into_inner())
-        })
-    })
-}
-
-/// Checks a name a person chose (see [`crate::text`] for the rules), with the `bad_name` error.
-pub fn check_name(kind: TextKind, name: &str, max: usize) -> Result<String, ApiError> {
-    check_text(kind, name, max)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, ApiCode::BadName, e.to_string()))
-}
-
-/// The token of a request's `Authorization: Bearer TOKEN` header.
-pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
-    let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, ApiCode::BadToken, m);
-    let value = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).ok_or_else(|| {
-        unauthorized("this needs an `Authorization: Bearer TOKEN` header (POST /api/guests gives a token)")
-    })?;
-    let token = value
-        .strip_prefix("Bearer ")
-        .ok_or_else(|| unauthorized("the Authorization header must be `Bearer TOKEN`"))?;
-    Ok(token.trim())
-}
-
 /// The guest a request's `Authorization: Bearer TOKEN` header names (a guest's token, or a
-/// session of its account: see [`crate::accounts::identify`]).
+/// session of its account: see [`crate::api::accounts::identify`]).
 async fn guest(app: &App, headers: &HeaderMap) -> Result<GuestRow, ApiError> {
-    Ok(crate::accounts::identify(app, bearer(headers)?).await?.0)
+    Ok(crate::api::accounts::identify(app, bearer(headers)?).await?.0)
 }
 
 /// Takes one guest creation from `ip`'s allowance (`guests_burst` at once, then one every
@@ -143,9 +62,9 @@ fn guest_allowance(app: &App, ip: std::net::IpAddr) -> Result<(), ApiError> {
         // Forget the addresses whose allowance is whole again.
         buckets.retain(|_, b| !b.is_full());
     }
-    let b = buckets
-        .entry(ip)
-        .or_insert_with(|| crate::RateBucket::new(1.0 / l.guest_every_seconds.max(0.001), l.guests_burst));
+    let b = buckets.entry(ip).or_insert_with(|| {
+        crate::rate::RateBucket::new(1.0 / l.guest_every_seconds.max(0.001), l.guests_burst)
+    });
     if b.take() {
         return Ok(());
     }
@@ -249,19 +168,6 @@ async fn games() -> ApiResult {
 /// The lobby's page size when none is asked for.
 pub const LOBBY_PAGE: u32 = 50;
 
-/// Reads a whole number of a query parameter.
-pub(crate) fn query_number(
-    q: &std::collections::HashMap<String, String>,
-    key: &str,
-) -> Result<Option<u32>, ApiError> {
-    q.get(key)
-        .map(|v| {
-            v.parse::<u32>()
-                .map_err(|_| ApiError::bad(format!("{key} must be a whole number from 0, not {v:?}")))
-        })
-        .transpose()
-}
-
 async fn lobby(
     State(app): State<Arc<App>>,
     Query(q): Query<std::collections::HashMap<String, String>>,
@@ -275,7 +181,7 @@ async fn lobby(
         )));
     }
     // This node's tables, and those of the other nodes as they last stored them.
-    let mut list: Vec<table::protocol::TableSummary> = crate::cluster::all_summaries(&app)
+    let mut list: Vec<table::protocol::TableSummary> = crate::tables::all_summaries(&app.tables)
         .await
         .into_iter()
         .filter(|s| !s.private && !s.status.is_over())
@@ -313,7 +219,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
     if req.rated {
-        crate::ratings::check_rated(&app, &host.id, req.seats.as_deref()).await?;
+        crate::api::ratings::check_rated(&app, &host.id, req.seats.as_deref()).await?;
     }
     let name = match &req.name {
         Some(n) => check_name(TextKind::TableName, n, 60)?,
@@ -352,7 +258,7 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
         zero_cash: req.zero_cash,
         rated: req.rated,
     };
-    let variants = actor::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
+    let variants = tables::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
     let choices = req.seats.unwrap_or_else(|| {
         vec![
@@ -390,41 +296,20 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     if me > 1 {
         return Err(ApiError::bad("seats: the creator can take one seat"));
     }
-    // Counted in the database: the guest's tables may run on other nodes.
-    let hosted = app.store.hosted_tables(&host.id).await.map_err(|e| ApiError::internal(e.to_string()))?;
-    if hosted >= app.limits.tables_per_guest {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ApiCode::TooManyTables,
-            format!("you host {hosted} unfinished tables; the limit is {}", app.limits.tables_per_guest),
-        ));
-    }
     let seats: [SeatRow; 4] = seats.try_into().map_err(|_| ApiError::bad("seats: a table has 4 seats"))?;
     let all_taken = seats.iter().all(|s| *s != SeatRow::Open);
-    let row = TableRow {
-        id: ids::new_id("t").map_err(|e| ApiError::internal(e.to_string()))?,
-        game: req.game.name().to_string(),
-        settings: serde_json::to_string(&settings).map_err(|e| ApiError::internal(e.to_string()))?,
-        seed: app.new_table_seed().map_err(|e| ApiError::internal(e.to_string()))?,
-        host: Some(host.id.clone()),
-        status: TableStatus::Waiting,
-        created_ms: now_ms(),
-        seats,
-    };
     // The creator's lease is taken with the table.
-    let taken = tokio::time::Instant::now();
-    app.store.create_table(&row).await.map_err(|e| ApiError::internal(e.to_string()))?;
-    let id = row.id.clone();
-    let handle = actor::spawn(app.clone(), row, crate::store::FIRST_EPOCH, taken, Vec::new(), Vec::new())
-        .map_err(ApiError::internal)?;
-    if crate::cluster::install(&app, &id, &handle) {
-        app.cluster.running(&id, true).await;
-    }
+    let (id, handle) = app.tables.create(&settings, &host.id, seats).await.map_err(|e| match e {
+        CreateError::TooMany { .. } => {
+            ApiError::new(StatusCode::TOO_MANY_REQUESTS, ApiCode::TooManyTables, e.to_string())
+        }
+        CreateError::Internal(why) => ApiError::internal(why),
+    })?;
     if all_taken {
         // Every seat is taken (bots, or the creator): the match begins when the creator starts
         // it or, with no person seated, at once.
         if me == 0 {
-            let _ = handle.send(actor::Cmd::Request(table::machine::Request::AutoStart)).await;
+            let _ = handle.send(tables::Cmd::Request(table::machine::Request::AutoStart)).await;
         }
     }
     let summary =

@@ -1,0 +1,28 @@
+//! The HTTP API (see `docs/protocol.md`), one module per concern: guests, the lobby, tables,
+//! records, replays and statistics ([`tables`]); accounts and sessions ([`accounts`]); the archive
+//! of finished games ([`archive`]); ratings ([`ratings`]); a player's own games ([`mygames`]).
+//! Every handler answers errors as one [`ApiError`] ([`error`]).
+
+use std::sync::Arc;
+
+use axum::Router;
+
+use crate::App;
+
+pub mod accounts;
+pub mod archive;
+pub mod error;
+pub mod mygames;
+pub mod ratings;
+pub mod tables;
+
+pub use error::ApiError;
+
+/// Every route of the API.
+pub fn routes() -> Router<Arc<App>> {
+    tables::routes()
+        .merge(accounts::routes())
+        .merge(mygames::routes())
+        .merge(archive::routes())
+        .merge(ratings::routes())
+}

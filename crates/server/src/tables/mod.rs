@@ -1,0 +1,314 @@
+//! The tables this node runs: the registry of their tasks ([`task`]), the one way a table is made
+//! ([`Tables::create`], for a new table and for a rematch), loading a table this node claimed,
+//! and the node's upkeep of its leases (renewing them, claiming orphaned tables, publishing the
+//! lobby's summaries). The owner's side of connections on other nodes is [`remote`].
+//!
+//! Closing a table and removing an away person are the table's own (`table::machine`); see
+//! `docs/protocol.md`, "Table management".
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use table::machine::{RematchOrder, Request};
+use table::settings::{Guest, TableSettings, Timing};
+use tokio::time::Instant;
+
+use crate::cluster::{CLAIM_BATCH, Cluster};
+use crate::ids;
+use crate::store::{Epoch, FIRST_EPOCH, Held, SeatRow, Store, StoreError, TableRow, TableStatus};
+
+pub mod remote;
+pub mod task;
+
+pub use task::{Cmd, CreateError, Deps, StartError, TableHandle, check_settings, has_account};
+
+/// The tables this node runs, and what their tasks are given ([`Deps`]).
+pub struct Tables {
+    /// What every table's task is given.
+    pub deps: Arc<Deps>,
+    /// Unfinished tables one guest may host at once.
+    tables_per_guest: usize,
+    /// The source of new tables' seeds when the server was given one ([`crate::Config::table_seed`]).
+    seeds: Option<Mutex<cards::Rng>>,
+}
+
+impl Tables {
+    /// The tables of a node on `store`, none running yet; with `table_seed`, every new table's
+    /// seed is drawn from it in the order the tables are made.
+    pub fn new(
+        store: Arc<dyn Store>,
+        cluster: Arc<Cluster>,
+        timing: Timing,
+        tables_per_guest: usize,
+        table_seed: Option<u64>,
+    ) -> Arc<Tables> {
+        Arc::new_cyclic(|me: &Weak<Tables>| {
+            let rematch: Weak<dyn task::Rematch> = me.clone();
+            Tables {
+                deps: Arc::new(Deps {
+                    store,
+                    cluster,
+                    timing,
+                    running: Arc::new(Mutex::new(HashMap::new())),
+                    rematch,
+                }),
+                tables_per_guest,
+                seeds: table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
+            }
+        })
+    }
+
+    /// A new table's seed: the next of the server's seeds when it was given one, else one from
+    /// the operating system.
+    pub fn new_seed(&self) -> Result<u64, ids::RandomError> {
+        match &self.seeds {
+            Some(rng) => Ok(rng.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_u64()),
+            None => ids::new_seed(),
+        }
+    }
+
+    /// A running table.
+    pub fn get(&self, id: &str) -> Option<TableHandle> {
+        self.deps.running.lock().ok().and_then(|t| t.get(id).cloned())
+    }
+
+    /// How many tables run here.
+    pub fn count(&self) -> usize {
+        self.deps.running.lock().map(|t| t.len()).unwrap_or(0)
+    }
+
+    /// Makes a table hosted by `host` with these settings and seats, and starts it here (its
+    /// lease is taken with it); its id and handle: the one way a table is made, whether asked for by its host or
+    /// as a rematch. Its seed is [`Tables::new_seed`]. The host's limit of unfinished tables,
+    /// counted in the database (they may run on other nodes), is checked first.
+    pub async fn create(
+        &self,
+        settings: &TableSettings,
+        host: &str,
+        seats: [SeatRow; 4],
+    ) -> Result<(String, TableHandle), CreateError> {
+        let internal = |e: String| CreateError::Internal(e);
+        let hosted = self.deps.store.hosted_tables(host).await.map_err(|e| internal(e.to_string()))?;
+        if hosted >= self.tables_per_guest {
+            return Err(CreateError::TooMany { hosted, limit: self.tables_per_guest });
+        }
+        let row = TableRow {
+            id: ids::new_id("t").map_err(|e| internal(e.to_string()))?,
+            game: settings.game.name().to_string(),
+            settings: serde_json::to_string(settings).map_err(|e| internal(e.to_string()))?,
+            seed: self.new_seed().map_err(|e| internal(e.to_string()))?,
+            host: Some(host.to_string()),
+            status: TableStatus::Waiting,
+            created_ms: ids::now_ms(),
+            seats,
+        };
+        let taken = Instant::now();
+        self.deps.store.create_table(&row).await.map_err(|e| internal(e.to_string()))?;
+        let id = row.id.clone();
+        let handle = task::spawn(self.deps.clone(), row, FIRST_EPOCH, taken, Vec::new(), Vec::new())
+            .map_err(|e| internal(e.to_string()))?;
+        if self.install(&id, &handle) {
+            self.deps.cluster.running(&id, true).await;
+        }
+        Ok((id, handle))
+    }
+
+    /// Puts a table's new task among the node's tables, in place of an older epoch's task (which has
+    /// lost the table: it is told so); false, with nothing put there, when the task has stopped
+    /// already (its lease's term was over before it began, the store being slow): a stopped task
+    /// left there would pass for the table's, answering no one.
+    pub fn install(&self, id: &str, handle: &TableHandle) -> bool {
+        let Ok(mut t) = self.deps.running.lock() else { return false };
+        if handle.ended.load(std::sync::atomic::Ordering::Relaxed) {
+            if let Some(old) = t.get(id).filter(|old| old.epoch < handle.epoch) {
+                old.lost.notify_one();
+            }
+            return false;
+        }
+        if let Some(old) = t.insert(id.to_string(), handle.clone()) {
+            old.lost.notify_one();
+        }
+        true
+    }
+}
+
+#[async_trait::async_trait]
+impl task::Rematch for Tables {
+    /// Makes the table of a rematch: the same game and settings and a new seed; the host's seat
+    /// his, the bots as bots, every other person's seat open and kept for him until the match
+    /// begins, an open seat open. Gives the new table's id, or why it could not be made (the
+    /// host's limit of unfinished tables counts it like any other).
+    async fn rematch(&self, order: RematchOrder) -> Result<String, CreateError> {
+        let mut invited: [Option<Guest>; 4] = Default::default();
+        let seats: [SeatRow; 4] = std::array::from_fn(|i| match &order.seats[i] {
+            SeatRow::Person { guest, .. } if *guest == order.host => order.seats[i].clone(),
+            SeatRow::Person { guest, name } => {
+                invited[i] = Some(Guest { id: guest.clone(), name: name.clone() });
+                SeatRow::Open
+            }
+            other => other.clone(),
+        });
+        let all_bots = seats.iter().all(|s| matches!(s, SeatRow::Bot(_)));
+        let (id, handle) = self.create(&order.settings, &order.host, seats).await?;
+        let first = if all_bots { Request::AutoStart } else { Request::Invite { guests: invited } };
+        let _ = handle.send(Cmd::Request(first)).await;
+        Ok(id)
+    }
+}
+
+/// Loads a table this node has claimed (by a statement sent at `claimed`) and starts its task
+/// (unless it runs here already).
+pub async fn load(
+    tables: &Arc<Tables>,
+    row: TableRow,
+    epoch: Epoch,
+    claimed: Instant,
+) -> Result<TableHandle, StoreError> {
+    if let Some(h) = tables.get(&row.id)
+        && h.epoch == epoch
+    {
+        return Ok(h);
+    }
+    let id = row.id.clone();
+    let log = tables.deps.store.actions(&id).await?;
+    let chat = tables.deps.store.recent_chat(&id, 30).await?;
+    let handle = task::spawn(tables.deps.clone(), row, epoch, claimed, log, chat)
+        .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    // Not waiting for the bus to confirm: a node claiming a batch of tables must not be held up
+    // (its lease renewals wait behind it); a connection elsewhere whose command nobody heard yet
+    // sends it again ([`Cluster::enter_remote`]).
+    tables.deps.cluster.running(&id, false).await;
+    if !tables.install(&id, &handle) {
+        tables.deps.cluster.stopped(&id).await;
+    }
+    Ok(handle)
+}
+
+/// Claims up to `limit` orphaned tables and starts them; how many were claimed.
+pub async fn claim_batch(tables: &Arc<Tables>, limit: u32) -> Result<usize, StoreError> {
+    let asked = Instant::now();
+    let claimed = tables.deps.store.claim_orphans(limit).await?;
+    let n = claimed.len();
+    for (row, epoch) in claimed {
+        let id = row.id.clone();
+        if let Err(e) = load(tables, row, epoch, asked).await {
+            tracing::error!(table = %id, error = %e, "the table is not resumed");
+            let _ = tables.deps.store.release(&id, epoch).await;
+        }
+    }
+    Ok(n)
+}
+
+/// Renews the node's leases, extends the terms of the tables it still holds and stops those it
+/// lost.
+pub async fn renew(tables: &Arc<Tables>) -> Result<(), StoreError> {
+    // The tables running before the renewal began: one started later may hold a lease the
+    // renewal did not see.
+    let running: Vec<(String, TableHandle)> = tables
+        .deps
+        .running
+        .lock()
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let asked = Instant::now();
+    match tables.deps.store.renew_leases().await? {
+        Held::Every => {}
+        Held::Only(held) => {
+            let end = tables.deps.cluster.term_end(asked);
+            for (id, h) in running {
+                if !held.contains(&id) {
+                    h.lost.notify_one();
+                } else if let Some(end) = end {
+                    h.term.extend(end);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Stores the summaries of this node's tables that changed since `published` (what was stored).
+async fn publish_summaries(
+    tables: &Arc<Tables>,
+    published: &mut HashMap<String, String>,
+) -> Result<(), StoreError> {
+    let handles: Vec<(String, TableHandle)> = tables
+        .deps
+        .running
+        .lock()
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for (id, h) in &handles {
+        let Some(text) = h.summary.read().ok().and_then(|s| serde_json::to_string(&*s).ok()) else {
+            continue;
+        };
+        if published.get(id) != Some(&text) {
+            rows.push((id.clone(), text));
+        }
+    }
+    tables.deps.store.put_summaries(&rows).await?;
+    published.retain(|id, _| handles.iter().any(|(h, _)| h == id));
+    published.extend(rows);
+    Ok(())
+}
+
+/// The lobby's summaries of every table: this node's own, and the others' as stored.
+pub async fn all_summaries(tables: &Arc<Tables>) -> Vec<table::protocol::TableSummary> {
+    let handles: Vec<TableHandle> =
+        tables.deps.running.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
+    let mut list: Vec<table::protocol::TableSummary> =
+        handles.iter().filter_map(|h| h.summary.read().ok().map(|s| s.clone())).collect();
+    let stored = tables.deps.store.summaries().await.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "the other nodes' tables cannot be listed");
+        Vec::new()
+    });
+    for text in stored {
+        if let Ok(s) = serde_json::from_str::<table::protocol::TableSummary>(&text)
+            && !list.iter().any(|l| l.id == s.id)
+        {
+            list.push(s);
+        }
+    }
+    list
+}
+
+/// The node's background work, until the server is dropped: renew the leases every third of
+/// their length, and claim orphaned tables (again at once while batches come back full).
+pub fn spawn_upkeep(tables: &Arc<Tables>) {
+    // A SQLite store is one node's: it holds every table, so there is nothing to renew, publish
+    // or claim (storing 1,000 tables' summaries every few seconds cost the single node its p99).
+    if tables.deps.store.backend() == "sqlite" {
+        return;
+    }
+    let weak: Weak<Tables> = Arc::downgrade(tables);
+    let period = tables.deps.cluster.lease() / 3;
+    tokio::spawn(async move {
+        let mut renewed = tokio::time::Instant::now();
+        let mut published: HashMap<String, String> = HashMap::new();
+        loop {
+            let Some(tables) = weak.upgrade() else { break };
+            let mut pause = period;
+            if renewed.elapsed() >= period {
+                renewed = tokio::time::Instant::now();
+                if let Err(e) = renew(&tables).await {
+                    tracing::error!(error = %e, "the leases cannot be renewed");
+                }
+                if let Err(e) = publish_summaries(&tables, &mut published).await {
+                    tracing::warn!(error = %e, "the lobby's summaries cannot be stored");
+                }
+            }
+            if let Err(e) = tables.deps.cluster.check_remote(tables.deps.store.as_ref()).await {
+                tracing::warn!(error = %e, "the tables of connections on other nodes cannot be checked");
+            }
+            match claim_batch(&tables, CLAIM_BATCH).await {
+                Ok(n) if n as u32 == CLAIM_BATCH => pause = Duration::from_millis(200),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "orphaned tables cannot be claimed"),
+            }
+            drop(tables);
+            tokio::time::sleep(pause.min(period.saturating_sub(renewed.elapsed()))).await;
+        }
+    });
+}
