@@ -301,3 +301,36 @@ pub fn tracker_of(view: &GameView) -> Option<Value> {
         GameView::Dabaifen(v) => ::dabaifen::Tracker::from_view(v).and_then(|t| serde_json::to_value(t).ok()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::protocol::ApiCode;
+
+    /// An engine's refusal reaches the edge typed: the request error keeps the engine's error,
+    /// and the one edge error gives the WebSocket code and the HTTP status.
+    #[test]
+    fn typed_errors_reach_the_edge_with_their_codes() {
+        let engine = ::madiao::IllegalAction::HandOver;
+        let r: Refusal = RequestError::<::madiao::IllegalAction>::Refused(engine.clone()).into();
+        assert_eq!((r.code, r.status(), r.api_code()), (ErrorCode::Illegal, 422, ApiCode::BadRequest));
+        assert_eq!(r.message, engine.to_string());
+        let r: Refusal = RequestError::<::madiao::IllegalAction>::TooLate(TooLate::DrawOver).into();
+        assert_eq!((r.code, r.status()), (ErrorCode::TooLate, 409));
+        assert_eq!(r.message, "the draw is over: trumps are fixed");
+        let r: Refusal = RequestError::<::madiao::IllegalAction>::Illegal(NotAllowed::HoldsTrumps).into();
+        assert_eq!(r.code, ErrorCode::Illegal);
+        let sent: Value = serde_json::from_str(&r.message(Some(9)).text()).unwrap();
+        assert_eq!(
+            sent,
+            json!({"type": "error", "code": "illegal", "message": "you cannot annul: your hand holds trumps", "v": 9})
+        );
+        let bad = <ai::Madiao as TableGame>::settings("standard", &Default::default(), (3, 3)).unwrap_err();
+        let r = Refusal::from(bad);
+        assert_eq!((r.status(), r.api_code()), (400, ApiCode::BadRequest));
+        assert!(r.message.contains("not 3"), "{}", r.message);
+        assert_eq!(Refusal::new(ErrorCode::NoTable, "x").status(), 404);
+    }
+}

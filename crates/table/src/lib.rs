@@ -21,6 +21,7 @@ pub mod log;
 pub mod machine;
 pub mod protocol;
 pub mod rated;
+pub mod seats;
 pub mod settings;
 pub mod standings;
 pub mod text;

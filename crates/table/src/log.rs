@@ -8,17 +8,7 @@ use crate::protocol::{ChatMessage, StakeChoice};
 use crate::rated::{Conduct, ForfeitEntry, ForfeitKind};
 
 pub use crate::protocol::TableStatus;
-
-/// Who a seat belongs to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatRow {
-    /// Free for a person to take (a bot plays it while a match runs).
-    Open,
-    /// A bot, by its registry name.
-    Bot(String),
-    /// A person: the guest who took it, and the name shown.
-    Person { guest: String, name: String },
-}
+pub use crate::seats::SeatRow;
 
 /// One action of a table's log.
 #[derive(Clone, Debug, PartialEq, Eq)]

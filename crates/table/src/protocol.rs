@@ -2008,31 +2008,28 @@ mod tests {
         }
     }
 
-    /// An engine's refusal reaches the edge typed: the request error keeps the engine's error,
-    /// and the one edge error gives the WebSocket code and the HTTP status.
+    /// A table's settings as stored and as asked for: the zero cash's default and its values.
     #[test]
-    fn typed_errors_reach_the_edge_with_their_codes() {
-        use crate::game::{NotAllowed, RequestError, TooLate};
-        let engine = madiao::IllegalAction::HandOver;
-        let r: Refusal = RequestError::<madiao::IllegalAction>::Refused(engine.clone()).into();
-        assert_eq!((r.code, r.status(), r.api_code()), (ErrorCode::Illegal, 422, ApiCode::BadRequest));
-        assert_eq!(r.message, engine.to_string());
-        let r: Refusal = RequestError::<madiao::IllegalAction>::TooLate(TooLate::DrawOver).into();
-        assert_eq!((r.code, r.status()), (ErrorCode::TooLate, 409));
-        assert_eq!(r.message, "the draw is over: trumps are fixed");
-        let r: Refusal = RequestError::<madiao::IllegalAction>::Illegal(NotAllowed::HoldsTrumps).into();
-        assert_eq!(r.code, ErrorCode::Illegal);
-        let sent: Value = serde_json::from_str(&r.message(Some(9)).text()).unwrap();
-        assert_eq!(
-            sent,
-            json!({"type": "error", "code": "illegal", "message": "you cannot annul: your hand holds trumps", "v": 9})
-        );
-        let bad = <ai::Madiao as crate::game::TableGame>::settings("standard", &Default::default(), (3, 3))
-            .unwrap_err();
-        let r = Refusal::from(bad);
-        assert_eq!((r.status(), r.api_code()), (400, ApiCode::BadRequest));
-        assert!(r.message.contains("not 3"), "{}", r.message);
-        assert_eq!(Refusal::new(ErrorCode::NoTable, "x").status(), 404);
+    fn the_zero_cash_defaults_to_an_unnamed_figure_for_stored_tables_and_old_clients() {
+        // A table stored before the choice existed.
+        let stored = r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30}"#;
+        let doc: crate::settings::TableSettings = serde_json::from_str(stored).unwrap();
+        assert_eq!(doc.zero_cash, madiao::ZeroCash::Unnamed);
+        let chosen =
+            r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30,"zero_cash":"wang_ying"}"#;
+        let doc: crate::settings::TableSettings = serde_json::from_str(chosen).unwrap();
+        assert_eq!(doc.zero_cash, madiao::ZeroCash::WangYing);
+        let back: crate::settings::TableSettings =
+            serde_json::from_str(&serde_json::to_string(&doc).unwrap()).unwrap();
+        assert_eq!(back, doc);
+        // A client that does not send it; one that sends a value that does not exist.
+        let req: NewTable = serde_json::from_str(r#"{"game":"madiao"}"#).unwrap();
+        assert_eq!(req.zero_cash, madiao::ZeroCash::Unnamed);
+        let req: NewTable = serde_json::from_str(r#"{"game":"madiao","zero_cash":"blank"}"#).unwrap();
+        assert_eq!(req.zero_cash, madiao::ZeroCash::Blank);
+        let err =
+            serde_json::from_str::<NewTable>(r#"{"game":"madiao","zero_cash":"portrait"}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown variant `portrait`"), "{err}");
     }
 
     #[test]

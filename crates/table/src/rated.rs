@@ -5,7 +5,7 @@
 use cards::record::GameKind;
 use serde::{Deserialize, Serialize};
 
-use crate::log::SeatRow;
+use crate::seats::SeatRow;
 use crate::standings::Standing;
 
 /// How many times a person's turn clock (or banker's stake clock) may run out in a rated match

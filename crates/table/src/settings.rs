@@ -178,31 +178,3 @@ impl Default for Timing {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::NewTable;
-
-    #[test]
-    fn the_zero_cash_defaults_to_an_unnamed_figure_for_stored_tables_and_old_clients() {
-        // A table stored before the choice existed.
-        let stored = r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30}"#;
-        let doc: TableSettings = serde_json::from_str(stored).unwrap();
-        assert_eq!(doc.zero_cash, madiao::ZeroCash::Unnamed);
-        let chosen =
-            r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30,"zero_cash":"wang_ying"}"#;
-        let doc: TableSettings = serde_json::from_str(chosen).unwrap();
-        assert_eq!(doc.zero_cash, madiao::ZeroCash::WangYing);
-        let back: TableSettings = serde_json::from_str(&serde_json::to_string(&doc).unwrap()).unwrap();
-        assert_eq!(back, doc);
-        // A client that does not send it; one that sends a value that does not exist.
-        let req: NewTable = serde_json::from_str(r#"{"game":"madiao"}"#).unwrap();
-        assert_eq!(req.zero_cash, madiao::ZeroCash::Unnamed);
-        let req: NewTable = serde_json::from_str(r#"{"game":"madiao","zero_cash":"blank"}"#).unwrap();
-        assert_eq!(req.zero_cash, madiao::ZeroCash::Blank);
-        let err =
-            serde_json::from_str::<NewTable>(r#"{"game":"madiao","zero_cash":"portrait"}"#).unwrap_err();
-        assert!(err.to_string().contains("unknown variant `portrait`"), "{err}");
-    }
-}
