@@ -1,6 +1,7 @@
 //! The server's layers, read from its source: the modules import one another one way, down the
 //! layers CONTRIBUTING.md draws (`api, ws → tables → cluster → store → rules`), with no import
-//! cycle, and nothing below the API reaches the crate root (`App`).
+//! cycle, and nothing below the API reaches the crate root (`App`); and no crate of the workspace
+//! has an import cycle at all.
 //!
 //! A module's imports are the `crate::…` and `super::…` paths of its file (comments, strings and
 //! `#[cfg(test)]` modules left out), each taken to the longest module it names. The crate root
@@ -331,6 +332,33 @@ fn the_server_modules_import_one_another_without_a_cycle() {
     let shown: Vec<String> =
         found.iter().map(|c| c.iter().map(show).collect::<Vec<_>>().join(" ↔ ")).collect();
     assert!(found.is_empty(), "import cycles among the server's modules:\n{}", shown.join("\n"));
+}
+
+/// Every crate of the workspace (`crates/*/src`) and the Python bindings (`python/src`): no module
+/// imports one that imports it back (issue 30: the server's layers above are one case of it).
+#[test]
+fn no_module_of_any_crate_imports_one_that_imports_it_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut srcs: Vec<_> = std::fs::read_dir(root.join("crates"))
+        .expect("read crates/")
+        .map(|e| e.expect("a directory entry").path().join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
+    srcs.push(root.join("python/src"));
+    srcs.sort();
+    assert!(srcs.len() >= 10, "the crates were not all found: {srcs:?}");
+    let mut problems = Vec::new();
+    for src in &srcs {
+        let graph = import_graph(&read_modules(src));
+        for c in cycles(&graph) {
+            problems.push(format!(
+                "{}: {}",
+                src.display(),
+                c.iter().map(show).collect::<Vec<_>>().join(" ↔ ")
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "import cycles:\n{}", problems.join("\n"));
 }
 
 /// The server's layers as CONTRIBUTING.md draws them: the `text` block after "Imports run one
