@@ -361,7 +361,8 @@ async fn connections_reach_tables_on_other_nodes(bus_url: &str) {
         join_bus(n, bus_url, &url).await;
     }
     let g = a.client.guest("Ann").await.unwrap();
-    let body = json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
+    // Timed, so the pause between hands ends by itself (an untimed one waits for Ready).
+    let body = json!({ "game": "madiao", "untimed": false, "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] });
     let created = a.client.create_table(&g.token, &serde_json::from_value(body).unwrap()).await.unwrap();
     let id = created.table.id;
     // B's lobby lists the table A runs (as A last stored its summary).
