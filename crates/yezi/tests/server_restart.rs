@@ -183,7 +183,9 @@ async fn a_killed_server_resumes_every_table_where_it_was() {
     let dabaifen = client
         .create_table(
             &bob.token,
-            &serde_json::from_value(json!({ "game": "dabaifen", "turn_seconds": 300 })).unwrap(),
+            // Timed: the pause between deals ends by itself (an untimed table waits for Ready).
+            &serde_json::from_value(json!({ "game": "dabaifen", "turn_seconds": 300, "untimed": false }))
+                .unwrap(),
         )
         .await
         .unwrap()
