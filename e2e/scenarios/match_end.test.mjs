@@ -68,9 +68,11 @@ test('a rated match ends with the rating changes beside the score; My games, the
     const api = await (await a.request.get('/api/account/games', { headers: { Authorization: `Bearer ${await a.evaluate(() => JSON.parse(localStorage.getItem('yezi.guest') ?? '{}').token)}` } })).json();
     const g = api.games.find((x) => x.id === id);
     assert(g && g.score.chips.length === 4, `My games' score: ${JSON.stringify(g)}`);
+    // Bots are shown by their names for players (web/js/i18n.js's bot.*), people by theirs.
+    const shownName = (n) => ({ 'bot:random': 'Beginner', 'bot:heuristic': 'Club player', 'bot:pimc': 'Strong', 'bot:expert': 'Expert' })[n] ?? n;
     for (const [s, n] of g.score.chips.entries()) {
       const shown = n === 0 ? '0' : `${n > 0 ? '+' : '−'}${Math.abs(n)}`;
-      assert(score.includes(`${g.players[s]} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
+      assert(score.includes(`${shownName(g.players[s])} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
     }
     log(`My games: ${score} (the hand's chips ${chips})`);
     assert(/average/.test(await a.locator('.my-games .won-explained').innerText()), 'My games says what won means');
