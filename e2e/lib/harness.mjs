@@ -3,7 +3,8 @@
 // fail a test on any console error or warning, and drivers that play a hand by clicking.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
@@ -406,8 +407,6 @@ export function launchBrowser() {
  * lobby.
  */
 export async function openSuite({ named = true } = {}) {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
   const { proc, base } = await startServer(dir);
   log(`yezi serve at ${base}`);
@@ -432,7 +431,6 @@ export async function openSuite({ named = true } = {}) {
  * the temporary directory, and fails if any page logged an error or a warning.
  */
 export async function closeSuite({ browser, proc, dir }) {
-  const { rmSync } = await import('node:fs');
   await browser?.close();
   proc?.kill('SIGTERM');
   for (const p of servers) p.kill('SIGTERM');

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
+import { playerName } from '../../web/js/i18n.js';
 
 test('a rated match ends with the rating changes beside the score; My games, the profile and the archive', { timeout: 300000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-match-end-'));
@@ -68,11 +69,10 @@ test('a rated match ends with the rating changes beside the score; My games, the
     const api = await (await a.request.get('/api/account/games', { headers: { Authorization: `Bearer ${await a.evaluate(() => JSON.parse(localStorage.getItem('yezi.guest') ?? '{}').token)}` } })).json();
     const g = api.games.find((x) => x.id === id);
     assert(g && g.score.chips.length === 4, `My games' score: ${JSON.stringify(g)}`);
-    // Bots are shown by their names for players (web/js/i18n.js's bot.*), people by theirs.
-    const shownName = (n) => ({ 'bot:random': 'Beginner', 'bot:heuristic': 'Club player', 'bot:pimc': 'Strong', 'bot:expert': 'Expert' })[n] ?? n;
+    // Bots are shown by their names for players, people by theirs (the page's English).
     for (const [s, n] of g.score.chips.entries()) {
       const shown = n === 0 ? '0' : `${n > 0 ? '+' : '−'}${Math.abs(n)}`;
-      assert(score.includes(`${shownName(g.players[s])} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
+      assert(score.includes(`${playerName(g.players[s])} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
     }
     log(`My games: ${score} (the hand's chips ${chips})`);
     assert(/average/.test(await a.locator('.my-games .won-explained').innerText()), 'My games says what won means');

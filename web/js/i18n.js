@@ -1279,6 +1279,14 @@ export function botName(id) {
   return s === key ? id : s;
 }
 
+/**
+ * A player's name as records and My games keep it, for players: a bot's (`bot:heuristic`) by
+ * [`botName`], a person's as it is. @param {string} name
+ */
+export function playerName(name) {
+  return name.startsWith('bot:') ? botName(name.slice(4)) : name;
+}
+
 /** A preset's name for players (`standard`, `feng`); an unknown one as it is. @param {string} id */
 export function presetName(id) {
   const key = `preset.${id}`;

@@ -8,7 +8,7 @@ import * as api from './api.js';
 import { ArchiveList } from './archive.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
-import { botName, lang, t } from './i18n.js';
+import { lang, playerName, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
 import { Card, errorText, useKeydown } from './ui.js';
 
@@ -53,7 +53,7 @@ export function RecordTitle(p) {
     return () => { live = false; };
   }, [p.id]);
   const players = p.outline && p.outline.players
-    ? p.outline.players.map((n) => (n.startsWith('bot:') ? botName(n.slice(4)) : n)).join(t('common.list_sep'))
+    ? p.outline.players.map(playerName).join(t('common.list_sep'))
     : '';
   const name = table && table.name ? table.name : p.id && !table ? '' : t('replay.untitled');
   const date = table ? new Date(table.created_ms).toLocaleDateString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
