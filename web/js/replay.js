@@ -48,15 +48,21 @@ export function RecordTitle(p) {
     let live = true;
     api.table(p.id).then(
       (tb) => { if (live) setTable({ name: 'name' in tb ? tb.name : null, created_ms: tb.created_ms }); },
-      () => {},
+      // A table no longer known (a record from elsewhere): titled as untitled, by its players.
+      () => { if (live) setTable({ name: null, created_ms: Number.NaN }); },
     );
     return () => { live = false; };
   }, [p.id]);
   const players = p.outline && p.outline.players
     ? p.outline.players.map(playerName).join(t('common.list_sep'))
     : '';
-  const name = table && table.name ? table.name : p.id && !table ? '' : t('replay.untitled');
-  const date = table ? new Date(table.created_ms).toLocaleDateString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
+  // Until the table's summary is in, no title at all: a title without its name would be read as
+  // the whole title.
+  if (p.id && !table) return null;
+  const name = table && table.name ? table.name : t('replay.untitled');
+  const date = table && Number.isFinite(table.created_ms)
+    ? new Date(table.created_ms).toLocaleDateString(lang() === 'zh' ? 'zh-CN' : 'en')
+    : '';
   const parts = [name, players, date].filter((x) => x);
   return parts.length ? html`<span class="sub record-title" data-id=${p.id ?? ''}>${parts.join(' · ')}</span>` : null;
 }
