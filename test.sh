@@ -188,9 +188,11 @@ step "the browser client: unit tests of the pure helpers (node --test)"
 step "the browser client: end-to-end in headless Chromium against the real yezi binary"
 # Each file of e2e/scenarios/ starts its own server and browser (e2e/lib/harness.mjs), so one can
 # run alone (`cd e2e && node --test scenarios/NAME.test.mjs`) and a failure names its scenario.
-# One file at a time: several browsers and servers at once on two cores make the timings flaky.
+# Two files at a time: the run mostly waits (bots' pace, clocks; 124 s of processor time in a
+# 1,020 s run one at a time), and two at once passed whole on two cores under a load average of 19
+# (9 min 54 s). More at once makes the timings flaky.
 rm -rf target/e2e-artifacts
-(cd e2e && YEZI_BIN="$YEZI" node --test --test-concurrency=1 --test-timeout=600000 scenarios/)
+(cd e2e && YEZI_BIN="$YEZI" node --test --test-concurrency=2 --test-timeout=600000 scenarios/)
 
 step "the Python bindings: fmt and clippy (python/ is outside the workspace, with its own Cargo.lock)"
 cargo fmt --manifest-path python/Cargo.toml -- --check
