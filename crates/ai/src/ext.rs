@@ -726,7 +726,14 @@ pub enum BotsFileError {
     Shape(String),
     /// A bot's entry is wrong.
     #[error("bots[{index}] ({name:?}): {reason}")]
-    Bot { index: usize, name: String, reason: String },
+    Bot {
+        /// The entry's position in the file's `bots` list, from 0.
+        index: usize,
+        /// The entry's name, as written.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 #[derive(Deserialize)]

@@ -7,10 +7,6 @@
 //!
 //! Rules sections cited as §n are those of `docs/rules/madiao.md` in the Madiao modules and of
 //! `docs/rules/dabaifen.md` in the Da Bai Fen modules.
-// Issue 30 item 6: 6 public fields and variants here are not documented yet; until they are,
-// the workspace's `missing_docs` is allowed in this crate.
-#![allow(missing_docs)]
-
 pub mod analysis;
 pub mod arena;
 pub mod dabaifen;

@@ -1,9 +1,5 @@
 //! The shared vocabulary of yezi: seats, per-seat values, card sets as bitmasks, seeded
 //! randomness, amounts counted in halves, and the `yezi/1` game-record types.
-// Issue 30 item 6: 20 public fields and variants here are not documented yet; until they are,
-// the workspace's `missing_docs` is allowed in this crate.
-#![allow(missing_docs)]
-
 pub mod cardset;
 pub mod game;
 pub mod halves;

@@ -146,11 +146,26 @@ fn default_stake() -> u32 {
 #[serde(try_from = "RawMadiaoAction", into = "RawMadiaoAction")]
 pub enum MadiaoAction {
     /// A card put face up: a lead, a capture, or a face-up discard.
-    Play { seat: Seat, card: String },
+    Play {
+        /// Who played it.
+        seat: Seat,
+        /// The card, in the record's card notation.
+        card: String,
+    },
     /// A card put face down.
-    Slough { seat: Seat, card: String },
+    Slough {
+        /// Who sloughed it.
+        seat: Seat,
+        /// The card, in the record's card notation.
+        card: String,
+    },
     /// A long-suit holder forcing (`true`) or declining (`false`) a redeal.
-    Redeal { seat: Seat, redeal: bool },
+    Redeal {
+        /// The long-suit holder.
+        seat: Seat,
+        /// Whether he forces the redeal.
+        redeal: bool,
+    },
 }
 
 impl MadiaoAction {
@@ -268,13 +283,35 @@ pub struct DabaifenHand {
 #[serde(try_from = "RawDabaifenAction", into = "RawDabaifenAction")]
 pub enum DabaifenAction {
     /// Showing a trump-rank card when `drawn` cards had been drawn in all.
-    Declare { seat: Seat, card: String, drawn: u8 },
+    Declare {
+        /// Who showed it.
+        seat: Seat,
+        /// The trump-rank card shown.
+        card: String,
+        /// How many cards had been drawn in all when it was shown.
+        drawn: u8,
+    },
     /// Annulling the deal for a hand with no trump (`true`), or declining to (`false`).
-    Annul { seat: Seat, annul: bool },
+    Annul {
+        /// The player without a trump.
+        seat: Seat,
+        /// Whether he annuls the deal.
+        annul: bool,
+    },
     /// The starter's six buried cards.
-    Bury { seat: Seat, cards: Vec<String> },
+    Bury {
+        /// The starter.
+        seat: Seat,
+        /// The six cards buried.
+        cards: Vec<String>,
+    },
     /// One or more cards played to a trick.
-    Play { seat: Seat, cards: Vec<String> },
+    Play {
+        /// Who played them.
+        seat: Seat,
+        /// The cards played, one or more.
+        cards: Vec<String>,
+    },
 }
 
 impl DabaifenAction {
@@ -430,10 +467,22 @@ impl AnyRecord {
 pub enum RecordError {
     /// The text is not JSON.
     #[error("not valid JSON at line {line}, column {column}: {message}")]
-    Syntax { line: usize, column: usize, message: String },
+    Syntax {
+        /// The line of the first error, from 1.
+        line: usize,
+        /// The column of the first error, from 1.
+        column: usize,
+        /// What the JSON reader found wrong.
+        message: String,
+    },
     /// A field is missing, of the wrong type, or has a value the format does not allow.
     #[error("{path}: {message}")]
-    Field { path: String, message: String },
+    Field {
+        /// Where in the document, e.g. `hands[2].actions[5].card`.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 fn field_err(path: &str, message: impl Into<String>) -> RecordError {

@@ -242,7 +242,14 @@ pub enum ArenaError {
     Player(#[from] PlayerError),
     /// A player broke the rules.
     #[error("deal {deal}, run {run:?}: {error}")]
-    Illegal { deal: u64, run: String, error: IllegalChoice },
+    Illegal {
+        /// The deal's number in the match.
+        deal: u64,
+        /// Which seating of the deal it was (e.g. `A declares`).
+        run: String,
+        /// The illegal choice and who made it.
+        error: IllegalChoice,
+    },
     /// The caller's per-deal callback failed (e.g. writing a file).
     #[error("{0}")]
     Callback(String),
