@@ -46,7 +46,16 @@ function changePlaces(page, scoreSel) {
       score: score ? score.textContent?.trim() ?? '' : null,
       change: { top: a.top, bottom: a.bottom, mid: (a.top + a.bottom) / 2 },
       scoreBox: b ? { top: b.top, bottom: b.bottom, mid: (b.top + b.bottom) / 2 } : null,
-      inView: a.left >= 0 && a.right <= window.innerWidth,
+      // Inside the screen, and not cut by the panel it is in (the final score's table no wider
+      // than its panel).
+      inView: a.left >= 0 && a.right <= window.innerWidth && (() => {
+        const card = el.closest('.hand-end-card');
+        const table = el.closest('table');
+        if (!card || !table) return true;
+        const c = card.getBoundingClientRect();
+        const t = table.getBoundingClientRect();
+        return a.right <= c.right + 0.5 && t.right <= c.right + 0.5;
+      })(),
     };
   }), scoreSel);
 }

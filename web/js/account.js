@@ -174,7 +174,7 @@ function MyGamesList(p) {
               <span class=${`result ${g.result}`}>${t(`result.${g.result}`)}</span>
               ${g.rated ? html`<span class="rated-mark">${t('games.rated')}</span>` : null}
               <a href=${g.replay} data-link="1" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${g.name || g.id}</a>
-              <span class="hint players"> · ${t(`game.${g.game}`)} · ${playerNames(g.players).map((n, i) => (i === g.seat ? null : html`<span key=${i} class="player" data-seat=${i} title=${botTip(g.players[i])}>${n}</span>`)).filter((x) => x).map((x, k) => html`${k ? t('common.list_sep') : ''}${x}`)}</span>
+              <span class="hint players"> · ${t(`game.${g.game}`)} · ${playerNames(g.players).map((n, i) => (i === g.seat ? null : html`<span key=${i} class="player" data-seat=${i} title=${botTip(g.players[i])} data-bot=${botTip(g.players[i]) ?? null}>${n}</span>`)).filter((x) => x).map((x, k) => html`${k ? t('common.list_sep') : ''}${x}`)}</span>
               ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, playerNames(g.players))}</span>` : null}
               <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>
             </li>`,

@@ -163,7 +163,7 @@ export function AnalysisPage(p) {
             </select></label>
           <span class="seat-choice" role="group" aria-label=${t('analysis.seat')}>
             ${names.map((n, s) => html`<button key=${s} class=${s === seat ? 'on' : ''} aria-pressed=${s === seat ? 'true' : 'false'} data-seat=${s}
-              title=${outline.players ? botTip(outline.players[s]) : undefined} onClick=${() => choose(hand, s)}>${n}</button>`)}
+              title=${outline.players ? botTip(outline.players[s]) : undefined} data-bot=${(outline.players && botTip(outline.players[s])) ?? null} onClick=${() => choose(hand, s)}>${n}</button>`)}
           </span>
         </div>`
       : null}

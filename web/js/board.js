@@ -226,7 +226,7 @@ function trickCards(game, trick, bottom, trump, names, tips) {
     const kind = 'kind' in play ? play.kind : null;
     return html`<div key=${play.seat} class=${`play pos-${pos}${won ? ' won' : ''}`} data-seat=${play.seat} data-kind=${kind}>
       <div class="play-cards">${cards}</div>
-      <span class="play-who" title=${tips[play.seat]}>${names[play.seat]}${kind ? ` · ${t(`kind.${kind}`)}` : ''}${won ? ' ★' : ''}</span>
+      <span class="play-who" title=${tips[play.seat]} data-bot=${tips[play.seat] ?? null}>${names[play.seat]}${kind ? ` · ${t(`kind.${kind}`)}` : ''}${won ? ' ★' : ''}</span>
     </div>`;
   });
 }

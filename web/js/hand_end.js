@@ -162,7 +162,7 @@ export function MatchScore(p) {
       <tbody>${p.names.map((n, s) => {
         const c = ratingOf(s);
         return html`<tr key=${s} data-seat=${s} class=${m.next_banker === s && !m.over ? 'next' : ''}>
-          <td class="who" title=${p.tips ? p.tips[s] : undefined}>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
+          <td class="who" title=${p.tips ? p.tips[s] : undefined} data-bot=${(p.tips && p.tips[s]) ?? null}>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
           <td class=${m.totals[s] > 0 ? 'plus' : m.totals[s] < 0 ? 'minus' : ''}>${signed(m.totals[s])}</td>
           <td class="chips">${signed(m.chips ? m.chips[s] : m.totals[s] * p.stake)}</td>
           <td>${m.banked[s] ? '✓' : ''}</td>
