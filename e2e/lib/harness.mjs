@@ -378,6 +378,8 @@ export async function createTable(page, game, opts = {}) {
   if (opts.pace) await page.locator('select[name="pace"]').selectOption(opts.pace);
   if (opts.grace !== undefined) await page.locator('input[name="grace"]').fill(String(opts.grace));
   if (opts.seat0) await page.locator('select[name="seat0"]').selectOption(opts.seat0);
+  if (opts.seat1) await page.locator('select[name="seat1"]').selectOption(opts.seat1);
+  if (opts.seat2) await page.locator('select[name="seat2"]').selectOption(opts.seat2);
   if (opts.seat3) await page.locator('select[name="seat3"]').selectOption(opts.seat3);
   if (opts.variants) {
     await page.locator('.new-table button.link').click();

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
-import { playerName } from '../../web/js/i18n.js';
+import { playerNames } from '../../web/js/i18n.js';
 
-test('a rated match ends with the rating changes beside the score; My games, the profile and the archive', { timeout: 300000 }, async () => {
+test('a rated match ends with the rating change in the row of the score; My games, the profile and the archive', { timeout: 300000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-match-end-'));
   const { proc, base } = await startServer(dir);
   const browser = await launchBrowser();
@@ -44,14 +44,14 @@ test('a rated match ends with the rating changes beside the score; My games, the
     await a.locator('.felt').waitFor({ timeout: 20000 });
     assert(await playMadiaoMatch(a), 'the rated match is over');
 
-    // Beside the final score: the rating change, as the server stored it.
-    const row = a.locator('.hand-end .rating-changes li[data-seat="0"]');
+    // In the row of the final score: the rating change, as the server stored it.
+    const row = a.locator('.hand-end table.match-score tr[data-seat="0"] .rating-change[data-seat="0"]');
     await row.waitFor({ timeout: 15000 });
     const stored = await (await a.request.get(`/api/tables/${id}/ratings`)).json();
     assert(stored.changes.length === 1 && stored.changes[0].seat === 0, `one person rated: ${JSON.stringify(stored)}`);
     const c = stored.changes[0];
     const delta = Math.round(c.rating_after) - Math.round(c.rating_before);
-    const text = await row.innerText();
+    const text = `${await row.innerText()} (${await row.getAttribute('title')})`;
     assert(text.includes(`${Math.round(c.rating_before)} → ${Math.round(c.rating_after)}`), `the page shows the ratings: ${text}`);
     assert(Number(await row.getAttribute('data-delta')) === delta && delta !== 0, `the change ${delta}: ${text}`);
     const profile = await (await a.request.get(`/api/players/${user}`)).json();
@@ -72,7 +72,7 @@ test('a rated match ends with the rating changes beside the score; My games, the
     // Bots are shown by their names for players, people by theirs (the page's English).
     for (const [s, n] of g.score.chips.entries()) {
       const shown = n === 0 ? '0' : `${n > 0 ? '+' : '−'}${Math.abs(n)}`;
-      assert(score.includes(`${playerName(g.players[s])} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
+      assert(score.includes(`${playerNames(g.players)[s]} ${shown}`), `the score shows seat ${s + 1}'s ${shown}: ${score}`);
     }
     log(`My games: ${score} (the hand's chips ${chips})`);
     assert(/average/.test(await a.locator('.my-games .won-explained').innerText()), 'My games says what won means');

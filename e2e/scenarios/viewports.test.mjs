@@ -4,7 +4,9 @@
 // without scrolling; on phones every touch target is 44 px or more each way; a hint or the
 // tracker never covers the hand, the prompt or the buttons; Madiao's corner indices and figures
 // stay clear of the large characters. The lobby's create button and the tutorial's buttons are on screen at
-// 1366×657. The checks read bounding boxes in the page.
+// 1366×657. On phones the side panel's tabs (chat, events, match score) and the lobby's new-table
+// form are touch targets of 44 px within the screen, the form's create button always on screen.
+// The checks read bounding boxes in the page.
 //
 // The rare decisions come from seeded servers (`--table-seed`): a server's tables get the seeds of
 // its seed in the order they are made, so the test makes placeholder tables (an open seat: they
@@ -183,6 +185,65 @@ async function checkFit(page, what, { langs = ['en', 'zh'], shot = null, expect 
   log(`checked ${what} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 }
 
+/**
+ * On a phone the side panel lies below the play area (the page scrolls to it): at each phone
+ * viewport, in both languages, each of its tabs (chat, events, match score) is opened by a tap
+ * and measured once scrolled to: the tabs, the chat's field and its button are touch targets of
+ * 44 px or more and lie inside the viewport, and nothing of the open panel runs past the screen's
+ * sides. Leaves the chat open, the page in English at the driving size.
+ */
+async function checkSide(page, what) {
+  const t0 = Date.now();
+  for (const l of ['en', 'zh']) {
+    await page.setViewportSize(DRIVE);
+    await setLanguage(page, l);
+    for (const vp of VIEWPORTS.filter((v) => v.phone)) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      const tabs = page.locator('.side .tabs [role="tab"]');
+      const n = await tabs.count();
+      if (n !== 3) failures.push(`${what} · ${vp.name} · ${l}: the side panel has ${n} tabs, not 3`);
+      for (let i = 0; i < n; i += 1) {
+        await tabs.nth(i).click();
+        const bad = await page.evaluate((i) => {
+          const vw = window.innerWidth;
+          const vh = window.innerHeight;
+          const side = document.querySelector('.side');
+          const tab = document.querySelectorAll('.side .tabs [role="tab"]')[i];
+          if (!side || !tab) return ['no side panel'];
+          tab.scrollIntoView({ block: 'nearest' });
+          const out = [];
+          const fmt = (r) => `[${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}]`;
+          if (tab.getAttribute('aria-selected') !== 'true') out.push(`tab ${i + 1} is not open after a tap`);
+          const targets = [...side.querySelectorAll('.tabs [role="tab"], .chat form input, .chat form button, .hand-list button, .log button')];
+          for (const e of targets) {
+            const r = e.getBoundingClientRect();
+            if (r.width === 0) continue;
+            const label = `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('placeholder') || '').trim().slice(0, 16)}"`;
+            if (r.width < 44 - 0.5 || r.height < 44 - 0.5) out.push(`touch target ${label} is ${fmt(r)}, under 44×44 px`);
+            if (e.closest('.tabs') && (r.left < -0.5 || r.right > vw + 0.5 || r.top < -0.5 || r.bottom > vh + 0.5)) out.push(`${label} ${fmt(r)} is not inside the ${vw}×${vh} viewport once scrolled to`);
+          }
+          // The open panel's content keeps within the screen's width.
+          for (const e of side.querySelectorAll('*')) {
+            const r = e.getBoundingClientRect();
+            if (r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5)) {
+              out.push(`${e.tagName.toLowerCase()}.${e.className} ${fmt(r)} runs past the ${vw} px screen`);
+              break;
+            }
+          }
+          return out;
+        }, i);
+        for (const b of bad) failures.push(`${what} · ${vp.name} · ${l} · tab ${i + 1}: ${b}`);
+        if (l === 'en' && i === 2 && vp.width === 390) await page.screenshot({ path: join(artifacts, `viewport-side-score-${vp.width}x${vp.height}.png`), animations: 'disabled' });
+      }
+      await tabs.first().click();
+      await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('main')?.scrollTo(0, 0); });
+    }
+  }
+  await page.setViewportSize(DRIVE);
+  await setLanguage(page, 'en');
+  log(`checked ${what} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+}
+
 /** Makes `n` tables that wait for a person (nothing dealt), to reach a later table seed. */
 async function placeholders(page, n) {
   const g = await (await page.request.post('/api/guests', { data: { name: 'Placeholder' } })).json();
@@ -300,6 +361,10 @@ test('Madiao: every decision fits at every viewport, in both languages', { timeo
         if (!seen.has('end') && (await page.locator('.hand-end table.totals').count())) {
           await checkFit(page, 'Madiao: the end of a hand', { shot: 'madiao-end', also: ['.hand-end table.totals', '.hand-end button[data-action="next"]'] });
           seen.add('end');
+          // The side panel's tabs, the match score among them (the end of the hand hidden).
+          await page.locator('.hand-end button', { hasText: 'Hide' }).click();
+          await checkSide(page, 'Madiao: the side panel after a hand');
+          await page.locator('button.show-end').first().click({ timeout: 3000 }).catch(() => {});
         }
         await page.locator('.hand-end button[data-action="next"]').click({ timeout: 5000 }).catch(() => {});
         await sleep(300);
@@ -408,7 +473,7 @@ test('Da Bai Fen: every decision fits at every viewport, in both languages', { t
   }
 });
 
-test('the lobby’s create button and the tutorials’ buttons are on screen at 1366×657', { timeout: 120000 }, async () => {
+test('the lobby’s create button and the tutorials’ buttons are on screen at 1366×657; the lobby’s form on phones', { timeout: 120000 }, async () => {
   failures.length = 0;
   const srv = await startServer(mkdtempSync(join(tmpdir(), 'yezi-e2e-fit-')), '127.0.0.1:0', []);
   const browser = await launchBrowser();
@@ -433,6 +498,57 @@ test('the lobby’s create button and the tutorials’ buttons are on screen at 
     }
     await setLanguage(page, 'en');
     await page.screenshot({ path: join(artifacts, 'viewport-lobby-1366x657.png') });
+    // On phones: the new table's form, its variants open, for both games in both languages —
+    // every control a touch target of 44 px or more within the screen's width, and the create
+    // button on screen wherever the form is scrolled to (its top, its variants, its end).
+    if (!(await page.locator('.new-table .variant-list').count())) await page.locator('.new-table button.link').click();
+    for (const vp of VIEWPORTS.filter((v) => v.phone)) {
+      for (const l of ['en', 'zh']) {
+        await page.setViewportSize({ width: 1366, height: 657 });
+        await setLanguage(page, l);
+        await page.setViewportSize({ width: vp.width, height: vp.height });
+        for (const game of ['madiao', 'dabaifen']) {
+          await page.locator(`.game-pick button[data-game="${game}"]`).click();
+          const bad = await page.evaluate(() => {
+            const vw = window.innerWidth;
+            const vh = window.innerHeight;
+            const fmt = (r) => `[${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}]`;
+            const out = [];
+            const form = document.querySelector('.new-table');
+            const targets = [
+              ...document.querySelectorAll('.game-pick button'),
+              ...form.querySelectorAll('select, input:not([type="checkbox"]), button'),
+              ...[...form.querySelectorAll('input[type="checkbox"]')].map((c) => c.closest('label') ?? c),
+            ];
+            for (const e of targets) {
+              const r = e.getBoundingClientRect();
+              if (r.width === 0 && r.height === 0) continue;
+              const label = `${e.tagName.toLowerCase()} ${e.getAttribute('name') ?? e.getAttribute('data-action') ?? (e.textContent ?? '').trim().slice(0, 16)}`;
+              if (r.width < 44 - 0.5 || r.height < 44 - 0.5) out.push(`touch target ${label} is ${fmt(r)}, under 44×44 px`);
+              if (r.left < -0.5 || r.right > vw + 0.5) out.push(`${label} ${fmt(r)} runs past the ${vw} px screen`);
+            }
+            const create = form.querySelector('button[data-action="create"]');
+            const marks = [form.querySelector('fieldset.seats'), form.querySelector('.variant-list'), create];
+            for (const [k, m] of marks.entries()) {
+              if (!m) continue;
+              m.scrollIntoView({ block: k === 2 ? 'end' : 'start' });
+              const r = create.getBoundingClientRect();
+              if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5) out.push(`the create button ${fmt(r)} is off the ${vw}×${vh} screen with the form scrolled to ${['its seats', 'its variants', 'its end'][k]}`);
+            }
+            window.scrollTo(0, 0);
+            document.querySelector('main')?.scrollTo(0, 0);
+            return out;
+          });
+          for (const b of bad) failures.push(`the lobby (${game}) · ${vp.name} · ${l}: ${b}`);
+        }
+        if (l === 'en') {
+          await page.locator('.new-table fieldset.seats').scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(artifacts, `viewport-lobby-${vp.width}x${vp.height}.png`) });
+        }
+      }
+    }
+    await page.setViewportSize({ width: 1366, height: 657 });
+    await setLanguage(page, 'en');
     // Each tutorial's introduction, first lessons and (Madiao) end: its buttons, the hand and the
     // prompt are on screen.
     for (const game of ['madiao', 'dabaifen']) {

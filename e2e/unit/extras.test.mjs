@@ -1,11 +1,12 @@
 // The desktop notice's condition (web/js/notice.js), the lobby's bots without the research ones
-// (web/js/lobby.js), and the final score and rating change in words (web/js/final_score.js).
+// (web/js/lobby.js), the final score and rating change in words (web/js/final_score.js), and the
+// players' names for players (web/js/i18n.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { desktopNoticeDue } from '../../web/js/notice.js';
 import { lobbyBots } from '../../web/js/lobby.js';
 import { finalScoreText, ratingDelta } from '../../web/js/final_score.js';
-import { setLang } from '../../web/js/i18n.js';
+import { botTip, playerNames, setLang } from '../../web/js/i18n.js';
 
 test('a desktop notice only when the turn arrives, switched on, allowed, and the tab hidden', () => {
   assert.equal(desktopNoticeDue(true, true, 'granted', true), true);
@@ -35,4 +36,19 @@ test('a final score in a line, and a rating change', () => {
   const change = { seat: 0, name: 'Ann', rating_before: 1500, rating_after: 1523.4, outcome: 'win', forfeited: false };
   assert.equal(ratingDelta(change), '+23');
   assert.equal(ratingDelta({ ...change, rating_after: 1492.6 }), '−7');
+});
+
+test('players by their names for players: bots by strength, two alike also by seat', () => {
+  setLang('en');
+  assert.deepEqual(playerNames(['Ann', 'bot:random', 'bot:pimc', 'bot:expert']), ['Ann', 'Beginner', 'Strong', 'Expert']);
+  assert.deepEqual(playerNames(['Ann', 'bot:heuristic', 'bot:heuristic', 'Bo']), ['Ann', 'Club player 2', 'Club player 3', 'Bo']);
+  // A person who calls himself as a bot is shown: the bot is told apart by its seat.
+  assert.deepEqual(playerNames(['Beginner', 'bot:random', 'Cy', 'Di']), ['Beginner', 'Beginner 2', 'Cy', 'Di']);
+  // A bot the page does not know: its id.
+  assert.deepEqual(playerNames(['Ann', 'bot:newbot', 'Cy', 'Di']), ['Ann', 'newbot', 'Cy', 'Di']);
+  assert.equal(botTip('bot:heuristic'), 'heuristic');
+  assert.equal(botTip('Ann'), undefined);
+  setLang('zh');
+  assert.deepEqual(playerNames(['小明', 'bot:heuristic', 'bot:heuristic', 'bot:expert']), ['小明', '俱乐部水平2号', '俱乐部水平3号', '高手']);
+  setLang('en');
 });

@@ -5,7 +5,7 @@
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { ApiError, call } from './api.js';
-import { errorText, playerName, t } from './i18n.js';
+import { botTip, errorText, playerNames, t } from './i18n.js';
 import { notify } from './ui.js';
 import { finalScoreText } from './final_score.js';
 
@@ -174,8 +174,8 @@ function MyGamesList(p) {
               <span class=${`result ${g.result}`}>${t(`result.${g.result}`)}</span>
               ${g.rated ? html`<span class="rated-mark">${t('games.rated')}</span>` : null}
               <a href=${g.replay} data-link="1" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${g.name || g.id}</a>
-              <span class="hint"> · ${t(`game.${g.game}`)} · ${g.players.filter((_, i) => i !== g.seat).map(playerName).join(t('common.list_sep'))}</span>
-              ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, g.players.map(playerName))}</span>` : null}
+              <span class="hint players"> · ${t(`game.${g.game}`)} · ${playerNames(g.players).map((n, i) => (i === g.seat ? null : html`<span key=${i} class="player" data-seat=${i} title=${botTip(g.players[i])} data-bot=${botTip(g.players[i]) ?? null}>${n}</span>`)).filter((x) => x).map((x, k) => html`${k ? t('common.list_sep') : ''}${x}`)}</span>
+              ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, playerNames(g.players))}</span>` : null}
               <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>
             </li>`,
           )}

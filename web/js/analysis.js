@@ -6,7 +6,7 @@
 
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
-import { aside, analysisReason, lang, t } from './i18n.js';
+import { aside, analysisReason, botTip, lang, playerNames, t } from './i18n.js';
 import { Card, errorText, useKeydown } from './ui.js';
 import { RecordTitle } from './replay.js';
 
@@ -147,7 +147,7 @@ export function AnalysisPage(p) {
   /** @param {number | null} h @param {number} s */
   const choose = (h, s) => p.navigate(`/analysis/${p.id}?hand=${h ?? 0}&seat=${s}`);
   const names = outline && outline.players
-    ? outline.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
+    ? playerNames(outline.players)
     : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
 
   return html`<div class="page analysis-page" data-status=${reply ? reply.status : ''} data-at=${at} data-hand=${hand ?? ''} data-seat=${seat}>
@@ -163,7 +163,7 @@ export function AnalysisPage(p) {
             </select></label>
           <span class="seat-choice" role="group" aria-label=${t('analysis.seat')}>
             ${names.map((n, s) => html`<button key=${s} class=${s === seat ? 'on' : ''} aria-pressed=${s === seat ? 'true' : 'false'} data-seat=${s}
-              onClick=${() => choose(hand, s)}>${n}</button>`)}
+              title=${outline.players ? botTip(outline.players[s]) : undefined} data-bot=${(outline.players && botTip(outline.players[s])) ?? null} onClick=${() => choose(hand, s)}>${n}</button>`)}
           </span>
         </div>`
       : null}

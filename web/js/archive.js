@@ -3,7 +3,7 @@
 // replay, and its record downloads; a player's games and a month's download as one archive.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
-import { botName, lang, t } from './i18n.js';
+import { lang, playerNames, t } from './i18n.js';
 import { errorText } from './ui.js';
 import { finalScoreText } from './final_score.js';
 
@@ -107,12 +107,20 @@ export function ArchiveList(p) {
             <a href=${`/replay/${g.id}`} data-link="1" data-action="archive-open"
               onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(`/replay/${g.id}`); }}>${g.name}</a>
             <span class="sub"> ${t(`game.${g.game}`)} · ${new Date(g.finished_ms).toLocaleString(l === 'zh' ? 'zh-CN' : 'en')}</span>
-            <span class="archive-seats"> ${g.seats.map((s, i) => html`${i ? t('common.list_sep') : ''}${s.bot ? html`<span data-bot=${s.name} title=${s.name}>${t('archive.bot', { name: botName(s.name) })}</span>` : s.name}`)}</span>
-            ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, g.seats.map((s) => (s.bot ? botName(s.name) : s.name)))}</span>` : null}
+            <span class="archive-seats"> ${g.seats.map((s, i) => html`${i ? t('common.list_sep') : ''}${s.bot ? html`<span data-bot=${s.name} title=${s.name}>${t('archive.bot', { name: shownNames(g)[i] })}</span>` : s.name}`)}</span>
+            ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, shownNames(g))}</span>` : null}
             ${' '}<a class="small" href=${`/api/archive/games/${g.id}`} download=${`yezi-${g.id}.json`} data-action="archive-record">${t('archive.record')}</a>
           </li>`,
         )}</ul>`
       : null}
     ${next ? html`<button onClick=${more} data-action="archive-more">${t('archive.more')}</button>` : null}
   </section>`;
+}
+
+/**
+ * An archived game's players by their names for players (two bots alike also by seat).
+ * @param {import('./wire').ArchivedGame} g
+ */
+function shownNames(g) {
+  return playerNames(g.seats.map((s) => (s.bot ? `bot:${s.name}` : s.name)));
 }

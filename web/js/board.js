@@ -3,10 +3,9 @@
 
 import { html } from '../vendor/preact-htm.js';
 import { Backs, Card, Countdown } from './ui.js';
-import { aside, botName, t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { rankText } from './cards.js';
 import { dabaifenTrickCounter, trumpText } from './scoring.js';
-import { lang } from './i18n.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
 /** @typedef {import('./wire').DabaifenView} DabaifenView */
@@ -33,6 +32,8 @@ export function position(seat, bottom) {
  * @property {number | null} [own] the viewer's own seat, whose cards are shown below the felt
  *   (null for a spectator, who sees every seat's card count)
  * @property {SeatInfo[] | null} [seats] live seats (presence, bots); null in a replay
+ * @property {(string | undefined)[]} [tips] a replay's seats' tooltips (a bot's internal name);
+ *   at a live table the seats give them
  * @property {Timer | null} [timer]
  * @property {number} [timerAt] when the timer was received (Date.now())
  * @property {number} [seatsAt] when the seats were received (their `grace_ms` counts from then)
@@ -69,6 +70,8 @@ export function Board(p) {
   const trick = shownTrick(tricks, !!p.showLast);
   const trump = madiao ? null : /** @type {DabaifenView} */ (view).trump;
   const toMove = view.to_move;
+  // A bot's tooltip is its internal name (`heuristic`); its name for players is on the felt.
+  const tips = [0, 1, 2, 3].map((s) => (p.seats ? (p.seats[s] && p.seats[s].bot) || undefined : p.tips ? p.tips[s] : undefined));
   return html`<div class=${`felt ${game}`} data-phase=${view.phase} data-timer=${p.timer ? p.timer.what : ''}>
     ${[0, 1, 2, 3].map((s) => {
       const pos = position(s, bottom);
@@ -78,7 +81,7 @@ export function Board(p) {
       return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
         <div class="seat-head">
           <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
-          <span class="seat-name" data-bot=${info && info.bot ? info.bot : null} title=${info && info.bot ? `${names[s]}${lang() === 'zh' ? '：' : ': '}${botName(info.bot)}${aside(info.bot)}` : names[s]}>${names[s]}</span>
+          <span class="seat-name" data-bot=${tips[s] ?? null} title=${tips[s] ?? names[s]}>${names[s]}</span>
           ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
           ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
           ${roleBadges(view, s)}
@@ -105,7 +108,7 @@ export function Board(p) {
     <div class="center">
       <div class="info">${madiao ? madiaoInfo(/** @type {MadiaoView} */ (view), names) : dabaifenInfo(/** @type {DabaifenView} */ (view), names)}</div>
       <div class=${`trick${p.showLast ? ' last' : ''}`} data-gather=${!p.showLast && trick && trick.winner != null ? position(trick.winner, bottom) : null} aria-label=${t(p.showLast ? 'trick.last' : 'trick.current')}>
-        ${trick ? trickCards(game, trick, bottom, trump, names) : null}
+        ${trick ? trickCards(game, trick, bottom, trump, names, tips) : null}
         ${p.showLast ? html`<span class="trick-label">${t('trick.last')}</span>` : null}
       </div>
       ${p.centerExtra ?? null}
@@ -205,9 +208,9 @@ function trickCounterText(view) {
 /**
  * The cards of a trick, each by its player's side.
  * @param {'madiao' | 'dabaifen'} game @param {MadiaoTrickView | DabaifenTrickView} trick @param {number} bottom
- * @param {import('./wire').Trump | null} trump @param {string[]} names
+ * @param {import('./wire').Trump | null} trump @param {string[]} names @param {(string | undefined)[]} tips
  */
-function trickCards(game, trick, bottom, trump, names) {
+function trickCards(game, trick, bottom, trump, names, tips) {
   return trick.plays.map((play) => {
     const pos = position(play.seat, bottom);
     const won = trick.winner === play.seat;
@@ -223,7 +226,7 @@ function trickCards(game, trick, bottom, trump, names) {
     const kind = 'kind' in play ? play.kind : null;
     return html`<div key=${play.seat} class=${`play pos-${pos}${won ? ' won' : ''}`} data-seat=${play.seat} data-kind=${kind}>
       <div class="play-cards">${cards}</div>
-      <span class="play-who">${names[play.seat]}${kind ? ` · ${t(`kind.${kind}`)}` : ''}${won ? ' ★' : ''}</span>
+      <span class="play-who" title=${tips[play.seat]} data-bot=${tips[play.seat] ?? null}>${names[play.seat]}${kind ? ` · ${t(`kind.${kind}`)}` : ''}${won ? ' ★' : ''}</span>
     </div>`;
   });
 }

@@ -1,6 +1,6 @@
 // The end of a match in lists and at the table: its final score in a line (My games, the public
-// archive), and at a rated table each person's rating change beside the final score, as the
-// server reports it (`GET /api/tables/{id}/ratings`). Pure apart from `RatingChanges`.
+// archive), and at a rated table each person's rating change in the row of his final score, as
+// the server reports it (`GET /api/tables/{id}/ratings`). Pure apart from the hook and the cell.
 
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
@@ -31,35 +31,38 @@ export function ratingDelta(c) {
 
 /**
  * Each person's rating change in a finished rated match, asked of the server once the table is
- * finished (the ratings are stored with the table's end).
- * @param {{tableId: string, finished: boolean}} p
+ * finished (the ratings are stored with the table's end): null until the answer comes (or while
+ * the table is not finished), then the changes (none if the question failed).
+ * @param {string} tableId @param {boolean} ask
+ * @returns {RatingChange[] | null}
  */
-export function RatingChanges(p) {
+export function useRatingChanges(tableId, ask) {
   const [changes, setChanges] = useState(/** @type {RatingChange[] | null} */ (null));
   useEffect(() => {
-    if (!p.finished) return;
+    if (!ask) return;
     let live = true;
-    api.tableRatings(p.tableId).then(
+    api.tableRatings(tableId).then(
       (r) => live && setChanges(r.changes),
       () => live && setChanges([]),
     );
     return () => {
       live = false;
     };
-  }, [p.tableId, p.finished]);
-  if (!p.finished) return html`<p class="rating-changes hint">${t('end.ratings_pending')}</p>`;
-  if (!changes) return null;
-  return html`<div class="rating-changes" data-ratings=${changes.length}>
-    <h4>${t('end.ratings')}</h4>
-    <ul>
-      ${changes.map(
-        (c) => html`<li key=${c.seat} data-seat=${c.seat} data-delta=${Math.round(c.rating_after) - Math.round(c.rating_before)}>
-          <b>${c.name}</b> ${Math.round(c.rating_before)} → ${Math.round(c.rating_after)}
-          <span class=${c.rating_after >= c.rating_before ? 'plus' : 'minus'}>(${ratingDelta(c)})</span>
-          <span class="hint"> ${t(`ratings.outcome.${c.outcome}`)}${c.forfeited ? ` · ${t('ratings.forfeited')}` : ''}</span>
-        </li>`,
-      )}
-    </ul>
-    <p class="hint">${t('ratings.won_explained')}</p>
-  </div>`;
+  }, [tableId, ask]);
+  return ask ? changes : null;
+}
+
+/**
+ * One person's rating change, for the row of his final score: the change (`+14`) with the new
+ * rating small beside it, the whole (before → after, the outcome) as the tooltip.
+ * @param {{change: RatingChange, who?: string}} p `who`: the person's name, where the row names
+ *   more than one (a Da Bai Fen partnership)
+ */
+export function RatingCell(p) {
+  const c = p.change;
+  const delta = Math.round(c.rating_after) - Math.round(c.rating_before);
+  const title = `${Math.round(c.rating_before)} → ${Math.round(c.rating_after)} · ${t(`ratings.outcome.${c.outcome}`)}${c.forfeited ? ` · ${t('ratings.forfeited')}` : ''}`;
+  return html`<span class="rating-change" data-seat=${c.seat} data-delta=${delta} data-after=${Math.round(c.rating_after)} title=${title}>
+    ${p.who ? html`<span class="who">${p.who} </span>` : null}<b class=${delta > 0 ? 'plus' : delta < 0 ? 'minus' : ''}>${ratingDelta(c)}</b>
+    <small class="after">${t('end.rating_now', { r: Math.round(c.rating_after) })}</small></span>`;
 }

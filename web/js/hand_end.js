@@ -9,7 +9,7 @@ import { lang, t } from './i18n.js';
 import { readiness } from './pace.js';
 import { accountText, dabaifenResultText, handResultLine, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
 import { Card, Countdown } from './ui.js';
-import { RatingChanges } from './final_score.js';
+import { RatingCell, useRatingChanges } from './final_score.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
 /** @typedef {import('./wire').DabaifenView} DabaifenView */
@@ -17,6 +17,7 @@ import { RatingChanges } from './final_score.js';
 /** @typedef {import('./wire').DabaifenMatch} DabaifenMatch */
 /** @typedef {import('./wire').Timer} Timer */
 /** @typedef {import('./wire').SeatInfo} SeatInfo */
+/** @typedef {import('./wire').RatingChange} RatingChange */
 
 /**
  * The itemized scoring of a finished hand, in words (shared by the table and replays).
@@ -86,6 +87,9 @@ export function HandEnd(p) {
   // `?? []`: a server without the ready list (before pacing) still shows the button.
   const readySeats = (timer ? timer.ready : null) ?? [];
   const pressed = p.ready || (p.me !== null && readySeats.includes(p.me));
+  // At the end of a rated match: each person's rating change, in the row of his final score.
+  const changes = useRatingChanges(p.tableId, over && !!p.rated && p.finished);
+  const tips = p.seats.map((s) => s.bot || undefined);
   return html`<div class="hand-end" role="dialog" aria-label=${t('end.title')}>
     <div class="hand-end-card">
       <div class="hand-end-top">
@@ -105,10 +109,19 @@ export function HandEnd(p) {
         </div>
       </div>
       ${!over && timer ? html`<${ReadyList} seats=${p.seats} names=${p.names} ready=${readySeats} pressed=${pressed} seated=${p.seated} />` : null}
-      ${over && p.rated ? html`<${RatingChanges} tableId=${p.tableId} finished=${p.finished} />` : null}
+      ${over
+        ? html`<div class="final-score-box">
+            <h4>${t('end.final_score')}</h4>
+            <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} tips=${tips} ratings=${p.rated ? changes : null} />
+            ${p.rated && !p.finished ? html`<p class="rating-pending hint">${t('end.ratings_pending')}</p>` : null}
+            ${p.rated && changes ? html`<p class="hint won-explained">${t('ratings.won_explained')}</p>` : null}
+          </div>`
+        : null}
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />
-      <h4>${t('side.score')}</h4>
-      <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} />
+      ${over
+        ? null
+        : html`<h4>${t('side.score')}</h4>
+            <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} tips=${tips} />`}
     </div>
   </div>`;
 }
@@ -131,35 +144,45 @@ export function ReadyList(p) {
 }
 
 /**
- * The running match score.
- * @param {{game: 'madiao' | 'dabaifen', match: MadiaoMatch | DabaifenMatch | null, names: string[], stake: number}} p
+ * The running match score (at the end of the match, the final score). `tips`: each seat's
+ * tooltip (a bot's internal name); `ratings`: at the end of a rated match, each person's rating
+ * change, shown in the row of his score (a column of its own).
+ * @param {{game: 'madiao' | 'dabaifen', match: MadiaoMatch | DabaifenMatch | null, names: string[], stake: number,
+ *   tips?: (string | undefined)[], ratings?: RatingChange[] | null}} p
  */
 export function MatchScore(p) {
   const m = p.match;
   if (!m) return html`<p class="hint">${t('score.none')}</p>`;
+  const ratings = p.ratings ?? null;
+  /** @param {number} s */
+  const ratingOf = (s) => (ratings ? ratings.find((c) => c.seat === s) ?? null : null);
   if ('totals' in m) {
-    return html`<table class="match-score">
-      <thead><tr><th>${t('score.player')}</th><th>${t('end.stakes')}</th><th>${t('end.chips')}</th><th>${t('score.banked')}</th></tr></thead>
-      <tbody>${p.names.map(
-        (n, s) => html`<tr key=${s} class=${m.next_banker === s && !m.over ? 'next' : ''}>
-          <td>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
+    return html`<table class="match-score" data-ratings=${ratings ? ratings.length : null}>
+      <thead><tr><th>${t('score.player')}</th><th>${t('end.stakes')}</th><th>${t('end.chips')}</th><th>${t('score.banked')}</th>${ratings ? html`<th>${t('end.rating_col')}</th>` : null}</tr></thead>
+      <tbody>${p.names.map((n, s) => {
+        const c = ratingOf(s);
+        return html`<tr key=${s} data-seat=${s} class=${m.next_banker === s && !m.over ? 'next' : ''}>
+          <td class="who" title=${p.tips ? p.tips[s] : undefined} data-bot=${(p.tips && p.tips[s]) ?? null}>${n}${m.next_banker === s && !m.over ? html` <span class="badge role">${t('score.next_banker')}</span>` : null}</td>
           <td class=${m.totals[s] > 0 ? 'plus' : m.totals[s] < 0 ? 'minus' : ''}>${signed(m.totals[s])}</td>
-          <td>${signed(m.chips ? m.chips[s] : m.totals[s] * p.stake)}</td>
+          <td class="chips">${signed(m.chips ? m.chips[s] : m.totals[s] * p.stake)}</td>
           <td>${m.banked[s] ? '✓' : ''}</td>
-        </tr>`,
-      )}</tbody>
+          ${ratings ? html`<td class="rating">${c ? html`<${RatingCell} change=${c} />` : null}</td>` : null}
+        </tr>`;
+      })}</tbody>
       <caption>${t('score.hands', { n: m.hands })}${m.over ? ` · ${t('score.over')}` : ''}${m.stakes && m.stakes.length
         ? html`<br /><span class="stakes">${t('score.stakes', { list: m.stakes.join(', ') })}</span>` : null}</caption>
     </table>`;
   }
   const l = lang();
-  return html`<table class="match-score">
-    <thead><tr><th>${t('score.team')}</th><th>${t('score.rank')}</th><th>${t('score.deals_won')}</th></tr></thead>
-    <tbody>${[0, 1].map(
-      (team) => html`<tr key=${team} class=${m.winner === team ? 'winner' : ''}>
-        <td>${teamText(team, p.names, l)}</td><td class="rank">${rankText(m.ranks[team])}</td><td>${m.deals_won[team]}</td>
-      </tr>`,
-    )}</tbody>
+  return html`<table class="match-score" data-ratings=${ratings ? ratings.length : null}>
+    <thead><tr><th>${t('score.team')}</th><th>${t('score.rank')}</th><th>${t('score.deals_won')}</th>${ratings ? html`<th>${t('end.rating_col')}</th>` : null}</tr></thead>
+    <tbody>${[0, 1].map((team) => {
+      const cs = [team, team + 2].map(ratingOf).filter((c) => c !== null);
+      return html`<tr key=${team} data-team=${team} class=${m.winner === team ? 'winner' : ''}>
+        <td class="who">${teamText(team, p.names, l)}</td><td class="rank">${rankText(m.ranks[team])}</td><td>${m.deals_won[team]}</td>
+        ${ratings ? html`<td class="rating">${cs.map((c) => html`<${RatingCell} key=${c.seat} change=${c} who=${p.names[c.seat]} />`)}</td>` : null}
+      </tr>`;
+    })}</tbody>
     <caption>${t('score.hands', { n: m.hands })} · ${m.over && m.winner !== null ? t('score.winner', { team: teamText(m.winner, p.names, l) }) : t('score.next_starter', { name: p.names[m.next_starter] })}</caption>
   </table>`;
 }

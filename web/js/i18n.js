@@ -248,6 +248,7 @@ export const STRINGS = {
     'seat.away': 'away',
     'seat.bot_plays': 'bot playing',
     'seat.bot_named': 'Bot {n}',
+    'seat.bot_seat': '{bot} {n}',
     'seat.open': 'Open seat {n}',
     'seat.cards': '{n} cards',
     'seat.cards_one': '1 card',
@@ -569,6 +570,9 @@ export const STRINGS = {
     'notify.unsupported': 'This browser has no desktop notifications.',
     // The end of a match (final_score.js).
     'end.ratings': 'Rating changes',
+    'end.rating_col': 'Rating',
+    'end.rating_now': 'now {r}',
+    'end.final_score': 'Final score',
     'end.ratings_pending': 'The rating changes are shown once the match is saved…',
     'final.team': '{names}: rank {rank}',
     'final.team_won': '{names}: rank {rank} (won)',
@@ -839,6 +843,7 @@ export const STRINGS = {
     'seat.away': '离开',
     'seat.bot_plays': '机器人代打',
     'seat.bot_named': '机器人{n}',
+    'seat.bot_seat': '{bot}{n}号',
     'seat.open': '空座{n}',
     'seat.cards': '{n}张牌',
     'seat.cards_one': '1张牌',
@@ -1160,6 +1165,9 @@ export const STRINGS = {
     'notify.unsupported': '这个浏览器没有桌面通知。',
     // The end of a match (final_score.js).
     'end.ratings': '等级分变化',
+    'end.rating_col': '等级分',
+    'end.rating_now': '现为{r}',
+    'end.final_score': '终局比分',
     'end.ratings_pending': '比赛保存后显示等级分变化……',
     'final.team': '{names}：{rank}级',
     'final.team_won': '{names}：{rank}级（胜）',
@@ -1285,6 +1293,27 @@ export function botName(id) {
  */
 export function playerName(name) {
   return name.startsWith('bot:') ? botName(name.slice(4)) : name;
+}
+
+/**
+ * The four players' names at a table, a replay or a game list, for players: each by
+ * [`playerName`]; a bot whose name for players another seat shares (two "Club player"s) also by
+ * its seat ("Club player 3"), so that every line that names a seat names one.
+ * @param {readonly string[]} names each `bot:NAME` or a person's name, seat by seat
+ */
+export function playerNames(names) {
+  const shown = names.map(playerName);
+  return shown.map((s, i) =>
+    names[i].startsWith('bot:') && shown.filter((x) => x === s).length > 1 ? t('seat.bot_seat', { bot: s, n: i + 1 }) : s,
+  );
+}
+
+/**
+ * The tooltip of a player's name: a bot's internal name (`heuristic`), nothing for a person.
+ * @param {string | null | undefined} name `bot:NAME` or a person's name
+ */
+export function botTip(name) {
+  return name && name.startsWith('bot:') ? name.slice(4) : undefined;
 }
 
 /** A preset's name for players (`standard`, `feng`); an unknown one as it is. @param {string} id */

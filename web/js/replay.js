@@ -8,7 +8,7 @@ import * as api from './api.js';
 import { ArchiveList } from './archive.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
-import { lang, playerName, t } from './i18n.js';
+import { botTip, lang, playerNames, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
 import { Card, errorText, useKeydown } from './ui.js';
 
@@ -54,7 +54,7 @@ export function RecordTitle(p) {
     return () => { live = false; };
   }, [p.id]);
   const players = p.outline && p.outline.players
-    ? p.outline.players.map(playerName).join(t('common.list_sep'))
+    ? playerNames(p.outline.players).join(t('common.list_sep'))
     : '';
   // Until the table's summary is in, no title at all: a title without its name would be read as
   // the whole title.
@@ -215,7 +215,7 @@ export function ReplayPage(p) {
     const game = outline.game;
     const steps = hand.steps;
     const names = outline.players
-      ? outline.players.map((n, s) => (n.startsWith('bot:') ? t('seat.bot_named', { n: s + 1 }) : n))
+      ? playerNames(outline.players)
       : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));
     const step = steps[Math.min(pos.step, steps.length - 1)];
     const view = /** @type {any} */ (step.view);
@@ -238,7 +238,7 @@ export function ReplayPage(p) {
         <span class="step-n">${t('replay.step_n', { n: pos.step + 1, of: steps.length })}</span>
       </div>
       <p class="step-event" role="status">${stepText(game, step, names, l)}</p>
-      <${Board} game=${game} view=${view} names=${names} bottom=${0} hands=${step.hands} />
+      <${Board} game=${game} view=${view} names=${names} tips=${(outline.players ?? []).map(botTip)} bottom=${0} hands=${step.hands} />
       <div class="undealt">${game === 'madiao' ? t('replay.stock') : t('replay.kitty')}
         ${hand.undealt.map((c) => html`<${Card} key=${c} game=${game} code=${c} trump=${view.trump ?? null} size="tiny" />`)}</div>
       ${view.phase === 'over' ? html`<div class="replay-scoring"><${Scoring} game=${game} view=${view} names=${names} stake=${view.stake ?? 2} /></div>` : null}

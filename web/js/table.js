@@ -5,7 +5,7 @@ import { html, useEffect, useMemo, useReducer, useRef, useState } from '../vendo
 import * as api from './api.js';
 import { HintBox, TrackerPanel, hintCards } from './assist.js';
 import { Board, isMadiao, position } from './board.js';
-import { lang, t } from './i18n.js';
+import { lang, playerNames, t } from './i18n.js';
 import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoChoices, madiaoPlayKind, revokeRisk, toggle } from './legal.js';
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
@@ -186,11 +186,16 @@ export function reduce(st, msg) {
   }
 }
 
-/** The names at a table: a person's name, `bot (name)` for bots, `open` for open seats. @param {SeatInfo[]} seats */
+/**
+ * The names at a table, for players: a person's name, a bot's name for players ("Club player";
+ * two alike also by seat, see `playerNames`), `Open seat N` for open seats.
+ * @param {SeatInfo[]} seats
+ */
 export function seatNames(seats) {
-  return seats.map((s) =>
+  const bots = playerNames(seats.map((s) => (s.kind === 'bot' && s.bot ? `bot:${s.bot}` : s.kind === 'open' ? `open:${s.seat}` : (s.name ?? '?'))));
+  return seats.map((s, i) =>
     s.kind === 'bot'
-      ? t('seat.bot_named', { n: s.seat + 1 })
+      ? s.bot ? bots[i] : t('seat.bot_named', { n: s.seat + 1 })
       : s.kind === 'open'
         ? s.invited
           ? `${t('seat.open', { n: s.seat + 1 })} · ${t('host.invited', { name: s.invited })}`
@@ -430,7 +435,7 @@ function Table(p) {
         ${panel === 'chat' ? html`<${Chat} chat=${st.chat} send=${send} />` : null}
         ${panel === 'log' ? html`<${Log} st=${st} names=${names} onShow=${setPastHand} />` : null}
         ${panel === 'score'
-          ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} />
+          ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} tips=${seats.map((s) => s.bot || undefined)} />
               <${HandList} game=${game} results=${st.results} names=${names} onShow=${setPastHand} />`
           : null}
       </aside>
