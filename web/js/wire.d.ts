@@ -488,7 +488,175 @@ export type Account = {
  */
 lines: Array<AccountEvent>, };
 
-export type AccountEvent = { "event": "declared", seat: Seat, card: DabaifenCard, drawn: number, trump: Trump, became_starter: boolean, } | { "event": "kitty_turned", starter: Seat, turned: Array<DabaifenCard>, card: DabaifenCard, by_rank: boolean, trump: Trump, } | { "event": "no_showing" } | { "event": "kept_deal", seat: Seat, } | { "event": "annulled", seat: Seat, hand: Array<DabaifenCard>, } | { "event": "buried", seat: Seat, cards: Array<DabaifenCard>, points: number, } | { "event": "trick", number: number, plays: Array<[Seat, Array<DabaifenCard>]>, winner: Seat, points: number, to_defenders: boolean, } | { "event": "revoke", seat: Seat, cards: Array<DabaifenCard>, not_top: Array<[DabaifenCard, Seat, DabaifenCard]>, } | { "event": "kitty", team: number, to_defenders: boolean, kitty_points: number, multiplier: number, bonus: number, } | { "event": "total", in_tricks: number, bonus: number, total: number, revoke: boolean, declarers_win: boolean, levels: number, } | { "event": "rank_up", team: number, from: DabaifenRank, to: DabaifenRank, } | { "event": "next_starter", seat: Seat, why: string, } | { "event": "game_over", team: number, };
+export type AccountEvent = { "event": "declared", 
+/**
+ * The seat that showed the card.
+ */
+seat: Seat, 
+/**
+ * The trump-rank card shown; its suit is the trump suit.
+ */
+card: DabaifenCard, 
+/**
+ * How many cards had been drawn in all when it was shown (1–48).
+ */
+drawn: number, 
+/**
+ * Trumps as the declaration fixed them.
+ */
+trump: Trump, 
+/**
+ * Whether the declarer became the starter (in the first deal and in an open deal, §4, §6).
+ */
+became_starter: boolean, } | { "event": "kitty_turned", 
+/**
+ * The (provisional) starter, who turned the kitty.
+ */
+starter: Seat, 
+/**
+ * The kitty cards turned face up, in the order turned (`deck[48]` first).
+ */
+turned: Array<DabaifenCard>, 
+/**
+ * The card that fixed the trump suit.
+ */
+card: DabaifenCard, 
+/**
+ * True when `card` is of the trump rank; false when none came and `card` is the highest
+ * non-joker of the six (§5, §12.4).
+ */
+by_rank: boolean, 
+/**
+ * Trumps as the turned card fixed them.
+ */
+trump: Trump, } | { "event": "no_showing" } | { "event": "kept_deal", 
+/**
+ * The seat without trumps that chose to play the deal.
+ */
+seat: Seat, } | { "event": "annulled", 
+/**
+ * The seat that annulled the deal.
+ */
+seat: Seat, 
+/**
+ * The hand it showed (the twelve cards it drew, §12.5), sorted for showing.
+ */
+hand: Array<DabaifenCard>, } | { "event": "buried", 
+/**
+ * The starter, who took the kitty and buried.
+ */
+seat: Seat, 
+/**
+ * The six cards buried, the new kitty.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * The card points among them (§1), which go to the team of the last trick (§9).
+ */
+points: number, } | { "event": "trick", 
+/**
+ * The trick's number in the deal, from 1.
+ */
+number: number, 
+/**
+ * Each seat and the cards it played, in play order from the leader.
+ */
+plays: Array<[Seat, Array<DabaifenCard>]>, 
+/**
+ * The seat that won the trick.
+ */
+winner: Seat, 
+/**
+ * The card points in the trick (§1).
+ */
+points: number, 
+/**
+ * Whether the winner is a defender, so that the points count towards `T` (§9).
+ */
+to_defenders: boolean, } | { "event": "revoke", 
+/**
+ * The seat that led.
+ */
+seat: Seat, 
+/**
+ * The cards it led.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * Each led card that is not a top card, with a seat that held a stronger card of its suit
+ * and that card.
+ */
+not_top: Array<[DabaifenCard, Seat, DabaifenCard]>, } | { "event": "kitty", 
+/**
+ * The team that won (or, after a revoke, is taken to have won) the last trick: 0 for seats
+ * 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, 
+/**
+ * Whether that team is the defenders, so that the kitty's points count towards `T`.
+ */
+to_defenders: boolean, 
+/**
+ * The card points buried in the kitty.
+ */
+kitty_points: number, 
+/**
+ * The multiplier of the kitty's points: 2, or 2 × the cards each player put on the last
+ * trick under `kitty_multiplier: per_card` (§9).
+ */
+multiplier: number, 
+/**
+ * What the kitty adds to `T`: `kitty_points × multiplier` for the defenders, 0 otherwise.
+ */
+bonus: number, } | { "event": "total", 
+/**
+ * The defenders' points without the kitty bonus.
+ */
+in_tricks: number, 
+/**
+ * The kitty bonus added to them.
+ */
+bonus: number, 
+/**
+ * `T`, the defenders' points that decide the row of the table (§9).
+ */
+total: number, 
+/**
+ * Whether the deal ended with a revoke, which sets `T` (§12.8).
+ */
+revoke: boolean, 
+/**
+ * Whether the declarers won the deal (`T` under 40).
+ */
+declarers_win: boolean, 
+/**
+ * The ranks the winning team goes up by, as the table gives them (0, 1 or 2).
+ */
+levels: number, } | { "event": "rank_up", 
+/**
+ * The team that won the deal: 0 for seats 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, 
+/**
+ * Its rank before the deal.
+ */
+from: DabaifenRank, 
+/**
+ * Its rank after it.
+ */
+to: DabaifenRank, } | { "event": "next_starter", 
+/**
+ * The starter of the next deal.
+ */
+seat: Seat, 
+/**
+ * Why that seat starts, in words.
+ */
+why: string, } | { "event": "game_over", 
+/**
+ * The team that won the game: 0 for seats 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, };
 
 export type DealResult = { 
 /**
