@@ -488,7 +488,175 @@ export type Account = {
  */
 lines: Array<AccountEvent>, };
 
-export type AccountEvent = { "event": "declared", seat: Seat, card: DabaifenCard, drawn: number, trump: Trump, became_starter: boolean, } | { "event": "kitty_turned", starter: Seat, turned: Array<DabaifenCard>, card: DabaifenCard, by_rank: boolean, trump: Trump, } | { "event": "no_showing" } | { "event": "kept_deal", seat: Seat, } | { "event": "annulled", seat: Seat, hand: Array<DabaifenCard>, } | { "event": "buried", seat: Seat, cards: Array<DabaifenCard>, points: number, } | { "event": "trick", number: number, plays: Array<[Seat, Array<DabaifenCard>]>, winner: Seat, points: number, to_defenders: boolean, } | { "event": "revoke", seat: Seat, cards: Array<DabaifenCard>, not_top: Array<[DabaifenCard, Seat, DabaifenCard]>, } | { "event": "kitty", team: number, to_defenders: boolean, kitty_points: number, multiplier: number, bonus: number, } | { "event": "total", in_tricks: number, bonus: number, total: number, revoke: boolean, declarers_win: boolean, levels: number, } | { "event": "rank_up", team: number, from: DabaifenRank, to: DabaifenRank, } | { "event": "next_starter", seat: Seat, why: string, } | { "event": "game_over", team: number, };
+export type AccountEvent = { "event": "declared", 
+/**
+ * The seat that showed the card.
+ */
+seat: Seat, 
+/**
+ * The trump-rank card shown; its suit is the trump suit.
+ */
+card: DabaifenCard, 
+/**
+ * How many cards had been drawn in all when it was shown (1–48).
+ */
+drawn: number, 
+/**
+ * Trumps as the declaration fixed them.
+ */
+trump: Trump, 
+/**
+ * Whether the declarer became the starter (in the first deal and in an open deal, §4, §6).
+ */
+became_starter: boolean, } | { "event": "kitty_turned", 
+/**
+ * The (provisional) starter, who turned the kitty.
+ */
+starter: Seat, 
+/**
+ * The kitty cards turned face up, in the order turned (`deck[48]` first).
+ */
+turned: Array<DabaifenCard>, 
+/**
+ * The card that fixed the trump suit.
+ */
+card: DabaifenCard, 
+/**
+ * True when `card` is of the trump rank; false when none came and `card` is the highest
+ * non-joker of the six (§5, §12.4).
+ */
+by_rank: boolean, 
+/**
+ * Trumps as the turned card fixed them.
+ */
+trump: Trump, } | { "event": "no_showing" } | { "event": "kept_deal", 
+/**
+ * The seat without trumps that chose to play the deal.
+ */
+seat: Seat, } | { "event": "annulled", 
+/**
+ * The seat that annulled the deal.
+ */
+seat: Seat, 
+/**
+ * The hand it showed (the twelve cards it drew, §12.5), sorted for showing.
+ */
+hand: Array<DabaifenCard>, } | { "event": "buried", 
+/**
+ * The starter, who took the kitty and buried.
+ */
+seat: Seat, 
+/**
+ * The six cards buried, the new kitty.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * The card points among them (§1), which go to the team of the last trick (§9).
+ */
+points: number, } | { "event": "trick", 
+/**
+ * The trick's number in the deal, from 1.
+ */
+number: number, 
+/**
+ * Each seat and the cards it played, in play order from the leader.
+ */
+plays: Array<[Seat, Array<DabaifenCard>]>, 
+/**
+ * The seat that won the trick.
+ */
+winner: Seat, 
+/**
+ * The card points in the trick (§1).
+ */
+points: number, 
+/**
+ * Whether the winner is a defender, so that the points count towards `T` (§9).
+ */
+to_defenders: boolean, } | { "event": "revoke", 
+/**
+ * The seat that led.
+ */
+seat: Seat, 
+/**
+ * The cards it led.
+ */
+cards: Array<DabaifenCard>, 
+/**
+ * Each led card that is not a top card, with a seat that held a stronger card of its suit
+ * and that card.
+ */
+not_top: Array<[DabaifenCard, Seat, DabaifenCard]>, } | { "event": "kitty", 
+/**
+ * The team that won (or, after a revoke, is taken to have won) the last trick: 0 for seats
+ * 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, 
+/**
+ * Whether that team is the defenders, so that the kitty's points count towards `T`.
+ */
+to_defenders: boolean, 
+/**
+ * The card points buried in the kitty.
+ */
+kitty_points: number, 
+/**
+ * The multiplier of the kitty's points: 2, or 2 × the cards each player put on the last
+ * trick under `kitty_multiplier: per_card` (§9).
+ */
+multiplier: number, 
+/**
+ * What the kitty adds to `T`: `kitty_points × multiplier` for the defenders, 0 otherwise.
+ */
+bonus: number, } | { "event": "total", 
+/**
+ * The defenders' points without the kitty bonus.
+ */
+in_tricks: number, 
+/**
+ * The kitty bonus added to them.
+ */
+bonus: number, 
+/**
+ * `T`, the defenders' points that decide the row of the table (§9).
+ */
+total: number, 
+/**
+ * Whether the deal ended with a revoke, which sets `T` (§12.8).
+ */
+revoke: boolean, 
+/**
+ * Whether the declarers won the deal (`T` under 40).
+ */
+declarers_win: boolean, 
+/**
+ * The ranks the winning team goes up by, as the table gives them (0, 1 or 2).
+ */
+levels: number, } | { "event": "rank_up", 
+/**
+ * The team that won the deal: 0 for seats 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, 
+/**
+ * Its rank before the deal.
+ */
+from: DabaifenRank, 
+/**
+ * Its rank after it.
+ */
+to: DabaifenRank, } | { "event": "next_starter", 
+/**
+ * The starter of the next deal.
+ */
+seat: Seat, 
+/**
+ * Why that seat starts, in words.
+ */
+why: string, } | { "event": "game_over", 
+/**
+ * The team that won the game: 0 for seats 0 and 2, 1 for seats 1 and 3.
+ */
+team: number, };
 
 export type DealResult = { 
 /**
@@ -859,9 +1027,101 @@ guest: string | null,
  */
 text: string, };
 
-export type Timer = { "what": "turn", seat: Seat, remaining_ms?: number, bank_ms?: number, } | { "what": "bot", seat: Seat, } | { "what": "draw", every_ms: number, } | { "what": "window", remaining_ms: number, } | { "what": "next_hand", remaining_ms?: number, ready: Array<Seat>, } | { "what": "trick", remaining_ms: number, } | { "what": "grace", seat: Seat, remaining_ms: number, } | { "what": "paused" };
+export type Timer = { "what": "turn", 
+/**
+ * The seat whose turn it is.
+ */
+seat: Seat, 
+/**
+ * What is left of the turn clock, in milliseconds (absent at an untimed table).
+ */
+remaining_ms?: number, 
+/**
+ * What is left of the seat's time bank, in milliseconds (only at a table with time banks).
+ */
+bank_ms?: number, } | { "what": "bot", 
+/**
+ * The seat the bot plays.
+ */
+seat: Seat, } | { "what": "draw", 
+/**
+ * The time between two cards of the draw, in milliseconds.
+ */
+every_ms: number, } | { "what": "window", 
+/**
+ * Until the window closes, in milliseconds.
+ */
+remaining_ms: number, } | { "what": "next_hand", 
+/**
+ * Until the next hand is dealt, in milliseconds (absent at an untimed table).
+ */
+remaining_ms?: number, 
+/**
+ * The seats that pressed ready so far.
+ */
+ready: Array<Seat>, } | { "what": "trick", 
+/**
+ * Until the trick is cleared and the next lead is due, in milliseconds.
+ */
+remaining_ms: number, } | { "what": "grace", 
+/**
+ * The seat whose person is disconnected.
+ */
+seat: Seat, 
+/**
+ * Until a bot stands in, in milliseconds.
+ */
+remaining_ms: number, } | { "what": "paused" };
 
-export type TableEvent = { "kind": "start" } | { "kind": "hand_start", hand: number, } | { "kind": "draw", drawn: number, } | { "kind": "draw_end" } | { "kind": "action", seat: Seat, action: PublicAction, by_bot: boolean, } | { "kind": "stake", seat: Seat, stake: number, by_bot: boolean, } | { "kind": "window", closes_in_ms: number, } | { "kind": "take_back", seat: Seat, actions: number, } | { "kind": "window_closed", outcome: WindowOutcome, };
+export type TableEvent = { "kind": "start" } | { "kind": "hand_start", 
+/**
+ * The hand dealt, from 0.
+ */
+hand: number, } | { "kind": "draw", 
+/**
+ * How many cards have been drawn in all.
+ */
+drawn: number, } | { "kind": "draw_end" } | { "kind": "action", 
+/**
+ * The seat that moved.
+ */
+seat: Seat, 
+/**
+ * The move as the recipient may see it (another seat's slough or burial is hidden).
+ */
+action: PublicAction, 
+/**
+ * A bot made it (a bot's seat, or a bot standing in for a person).
+ */
+by_bot: boolean, } | { "kind": "stake", 
+/**
+ * The banker.
+ */
+seat: Seat, 
+/**
+ * The stake named, in chips.
+ */
+stake: number, 
+/**
+ * A bot named it, or the banker's clock ran out and it is the lowest.
+ */
+by_bot: boolean, } | { "kind": "window", 
+/**
+ * Until the window closes, in milliseconds.
+ */
+closes_in_ms: number, } | { "kind": "take_back", 
+/**
+ * The seat that took back its play.
+ */
+seat: Seat, 
+/**
+ * How many actions were undone.
+ */
+actions: number, } | { "kind": "window_closed", 
+/**
+ * Who forced a redeal (Madiao) or annulled (Da Bai Fen), if anyone.
+ */
+outcome: WindowOutcome, };
 
 export type You = { 
 /**
@@ -959,7 +1219,53 @@ annulled_by: Seat | null, };
 
 export type WindowOutcome = RedealOutcome | AnnulOutcome;
 
-export type SyncMsg = { v: number, table: TableSummary, you: You, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, results: Array<HandResult>, chat: Array<ChatMessage>, 
+export type SyncMsg = { 
+/**
+ * The table's version: the number of events it has broadcast.
+ */
+v: number, 
+/**
+ * The table: its name, game, settings and seats.
+ */
+table: TableSummary, 
+/**
+ * Who this connection is at the table.
+ */
+you: You, 
+/**
+ * The hand of the match, from 0.
+ */
+hand: number, 
+/**
+ * The moves everyone has seen in the match (an `act` may quote it).
+ */
+move: number, 
+/**
+ * What this connection may see of the hand (`null` before the match begins, and before a
+ * Madiao hand whose stake is still to be named is dealt).
+ */
+view: MadiaoView | DabaifenView | null, 
+/**
+ * The legal actions of this connection's seat now (`null` when it has nothing to decide, and
+ * for a spectator).
+ */
+legal: Legal | null, 
+/**
+ * What the table waits for (`null` when waiting for the match to begin, or finished).
+ */
+timer: Timer | null, 
+/**
+ * The running score of the match (`null` before it begins).
+ */
+match: MatchSummary | null, 
+/**
+ * The results of the finished hands, in the record format.
+ */
+results: Array<HandResult>, 
+/**
+ * The last chat lines (at most 30).
+ */
+chat: Array<ChatMessage>, 
 /**
  * The names of the people watching (not seated), one per person, at most
  * [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
@@ -970,13 +1276,65 @@ watchers: Array<string>,
  */
 rematch?: string, };
 
-export type UpdateMsg = { v: number, event: TableEvent, hand: number, move: number, view: MadiaoView | DabaifenView | null, legal: Legal | null, timer: Timer | null, match: MatchSummary | null, };
+export type UpdateMsg = { 
+/**
+ * The table's version after this event (one more than the previous event's).
+ */
+v: number, 
+/**
+ * What happened.
+ */
+event: TableEvent, 
+/**
+ * The hand of the match, from 0.
+ */
+hand: number, 
+/**
+ * The moves everyone has seen in the match (an `act` may quote it).
+ */
+move: number, 
+/**
+ * The recipient's view of the hand after the event.
+ */
+view: MadiaoView | DabaifenView | null, 
+/**
+ * The recipient's legal actions after the event.
+ */
+legal: Legal | null, 
+/**
+ * What the table waits for now.
+ */
+timer: Timer | null, 
+/**
+ * The running score of the match.
+ */
+match: MatchSummary | null, };
 
-export type SeatsMsg = { v: number, seats: Array<SeatInfo>, spectators: number, 
+export type SeatsMsg = { 
+/**
+ * The table's version after this event.
+ */
+v: number, 
+/**
+ * Who holds each seat, seat 0 first.
+ */
+seats: Array<SeatInfo>, 
+/**
+ * How many connections watch the table.
+ */
+spectators: number, 
 /**
  * The names of the people watching, as in a `sync`.
  */
-watchers: Array<string>, status: TableStatus, timer: Timer | null, };
+watchers: Array<string>, 
+/**
+ * Where the table is in its life (waiting, playing, finished).
+ */
+status: TableStatus, 
+/**
+ * What the table waits for now.
+ */
+timer: Timer | null, };
 
 export type HostEvent = { "kind": "closed", 
 /**
@@ -1005,7 +1363,15 @@ name: string, } | { "kind": "rematch",
  */
 table: string, };
 
-export type HostMsg = { v: number, event: HostEvent, };
+export type HostMsg = { 
+/**
+ * The table's version after this event.
+ */
+v: number, 
+/**
+ * What the host did.
+ */
+event: HostEvent, };
 
 export type Outcome = "won" | "lost" | "drawn";
 
@@ -1013,7 +1379,11 @@ export type MyGame = {
 /**
  * The table's id.
  */
-id: string, game: GameKind, 
+id: string, 
+/**
+ * The game played.
+ */
+game: GameKind, 
 /**
  * The table's name.
  */
@@ -1048,27 +1418,67 @@ created_ms: number,
  */
 replay: string, };
 
-export type MyGames = { games: Array<MyGame>, 
+export type MyGames = { 
+/**
+ * The games of this page.
+ */
+games: Array<MyGame>, 
 /**
  * How many games pass the filters.
  */
-total: number, offset: number, limit: number, 
+total: number, 
+/**
+ * How many games of the filtered list come before this page.
+ */
+offset: number, 
+/**
+ * The most games a page holds.
+ */
+limit: number, 
 /**
  * The `offset` of the next page, `null` on the last.
  */
 next: number | null, };
 
-export type ChatMsg = { v: number, message: ChatMessage, };
+export type ChatMsg = { 
+/**
+ * The table's version after this event.
+ */
+v: number, 
+/**
+ * The line said.
+ */
+message: ChatMessage, };
 
 export type AckWhat = "request" | "back" | "next";
 
-export type AckMsg = { v: number, what: AckWhat, 
+export type AckMsg = { 
+/**
+ * The table's version now (an `ack` does not raise it).
+ */
+v: number, 
+/**
+ * What was taken.
+ */
+what: AckWhat, 
 /**
  * For a request: the seat's legal actions as they now stand.
  */
 legal?: Legal | null, };
 
-export type ErrorMsg = { code: ErrorCode, message: string, v?: number, };
+export type ErrorMsg = { 
+/**
+ * Why it was refused, for programs.
+ */
+code: ErrorCode, 
+/**
+ * Why it was refused, in words, naming the seat and the cards.
+ */
+message: string, 
+/**
+ * The table's version now, when the connection is at a table.
+ */
+v?: number, };
 
 export type HintReason = { 
 /**
@@ -1084,25 +1494,57 @@ en: string,
  */
 zh: string, };
 
-export type HintMsg = { v: number, 
+export type HintMsg = { 
+/**
+ * The table's version now.
+ */
+v: number, 
 /**
  * The move it answers (the `move` of the last update).
  */
-move: number, seat: Seat, 
+move: number, 
+/**
+ * The seat the hint is for.
+ */
+seat: Seat, 
 /**
  * The action, in the engine's JSON shape (as an `act` sends it).
  */
-action: MadiaoAction | DabaifenAction, reason: HintReason, };
+action: MadiaoAction | DabaifenAction, 
+/**
+ * Why the hint bot makes that move.
+ */
+reason: HintReason, };
 
-export type TrackerMsg = { v: number, move: number, 
+export type TrackerMsg = { 
+/**
+ * The table's version now.
+ */
+v: number, 
+/**
+ * The move it answers (the `move` of the last update).
+ */
+move: number, 
 /**
  * `null` before the tracker means anything (Da Bai Fen: before trumps are fixed).
  */
 tracker: MadiaoTracker | DabaifenTracker | null, };
 
-export type GuestInfo = { id: string, name: string, };
+export type GuestInfo = { 
+/**
+ * The guest's id.
+ */
+id: string, 
+/**
+ * The name shown for the guest.
+ */
+name: string, };
 
-export type WelcomeMsg = { guest: GuestInfo, };
+export type WelcomeMsg = { 
+/**
+ * The guest the connection is identified as.
+ */
+guest: GuestInfo, };
 
 export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg;
 
@@ -1149,24 +1591,48 @@ keep?: boolean, } | { "type": "take_back" } | { "type": "pause" } | { "type": "r
  */
 seat: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "tracker" };
 
-export type NewGuestReply = { id: string, name: string, 
+export type NewGuestReply = { 
+/**
+ * The new guest's id.
+ */
+id: string, 
+/**
+ * The name given to the guest.
+ */
+name: string, 
 /**
  * The guest's secret.
  */
 token: string, };
 
-export type GameInfo = { game: GameKind, 
+export type GameInfo = { 
+/**
+ * The game.
+ */
+game: GameKind, 
 /**
  * Each preset's variants, by name.
  */
-presets: Record<string, Record<string, string>>, bots: Array<string>, default_bot: string, 
+presets: Record<string, Record<string, string>>, 
+/**
+ * The names of the bots that may play a seat.
+ */
+bots: Array<string>, 
+/**
+ * The bot a seat gets when none is named.
+ */
+default_bot: string, 
 /**
  * The bots of `bots` kept for research (Madiao's `pimc-coalition` and `pimc-mixed`): a seat
  * may name them through the API, but a lobby does not offer them.
  */
 research_bots: Array<string>, };
 
-export type GamesReply = { games: Array<GameInfo>, };
+export type GamesReply = { 
+/**
+ * Each game the server plays.
+ */
+games: Array<GameInfo>, };
 
 export type LobbyReply = { 
 /**
@@ -1264,7 +1730,11 @@ zero_cash?: ZeroCash,
  */
 rated?: boolean, };
 
-export type NewTableReply = { table: TableSummary, 
+export type NewTableReply = { 
+/**
+ * The new table.
+ */
+table: TableSummary, 
 /**
  * The invite link.
  */
@@ -1404,15 +1874,39 @@ timeouts: number,
  */
 crashes: number, };
 
-export type TableStub = { id: string, game: GameKind, status: TableStatus, created_ms: number, };
+export type TableStub = { 
+/**
+ * The table's id.
+ */
+id: string, 
+/**
+ * The game (`madiao` or `dabaifen`).
+ */
+game: GameKind, 
+/**
+ * Where the table is in its life.
+ */
+status: TableStatus, 
+/**
+ * When the table was made, milliseconds since the Unix epoch.
+ */
+created_ms: number, };
 
-export type ApiErrorBody = { error: ApiErrorDetail, };
+export type ApiErrorBody = { 
+/**
+ * What went wrong.
+ */
+error: ApiErrorDetail, };
 
 export type ApiErrorDetail = { 
 /**
  * What kind of error.
  */
-code: ApiCode, message: string, };
+code: ApiCode, 
+/**
+ * What went wrong, in words.
+ */
+message: string, };
 
 export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis";
 
@@ -1593,7 +2087,19 @@ token: string,
  */
 expires_ms: number, };
 
-export type AccountInfo = { id: string, name: string, username: string, 
+export type AccountInfo = { 
+/**
+ * The account's guest id.
+ */
+id: string, 
+/**
+ * The name shown at tables.
+ */
+name: string, 
+/**
+ * The username it signs in with.
+ */
+username: string, 
 /**
  * When the account was claimed (milliseconds since the Unix epoch).
  */
@@ -1625,23 +2131,47 @@ export type SignedOut = {
  */
 revoked: number, };
 
-export type AccountTable = { id: string, game: GameKind, 
+export type AccountTable = { 
+/**
+ * The table's id.
+ */
+id: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
 /**
  * The table's name.
  */
-name: string, status: TableStatus, 
+name: string, 
+/**
+ * Where the table is in its life.
+ */
+status: TableStatus, 
 /**
  * The account's seat, if it holds one.
  */
-seat: number | null, created_ms: number, };
+seat: number | null, 
+/**
+ * When the table was made, milliseconds since the Unix epoch.
+ */
+created_ms: number, };
 
-export type AccountTables = { tables: Array<AccountTable>, };
+export type AccountTables = { 
+/**
+ * The tables, newest first.
+ */
+tables: Array<AccountTable>, };
 
 export type LeaderboardEntry = { 
 /**
  * The place on the leaderboard, from 1.
  */
-rank: number, username: string, 
+rank: number, 
+/**
+ * The account's username.
+ */
+username: string, 
 /**
  * The Glicko-2 rating.
  */
@@ -1659,25 +2189,65 @@ games: number,
  */
 provisional: boolean, };
 
-export type LeaderboardReply = { game: GameKind, entries: Array<LeaderboardEntry>, 
+export type LeaderboardReply = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The accounts of this page, best first.
+ */
+entries: Array<LeaderboardEntry>, 
 /**
  * How many accounts the leaderboard holds.
  */
-total: number, offset: number, limit: number, 
+total: number, 
+/**
+ * How many accounts come before this page.
+ */
+offset: number, 
+/**
+ * The most entries a page holds.
+ */
+limit: number, 
 /**
  * The offset of the next page, if there is one.
  */
 next: number | null, };
 
-export type GameRating = { game: GameKind, rating: number, deviation: number, volatility: number, 
+export type GameRating = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The Glicko-2 rating.
+ */
+rating: number, 
+/**
+ * Its deviation.
+ */
+deviation: number, 
+/**
+ * Its volatility (how much the rating is expected to move).
+ */
+volatility: number, 
 /**
  * Rated matches played.
  */
 games: number, 
 /**
- * Matches won, lost and drawn (by the player's score against the others of the match).
+ * Matches won (by the player's score against the others of the match).
  */
-wins: number, losses: number, draws: number, 
+wins: number, 
+/**
+ * Matches lost.
+ */
+losses: number, 
+/**
+ * Matches drawn.
+ */
+draws: number, 
 /**
  * The deviation is still high: the rating is provisional.
  */
@@ -1689,21 +2259,49 @@ export type RatedResult = {
 /**
  * The table (its record and replay are under this id).
  */
-table: string, game: GameKind, 
+table: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
 /**
  * When the match ended, milliseconds since the Unix epoch.
  */
-at_ms: number, rating_before: number, rating_after: number, deviation_after: number, 
+at_ms: number, 
 /**
- * The points of the match's games (1 a win, ½ a draw) and how many games it had.
+ * The rating before the match.
  */
-score: number, opponents: number, outcome: RatedOutcome, 
+rating_before: number, 
+/**
+ * The rating after it.
+ */
+rating_after: number, 
+/**
+ * The deviation after it.
+ */
+deviation_after: number, 
+/**
+ * The points of the match's games (1 a win, ½ a draw).
+ */
+score: number, 
+/**
+ * How many games `score` is out of: one against each other seat the player was scored against.
+ */
+opponents: number, 
+/**
+ * How the match went for the player.
+ */
+outcome: RatedOutcome, 
 /**
  * The player forfeited (left, or lost on the clock).
  */
 forfeited: boolean, };
 
-export type PlayerProfile = { username: string, 
+export type PlayerProfile = { 
+/**
+ * The account's username.
+ */
+username: string, 
 /**
  * When the account was made, milliseconds since the Unix epoch.
  */
@@ -1732,15 +2330,31 @@ seat: number,
  */
 name: string, 
 /**
- * The rating before the match and after it.
+ * The rating before the match.
  */
-rating_before: number, rating_after: number, outcome: RatedOutcome, 
+rating_before: number, 
+/**
+ * The rating after it.
+ */
+rating_after: number, 
+/**
+ * How the match went for the person.
+ */
+outcome: RatedOutcome, 
 /**
  * The person forfeited (left, or lost on the clock).
  */
 forfeited: boolean, };
 
-export type TableRatings = { table: string, changes: Array<RatingChange>, };
+export type TableRatings = { 
+/**
+ * The table's id.
+ */
+table: string, 
+/**
+ * One entry per person with an account.
+ */
+changes: Array<RatingChange>, };
 
 export type ArchivedSeat = { 
 /**

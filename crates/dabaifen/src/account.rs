@@ -20,35 +20,130 @@ use crate::trump::{Trump, sorted_plain};
 #[cfg_attr(feature = "ts", ts(rename = "AccountEvent"))]
 pub enum Event {
     /// A trump-rank card was shown during the draw (§4).
-    Declared { seat: Seat, card: Card, drawn: u8, trump: Trump, became_starter: bool },
+    Declared {
+        /// The seat that showed the card.
+        seat: Seat,
+        /// The trump-rank card shown; its suit is the trump suit.
+        card: Card,
+        /// How many cards had been drawn in all when it was shown (1–48).
+        drawn: u8,
+        /// Trumps as the declaration fixed them.
+        trump: Trump,
+        /// Whether the declarer became the starter (in the first deal and in an open deal, §4, §6).
+        became_starter: bool,
+    },
     /// Nobody declared; the kitty was turned (§5).
-    KittyTurned { starter: Seat, turned: Vec<Card>, card: Card, by_rank: bool, trump: Trump },
+    KittyTurned {
+        /// The (provisional) starter, who turned the kitty.
+        starter: Seat,
+        /// The kitty cards turned face up, in the order turned (`deck[48]` first).
+        turned: Vec<Card>,
+        /// The card that fixed the trump suit.
+        card: Card,
+        /// True when `card` is of the trump rank; false when none came and `card` is the highest
+        /// non-joker of the six (§5, §12.4).
+        by_rank: bool,
+        /// Trumps as the turned card fixed them.
+        trump: Trump,
+    },
     /// An open deal in which nobody showed (§6): annulled again.
     NoShowing,
     /// A seat without trumps declined to annul.
-    KeptDeal { seat: Seat },
+    KeptDeal {
+        /// The seat without trumps that chose to play the deal.
+        seat: Seat,
+    },
     /// A seat showed a hand with no trump and annulled the deal (§6).
-    Annulled { seat: Seat, hand: Vec<Card> },
+    Annulled {
+        /// The seat that annulled the deal.
+        seat: Seat,
+        /// The hand it showed (the twelve cards it drew, §12.5), sorted for showing.
+        hand: Vec<Card>,
+    },
     /// The starter buried six cards (§7).
-    Buried { seat: Seat, cards: Vec<Card>, points: u32 },
+    Buried {
+        /// The starter, who took the kitty and buried.
+        seat: Seat,
+        /// The six cards buried, the new kitty.
+        cards: Vec<Card>,
+        /// The card points among them (§1), which go to the team of the last trick (§9).
+        points: u32,
+    },
     /// A complete trick (§8).
-    Trick { number: u8, plays: Vec<(Seat, Vec<Card>)>, winner: Seat, points: u32, to_defenders: bool },
+    Trick {
+        /// The trick's number in the deal, from 1.
+        number: u8,
+        /// Each seat and the cards it played, in play order from the leader.
+        plays: Vec<(Seat, Vec<Card>)>,
+        /// The seat that won the trick.
+        winner: Seat,
+        /// The card points in the trick (§1).
+        points: u32,
+        /// Whether the winner is a defender, so that the points count towards `T` (§9).
+        to_defenders: bool,
+    },
     /// A revoking lead (§8): the non-top cards and a stronger card someone else held.
-    Revoke { seat: Seat, cards: Vec<Card>, not_top: Vec<(Card, Seat, Card)> },
+    Revoke {
+        /// The seat that led.
+        seat: Seat,
+        /// The cards it led.
+        cards: Vec<Card>,
+        /// Each led card that is not a top card, with a seat that held a stronger card of its suit
+        /// and that card.
+        not_top: Vec<(Card, Seat, Card)>,
+    },
     /// The kitty went to the last trick's team (§9).
-    Kitty { team: u8, to_defenders: bool, kitty_points: u32, multiplier: u32, bonus: u32 },
+    Kitty {
+        /// The team that won (or, after a revoke, is taken to have won) the last trick: 0 for seats
+        /// 0 and 2, 1 for seats 1 and 3.
+        team: u8,
+        /// Whether that team is the defenders, so that the kitty's points count towards `T`.
+        to_defenders: bool,
+        /// The card points buried in the kitty.
+        kitty_points: u32,
+        /// The multiplier of the kitty's points: 2, or 2 × the cards each player put on the last
+        /// trick under `kitty_multiplier: per_card` (§9).
+        multiplier: u32,
+        /// What the kitty adds to `T`: `kitty_points × multiplier` for the defenders, 0 otherwise.
+        bonus: u32,
+    },
     /// The defenders' total and the table row (§9).
-    Total { in_tricks: u32, bonus: u32, total: u32, revoke: bool, declarers_win: bool, levels: u8 },
+    Total {
+        /// The defenders' points without the kitty bonus.
+        in_tricks: u32,
+        /// The kitty bonus added to them.
+        bonus: u32,
+        /// `T`, the defenders' points that decide the row of the table (§9).
+        total: u32,
+        /// Whether the deal ended with a revoke, which sets `T` (§12.8).
+        revoke: bool,
+        /// Whether the declarers won the deal (`T` under 40).
+        declarers_win: bool,
+        /// The ranks the winning team goes up by, as the table gives them (0, 1 or 2).
+        levels: u8,
+    },
     /// A team's rank moved (§10).
-    RankUp { team: u8, from: Rank, to: Rank },
+    RankUp {
+        /// The team that won the deal: 0 for seats 0 and 2, 1 for seats 1 and 3.
+        team: u8,
+        /// Its rank before the deal.
+        from: Rank,
+        /// Its rank after it.
+        to: Rank,
+    },
     /// Who starts next and why (§10, §6).
     NextStarter {
+        /// The starter of the next deal.
         seat: Seat,
+        /// Why that seat starts, in words.
         #[cfg_attr(feature = "ts", ts(type = "string"))]
         why: StarterReason,
     },
     /// The game is over (§10).
-    GameOver { team: u8 },
+    GameOver {
+        /// The team that won the game: 0 for seats 0 and 2, 1 for seats 1 and 3.
+        team: u8,
+    },
 }
 
 /// Why the next starter starts (§10, §6), in the account's words.

@@ -94,18 +94,32 @@ impl fmt::Display for Suit {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Rank {
+    /// The two (`2`): the lowest rank, and both teams' rank at the start (§3).
     Two = 0,
+    /// The three (`3`).
     Three,
+    /// The four (`4`).
     Four,
+    /// The five (`5`); a five is worth 5 card points (§1).
     Five,
+    /// The six (`6`).
     Six,
+    /// The seven (`7`).
     Seven,
+    /// The eight (`8`).
     Eight,
+    /// The nine (`9`).
     Nine,
+    /// The ten (`T`); a ten is worth 10 card points (§1).
     Ten,
+    /// The jack (`J`).
     Jack,
+    /// The queen (`Q`).
     Queen,
+    /// The king (`K`); a king is worth 10 card points (§1).
     King,
+    /// The ace (`A`): the highest rank; a team whose rank reaches it wins the game (§10, under the
+    /// standard `game_end`).
     Ace,
 }
 

@@ -30,9 +30,6 @@
 //! println!("{}", st.account()); // the deal in words, trick by trick
 //! assert!(result.defender_points.is_some() || result.winner.is_none());
 //! ```
-// Issue 30 item 6: 90 public fields and variants here are not documented yet; until they are,
-// the workspace's `missing_docs` is allowed in this crate.
-#![allow(missing_docs)]
 
 pub mod account;
 pub mod card;

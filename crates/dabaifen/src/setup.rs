@@ -46,7 +46,14 @@ impl DealSetup {
 pub enum SetupError {
     /// A card appears twice in the deck.
     #[error("deck[{second}]: duplicate card {card} (already at deck[{first}])")]
-    DuplicateCard { card: Card, first: usize, second: usize },
+    DuplicateCard {
+        /// The card that appears twice.
+        card: Card,
+        /// Its first position in the deck, from 0.
+        first: usize,
+        /// Its second position in the deck.
+        second: usize,
+    },
     /// `first_deal` and `open` together.
     #[error("a deal cannot be both the first deal and an open deal (an open deal follows an annulled one)")]
     FirstAndOpen,

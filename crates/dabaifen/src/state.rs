@@ -204,36 +204,106 @@ pub enum IllegalAction {
     DealOver,
     /// The action is not one of this phase's.
     #[error("{seat} cannot {what} now: {why}")]
-    WrongPhase { seat: Seat, what: &'static str, why: &'static str },
+    WrongPhase {
+        /// The seat that acted.
+        seat: Seat,
+        /// What it tried to do, as a verb (`"bury"`, `"play"`, …).
+        what: &'static str,
+        /// Why the phase does not allow it, in words.
+        why: &'static str,
+    },
     /// A declaration that the rules do not allow.
     #[error("{seat} cannot declare {card}: {why}")]
-    BadDeclaration { seat: Seat, card: Card, why: String },
+    BadDeclaration {
+        /// The seat that declared.
+        seat: Seat,
+        /// The card it tried to show.
+        card: Card,
+        /// Why it may not show that card (a joker, not the trump rank, not drawn yet), in words.
+        why: String,
+    },
     /// Cards the seat does not hold.
     #[error("{seat} does not hold {cards}")]
-    NotHeld { seat: Seat, cards: String },
+    NotHeld {
+        /// The seat that acted.
+        seat: Seat,
+        /// The codes of the cards it named but does not hold.
+        cards: String,
+    },
     /// A burial of the wrong size.
     #[error("{seat} must bury exactly 6 cards, not {count}")]
-    BuryCount { seat: Seat, count: u32 },
+    BuryCount {
+        /// The starter, who buries.
+        seat: Seat,
+        /// How many cards it tried to bury (the rule is 6, §7).
+        count: u32,
+    },
     /// A play with no card.
     #[error("{seat} must play at least one card")]
-    EmptyPlay { seat: Seat },
+    EmptyPlay {
+        /// The seat that played.
+        seat: Seat,
+    },
     /// A multi-card lead of several suits (§12.7).
     #[error("{seat} cannot lead {cards} together: a lead of several cards must be of one suit")]
-    MixedLead { seat: Seat, cards: String },
+    MixedLead {
+        /// The leader.
+        seat: Seat,
+        /// The codes of the cards led.
+        cards: String,
+    },
     /// A multi-card lead with a card that is not a top card, under `revoke: refuse`.
     #[error("{seat} cannot lead {cards}: {card} is not a top card ({holder} holds {stronger})")]
-    NotTop { seat: Seat, cards: String, card: Card, holder: Seat, stronger: Card },
+    NotTop {
+        /// The leader.
+        seat: Seat,
+        /// The codes of the cards led.
+        cards: String,
+        /// A led card that is not a top card of its suit.
+        card: Card,
+        /// A seat that holds a stronger card of that suit.
+        holder: Seat,
+        /// That stronger card.
+        stronger: Card,
+    },
     /// A follow with the wrong number of cards.
     #[error("{seat} must play {size} card{s} to this trick, not {count}", s = if *size == 1 { "" } else { "s" })]
-    WrongCount { seat: Seat, size: u8, count: u32 },
+    WrongCount {
+        /// The seat that followed.
+        seat: Seat,
+        /// The number of cards led, which every follow must match (§8).
+        size: u8,
+        /// How many it played.
+        count: u32,
+    },
     /// A follow that does not follow suit as §8 requires.
     #[error("{seat} must follow {suit} (holds {held})")]
-    MustFollow { seat: Seat, suit: EffSuit, held: String },
+    MustFollow {
+        /// The seat that followed.
+        seat: Seat,
+        /// The suit led (the trumps counting as one suit).
+        suit: EffSuit,
+        /// The codes of the cards of that suit it holds.
+        held: String,
+    },
     /// A follow of a multi-card lead with too few cards of the led suit.
     #[error(
         "{seat} must play {need} of its {suit} to follow this lead of {size}, not {played} (holds {held})"
     )]
-    MustFollowMany { seat: Seat, suit: EffSuit, size: u8, need: u32, played: u32, held: String },
+    MustFollowMany {
+        /// The seat that followed.
+        seat: Seat,
+        /// The suit led (the trumps counting as one suit).
+        suit: EffSuit,
+        /// The number of cards led.
+        size: u8,
+        /// How many cards of the led suit it must play: all it holds, up to `size`.
+        need: u32,
+        /// How many cards of the led suit it played.
+        played: u32,
+        /// The codes of the cards of that suit it holds.
+        held: String,
+    },
 }
 
 const NEVER: u8 = 99;

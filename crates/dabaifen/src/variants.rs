@@ -82,7 +82,14 @@ pub enum VariantError {
     UnknownVariant(String),
     /// A value the variant does not have.
     #[error("variant `{name}`: unknown value {value:?}; expected {expected}")]
-    UnknownValue { name: String, value: String, expected: String },
+    UnknownValue {
+        /// The variant's name.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The values it may take, in words.
+        expected: String,
+    },
 }
 
 const NAMES: [&str; 5] = ["revoke", "kitty_multiplier", "first_drawer", "game_end", "annul"];

@@ -18,32 +18,64 @@ use crate::variants::{
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Item {
     /// §4.1 A meld, paid by every other seat except the HM holder (`exempt`).
-    Meld { meld: MeldKind, exempt: Option<Seat> },
+    Meld {
+        /// The meld counted (§4.1).
+        meld: MeldKind,
+        /// The HM (TB) holder, who pays no meld, when he is another seat than the meld's holder.
+        exempt: Option<Seat>,
+    },
     /// §4.1 `meld_extra_stake`: 1 more stake from each payer.
-    MeldExtraStake { exempt: Option<Seat> },
+    MeldExtraStake {
+        /// The HM (TB) holder, who pays nothing, when he is another seat than the meld's holder.
+        exempt: Option<Seat>,
+    },
     /// §4.2 The four lowest: 1 stake from each of the other three.
     FourLowest,
     /// §6.1 The stock check: `exposed` (under the upcard) is a top card; the seat that played its
     /// suit's `second` card face up (or was dealt it, under `holder`) pays 1 to each other seat.
-    StockCheck { exposed: Card, second: Card, face_up: bool },
+    StockCheck {
+        /// The card that lies under the upcard, the top card of its suit (§6.1, §9.7).
+        exposed: Card,
+        /// The second card of `exposed`'s suit, which the paying seat played face up or was dealt.
+        second: Card,
+        /// Whether the payer played `second` face up (otherwise he was only dealt it, and pays
+        /// under `stock_check_payer: holder`).
+        face_up: bool,
+    },
     /// §6.2 Fewer than 2 tricks: −1.
-    FewerThanTwoTricks { tricks: u8 },
+    FewerThanTwoTricks {
+        /// The tricks the seat won (0 or 1).
+        tricks: u8,
+    },
     /// §6.2 Exactly 2 tricks: 0.
     ExactlyTwoTricks,
     /// §6.2 3 or more tricks: +1.
-    ThreeOrMoreTricks { tricks: u8 },
+    ThreeOrMoreTricks {
+        /// The tricks the seat won (3 to 7, or 8 under `slam: adds`).
+        tricks: u8,
+    },
     /// §6.2 `each_plus_half`: two seats tied for the most tricks (3 or more) get +½ each.
-    TiedForMostTricks { tricks: u8 },
+    TiedForMostTricks {
+        /// The tricks each of the two tied seats won.
+        tricks: u8,
+    },
     /// §6.2 All 8 tricks: +8.
     Slam,
     /// §6.2 A trick won with a reward card, by a seat with 2 or more tricks: +1.
-    RewardTrick { card: Card },
+    RewardTrick {
+        /// The reward card that won the trick (a top, or the promoted second card of the upcard's
+        /// suit).
+        card: Card,
+    },
     /// §6.2 The HM holder made fewer than 2 tricks: +1.
     HmConsolation,
     /// §6.2 The HM holder made the minimum without the +3 HM line: +2.
     HmMinimum,
     /// §6.2 The HM holder's HM won a trick and he meets `hm_bonus_tricks`: +3.
-    HmWon { tricks: u8 },
+    HmWon {
+        /// The tricks the HM holder won in all.
+        tricks: u8,
+    },
     /// §6.2 Won tricks with `TW`, `TQ` and `TB`: +3.
     ThreeHonours,
     /// §6.2 Won tricks with `TW`, `TQ`, `TB` and `W0`: +4.
@@ -51,7 +83,12 @@ pub enum Item {
     /// §6.4 The knock (敲門): a player with the +3 HM line takes 1 from each other player.
     Knock,
     /// §5 A face-up discard: 2 stakes (a player to the banker; the banker to each player).
-    FaceUpDiscard { card: Card, trick: u8 },
+    FaceUpDiscard {
+        /// The card discarded face up (played face up without capturing).
+        card: Card,
+        /// The trick it was played to, counted from 0.
+        trick: u8,
+    },
 }
 
 impl Item {

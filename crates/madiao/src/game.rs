@@ -39,7 +39,12 @@ pub struct Match {
 pub enum MatchError {
     /// The hand's banker is not the one the previous hand named.
     #[error("banker is {} but the previous hand's result says {} comes next", .given.number(), .expected.number())]
-    WrongBanker { given: Seat, expected: Seat },
+    WrongBanker {
+        /// The banker of the hand given.
+        given: Seat,
+        /// The banker the previous hand's result names (§7).
+        expected: Seat,
+    },
     /// The match has ended.
     #[error("the match is over")]
     Over,

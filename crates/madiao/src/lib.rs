@@ -24,10 +24,7 @@
 //! assert_eq!(result.payoffs.0.iter().map(|h| h.0).sum::<i32>(), 0);
 //! println!("{}", state.settlement().unwrap());
 //! ```
-// Issue 30 item 6: 36 public fields and variants here are not documented yet; until they are,
-// the workspace's `missing_docs` is allowed in this crate.
-#![allow(missing_docs)]
-
+//!
 //! # Readings where the rules leave room
 //! - A stake is a positive even number of chips (`0` is refused); payoffs are always in stakes.
 //! - §4.1 `meld_extra_stake` adds 1 stake per payer once per holder, also under `cumulative`.

@@ -37,10 +37,22 @@ pub enum DeckError {
     Size(usize),
     /// A code that is not a card.
     #[error("deck[{index}]: unknown card code {code:?}")]
-    UnknownCode { index: usize, code: String },
+    UnknownCode {
+        /// The code's position in the deck, from 0.
+        index: usize,
+        /// The code as written.
+        code: String,
+    },
     /// A card twice.
     #[error("deck[{second}]: card {card} appears twice (also at deck[{first}])")]
-    Duplicate { card: Card, first: usize, second: usize },
+    Duplicate {
+        /// The card written twice.
+        card: Card,
+        /// Its first position in the deck, from 0.
+        first: usize,
+        /// Its second position in the deck.
+        second: usize,
+    },
 }
 
 /// Reads a record's deck: 40 known codes, each card once.

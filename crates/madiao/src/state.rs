@@ -48,7 +48,14 @@ impl HandSetup {
 pub enum SetupError {
     /// The same card twice in the deck.
     #[error("deck[{second}]: card {card} appears twice (also at deck[{first}])")]
-    DuplicateCard { card: Card, first: usize, second: usize },
+    DuplicateCard {
+        /// The card that appears twice.
+        card: Card,
+        /// Its first position in the deck, from 0.
+        first: usize,
+        /// Its second position in the deck.
+        second: usize,
+    },
     /// An odd or zero stake.
     #[error("stake must be a positive even number of chips, not {0}")]
     BadStake(u32),
@@ -134,16 +141,32 @@ pub enum IllegalAction {
     HandOver,
     /// A redeal choice outside the declarations.
     #[error("{seat} cannot choose a redeal now: the declarations are over and play has begun")]
-    NoRedealNow { seat: Seat },
+    NoRedealNow {
+        /// The seat that chose.
+        seat: Seat,
+    },
     /// A card played while a redeal choice is pending.
     #[error("{seat} must first say whether to force a redeal with a long suit (§4.3)")]
-    RedealPending { seat: Seat },
+    RedealPending {
+        /// The seat that played, and must say first whether to force a redeal (§4.3).
+        seat: Seat,
+    },
     /// A card the seat does not hold.
     #[error("{seat} does not hold {card}")]
-    NotHeld { seat: Seat, card: Card },
+    NotHeld {
+        /// The seat that played.
+        seat: Seat,
+        /// The card it does not hold.
+        card: Card,
+    },
     /// §9.5 The leader sloughing.
     #[error("{seat} leads and must play face up, not slough {card} (§9.5)")]
-    LeaderMustPlayFaceUp { seat: Seat, card: Card },
+    LeaderMustPlayFaceUp {
+        /// The leader.
+        seat: Seat,
+        /// The card he tried to slough.
+        card: Card,
+    },
     /// A face-up card that is not a capture under `faceup_discard: forbidden`.
     #[error(
         "{seat} cannot {what} {card}: {why} (a face-up discard is forbidden under faceup_discard: \
@@ -155,7 +178,16 @@ pub enum IllegalAction {
             format!("{led} were led and the best so far is {best}")
         }
     )]
-    NotACapture { seat: Seat, card: Card, led: Suit, best: Card },
+    NotACapture {
+        /// The seat that played.
+        seat: Seat,
+        /// The card played face up.
+        card: Card,
+        /// The suit led to the trick (§5).
+        led: Suit,
+        /// The best card of the led suit in the trick so far, which a capture must beat.
+        best: Card,
+    },
 }
 
 /// A list of legal actions without allocation (at most 16: each of 8 cards face up or down).

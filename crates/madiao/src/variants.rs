@@ -140,7 +140,14 @@ pub enum VariantError {
     UnknownVariant(String),
     /// Not one of the variant's values.
     #[error("variant `{name}` cannot be {value:?}: expected {expected}")]
-    BadValue { name: String, value: String, expected: &'static str },
+    BadValue {
+        /// The variant's name.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The values it may take, in words.
+        expected: &'static str,
+    },
 }
 
 impl Default for Variants {

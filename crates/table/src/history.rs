@@ -41,6 +41,7 @@ impl Outcome {
 pub struct MyGame {
     /// The table's id.
     pub id: String,
+    /// The game played.
     pub game: GameKind,
     /// The table's name.
     pub name: String,
@@ -65,10 +66,13 @@ pub struct MyGame {
 /// One page of "my games", newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct MyGames {
+    /// The games of this page.
     pub games: Vec<MyGame>,
     /// How many games pass the filters.
     pub total: u32,
+    /// How many games of the filtered list come before this page.
     pub offset: u32,
+    /// The most games a page holds.
     pub limit: u32,
     /// The `offset` of the next page, `null` on the last.
     pub next: Option<u32>,

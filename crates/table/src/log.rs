@@ -31,6 +31,7 @@ pub struct Replayed<G: TableGame>
 where
     G::Action: serde::de::DeserializeOwned,
 {
+    /// The match as the log leaves it: the score so far and who deals next.
     pub m: G::Match,
     /// Every hand dealt, the current (last) one included unless its stake is still to be named.
     pub states: Vec<G::State>,

@@ -426,32 +426,54 @@ pub enum Timer {
     /// A person's turn clock (no `remaining_ms` at an untimed table). `bank_ms`: at a table with
     /// time banks, what is left of the seat's bank, drawn on once `remaining_ms` is spent.
     Turn {
+        /// The seat whose turn it is.
         seat: Seat,
+        /// What is left of the turn clock, in milliseconds (absent at an untimed table).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         remaining_ms: Option<u64>,
+        /// What is left of the seat's time bank, in milliseconds (only at a table with time banks).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         bank_ms: Option<u64>,
     },
     /// A bot moves shortly.
-    Bot { seat: Seat },
+    Bot {
+        /// The seat the bot plays.
+        seat: Seat,
+    },
     /// The Da Bai Fen draw: a card every `every_ms`.
-    Draw { every_ms: u64 },
+    Draw {
+        /// The time between two cards of the draw, in milliseconds.
+        every_ms: u64,
+    },
     /// A decision window closes.
-    Window { remaining_ms: u64 },
+    Window {
+        /// Until the window closes, in milliseconds.
+        remaining_ms: u64,
+    },
     /// The pause before the next hand (no `remaining_ms` at an untimed table: it waits for the
     /// people); `ready`: the seats that pressed ready so far.
     NextHand {
+        /// Until the next hand is dealt, in milliseconds (absent at an untimed table).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         remaining_ms: Option<u64>,
+        /// The seats that pressed ready so far.
         ready: Vec<Seat>,
     },
     /// A finished trick is on show; the next lead after it.
-    Trick { remaining_ms: u64 },
+    Trick {
+        /// Until the trick is cleared and the next lead is due, in milliseconds.
+        remaining_ms: u64,
+    },
     /// It is a disconnected person's turn: a bot stands in when this runs out.
-    Grace { seat: Seat, remaining_ms: u64 },
+    Grace {
+        /// The seat whose person is disconnected.
+        seat: Seat,
+        /// Until a bot stands in, in milliseconds.
+        remaining_ms: u64,
+    },
     /// The player alone with bots paused the match: every clock and the bots wait until he
     /// resumes it.
     Paused,
@@ -464,22 +486,53 @@ pub enum TableEvent {
     /// The match begins (hand 0 is dealt).
     Start,
     /// The next hand is dealt.
-    HandStart { hand: u32 },
+    HandStart {
+        /// The hand dealt, from 0.
+        hand: u32,
+    },
     /// Da Bai Fen: one more card of the draw.
-    Draw { drawn: u8 },
+    Draw {
+        /// How many cards have been drawn in all.
+        drawn: u8,
+    },
     /// Da Bai Fen: the draw ended without a showing.
     DrawEnd,
     /// A move, as the recipient may see it.
-    Action { seat: Seat, action: PublicAction, by_bot: bool },
+    Action {
+        /// The seat that moved.
+        seat: Seat,
+        /// The move as the recipient may see it (another seat's slough or burial is hidden).
+        action: PublicAction,
+        /// A bot made it (a bot's seat, or a bot standing in for a person).
+        by_bot: bool,
+    },
     /// Madiao: the banker named the stake of the hand, which is now dealt.
-    Stake { seat: Seat, stake: u32, by_bot: bool },
+    Stake {
+        /// The banker.
+        seat: Seat,
+        /// The stake named, in chips.
+        stake: u32,
+        /// A bot named it, or the banker's clock ran out and it is the lowest.
+        by_bot: bool,
+    },
     /// A decision window opens.
-    Window { closes_in_ms: u64 },
+    Window {
+        /// Until the window closes, in milliseconds.
+        closes_in_ms: u64,
+    },
     /// The seat took back its last play of the hand: `actions` actions in all (its play and the
     /// answers after it) are undone, and the view is the hand as it was before them.
-    TakeBack { seat: Seat, actions: u32 },
+    TakeBack {
+        /// The seat that took back its play.
+        seat: Seat,
+        /// How many actions were undone.
+        actions: u32,
+    },
     /// It closed: who forced a redeal or annulled, if anyone.
-    WindowClosed { outcome: WindowOutcome },
+    WindowClosed {
+        /// Who forced a redeal (Madiao) or annulled (Da Bai Fen), if anyone.
+        outcome: WindowOutcome,
+    },
 }
 
 /// The recipient of a `sync`.
@@ -536,19 +589,32 @@ pub struct DabaifenMatch {
 /// The whole state of a table for one connection.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SyncMsg {
+    /// The table's version: the number of events it has broadcast.
     pub v: u64,
+    /// The table: its name, game, settings and seats.
     pub table: TableSummary,
+    /// Who this connection is at the table.
     pub you: You,
+    /// The hand of the match, from 0.
     pub hand: u32,
+    /// The moves everyone has seen in the match (an `act` may quote it).
     #[serde(rename = "move")]
     pub move_no: u64,
+    /// What this connection may see of the hand (`null` before the match begins, and before a
+    /// Madiao hand whose stake is still to be named is dealt).
     #[ts(type = "MadiaoView | DabaifenView | null")]
     pub view: Option<GameView>,
+    /// The legal actions of this connection's seat now (`null` when it has nothing to decide, and
+    /// for a spectator).
     pub legal: Option<Legal>,
+    /// What the table waits for (`null` when waiting for the match to begin, or finished).
     pub timer: Option<Timer>,
+    /// The running score of the match (`null` before it begins).
     #[serde(rename = "match")]
     pub match_: Option<MatchSummary>,
+    /// The results of the finished hands, in the record format.
     pub results: Vec<HandResult>,
+    /// The last chat lines (at most 30).
     pub chat: Vec<ChatMessage>,
     /// The names of the people watching (not seated), one per person, at most
     /// [`WATCHERS_SHOWN`] (`table.spectators` counts every connection watching).
@@ -563,15 +629,23 @@ pub struct SyncMsg {
 /// Something happened at the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct UpdateMsg {
+    /// The table's version after this event (one more than the previous event's).
     pub v: u64,
+    /// What happened.
     pub event: TableEvent,
+    /// The hand of the match, from 0.
     pub hand: u32,
+    /// The moves everyone has seen in the match (an `act` may quote it).
     #[serde(rename = "move")]
     pub move_no: u64,
+    /// The recipient's view of the hand after the event.
     #[ts(type = "MadiaoView | DabaifenView | null")]
     pub view: Option<GameView>,
+    /// The recipient's legal actions after the event.
     pub legal: Option<Legal>,
+    /// What the table waits for now.
     pub timer: Option<Timer>,
+    /// The running score of the match.
     #[serde(rename = "match")]
     pub match_: Option<MatchSummary>,
 }
@@ -579,13 +653,18 @@ pub struct UpdateMsg {
 /// The seats changed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SeatsMsg {
+    /// The table's version after this event.
     pub v: u64,
+    /// Who holds each seat, seat 0 first.
     pub seats: Vec<SeatInfo>,
+    /// How many connections watch the table.
     pub spectators: usize,
     /// The names of the people watching, as in a `sync`.
     #[serde(default)]
     pub watchers: Vec<String>,
+    /// Where the table is in its life (waiting, playing, finished).
     pub status: TableStatus,
+    /// What the table waits for now.
     pub timer: Option<Timer>,
 }
 
@@ -624,7 +703,9 @@ pub enum HostEvent {
 /// The host did something to the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct HostMsg {
+    /// The table's version after this event.
     pub v: u64,
+    /// What the host did.
     pub event: HostEvent,
 }
 
@@ -634,7 +715,9 @@ pub const WATCHERS_SHOWN: usize = 50;
 /// A chat line was said.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ChatMsg {
+    /// The table's version after this event.
     pub v: u64,
+    /// The line said.
     pub message: ChatMessage,
 }
 
@@ -653,7 +736,9 @@ pub enum AckWhat {
 /// A request was taken.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct AckMsg {
+    /// The table's version now (an `ack` does not raise it).
     pub v: u64,
+    /// What was taken.
     pub what: AckWhat,
     /// For a request: the seat's legal actions as they now stand.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
@@ -664,8 +749,11 @@ pub struct AckMsg {
 /// A message was refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ErrorMsg {
+    /// Why it was refused, for programs.
     pub code: ErrorCode,
+    /// Why it was refused, in words, naming the seat and the cards.
     pub message: String,
+    /// The table's version now, when the connection is at a table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub v: Option<u64>,
@@ -674,13 +762,16 @@ pub struct ErrorMsg {
 /// A guest's public identity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GuestInfo {
+    /// The guest's id.
     pub id: String,
+    /// The name shown for the guest.
     pub name: String,
 }
 
 /// The connection is identified.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct WelcomeMsg {
+    /// The guest the connection is identified as.
     pub guest: GuestInfo,
 }
 
@@ -699,21 +790,26 @@ pub struct HintReason {
 /// to the connection that asked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct HintMsg {
+    /// The table's version now.
     pub v: u64,
     /// The move it answers (the `move` of the last update).
     #[serde(rename = "move")]
     pub move_no: u64,
+    /// The seat the hint is for.
     pub seat: Seat,
     /// The action, in the engine's JSON shape (as an `act` sends it).
     #[ts(type = "MadiaoAction | DabaifenAction")]
     pub action: Value,
+    /// Why the hint bot makes that move.
     pub reason: HintReason,
 }
 
 /// The answer to a `tracker`: the card tracker of the seat's view now.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TrackerMsg {
+    /// The table's version now.
     pub v: u64,
+    /// The move it answers (the `move` of the last update).
     #[serde(rename = "move")]
     pub move_no: u64,
     /// `null` before the tracker means anything (Da Bai Fen: before trumps are fixed).
@@ -725,16 +821,27 @@ pub struct TrackerMsg {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
+    /// The connection is identified (the answer to `hello`).
     Welcome(WelcomeMsg),
+    /// The whole state of a table for this connection.
     Sync(Box<SyncMsg>),
+    /// Something happened at the table.
     Update(UpdateMsg),
+    /// The seats or the spectators changed.
     Seats(SeatsMsg),
+    /// A chat line was said.
     Chat(ChatMsg),
+    /// A request was taken.
     Ack(AckMsg),
+    /// A message was refused.
     Error(ErrorMsg),
+    /// The answer to a `ping`.
     Pong,
+    /// The host did something to the table.
     Host(HostMsg),
+    /// The answer to a `hint`.
     Hint(HintMsg),
+    /// The answer to a `tracker`.
     Tracker(TrackerMsg),
 }
 
@@ -751,7 +858,9 @@ impl ServerMsg {
 /// `POST /api/guests`'s answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewGuestReply {
+    /// The new guest's id.
     pub id: String,
+    /// The name given to the guest.
     pub name: String,
     /// The guest's secret.
     pub token: String,
@@ -760,11 +869,14 @@ pub struct NewGuestReply {
 /// One game of `GET /api/games`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GameInfo {
+    /// The game.
     pub game: GameKind,
     /// Each preset's variants, by name.
     #[ts(type = "Record<string, Record<string, string>>")]
     pub presets: serde_json::Map<String, Value>,
+    /// The names of the bots that may play a seat.
     pub bots: Vec<String>,
+    /// The bot a seat gets when none is named.
     pub default_bot: String,
     /// The bots of `bots` kept for research (Madiao's `pimc-coalition` and `pimc-mixed`): a seat
     /// may name them through the API, but a lobby does not offer them.
@@ -775,6 +887,7 @@ pub struct GameInfo {
 /// `GET /api/games`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GamesReply {
+    /// Each game the server plays.
     pub games: Vec<GameInfo>,
 }
 
@@ -989,6 +1102,7 @@ fn thirty() -> u32 {
 /// `POST /api/tables`'s answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewTableReply {
+    /// The new table.
     pub table: TableSummary,
     /// The invite link.
     pub invite: String,
@@ -997,16 +1111,21 @@ pub struct NewTableReply {
 /// `GET /api/tables/{id}` for a finished table no longer loaded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TableStub {
+    /// The table's id.
     pub id: String,
+    /// The game (`madiao` or `dabaifen`).
     #[ts(type = "GameKind")]
     pub game: String,
+    /// Where the table is in its life.
     pub status: TableStatus,
+    /// When the table was made, milliseconds since the Unix epoch.
     pub created_ms: i64,
 }
 
 /// An HTTP error's body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ApiErrorBody {
+    /// What went wrong.
     pub error: ApiErrorDetail,
 }
 
@@ -1015,6 +1134,7 @@ pub struct ApiErrorBody {
 pub struct ApiErrorDetail {
     /// What kind of error.
     pub code: ApiCode,
+    /// What went wrong, in words.
     pub message: String,
 }
 
@@ -1557,8 +1677,11 @@ pub struct SessionReply {
 /// `GET /api/account`: who the session's account is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct AccountInfo {
+    /// The account's guest id.
     pub id: String,
+    /// The name shown at tables.
     pub name: String,
+    /// The username it signs in with.
     pub username: String,
     /// When the account was claimed (milliseconds since the Unix epoch).
     #[ts(type = "number")]
@@ -1595,13 +1718,17 @@ pub struct SignedOut {
 /// One table of `GET /api/account/tables`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct AccountTable {
+    /// The table's id.
     pub id: String,
+    /// The game.
     pub game: GameKind,
     /// The table's name.
     pub name: String,
+    /// Where the table is in its life.
     pub status: TableStatus,
     /// The account's seat, if it holds one.
     pub seat: Option<u8>,
+    /// When the table was made, milliseconds since the Unix epoch.
     #[ts(type = "number")]
     pub created_ms: i64,
 }
@@ -1609,6 +1736,7 @@ pub struct AccountTable {
 /// `GET /api/account/tables`: the tables the account hosts or sits at, newest first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct AccountTables {
+    /// The tables, newest first.
     pub tables: Vec<AccountTable>,
 }
 
@@ -1619,6 +1747,7 @@ pub struct AccountTables {
 pub struct LeaderboardEntry {
     /// The place on the leaderboard, from 1.
     pub rank: u32,
+    /// The account's username.
     pub username: String,
     /// The Glicko-2 rating.
     pub rating: f64,
@@ -1633,11 +1762,15 @@ pub struct LeaderboardEntry {
 /// `GET /api/ratings/{game}`: the accounts that played a rated match of the game, best first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct LeaderboardReply {
+    /// The game.
     pub game: GameKind,
+    /// The accounts of this page, best first.
     pub entries: Vec<LeaderboardEntry>,
     /// How many accounts the leaderboard holds.
     pub total: u32,
+    /// How many accounts come before this page.
     pub offset: u32,
+    /// The most entries a page holds.
     pub limit: u32,
     /// The offset of the next page, if there is one.
     pub next: Option<u32>,
@@ -1646,15 +1779,21 @@ pub struct LeaderboardReply {
 /// A player's rating in one game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GameRating {
+    /// The game.
     pub game: GameKind,
+    /// The Glicko-2 rating.
     pub rating: f64,
+    /// Its deviation.
     pub deviation: f64,
+    /// Its volatility (how much the rating is expected to move).
     pub volatility: f64,
     /// Rated matches played.
     pub games: u32,
-    /// Matches won, lost and drawn (by the player's score against the others of the match).
+    /// Matches won (by the player's score against the others of the match).
     pub wins: u32,
+    /// Matches lost.
     pub losses: u32,
+    /// Matches drawn.
     pub draws: u32,
     /// The deviation is still high: the rating is provisional.
     pub provisional: bool,
@@ -1677,16 +1816,22 @@ pub enum RatedOutcome {
 pub struct RatedResult {
     /// The table (its record and replay are under this id).
     pub table: String,
+    /// The game.
     pub game: GameKind,
     /// When the match ended, milliseconds since the Unix epoch.
     #[ts(type = "number")]
     pub at_ms: i64,
+    /// The rating before the match.
     pub rating_before: f64,
+    /// The rating after it.
     pub rating_after: f64,
+    /// The deviation after it.
     pub deviation_after: f64,
-    /// The points of the match's games (1 a win, ½ a draw) and how many games it had.
+    /// The points of the match's games (1 a win, ½ a draw).
     pub score: f64,
+    /// How many games `score` is out of: one against each other seat the player was scored against.
     pub opponents: u32,
+    /// How the match went for the player.
     pub outcome: RatedOutcome,
     /// The player forfeited (left, or lost on the clock).
     pub forfeited: bool,
@@ -1699,9 +1844,11 @@ pub struct RatingChange {
     pub seat: u8,
     /// The name shown at the table.
     pub name: String,
-    /// The rating before the match and after it.
+    /// The rating before the match.
     pub rating_before: f64,
+    /// The rating after it.
     pub rating_after: f64,
+    /// How the match went for the person.
     pub outcome: RatedOutcome,
     /// The person forfeited (left, or lost on the clock).
     pub forfeited: bool,
@@ -1711,13 +1858,16 @@ pub struct RatingChange {
 /// with an account (empty for a table that is not rated, or not finished yet).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TableRatings {
+    /// The table's id.
     pub table: String,
+    /// One entry per person with an account.
     pub changes: Vec<RatingChange>,
 }
 
 /// `GET /api/players/{name}`: an account's public profile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct PlayerProfile {
+    /// The account's username.
     pub username: String,
     /// When the account was made, milliseconds since the Unix epoch.
     #[ts(type = "number")]

@@ -8,5 +8,10 @@ pub enum SeatRow {
     /// A bot, by its registry name.
     Bot(String),
     /// A person: the guest who took it, and the name shown.
-    Person { guest: String, name: String },
+    Person {
+        /// The guest's id.
+        guest: String,
+        /// The name shown at the table.
+        name: String,
+    },
 }

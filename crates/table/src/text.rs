@@ -41,21 +41,44 @@ impl TextKind {
 pub enum TextError {
     /// Too short or too long (after trimming and stripping).
     #[error("{what} must have 1 to {max} characters, not {len}")]
-    Length { what: &'static str, max: usize, len: usize },
+    Length {
+        /// What the text is (`"a name"`, `"a table name"`, `"a chat line"`).
+        what: &'static str,
+        /// The most characters it may have.
+        max: usize,
+        /// How many it has.
+        len: usize,
+    },
     /// A control character (a line break, a tab, an escape…).
     #[error("{what} cannot hold control characters (line breaks, tabs…)")]
-    Control { what: &'static str },
+    Control {
+        /// What the text is (`"a name"`, `"a table name"`, `"a chat line"`).
+        what: &'static str,
+    },
     /// A format character (Unicode category Cf) in a name.
     #[error(
         "{what} cannot hold invisible format characters such as U+{code:04X} (bidi overrides, BOM, zero-width characters)"
     )]
-    Format { what: &'static str, code: u32 },
+    Format {
+        /// What the text is (`"a name"`, `"a table name"`, `"a chat line"`).
+        what: &'static str,
+        /// The code point of the format character found.
+        code: u32,
+    },
     /// Nothing visible: only spaces, fillers or marks.
     #[error("{what} must have at least one visible character")]
-    Invisible { what: &'static str },
+    Invisible {
+        /// What the text is (`"a name"`, `"a table name"`, `"a chat line"`).
+        what: &'static str,
+    },
     /// A prefix the server keeps for names that are not persons'.
     #[error("{what} cannot begin with {prefix:?}: that is how bots are named")]
-    Reserved { what: &'static str, prefix: &'static str },
+    Reserved {
+        /// What the text is (`"a name"`, `"a table name"`, `"a chat line"`).
+        what: &'static str,
+        /// The prefix it begins with (bots' names begin with it).
+        prefix: &'static str,
+    },
 }
 
 /// The prefixes of names that are not persons' (compared in lower case, without white space).

@@ -118,10 +118,20 @@ pub struct Config {
 pub enum LoadError {
     /// The settings are not a game's settings.
     #[error("table {id}: settings: {why}")]
-    Settings { id: String, why: String },
+    Settings {
+        /// The table's id.
+        id: String,
+        /// Why the settings are refused, in words.
+        why: String,
+    },
     /// The log does not replay.
     #[error("table {id}: {why}")]
-    Log { id: String, why: String },
+    Log {
+        /// The table's id.
+        id: String,
+        /// Why the log does not replay, in words.
+        why: String,
+    },
 }
 
 /// What a connection (or the server, for `AutoStart`) asks of a table: the same for both
@@ -130,50 +140,129 @@ pub enum LoadError {
 pub enum Request {
     /// A connection takes a seat (the one its guest holds, else `seat` if open, else the first
     /// open one). Answered with a [`Reply`].
-    Join { conn: ConnId, guest: Guest, seat: Option<u8> },
+    Join {
+        /// The connection that asks.
+        conn: ConnId,
+        /// The guest the connection is identified as.
+        guest: Guest,
+        /// The seat asked for, if any.
+        seat: Option<u8>,
+    },
     /// A connection watches. Answered with a [`Reply`].
-    Watch { conn: ConnId, guest: Guest },
+    Watch {
+        /// The connection that asks.
+        conn: ConnId,
+        /// The guest the connection is identified as.
+        guest: Guest,
+    },
     /// An action of the connection's seat (`seat`: the seat the client says it is; `move_no`: the
     /// move it answers).
-    Act { conn: ConnId, action: ActAction, move_no: Option<u64>, seat: Option<u8> },
+    Act {
+        /// The connection that asks.
+        conn: ConnId,
+        /// The action, in the engine's shape.
+        action: ActAction,
+        /// The `move` of the message it answers; refused as stale if the table has moved on.
+        move_no: Option<u64>,
+        /// The seat the client says it is, which must be the connection's own.
+        seat: Option<u8>,
+    },
     /// A chat line, said at `at_ms` (milliseconds since the Unix epoch).
-    Chat { conn: ConnId, text: String, at_ms: i64 },
+    Chat {
+        /// The connection that speaks.
+        conn: ConnId,
+        /// The line as typed (checked before it is said).
+        text: String,
+        /// When it was said, milliseconds since the Unix epoch.
+        at_ms: i64,
+    },
     /// The connection asks for the whole state again.
-    Resync { conn: ConnId },
+    Resync {
+        /// The connection that asks.
+        conn: ConnId,
+    },
     /// The connection gives up its seat (and stays as a spectator).
-    Leave { conn: ConnId },
+    Leave {
+        /// The connection that leaves its seat.
+        conn: ConnId,
+    },
     /// Back after a timeout.
-    Back { conn: ConnId },
+    Back {
+        /// The connection whose person is back.
+        conn: ConnId,
+    },
     /// The host starts the match.
-    Start { conn: ConnId },
+    Start {
+        /// The host's connection.
+        conn: ConnId,
+    },
     /// Ready for the next hand.
-    Next { conn: ConnId },
+    Next {
+        /// The connection that is ready.
+        conn: ConnId,
+    },
     /// The connection has closed.
-    Gone { conn: ConnId },
+    Gone {
+        /// The connection that closed.
+        conn: ConnId,
+    },
     /// Begins the match if no seat is open (a table of bots).
     AutoStart,
     /// The host closes the table: the match ends at once, without a record; with `keep`, with a
     /// record of the hands finished (the match is then finished, ended by its host).
-    Close { conn: ConnId, keep: bool },
+    Close {
+        /// The host's connection.
+        conn: ConnId,
+        /// Keep the finished hands as the match's record.
+        keep: bool,
+    },
     /// The player alone with bots takes back his last play of the hand, with the answers after it.
-    TakeBack { conn: ConnId },
+    TakeBack {
+        /// The player's connection.
+        conn: ConnId,
+    },
     /// The player alone with bots pauses the match (`true`) or resumes it (`false`).
-    Pause { conn: ConnId, pause: bool },
+    Pause {
+        /// The player's connection.
+        conn: ConnId,
+        /// `true` to pause, `false` to resume.
+        pause: bool,
+    },
     /// The host removes the away person of `seat`: the seat becomes open, and that guest may
     /// only watch the table from then on.
-    Remove { conn: ConnId, seat: u8 },
+    Remove {
+        /// The host's connection.
+        conn: ConnId,
+        /// The seat of the away person.
+        seat: u8,
+    },
     /// The host offers a rematch at the end of the match (answered by [`Effects::rematch`],
     /// then [`Request::Rematched`]).
-    Rematch { conn: ConnId },
+    Rematch {
+        /// The host's connection.
+        conn: ConnId,
+    },
     /// The driver made (or failed to make) the rematch's table.
-    Rematched { table: Result<String, String> },
+    Rematched {
+        /// The new table's id, or why it could not be made.
+        table: Result<String, String>,
+    },
     /// A new table of a rematch keeps each open seat given here for its guest, until the match
     /// begins (only he may take it).
-    Invite { guests: [Option<Guest>; 4] },
+    Invite {
+        /// For each seat, the guest it is kept for, if any.
+        guests: [Option<Guest>; 4],
+    },
     /// The connection's seat asks for a hint on its turn (answered to it alone, and logged).
-    Hint { conn: ConnId },
+    Hint {
+        /// The connection that asks.
+        conn: ConnId,
+    },
     /// The connection's seat asks for its card tracker (answered to it alone).
-    Tracker { conn: ConnId },
+    Tracker {
+        /// The connection that asks.
+        conn: ConnId,
+    },
 }
 
 /// The table a rematch asks the driver to make: the same game and settings, the host's seat
@@ -227,13 +316,21 @@ pub enum Write {
     /// Appends actions to the log.
     Actions(Vec<LoggedAction>),
     /// A seat changes hands.
-    Seat { seat: u8, owner: SeatRow },
+    Seat {
+        /// The seat (0–3).
+        seat: u8,
+        /// Who holds it now.
+        owner: SeatRow,
+    },
     /// The table's status changes.
     Status(TableStatus),
     /// A chat line.
     Chat(ChatRow),
     /// The match is over: its `yezi/1` record (the status becomes finished).
-    Finish { record: String },
+    Finish {
+        /// The `yezi/1` record, as JSON text.
+        record: String,
+    },
     /// A rated match is over (written with its [`Write::Finish`], in the same step): the
     /// players' ratings are updated from it, once.
     Rated(RatedMatch),
@@ -491,29 +588,73 @@ where
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Seats are open; the match has not begun (`start_due`: it begins at the next tick).
-    Waiting { start_due: bool },
+    Waiting {
+        /// The match begins at the next tick.
+        start_due: bool,
+    },
     /// The Da Bai Fen draw: `shown` cards are on show; the next is due at `due`.
-    Draw { shown: u8, due: Millis },
+    Draw {
+        /// How many cards of the draw are on show.
+        shown: u8,
+        /// When the next card is drawn.
+        due: Millis,
+    },
     /// A decision window (Madiao redeal, Da Bai Fen annulment) closes at `until`.
-    Window { until: Millis },
+    Window {
+        /// When the window closes.
+        until: Millis,
+    },
     /// Madiao, before a hand is dealt: its banker (`ask.seat`) names the stake (§2), on his
     /// turn clock (`deadline`; the lowest stake when it runs out) or a bot's (`bot_at`).
-    Stake { ask: StakeAsk, deadline: Option<Millis>, bot_at: Option<Millis> },
+    Stake {
+        /// What the banker is asked: his seat and the stakes he may name.
+        ask: StakeAsk,
+        /// When a person's clock runs out (the lowest stake is named then).
+        deadline: Option<Millis>,
+        /// When a bot names it, if a bot plays the banker now.
+        bot_at: Option<Millis>,
+    },
     /// `seat` is to move. `deadline`: a person's turn clock (set when the turn began, never
     /// restarted); `bot_at`: when a bot moves for the seat, if a bot plays it now.
-    Turn { seat: Seat, deadline: Option<Millis>, bot_at: Option<Millis> },
+    Turn {
+        /// The seat to move.
+        seat: Seat,
+        /// When a person's turn clock runs out (set when the turn began, never restarted).
+        deadline: Option<Millis>,
+        /// When a bot moves for the seat, if a bot plays it now.
+        bot_at: Option<Millis>,
+    },
     /// A finished trick is on show until `until`; then the next lead.
-    Trick { until: Millis },
+    Trick {
+        /// When the trick is cleared and the next lead is due.
+        until: Millis,
+    },
     /// The pause after a hand: the next is dealt at `until`, or once every connected seated
     /// person is `ready`.
-    HandOver { until: Option<Millis>, ready: [bool; 4] },
+    HandOver {
+        /// When the next hand is dealt (`None` at an untimed table: it waits for the people).
+        until: Option<Millis>,
+        /// The seats that pressed ready so far.
+        ready: [bool; 4],
+    },
     /// The match is over; `record_due`: its record is not stored yet; `retire_at`: when the
     /// table may be unloaded if nobody is connected.
-    MatchOver { record_due: bool, retire_at: Option<Millis> },
+    MatchOver {
+        /// The match's record is not stored yet.
+        record_due: bool,
+        /// When the table may be unloaded if nobody is connected.
+        retire_at: Option<Millis>,
+    },
     /// Nobody was connected for a while: clocks and bots stop until a person connects.
-    Parked { was: Box<Stage> },
+    Parked {
+        /// The stage it resumes when a person connects.
+        was: Box<Stage>,
+    },
     /// The player alone with bots paused the match: clocks and bots stop until he resumes it.
-    Paused { was: Box<Stage> },
+    Paused {
+        /// The stage it resumes when the player resumes the match.
+        was: Box<Stage>,
+    },
 }
 
 #[derive(Clone, Debug)]
