@@ -443,6 +443,7 @@ async fn sign_in(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) ->
     let right = verify_in_turn(&app, req.password, account.as_ref().map(|a| a.password_hash.clone())).await?;
     let Some(account) = account.filter(|_| right) else { return Err(bad_credentials()) };
     let g = app.store.guest(&account.guest).await.map_err(internal)?.ok_or_else(bad_credentials)?;
+    crate::api::moderation::refuse_banned(&app, Some(&g.id), peer).await?;
     let (token, session) = new_session(&app, &g.id).await?;
     app.store.create_session(&session).await.map_err(internal)?;
     session_made(g, account.username, token, &session)

@@ -13,6 +13,7 @@ use async_trait::async_trait;
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod moderation;
 pub mod postgres;
 pub mod provenance;
 pub mod sqlite;
@@ -131,7 +132,9 @@ pub struct TableRow {
 /// server acknowledges a move only after [`TableLog::append_actions`] has returned.
 ///
 /// Storage by concern: a part of the server that needs one concern names that trait.
-pub trait Store: TableLog + Leases + Identities + Archive + AnalysisStore + Send + Sync + 'static {
+pub trait Store:
+    TableLog + Leases + Identities + Archive + AnalysisStore + moderation::Moderation + Send + Sync + 'static
+{
     /// A short name of the backend (`sqlite`, `postgres`).
     fn backend(&self) -> &'static str;
 }
