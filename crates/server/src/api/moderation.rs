@@ -298,24 +298,9 @@ pub async fn ban_of(
     Ok(found.into_iter().find(|s| matches!(s.kind, SanctionKind::BanAccount | SanctionKind::BanAddress)))
 }
 
-/// How long from now until `until_ms`, in words.
-fn time_left(until_ms: i64) -> String {
-    let minutes = u64::try_from(until_ms - now_ms()).unwrap_or(0).div_ceil(60_000);
-    match minutes {
-        0..=1 => "for a minute more".into(),
-        2..=119 => format!("for {minutes} minutes more"),
-        120..=2879 => format!("for {} hours more", minutes.div_ceil(60)),
-        _ => format!("for {} days more", minutes.div_ceil(1440)),
-    }
-}
-
 /// What a banned person is told.
 pub fn ban_message(s: &SanctionRow) -> String {
-    let what = match s.kind {
-        SanctionKind::BanAddress => "this address is banned",
-        _ => "this account is banned",
-    };
-    format!("{what} {} (reason: {})", time_left(s.until_ms), s.reason)
+    s.refusal(now_ms())
 }
 
 /// The refusal of a ban, as an API error.
@@ -345,10 +330,7 @@ pub async fn chat_refusal(
     let found = app.store.sanctions_on(&subjects, now_ms()).await.ok()?;
     let s = found.iter().find(|s| s.kind != SanctionKind::MuteChat).or(found.first())?;
     Some(match s.kind {
-        SanctionKind::MuteChat => (
-            table::protocol::ErrorCode::ChatMuted,
-            format!("the operator muted your chat {} (reason: {})", time_left(s.until_ms), s.reason),
-        ),
+        SanctionKind::MuteChat => (table::protocol::ErrorCode::ChatMuted, s.refusal(now_ms())),
         _ => (table::protocol::ErrorCode::Banned, ban_message(s)),
     })
 }
@@ -378,11 +360,19 @@ pub async fn block_refusal(app: &App, table: &str, guest: &str) -> Option<String
 
 // The operator's actions, shared with `yezi admin`.
 
-/// A new line of the log, now.
+/// Log lines written by this process so far: the ids of lines of the same millisecond sort in
+/// the order they were written.
+static LOG_LINES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A new line of the log, now. Its id is the time, this process's count of lines, then random
+/// letters: the log's order (time, then id) is the order of writing within a process.
 fn log_line(by: &str, action: &str, subject: &str, reason: &str) -> Result<LogRow, ModError> {
+    let at_ms = now_ms();
+    let n = LOG_LINES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let random = ids::new_id("").map_err(|e| ModError::Bad(e.to_string()))?;
     Ok(LogRow {
-        id: ids::new_id("m").map_err(|e| ModError::Bad(e.to_string()))?,
-        at_ms: now_ms(),
+        id: format!("m{:012x}{n:010x}{random}", at_ms.max(0)),
+        at_ms,
         by: by.to_string(),
         action: action.to_string(),
         subject: subject.to_string(),

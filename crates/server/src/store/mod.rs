@@ -308,6 +308,50 @@ pub(crate) const ANALYSIS_SCHEMA: &[&str] = &["CREATE TABLE IF NOT EXISTS analys
         created_ms BIGINT NOT NULL,
         PRIMARY KEY (table_id, hand, seat, seed, think_ms))"];
 
+/// The schema, in SQL both backends accept.
+pub(crate) const MODERATION_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS mod_mutes (
+        guest_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, target_id))",
+    "CREATE TABLE IF NOT EXISTS mod_blocks (
+        guest_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, target_id))",
+    "CREATE INDEX IF NOT EXISTS mod_blocks_by_target ON mod_blocks (target_id)",
+    "CREATE TABLE IF NOT EXISTS mod_reports (
+        id TEXT PRIMARY KEY,
+        reporter_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        table_id TEXT,
+        chat_seq BIGINT,
+        chat_text TEXT,
+        reason TEXT NOT NULL,
+        created_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_reports_by_time ON mod_reports (created_ms)",
+    "CREATE INDEX IF NOT EXISTS mod_reports_by_reporter ON mod_reports (reporter_id, created_ms)",
+    "CREATE TABLE IF NOT EXISTS mod_sanctions (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        until_ms BIGINT NOT NULL,
+        lifted_ms BIGINT,
+        reason TEXT NOT NULL,
+        by_whom TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_sanctions_by_subject ON mod_sanctions (subject, until_ms)",
+    "CREATE TABLE IF NOT EXISTS mod_log (
+        id TEXT PRIMARY KEY,
+        at_ms BIGINT NOT NULL,
+        by_whom TEXT NOT NULL,
+        action TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        reason TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_log_by_time ON mod_log (at_ms)",
+];
+
 pub use crate::ratings::{HistoryRow, RatingRow};
 
 /// An account: a username and a password, owned by the guest who claimed it.

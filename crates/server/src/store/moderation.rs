@@ -11,6 +11,9 @@ use super::postgres::PgStore;
 use super::sqlite::SqliteStore;
 use super::{ChatRow, StoreError};
 
+#[allow(unused_imports)]
+pub(crate) use super::MODERATION_SCHEMA;
+
 /// Which of a player's lists a relation is in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Relation {
@@ -106,6 +109,23 @@ impl SanctionRow {
     pub fn in_force(&self, now_ms: i64) -> bool {
         self.lifted_ms.is_none() && now_ms < self.until_ms
     }
+
+    /// What the sanctioned person is told at `now_ms`: what holds, for how long more, and why.
+    pub fn refusal(&self, now_ms: i64) -> String {
+        let minutes = u64::try_from(self.until_ms - now_ms).unwrap_or(0).div_ceil(60_000);
+        let left = match minutes {
+            0..=1 => "for a minute more".to_string(),
+            2..=119 => format!("for {minutes} minutes more"),
+            120..=2879 => format!("for {} hours more", minutes.div_ceil(60)),
+            _ => format!("for {} days more", minutes.div_ceil(1440)),
+        };
+        let what = match self.kind {
+            SanctionKind::BanAddress => "this address is banned",
+            SanctionKind::BanAccount => "this account is banned",
+            SanctionKind::MuteChat => "the operator muted your chat",
+        };
+        format!("{what} {left} (reason: {})", self.reason)
+    }
 }
 
 /// One line of the moderation log: who did what to whom, why and when.
@@ -168,50 +188,6 @@ pub trait Moderation: Send + Sync {
     /// The latest `limit` lines of the moderation log, newest first.
     async fn moderation_log(&self, limit: u32) -> Result<Vec<LogRow>, StoreError>;
 }
-
-/// The schema, in SQL both backends accept.
-pub(crate) const MODERATION_SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS mod_mutes (
-        guest_id TEXT NOT NULL,
-        target_id TEXT NOT NULL,
-        created_ms BIGINT NOT NULL,
-        PRIMARY KEY (guest_id, target_id))",
-    "CREATE TABLE IF NOT EXISTS mod_blocks (
-        guest_id TEXT NOT NULL,
-        target_id TEXT NOT NULL,
-        created_ms BIGINT NOT NULL,
-        PRIMARY KEY (guest_id, target_id))",
-    "CREATE INDEX IF NOT EXISTS mod_blocks_by_target ON mod_blocks (target_id)",
-    "CREATE TABLE IF NOT EXISTS mod_reports (
-        id TEXT PRIMARY KEY,
-        reporter_id TEXT NOT NULL,
-        player_id TEXT NOT NULL,
-        table_id TEXT,
-        chat_seq BIGINT,
-        chat_text TEXT,
-        reason TEXT NOT NULL,
-        created_ms BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS mod_reports_by_time ON mod_reports (created_ms)",
-    "CREATE INDEX IF NOT EXISTS mod_reports_by_reporter ON mod_reports (reporter_id, created_ms)",
-    "CREATE TABLE IF NOT EXISTS mod_sanctions (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        created_ms BIGINT NOT NULL,
-        until_ms BIGINT NOT NULL,
-        lifted_ms BIGINT,
-        reason TEXT NOT NULL,
-        by_whom TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS mod_sanctions_by_subject ON mod_sanctions (subject, until_ms)",
-    "CREATE TABLE IF NOT EXISTS mod_log (
-        id TEXT PRIMARY KEY,
-        at_ms BIGINT NOT NULL,
-        by_whom TEXT NOT NULL,
-        action TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        reason TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS mod_log_by_time ON mod_log (at_ms)",
-];
 
 const REPORT_COLS: &str = "id, reporter_id, player_id, table_id, chat_seq, chat_text, reason, created_ms";
 const SANCTION_COLS: &str = "id, kind, subject, created_ms, until_ms, lifted_ms, reason, by_whom";

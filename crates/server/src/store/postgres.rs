@@ -199,7 +199,7 @@ impl PgStore {
             .chain(ARCHIVE_SCHEMA)
             .chain(super::RATINGS_SCHEMA)
             .chain(ANALYSIS_SCHEMA)
-            .chain(super::moderation::MODERATION_SCHEMA)
+            .chain(super::MODERATION_SCHEMA)
         {
             tx.batch_execute(sql).await.map_err(pg)?;
         }

@@ -74,7 +74,7 @@ impl SqliteStore {
                 .chain(ARCHIVE_SCHEMA)
                 .chain(RATINGS_SCHEMA)
                 .chain(ANALYSIS_SCHEMA)
-                .chain(super::moderation::MODERATION_SCHEMA)
+                .chain(super::MODERATION_SCHEMA)
             {
                 conn.execute_batch(sql)?;
             }
