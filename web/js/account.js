@@ -8,6 +8,7 @@ import { ApiError, call } from './api.js';
 import { botTip, errorText, playerNames, t } from './i18n.js';
 import { notify } from './ui.js';
 import { finalScoreText } from './final_score.js';
+import { MyModeration } from './moderation.js';
 
 /** @typedef {import('./state.js').Identity} Identity */
 /** @typedef {import('./wire').SessionReply} SessionReply */
@@ -278,6 +279,7 @@ export function AccountPage(p) {
     </section>
     ${tableList}
     <${MyGamesList} token=${account.token} navigate=${p.navigate} />
+    <${MyModeration} identity=${account} />
     <section class="account-box">
       <h2>${t('account.change_password')}</h2>
       <${CredForm} id="change-password" fields=${['current', 'password']} submit=${t('account.change_password')}

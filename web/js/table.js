@@ -10,6 +10,7 @@ import { cardsAction, cardsPrompt, check, clickable, initialSelection, madiaoCho
 import { RulesDialog } from './rules.js';
 import { HandEnd, HandList, MatchScore, PastHand } from './hand_end.js';
 import { HostBanner, HostControls, hostEventText, tableOver } from './host.js';
+import { CannedRow, PlayerMenu, isMuted, useModeration } from './moderation.js';
 import { MuteToggle, NotifyToggle, useDesktopNotify, useMuted, useTurnNotice } from './notice.js';
 import { madiaoDefault, mayQueue, premoveOutcome } from './premove.js';
 import { cardLabel } from './cards.js';
@@ -230,7 +231,7 @@ export function TablePage(props) {
             props.onBadToken(msg.code);
             return;
           }
-          if (msg.code === 'no_seat' || msg.code === 'seat_taken' || msg.code === 'removed') {
+          if (msg.code === 'no_seat' || msg.code === 'seat_taken' || msg.code === 'removed' || msg.code === 'blocked') {
             notify('info', errorText(msg.code, msg.message), props.id);
             s.close();
             setMode('watch');
@@ -262,7 +263,7 @@ export function TablePage(props) {
   if (!st) {
     return html`<div class="page loading"><p>${status === 'reconnecting' ? t('conn.reconnecting') : t('conn.connecting')}</p></div>`;
   }
-  return html`<${Table} st=${st} status=${status} sock=${sock.current} navigate=${props.navigate}
+  return html`<${Table} st=${st} status=${status} sock=${sock.current} navigate=${props.navigate} identity=${props.identity}
     onJoin=${() => setMode('join')} onWatch=${() => setMode('watch')} />`;
 }
 
@@ -282,7 +283,7 @@ function TableGone(p) {
 }
 
 /**
- * @param {{st: TableState, status: SocketStatus, sock: TableSocket | null, navigate: (p: string) => void, onJoin: () => void, onWatch: () => void}} p
+ * @param {{st: TableState, status: SocketStatus, sock: TableSocket | null, navigate: (p: string) => void, onJoin: () => void, onWatch: () => void, identity?: import('./state.js').Identity}} p
  */
 function Table(p) {
   const { st } = p;
@@ -432,7 +433,7 @@ function Table(p) {
               onClick=${() => setPanel(/** @type {'chat' | 'log' | 'score'} */ (x))}>${t(`side.${x}`)}</button>`,
           )}
         </div>
-        ${panel === 'chat' ? html`<${Chat} chat=${st.chat} send=${send} />` : null}
+        ${panel === 'chat' ? html`<${Chat} chat=${st.chat} send=${send} identity=${p.identity} table=${st.table.id} />` : null}
         ${panel === 'log' ? html`<${Log} st=${st} names=${names} onShow=${setPastHand} />` : null}
         ${panel === 'score'
           ? html`<${MatchScore} game=${game} match=${st.match} names=${names} stake=${st.table.stake ?? 2} tips=${seats.map((s) => s.bot || undefined)} />
@@ -749,9 +750,15 @@ function currentPlays(view) {
   return tr.plays.length === 4 ? [] : tr.plays;
 }
 
-/** @param {{chat: ChatMessage[], send: (m: import('./wire').ClientMsg) => void}} p */
+/**
+ * The chat: lines of muted players hidden, each other player's name a menu (mute, block, report),
+ * and a row of canned messages.
+ * @param {{chat: ChatMessage[], send: (m: import('./wire').ClientMsg) => void, identity?: import('./state.js').Identity, table: string}} p
+ */
 function Chat(p) {
   const [text, setText] = useState('');
+  useModeration(p.identity ?? null);
+  const shown = p.chat.filter((m) => !isMuted(m.guest));
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
@@ -766,9 +773,13 @@ function Chat(p) {
   };
   return html`<div class="chat">
     <div class="chat-lines" ref=${list} aria-live="polite">
-      ${p.chat.length === 0 ? html`<p class="hint">${t('chat.empty')}</p>` : null}
-      ${p.chat.map((m) => html`<p key=${m.seq}><b>${m.name}</b> ${m.text}</p>`)}
+      ${shown.length === 0 ? html`<p class="hint">${t('chat.empty')}</p>` : null}
+      ${shown.map(
+        (m) => html`<p key=${m.seq} data-seq=${m.seq}><${PlayerMenu} identity=${p.identity ?? null} player=${m.guest} name=${m.name}
+          line=${{ table: p.table, seq: m.seq }} /> ${m.text}</p>`,
+      )}
     </div>
+    <${CannedRow} send=${(/** @type {string} */ line) => p.send({ type: 'chat', text: line })} />
     <form onSubmit=${submit}>
       <input maxlength="500" value=${text} placeholder=${t('chat.placeholder')} aria-label=${t('chat.placeholder')}
         onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLInputElement} */ (e.target).value)} />

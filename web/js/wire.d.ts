@@ -999,7 +999,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off" | "not_alone" | "paused" | "nothing_to_take_back" | "nothing_to_keep";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off" | "not_alone" | "paused" | "nothing_to_take_back" | "nothing_to_keep" | "banned" | "chat_muted" | "blocked";
 
 export type ChatMessage = { 
 /**
@@ -1908,7 +1908,7 @@ code: ApiCode,
  */
 message: string, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis" | "banned" | "admin_off" | "not_admin" | "too_many_reports";
 
 export type ReplayOutline = { 
 /**

@@ -80,7 +80,9 @@ impl Client {
         &self.addr
     }
 
-    async fn request(
+    /// `METHOD path` with an optional JSON body and an optional token: the status and the body
+    /// as text.
+    pub async fn request(
         &self,
         method: &str,
         path: &str,

@@ -287,6 +287,8 @@ pub struct App {
     /// Sessions signed out on this node, for its open connections to close (those of other
     /// nodes find out when they next check their session, `session_check_ms`).
     pub signouts: tokio::sync::broadcast::Sender<SignOut>,
+    /// The hash of the operator's token (`--admin-token-file`): the admin API is off without it.
+    admin_token: std::sync::OnceLock<String>,
 }
 
 /// Sessions that were signed out.
@@ -353,6 +355,7 @@ impl App {
             accounts: accounts::Accounts::new(config.limits.accounts),
             analyses: analysis::Analyses::new(config.limits.analysis),
             signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
+            admin_token: std::sync::OnceLock::new(),
         });
         let rt = tokio::runtime::Handle::current();
         analysis::Analyses::start(&app, &rt)
@@ -414,6 +417,17 @@ impl App {
     /// Where the server is reached from; `None` before [`App::set_site`] or [`serve`].
     pub fn site(&self) -> Option<&Site> {
         self.site.get()
+    }
+
+    /// Turns the admin API on (`/api/admin/…`, see [`api::moderation`]) with the operator's
+    /// token; only the first call counts. The token is kept as its hash.
+    pub fn set_admin_token(&self, token: &str) {
+        let _ = self.admin_token.set(ids::hash_token(token.trim()));
+    }
+
+    /// The hash of the operator's token, when the admin API is on.
+    pub fn admin_token_hash(&self) -> Option<&str> {
+        self.admin_token.get().map(String::as_str)
     }
 
     /// A loaded table.

@@ -42,7 +42,12 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new().route("/ws", get(upgrade))
 }
 
-async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(
+    State(app): State<Arc<App>>,
+    crate::listen::Peer(peer): crate::listen::Peer,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
     // A browser says which page opens the socket: only the server's own pages (see `Site`) may,
     // so that another site cannot play with a visitor's token. Programs send no `Origin`.
     if let Some(origin) = headers.get(header::ORIGIN) {
@@ -63,7 +68,7 @@ async fn upgrade(State(app): State<Arc<App>>, headers: HeaderMap, ws: WebSocketU
         .max_frame_size(limits.max_frame_bytes)
         .read_buffer_size(1024)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(app, socket))
+        .on_upgrade(move |socket| connection(app, socket, peer))
 }
 
 /// A guest's WebSocket, counted for the guest until dropped.
@@ -107,6 +112,8 @@ struct Conn {
     app: Arc<App>,
     out: mpsc::Sender<Utf8Bytes>,
     guest: Option<Guest>,
+    /// The address the connection comes from.
+    ip: Option<std::net::IpAddr>,
     /// The hash of the account session's token the connection said `hello` with (none for a
     /// guest's own token).
     session: Option<String>,
@@ -180,6 +187,18 @@ impl Conn {
             (ClientMsg::Hello { token }, None) => {
                 return match crate::api::accounts::identify(&self.app, token).await {
                     Ok((g, session)) => {
+                        if let Ok(Some(ban)) =
+                            crate::api::moderation::ban_of(&self.app, Some(&g.id), self.ip).await
+                        {
+                            self.error(
+                                ErrorCode::Banned,
+                                format!(
+                                    "{}: the connection is closed",
+                                    crate::api::moderation::ban_message(&ban)
+                                ),
+                            );
+                            return false;
+                        }
                         match GuestSlot::take(&self.app, &g.id) {
                             Ok(slot) => self.slot = Some(slot),
                             Err(cap) => {
@@ -247,6 +266,13 @@ impl Conn {
                 }
                 if self.remote.is_none() && self.table.is_none() {
                     self.error(ErrorCode::NotAtTable, "join or watch a table first");
+                    return true;
+                }
+                if matches!(other, ClientMsg::Chat { .. })
+                    && let Some((code, why)) =
+                        crate::api::moderation::chat_refusal(&self.app, &guest.id, self.ip).await
+                {
+                    self.error(code, why);
                     return true;
                 }
                 let conn = self.id;
@@ -355,6 +381,14 @@ impl Conn {
 
     async fn try_enter(&mut self, id: &str, seat: Entry, guest: Guest) -> Result<(), (ErrorCode, String)> {
         let conn = self.id;
+        if seat.is_some() {
+            if let Ok(Some(ban)) = crate::api::moderation::ban_of(&self.app, Some(&guest.id), self.ip).await {
+                return Err((ErrorCode::Banned, crate::api::moderation::ban_message(&ban)));
+            }
+            if let Some(why) = crate::api::moderation::block_refusal(&self.app, id, &guest.id).await {
+                return Err((ErrorCode::Blocked, why));
+            }
+        }
         // A new entry: whatever an earlier one through the bus would still bring is dropped.
         self.app.cluster.left_remote(conn);
         let Some(handle) = self.find(id).await? else {
@@ -425,15 +459,16 @@ impl Conn {
 
 /// A connection's task. The socket is split before the task's future is made: an `async fn`'s
 /// future would hold the whole socket for as long as the connection lasts.
-fn connection(app: Arc<App>, socket: WebSocket) -> impl Future<Output = ()> {
+fn connection(app: Arc<App>, socket: WebSocket, peer: Option<std::net::IpAddr>) -> impl Future<Output = ()> {
     let (sink, stream) = socket.split();
-    serve_connection(app, sink, stream)
+    serve_connection(app, sink, stream, peer)
 }
 
 async fn serve_connection(
     app: Arc<App>,
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut stream: futures_util::stream::SplitStream<WebSocket>,
+    peer: Option<std::net::IpAddr>,
 ) {
     app.connections.fetch_add(1, Ordering::Relaxed);
     let id = app.next_conn_id();
@@ -460,6 +495,7 @@ async fn serve_connection(
         app: app.clone(),
         out,
         guest: None,
+        ip: peer,
         session: None,
         slot: None,
         table: None,

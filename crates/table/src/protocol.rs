@@ -1422,6 +1422,14 @@ pub enum ErrorCode {
     NothingToTakeBack,
     /// No hand is finished: there is nothing to keep (close the table instead).
     NothingToKeep,
+    // Moderation (see `docs/protocol.md`, "Moderation").
+    /// The operator banned the account or the address for a time: the message says until when.
+    Banned,
+    /// The operator muted the account's chat for a time.
+    ChatMuted,
+    /// A player seated at the table blocked this one, or this one blocked him: they never sit
+    /// at one table.
+    Blocked,
 }
 
 /// An `error` message.
@@ -1466,7 +1474,10 @@ impl Refusal {
             | ErrorCode::Removed
             | ErrorCode::AccountRequired
             | ErrorCode::HintsOff
-            | ErrorCode::NotAlone => 403,
+            | ErrorCode::NotAlone
+            | ErrorCode::Banned
+            | ErrorCode::ChatMuted
+            | ErrorCode::Blocked => 403,
             ErrorCode::NoTable => 404,
             ErrorCode::AlreadyAuthenticated
             | ErrorCode::AlreadyAtTable
@@ -1517,6 +1528,7 @@ impl Refusal {
             ErrorCode::BadChat => ApiCode::BadName,
             ErrorCode::Closed => ApiCode::Closed,
             ErrorCode::AccountRequired => ApiCode::AccountRequired,
+            ErrorCode::Banned => ApiCode::Banned,
             _ => ApiCode::BadRequest,
         }
     }
@@ -1589,6 +1601,15 @@ pub enum ApiCode {
     AnalysisOff,
     /// The hand has not been analysed for this seat, and no analysis of it is under way.
     NoAnalysis,
+    // Moderation.
+    /// The operator banned the account or the address for a time.
+    Banned,
+    /// The server has no operator token (`yezi serve --admin-token-file`): the admin API is off.
+    AdminOff,
+    /// The token is not the operator's.
+    NotAdmin,
+    /// The player made as many reports as allowed for now.
+    TooManyReports,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use cards::record::{self, AnyRecord};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod admin_cli;
 mod analyse_cli;
 mod arena_cli;
 mod bots_cli;
@@ -47,6 +48,9 @@ enum Command {
     Arena(arena_cli::ArenaArgs),
     /// The bots' ratings on the players' scale, from whole matches between them (docs/ratings.md).
     Calibrate(calibrate_cli::CalibrateArgs),
+    /// The operator's moderation tools on the database: reports, chat mutes, bans, removed chat
+    /// lines, a player's games, and the moderation log.
+    Admin(admin_cli::AdminArgs),
 }
 
 /// The two games.
@@ -227,6 +231,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         },
         Command::Arena(a) => arena_cli::arena(&a).map(|()| true),
         Command::Calibrate(a) => calibrate_cli::calibrate(&a).map(|()| true),
+        Command::Admin(a) => admin_cli::admin(&a).map(|()| true),
     }
 }
 

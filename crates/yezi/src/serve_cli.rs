@@ -95,6 +95,11 @@ pub struct ServeArgs {
     /// binary (for working on the client: edits show on reload).
     #[arg(long, value_name = "DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// Turn on the operator's admin API (`/api/admin/…`, docs/protocol.md "Moderation"): its
+    /// bearer token is this file's content (at least 16 characters; white space around it is
+    /// ignored). Without it the admin API answers `admin_off`; `yezi admin` works either way.
+    #[arg(long, value_name = "FILE")]
+    pub admin_token_file: Option<std::path::PathBuf>,
     /// The address people reach the server at (`https://cards.example.org`), for invite links and
     /// the pages allowed to open WebSockets (default: `http://` and the listening address).
     #[arg(long, value_name = "URL")]
@@ -202,6 +207,20 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         anyhow::ensure!(dir.join("index.html").is_file(), "--web-dir {}: no index.html there", dir.display());
         server::web::set_web_dir(dir.clone()).with_context(|| format!("--web-dir {}", dir.display()))?;
     }
+    let admin_token = match &args.admin_token_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--admin-token-file {}", path.display()))?;
+            let token = text.trim().to_string();
+            anyhow::ensure!(
+                token.chars().count() >= 16 && !token.chars().any(char::is_whitespace),
+                "--admin-token-file {}: the token must be at least 16 characters without white space",
+                path.display()
+            );
+            Some(token)
+        }
+        None => None,
+    };
     if let Some(seed) = args.table_seed {
         tracing::warn!(seed, "--table-seed: every deal can be foretold by anyone who knows it; not for play");
     }
@@ -222,6 +241,9 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         )
         .await
         .context("resuming the tables")?;
+        if let Some(token) = &admin_token {
+            app.set_admin_token(token);
+        }
         if let Some(url) = &args.bus {
             anyhow::ensure!(backend == "postgres", "--bus needs a PostgreSQL database (--db postgres://…)");
             let (bus, heard) = server::cluster::bus::open(url, &args.db)

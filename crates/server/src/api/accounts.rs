@@ -443,6 +443,14 @@ async fn sign_in(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) ->
     let right = verify_in_turn(&app, req.password, account.as_ref().map(|a| a.password_hash.clone())).await?;
     let Some(account) = account.filter(|_| right) else { return Err(bad_credentials()) };
     let g = app.store.guest(&account.guest).await.map_err(internal)?.ok_or_else(bad_credentials)?;
+    // A banned account or address is refused (see `docs/protocol.md`, "Moderation").
+    let mut subjects = vec![g.id.clone()];
+    subjects.extend(peer.map(|ip| ip.to_string()));
+    if let Ok(found) = app.store.sanctions_on(&subjects, now_ms()).await
+        && let Some(ban) = found.iter().find(|s| s.kind != crate::store::moderation::SanctionKind::MuteChat)
+    {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, ApiCode::Banned, ban.refusal(now_ms())));
+    }
     let (token, session) = new_session(&app, &g.id).await?;
     app.store.create_session(&session).await.map_err(internal)?;
     session_made(g, account.username, token, &session)

@@ -12,6 +12,7 @@ use crate::App;
 pub mod accounts;
 pub mod archive;
 pub mod error;
+pub mod moderation;
 pub mod mygames;
 pub mod ratings;
 pub mod tables;
@@ -25,4 +26,5 @@ pub fn routes() -> Router<Arc<App>> {
         .merge(mygames::routes())
         .merge(archive::routes())
         .merge(ratings::routes())
+        .merge(moderation::routes())
 }

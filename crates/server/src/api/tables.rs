@@ -86,6 +86,7 @@ async fn create_guest(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Byte
     if let Some(ip) = peer {
         guest_allowance(&app, ip)?;
     }
+    crate::api::moderation::refuse_banned(&app, None, peer).await?;
     let token = ids::new_token().map_err(|e| ApiError::internal(e.to_string()))?;
     let id = ids::new_id("g").map_err(|e| ApiError::internal(e.to_string()))?;
     let row = GuestRow {

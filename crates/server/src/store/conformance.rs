@@ -372,6 +372,7 @@ where
     archive(&*again).await.map_err(|e| format!("{backend}: archive: {e}"))?;
     accounts(&*again, backend).await?;
     ratings(&*again, backend).await?;
+    moderation(&*again).await.map_err(|e| format!("{backend}: moderation: {e}"))?;
     drop(again);
     analyses(&open).await.map_err(|e| format!("{backend}: analyses: {e}"))
 }
@@ -955,5 +956,160 @@ async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), String
     let (x, y) = tokio::join!(a.claim_table(table), b.claim_table(table));
     let won = [ok("claim_table", x)?, ok("claim_table", y)?].into_iter().flatten().count();
     check!(won == 1, "{won} nodes claimed the same table at once");
+    Ok(())
+}
+
+/// Moderation: mutes and blocks (set once, listed in order, taken back, either way for blocks),
+/// reports (newest first, counted per reporter), sanctions (in force until their end or until
+/// lifted, each written with its log line), chat lines read and removed, and the log.
+async fn moderation(store: &dyn Store) -> Result<(), String> {
+    use super::moderation::{LogRow, Relation, ReportRow, SanctionKind, SanctionRow};
+    let (a, b, c) = (unique("g"), unique("g"), unique("g"));
+    // Mutes and blocks.
+    check!(ok("mute", store.set_relation(Relation::Mute, &a, &b, true, 10).await)?, "a new mute is a change");
+    check!(
+        !ok("mute", store.set_relation(Relation::Mute, &a, &b, true, 11).await)?,
+        "a mute twice is no change"
+    );
+    ok("mute", store.set_relation(Relation::Mute, &a, &c, true, 12).await)?;
+    let muted = ok("relations", store.relations(Relation::Mute, &a).await)?;
+    check!(muted == [b.clone(), c.clone()], "muted in order: {muted:?}");
+    let blocked = ok("relations", store.relations(Relation::Block, &a).await)?;
+    check!(blocked.is_empty(), "a mute is not a block: {blocked:?}");
+    check!(
+        ok("unmute", store.set_relation(Relation::Mute, &a, &b, false, 13).await)?,
+        "an unmute is a change"
+    );
+    check!(!ok("unmute", store.set_relation(Relation::Mute, &a, &b, false, 14).await)?, "unmuting twice");
+    let muted = ok("relations", store.relations(Relation::Mute, &a).await)?;
+    check!(muted == [c.clone()], "after the unmute: {muted:?}");
+    ok("block", store.set_relation(Relation::Block, &b, &a, true, 15).await)?;
+    let between = ok("blocks_between", store.blocks_between(&a, &[b.clone(), c.clone()]).await)?;
+    check!(between == [(b.clone(), a.clone())], "a block either way is found: {between:?}");
+    let none = ok("blocks_between", store.blocks_between(&c, &[a.clone(), b.clone()]).await)?;
+    check!(none.is_empty(), "no block of c: {none:?}");
+    ok("unblock", store.set_relation(Relation::Block, &b, &a, false, 16).await)?;
+    let none = ok("blocks_between", store.blocks_between(&a, std::slice::from_ref(&b)).await)?;
+    check!(none.is_empty(), "after the unblock: {none:?}");
+
+    // Chat lines: read one, remove one with its log line.
+    let t = table_row(&unique("t"), 3_000);
+    ok("create_table", store.create_table(&t).await)?;
+    let line = ChatRow {
+        seq: 0,
+        at_ms: 5,
+        guest: Some(b.clone()),
+        name: "Bo".into(),
+        seat: Some(2),
+        text: "rude 粗".into(),
+    };
+    ok("append_chat", store.append_chat(&t.id, &line).await)?;
+    let next = ChatRow { seq: 1, text: "fine".into(), ..line.clone() };
+    ok("append_chat", store.append_chat(&t.id, &next).await)?;
+    let read = ok("chat_line", store.chat_line(&t.id, 0).await)?;
+    check!(read.as_ref() == Some(&line), "the chat line read back: {read:?}");
+    check!(ok("chat_line", store.chat_line(&t.id, 7).await)?.is_none(), "no line 7");
+
+    // Reports.
+    let report = |id: &str, at: i64| ReportRow {
+        id: id.to_string(),
+        reporter: a.clone(),
+        player: b.clone(),
+        table: Some(t.id.clone()),
+        chat_seq: Some(0),
+        chat_text: Some("rude 粗".into()),
+        reason: "insults 侮辱".into(),
+        created_ms: at,
+    };
+    let (r1, r2) = (report(&unique("r"), 100), report(&unique("r"), 200));
+    ok("add_report", store.add_report(&r1).await)?;
+    ok(
+        "add_report",
+        store.add_report(&ReportRow { table: None, chat_seq: None, chat_text: None, ..r2.clone() }).await,
+    )?;
+    let dup = store.add_report(&r1).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "a report id twice: {dup:?}");
+    let reports = ok("reports", store.reports(1000).await)?;
+    let mine: Vec<&ReportRow> = reports.iter().filter(|r| r.reporter == a).collect();
+    check!(mine.len() == 2 && mine[0].id == r2.id && *mine[1] == r1, "reports, newest first: {mine:?}");
+    check!(mine[0].chat_seq.is_none() && mine[0].table.is_none(), "a report of a player: {:?}", mine[0]);
+    check!(ok("reports_since", store.reports_since(&a, 150).await)? == 1, "one report since 150");
+    check!(ok("reports_since", store.reports_since(&a, 0).await)? == 2, "two reports since 0");
+    check!(ok("reports_since", store.reports_since(&b, 0).await)? == 0, "no report by b");
+
+    // Sanctions and the log.
+    let log = |action: &str, subject: &str, at: i64| LogRow {
+        id: unique("m"),
+        at_ms: at,
+        by: "op 管理".into(),
+        action: action.into(),
+        subject: subject.into(),
+        reason: "why 为何".into(),
+    };
+    let s1 = SanctionRow {
+        id: unique("s"),
+        kind: SanctionKind::MuteChat,
+        subject: b.clone(),
+        created_ms: 1_000,
+        until_ms: 2_000,
+        lifted_ms: None,
+        reason: "spam".into(),
+        by: "op 管理".into(),
+    };
+    let s2 = SanctionRow {
+        id: unique("s"),
+        kind: SanctionKind::BanAddress,
+        subject: "203.0.113.9".into(),
+        created_ms: 1_100,
+        ..s1.clone()
+    };
+    let l1 = log("mute_chat", &b, 1_000);
+    ok("add_sanction", store.add_sanction(&s1, &l1).await)?;
+    ok("add_sanction", store.add_sanction(&s2, &log("ban_address", "203.0.113.9", 1_100)).await)?;
+    // A sanction whose log line cannot be written is not stored either.
+    let s3 = SanctionRow { id: unique("s"), ..s1.clone() };
+    let dup = store.add_sanction(&s3, &l1).await;
+    check!(matches!(dup, Err(StoreError::Conflict(_))), "a log id twice: {dup:?}");
+    let subjects = [b.clone(), "203.0.113.9".to_string(), c.clone()];
+    let on = ok("sanctions_on", store.sanctions_on(&subjects, 1_500).await)?;
+    check!(on == [s1.clone(), s2.clone()], "in force at 1500: {on:?}");
+    let on = ok("sanctions_on", store.sanctions_on(&subjects, 2_000).await)?;
+    check!(on.is_empty(), "ended at 2000: {on:?}");
+    check!(ok("lift", store.lift_sanction(&s1.id, &log("lift", &s1.id, 1_200)).await)?, "a sanction lifted");
+    check!(
+        !ok("lift", store.lift_sanction("s_none", &log("lift", "s_none", 1_200)).await)?,
+        "no such sanction"
+    );
+    let on = ok("sanctions_on", store.sanctions_on(&subjects, 1_500).await)?;
+    check!(on == [s2.clone()], "the lifted one is not in force: {on:?}");
+    let all = ok("sanctions", store.sanctions(1000).await)?;
+    let lifted = all.iter().find(|s| s.id == s1.id);
+    check!(lifted.is_some_and(|s| s.lifted_ms == Some(1_200)), "the lifted sanction: {lifted:?}");
+    check!(all.iter().all(|s| s.id != s3.id), "the sanction without its log line is not stored");
+
+    check!(
+        ok("remove_chat", store.remove_chat(&t.id, 0, &log("remove_chat", "line", 1_300)).await)?,
+        "removed"
+    );
+    check!(
+        !ok("remove_chat", store.remove_chat(&t.id, 0, &log("remove_chat", "line", 1_301)).await)?,
+        "twice"
+    );
+    let left = ok("recent_chat", store.recent_chat(&t.id, 10).await)?;
+    check!(left == [next.clone()], "the line is gone from the history: {left:?}");
+
+    let lines = ok("moderation_log", store.moderation_log(1000).await)?;
+    let ours: Vec<(&str, i64)> = lines
+        .iter()
+        .filter(|l| {
+            [b.as_str(), "203.0.113.9", s1.id.as_str(), "line", "s_none"].contains(&l.subject.as_str())
+        })
+        .map(|l| (l.action.as_str(), l.at_ms))
+        .collect();
+    check!(
+        ours == [("remove_chat", 1_300), ("lift", 1_200), ("ban_address", 1_100), ("mute_chat", 1_000)],
+        "the log, newest first, one line an action done: {ours:?}"
+    );
+    check!(lines.iter().any(|l| l.by == "op 管理" && l.reason == "why 为何"), "who and why are kept");
     Ok(())
 }

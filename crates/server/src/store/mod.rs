@@ -13,6 +13,7 @@ use async_trait::async_trait;
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod moderation;
 pub mod postgres;
 pub mod provenance;
 pub mod sqlite;
@@ -131,7 +132,9 @@ pub struct TableRow {
 /// server acknowledges a move only after [`TableLog::append_actions`] has returned.
 ///
 /// Storage by concern: a part of the server that needs one concern names that trait.
-pub trait Store: TableLog + Leases + Identities + Archive + AnalysisStore + Send + Sync + 'static {
+pub trait Store:
+    TableLog + Leases + Identities + Archive + AnalysisStore + moderation::Moderation + Send + Sync + 'static
+{
     /// A short name of the backend (`sqlite`, `postgres`).
     fn backend(&self) -> &'static str;
 }
@@ -304,6 +307,50 @@ pub(crate) const ANALYSIS_SCHEMA: &[&str] = &["CREATE TABLE IF NOT EXISTS analys
         analysis TEXT NOT NULL,
         created_ms BIGINT NOT NULL,
         PRIMARY KEY (table_id, hand, seat, seed, think_ms))"];
+
+/// The schema, in SQL both backends accept.
+pub(crate) const MODERATION_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS mod_mutes (
+        guest_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, target_id))",
+    "CREATE TABLE IF NOT EXISTS mod_blocks (
+        guest_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, target_id))",
+    "CREATE INDEX IF NOT EXISTS mod_blocks_by_target ON mod_blocks (target_id)",
+    "CREATE TABLE IF NOT EXISTS mod_reports (
+        id TEXT PRIMARY KEY,
+        reporter_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        table_id TEXT,
+        chat_seq BIGINT,
+        chat_text TEXT,
+        reason TEXT NOT NULL,
+        created_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_reports_by_time ON mod_reports (created_ms)",
+    "CREATE INDEX IF NOT EXISTS mod_reports_by_reporter ON mod_reports (reporter_id, created_ms)",
+    "CREATE TABLE IF NOT EXISTS mod_sanctions (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        until_ms BIGINT NOT NULL,
+        lifted_ms BIGINT,
+        reason TEXT NOT NULL,
+        by_whom TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_sanctions_by_subject ON mod_sanctions (subject, until_ms)",
+    "CREATE TABLE IF NOT EXISTS mod_log (
+        id TEXT PRIMARY KEY,
+        at_ms BIGINT NOT NULL,
+        by_whom TEXT NOT NULL,
+        action TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        reason TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS mod_log_by_time ON mod_log (at_ms)",
+];
 
 pub use crate::ratings::{HistoryRow, RatingRow};
 

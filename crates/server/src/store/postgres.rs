@@ -106,7 +106,7 @@ pub struct PgStore {
 }
 
 /// A connection taken from the pool for one operation; given back when dropped (unless it broke).
-struct Pooled<'a> {
+pub(crate) struct Pooled<'a> {
     store: &'a PgStore,
     client: Option<Client>,
     _permit: SemaphorePermit<'a>,
@@ -137,7 +137,7 @@ impl Drop for Pooled<'_> {
     }
 }
 
-fn pg(e: tokio_postgres::Error) -> StoreError {
+pub(crate) fn pg(e: tokio_postgres::Error) -> StoreError {
     match e.code() {
         Some(c) if *c == SqlState::UNIQUE_VIOLATION => StoreError::Conflict(e.to_string()),
         _ => StoreError::Backend(match e.as_db_error() {
@@ -199,6 +199,7 @@ impl PgStore {
             .chain(ARCHIVE_SCHEMA)
             .chain(super::RATINGS_SCHEMA)
             .chain(ANALYSIS_SCHEMA)
+            .chain(super::MODERATION_SCHEMA)
         {
             tx.batch_execute(sql).await.map_err(pg)?;
         }
@@ -232,7 +233,7 @@ impl PgStore {
     }
 
     /// A free connection for one operation: an idle one that still works, else a new one.
-    async fn client(&self) -> Result<Pooled<'_>, StoreError> {
+    pub(crate) async fn client(&self) -> Result<Pooled<'_>, StoreError> {
         let permit = self
             .permits
             .acquire()

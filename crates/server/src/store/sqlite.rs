@@ -38,7 +38,7 @@ pub struct SqliteStore {
     jobs: mpsc::Sender<Job>,
 }
 
-fn backend(e: rusqlite::Error) -> StoreError {
+pub(crate) fn backend(e: rusqlite::Error) -> StoreError {
     if let rusqlite::Error::SqliteFailure(f, msg) = &e
         && f.code == rusqlite::ErrorCode::ConstraintViolation
     {
@@ -69,7 +69,13 @@ impl SqliteStore {
         })?;
         integrity(&conn, path).map_err(unusable)?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
-            for sql in SCHEMA.iter().chain(ARCHIVE_SCHEMA).chain(RATINGS_SCHEMA).chain(ANALYSIS_SCHEMA) {
+            for sql in SCHEMA
+                .iter()
+                .chain(ARCHIVE_SCHEMA)
+                .chain(RATINGS_SCHEMA)
+                .chain(ANALYSIS_SCHEMA)
+                .chain(super::MODERATION_SCHEMA)
+            {
                 conn.execute_batch(sql)?;
             }
             conn.execute(super::WRITE_PROBE, params![super::now_ms_text()])?;
@@ -84,7 +90,7 @@ impl SqliteStore {
         Ok(SqliteStore { jobs: tx })
     }
 
-    async fn call<T: Send + 'static>(
+    pub(crate) async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
