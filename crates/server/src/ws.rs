@@ -289,8 +289,15 @@ impl Conn {
     /// over the bus to the node that runs it.
     async fn route(&mut self, request: Request) {
         if let Some(table) = &self.remote {
-            if let Some(wire) = Wire::of(request) {
-                self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await;
+            if let Some(wire) = Wire::of(request)
+                && let Err(e) =
+                    self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await
+            {
+                // The command is lost: the client hears it at once (and enters the table again).
+                self.error(
+                    ErrorCode::Unavailable,
+                    format!("table {table}: its node could not be reached ({e})"),
+                );
             }
             return;
         }
@@ -326,7 +333,7 @@ impl Conn {
             return Ok(Some(handle));
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
-        let asked = Instant::now();
+        let asked = self.app.cluster.now();
         if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
             return crate::tables::load(&self.app.tables, row, epoch, asked)
                 .await
@@ -551,7 +558,7 @@ async fn serve_connection(
     }
     app.cluster.detach(id);
     if let Some(table) = conn.remote.take() {
-        app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
+        let _ = app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
     }
     if let Some(t) = conn.table.take() {
         let _ = t.send(Cmd::Request(Request::Gone { conn: id })).await;
