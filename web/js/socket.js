@@ -28,7 +28,7 @@ export const BACKOFF_FIRST = 500;
 /** …up to this (ms). */
 export const BACKOFF_MAX = 5000;
 /** How long an entry (`join`, `watch`) may wait for its `sync` before the socket is given up (ms). */
-export const ENTRY_WAIT = 5000;
+export const ENTRY_WAIT = 8000;
 /** How long a move may wait for its answer (an `update`, or an `error`) (ms). */
 export const MOVE_WAIT = 4000;
 /** How often the socket pings (ms)… */

@@ -320,10 +320,22 @@ impl Conn {
             );
             return true;
         }
-        if let Err((code, why)) = Box::pin(self.try_enter(&id, seat, guest)).await {
-            self.error(code, why);
+        // A table whose node did not answer (it died: its lease runs out within a lease, and
+        // this node may then claim it) is asked again, for up to a lease and a second, before the
+        // client hears `unavailable`.
+        let until = Instant::now() + self.app.cluster.lease() + Duration::from_secs(1);
+        loop {
+            match Box::pin(self.try_enter(&id, seat, guest.clone())).await {
+                Ok(()) => return true,
+                Err((ErrorCode::Unavailable, _)) if Instant::now() < until && self.app.cluster.has_bus() => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err((code, why)) => {
+                    self.error(code, why);
+                    return true;
+                }
+            }
         }
-        true
     }
 
     /// The table `id` where it runs: here (claimed now if no node holds it), or on another node

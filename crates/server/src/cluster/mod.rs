@@ -478,6 +478,12 @@ const UNHEARD_FIRST_PAUSE: Duration = Duration::from_millis(10);
 /// The longest pause between two sendings of a join or watch nobody heard.
 const UNHEARD_MAX_PAUSE: Duration = Duration::from_millis(200);
 
+/// A join or watch that no node has heard for this long gets its answer (`unavailable`) at once
+/// rather than at the end of [`REMOTE_REPLY`]: the table's node does not hear its channel (it
+/// died), and the connection's node tries again to claim the table, whose lease will soon run
+/// out (a node that has just made or claimed a table hears it within milliseconds).
+pub const UNHEARD_GIVE_UP: Duration = Duration::from_secs(1);
+
 /// A connection's place at a table that runs on another node.
 #[derive(Clone, Debug)]
 pub struct Remote {
@@ -613,12 +619,14 @@ impl Cluster {
         // A bus that does not take the entry answers it at once (the client enters again).
         let mut heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
         let mut pause = UNHEARD_FIRST_PAUSE;
+        let first_sent = tokio::time::Instant::now();
         let answer = loop {
             let wake =
                 if heard == Some(0) { deadline.min(tokio::time::Instant::now() + pause) } else { deadline };
             match tokio::time::timeout_at(wake, &mut rx).await {
                 Ok(answer) => break answer.ok(),
                 Err(_) if tokio::time::Instant::now() >= deadline => break None,
+                Err(_) if heard == Some(0) && first_sent.elapsed() >= UNHEARD_GIVE_UP => break None,
                 Err(_) => {
                     heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
                     pause = (pause * 2).min(UNHEARD_MAX_PAUSE);
