@@ -1,6 +1,11 @@
 // One table's WebSocket (docs/protocol.md, "The WebSocket"): `hello`, then `join` or `watch`;
 // versions checked (a gap asks for a `resync`); reconnects by itself with a growing delay and
 // joins again, which gives back the same seat and a fresh `sync`; pings to stay alive.
+// A cluster's node may die or stall under a player (docs/deploy.md): a closed socket, a silent
+// one (no `pong`, no answer to an entry), an entry answered `unavailable`, and a `no_table` at a
+// table this page has already seen are all met the same way, by entering the table again, on a
+// new socket, with a growing, jittered delay, until it answers. A move refused, or not answered
+// in time, unlocks the hand (`onStall`) and asks for a fresh `sync`.
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').ClientMsg} ClientMsg */
@@ -14,11 +19,49 @@
  * @property {number | null} [seat] the seat wanted when joining
  * @property {(msg: ServerMsg) => void} onMessage every message to act on (after the version check)
  * @property {(status: SocketStatus, attempt: number) => void} onStatus
+ * @property {(why: 'unanswered' | 'refused') => void} [onStall] a move was not answered in time,
+ *   or was refused: the page unlocks its hand (a fresh `sync` follows)
  */
 
-/** The delay before reconnection attempt `n` (from 0): 0.5 s doubling to 10 s. @param {number} n */
-export function backoff(n) {
-  return Math.min(10000, 500 * 2 ** Math.min(n, 5));
+/** The first delay before entering again (ms); it doubles each attempt… */
+export const BACKOFF_FIRST = 500;
+/** …up to this (ms). */
+export const BACKOFF_MAX = 5000;
+/** How long an entry (`join`, `watch`) may wait for its `sync` before the socket is given up (ms). */
+export const ENTRY_WAIT = 8000;
+/** How long a move may wait for its answer (an `update`, or an `error`) (ms). */
+export const MOVE_WAIT = 4000;
+/** How often the socket pings (ms)… */
+export const PING_EVERY = 15000;
+/** …and how long it waits for anything after a ping before it is taken to be dead (ms). */
+export const PONG_WAIT = 5000;
+
+/**
+ * The delay before reconnection attempt `n` (from 0): 0.5 s doubling to 5 s, each drawn between
+ * half and the whole of that (so that the players of a node that died do not all come back at
+ * the same moment).
+ * @param {number} n @param {() => number} [random] uniform in [0, 1)
+ */
+export function backoff(n, random = Math.random) {
+  const full = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** Math.min(Math.max(n, 0), 10));
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/**
+ * What the socket does with an `error`: `fatal` ones end it (the page says why); `reenter`
+ * ones enter the table again on a new socket (its node is gone or stalled); `resync` ones ask
+ * for a fresh state (a refused move); the rest are the page's alone.
+ * `entering`: the socket's entry awaits its `sync`; `seen`: this page has had the table's `sync`;
+ * `moving`: a move of the page awaits its answer.
+ * @param {string} code @param {{entering: boolean, seen: boolean, moving: boolean}} at
+ * @returns {'fatal' | 'reenter' | 'resync' | 'page'}
+ */
+export function errorAction(code, at) {
+  if (code === 'bad_token' || code === 'signed_out') return 'fatal';
+  if (code === 'unavailable' && (at.entering || at.moving)) return 'reenter';
+  if (code === 'no_table' && at.seen) return 'reenter';
+  if (at.moving) return 'resync';
+  return 'page';
 }
 
 /**
@@ -53,7 +96,46 @@ export class TableSocket {
     this.pinger = null;
     /** @type {'join' | 'watch'} */
     this.mode = opts.mode;
+    /** Whether this page has had the table's `sync` (on any socket). */
+    this.seen = false;
+    /** Whether the entry on this socket awaits its `sync`. */
+    this.entering = false;
+    /** @type {ReturnType<typeof setTimeout> | null} the entry's, the move's, or the ping's deadline */
+    this.deadline = null;
+    /** Whether a move awaits its answer. */
+    this.moving = false;
+    /** Whether the deadline is a ping's (any message meets it). */
+    this.pingDeadline = false;
     this.connect();
+  }
+
+  /** @param {number} ms @param {() => void} f @param {boolean} [ping] whether any message meets it */
+  arm(ms, f, ping = false) {
+    this.disarm();
+    this.pingDeadline = ping;
+    this.deadline = setTimeout(() => {
+      this.deadline = null;
+      f();
+    }, ms);
+  }
+
+  disarm() {
+    if (this.deadline) clearTimeout(this.deadline);
+    this.deadline = null;
+  }
+
+  /** A move was refused or went unanswered: the page unlocks its hand. @param {'unanswered' | 'refused'} why */
+  stall(why) {
+    if (!this.moving) return;
+    this.moving = false;
+    if (this.opts.onStall) this.opts.onStall(why);
+  }
+
+  /** Gives up this socket and enters the table again on a new one, after the backoff. */
+  reenter() {
+    this.disarm();
+    this.entering = false;
+    this.drop();
   }
 
   connect() {
@@ -78,6 +160,9 @@ export class TableSocket {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.stopPing();
+      this.disarm();
+      this.entering = false;
+      this.stall('unanswered');
       this.ws = null;
       if (this.closed) return;
       this.opts.onStatus('reconnecting', this.attempt);
@@ -92,7 +177,12 @@ export class TableSocket {
 
   /** @param {ServerMsg} msg */
   receive(msg) {
+    // Anything heard answers a ping.
+    if (this.deadline && this.pingDeadline) this.disarm();
     if (msg.type === 'welcome') {
+      this.entering = true;
+      // An entry unanswered: the table's node may be stalled; another socket may reach it.
+      this.arm(ENTRY_WAIT, () => this.reenter());
       if (this.mode === 'join') {
         /** @type {ClientMsg} */
         const join = { type: 'join', table: this.opts.table };
@@ -106,6 +196,10 @@ export class TableSocket {
     }
     if (msg.type === 'sync') {
       this.v = msg.v;
+      this.seen = true;
+      this.entering = false;
+      this.moving = false;
+      this.disarm();
       this.awaitingSync = false;
       this.attempt = 0;
       this.startPing();
@@ -113,10 +207,32 @@ export class TableSocket {
       this.opts.onMessage(msg);
       return;
     }
-    if (msg.type === 'error' && (msg.code === 'bad_token' || msg.code === 'signed_out')) {
-      this.close();
+    if (msg.type === 'error') {
+      const action = errorAction(msg.code, { entering: this.entering, seen: this.seen, moving: this.moving });
+      if (action === 'fatal') {
+        this.close();
+        this.opts.onMessage(msg);
+        return;
+      }
+      if (action === 'reenter') {
+        this.stall('refused');
+        this.reenter();
+        return;
+      }
+      if (action === 'resync') {
+        this.stall('refused');
+        this.disarm();
+        this.awaitingSync = true;
+        this.send({ type: 'resync' });
+        // A resync unanswered too: the socket is given up.
+        this.arm(MOVE_WAIT, () => this.reenter());
+      }
       this.opts.onMessage(msg);
       return;
+    }
+    if (msg.type === 'update' && this.moving) {
+      this.moving = false;
+      this.disarm();
     }
     if (msg.type === 'update' || msg.type === 'seats' || msg.type === 'chat') {
       if (this.awaitingSync) return;
@@ -136,6 +252,16 @@ export class TableSocket {
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
+    if (msg.type === 'act') {
+      // Its answer is an `update` (or an `error`); none in time: ask for the state again.
+      this.moving = true;
+      this.arm(MOVE_WAIT, () => {
+        this.stall('unanswered');
+        this.awaitingSync = true;
+        this.send({ type: 'resync' });
+        this.arm(MOVE_WAIT, () => this.reenter());
+      });
+    }
     return true;
   }
 
@@ -146,7 +272,11 @@ export class TableSocket {
 
   startPing() {
     this.stopPing();
-    this.pinger = setInterval(() => this.send({ type: 'ping' }), 25000);
+    this.pinger = setInterval(() => {
+      if (!this.send({ type: 'ping' })) return;
+      // Nothing heard after a ping: the socket is silent (its node stalled).
+      if (!this.deadline) this.arm(PONG_WAIT, () => this.reenter(), true);
+    }, PING_EVERY);
   }
 
   stopPing() {
@@ -157,6 +287,7 @@ export class TableSocket {
   close() {
     this.closed = true;
     this.stopPing();
+    this.disarm();
     if (this.retry) clearTimeout(this.retry);
     const ws = this.ws;
     this.ws = null;

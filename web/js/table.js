@@ -59,6 +59,8 @@ import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls, isPaused } from 
  * @property {string | null} rematch the table of the rematch the host offered, if he did
  * @property {string | null} closedBy the host who closed the table while the page was open
  * @property {import('./wire').HintMsg | null} hint the hint for the current move, if one was asked
+ * @property {number} [unlocked] counts the `sync`s, refusals and unanswered moves: each unlocks
+ *   the hand after a move was sent
  * @property {import('./wire').TrackerMsg['tracker']} tracker the card tracker as last sent
  */
 
@@ -120,8 +122,13 @@ export function reduce(st, msg) {
         closedBy: kept ? kept.closedBy : null,
         hint: null,
         tracker: kept ? kept.tracker : null,
+        unlocked: (kept && kept.unlocked ? kept.unlocked : 0) + 1,
       };
     }
+    case 'error':
+      // A refused move: the hand is unlocked (the state follows in a fresh `sync`).
+      if (!st) return st;
+      return { ...st, unlocked: (st.unlocked ?? 0) + 1 };
     case 'host':
       if (!st) return st;
       if (msg.event.kind === 'closed') {
@@ -225,6 +232,11 @@ export function TablePage(props) {
       mode,
       seat: props.seat,
       onStatus: (x) => setStatus(x),
+      // A move refused or unanswered: the hand unlocks, with a notice (refusals have their own).
+      onStall: (why) => {
+        if (why === 'unanswered') notify('error', t('conn.move_unanswered'), props.id);
+        dispatch({ type: 'error', code: 'unavailable', message: '' });
+      },
       onMessage: (msg) => {
         if (msg.type === 'error') {
           if (msg.code === 'bad_token' || msg.code === 'signed_out') {
@@ -243,6 +255,7 @@ export function TablePage(props) {
             return;
           }
           notify('error', errorText(msg.code, msg.message), props.id);
+          dispatch(msg);
           return;
         }
         if (msg.type === 'host') notify('info', hostEventText(msg.event), props.id);
@@ -539,7 +552,7 @@ function useArrivals(hand, handNo) {
  * prompts of the draw and the windows.
  * `guide`: cards to point out without choosing them (the tutorial's move to make).
  * `botPlays`: a bot plays for the seat now (its clock ran out, or its connection is gone).
- * @param {{st: Pick<TableState, 'legal' | 'move' | 'hint' | 'timer' | 'timerAt'> & {you: {seat: number | null}}, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>, guide?: string[], botPlays?: boolean}} p
+ * @param {{st: Pick<TableState, 'legal' | 'move' | 'hint' | 'timer' | 'timerAt' | 'unlocked'> & {you: {seat: number | null}}, view: MadiaoView | DabaifenView, game: 'madiao' | 'dabaifen', act: (a: MadiaoAction | DabaifenAction) => void, send: (m: import('./wire').ClientMsg) => void, names: string[], arrived: Map<string, number>, guide?: string[], botPlays?: boolean}} p
  */
 export function MyHand(p) {
   const { st, view, game } = p;
@@ -548,6 +561,9 @@ export function MyHand(p) {
   const arrived = p.arrived;
   const trump = isMadiao(view) ? null : view.trump;
   const legalKey = `${st.move}:${legal ? legal.kind : ''}:${hand.join('')}`;
+  // A move sent locks the hand until the table answers: a refusal, an unanswered move or a fresh
+  // `sync` unlocks it (`unlocked` counts them).
+  const lockKey = `${legalKey}#${st.unlocked ?? 0}`;
   const [selected, setSelected] = useState(/** @type {string[]} */ (initialSelection(legal)));
   const [focus, setFocus] = useState(0);
   const [sent, setSent] = useState('');
@@ -582,7 +598,7 @@ export function MyHand(p) {
 
   /** @param {MadiaoAction | DabaifenAction} a */
   const send = (a) => {
-    setSent(legalKey);
+    setSent(lockKey);
     p.act(a);
   };
   /** @param {string} card */
@@ -596,7 +612,7 @@ export function MyHand(p) {
     else setSelected(toggle(legal, selected, card));
   };
   const confirm = () => {
-    if (!legal || sent === legalKey) return;
+    if (!legal || sent === lockKey) return;
     if (legal.kind === 'actions') {
       const c = selected[0];
       const plays = currentPlays(view);

@@ -315,8 +315,15 @@ impl Conn {
     /// over the bus to the node that runs it.
     async fn route(&mut self, request: Request) {
         if let Some(table) = &self.remote {
-            if let Some(wire) = Wire::of(request) {
-                self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await;
+            if let Some(wire) = Wire::of(request)
+                && let Err(e) =
+                    self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await
+            {
+                // The command is lost: the client hears it at once (and enters the table again).
+                self.error(
+                    ErrorCode::Unavailable,
+                    format!("table {table}: its node could not be reached ({e})"),
+                );
             }
             return;
         }
@@ -339,10 +346,22 @@ impl Conn {
             );
             return true;
         }
-        if let Err((code, why)) = Box::pin(self.try_enter(&id, seat, guest)).await {
-            self.error(code, why);
+        // A table whose node did not answer (it died: its lease runs out within a lease, and
+        // this node may then claim it) is asked again, for up to a lease and a second, before the
+        // client hears `unavailable`.
+        let until = Instant::now() + self.app.cluster.lease() + Duration::from_secs(1);
+        loop {
+            match Box::pin(self.try_enter(&id, seat, guest.clone())).await {
+                Ok(()) => return true,
+                Err((ErrorCode::Unavailable, _)) if Instant::now() < until && self.app.cluster.has_bus() => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err((code, why)) => {
+                    self.error(code, why);
+                    return true;
+                }
+            }
         }
-        true
     }
 
     /// The table `id` where it runs: here (claimed now if no node holds it), or on another node
@@ -352,7 +371,7 @@ impl Conn {
             return Ok(Some(handle));
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
-        let asked = Instant::now();
+        let asked = self.app.cluster.now();
         if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
             return crate::tables::load(&self.app.tables, row, epoch, asked)
                 .await
@@ -587,7 +606,7 @@ async fn serve_connection(
     }
     app.cluster.detach(id);
     if let Some(table) = conn.remote.take() {
-        app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
+        let _ = app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
     }
     if let Some(t) = conn.table.take() {
         let _ = t.send(Cmd::Request(Request::Gone { conn: id })).await;

@@ -8,7 +8,11 @@
 //!   server, so that coming back — after a dropped connection, or running `yezi play --connect`
 //!   again — takes back the same seat.
 //! - A dropped connection is reconnected automatically, with a growing pause (0.5 s up to 5 s);
-//!   the server gives the seat back with a full `sync`.
+//!   the server gives the seat back with a full `sync`. A cluster's node failing under the table
+//!   looks the same (`docs/protocol.md`, "When the table's node fails"): an entry answered
+//!   `unavailable` or unanswered, a `no_table` at a table already entered, a ping or a move
+//!   answered by nothing, a move answered `unavailable`: the connection is given up and the
+//!   table entered again. A move refused otherwise asks for a fresh `sync`.
 //! - When the match is over, its `yezi/1` record is fetched from the server and saved.
 
 use std::collections::BTreeMap;
@@ -202,7 +206,8 @@ impl RemoteDriver {
                         return;
                     }
                 };
-                let mut conn = Connection { opts, target, cmd_rx, out: out_tx, shared: sh, guest: None };
+                let mut conn =
+                    Connection { opts, target, cmd_rx, out: out_tx, shared: sh, guest: None, seen: false };
                 rt.block_on(conn.run());
                 let _ = done_tx.send(());
             })
@@ -275,6 +280,34 @@ struct Connection {
     out: std_mpsc::Sender<Incoming>,
     shared: Arc<Mutex<Shared>>,
     guest: Option<Guest>,
+    /// Whether the table has been entered before (a `no_table` then means its node failed).
+    seen: bool,
+}
+
+/// How long an entry waits for its `sync`, a move for its answer, a ping for anything.
+const ENTRY_WAIT: Duration = Duration::from_secs(8);
+const MOVE_WAIT: Duration = Duration::from_secs(4);
+const PONG_WAIT: Duration = Duration::from_secs(5);
+
+/// What the driver does with an error: end the connection and enter the table again
+/// (`Some(true)`), ask for a fresh `sync` (`Some(false)`), or nothing (`None`: the interface
+/// shows it). `entering`: the entry awaits its `sync`; `seen`: this driver has entered the table
+/// before; `moving`: a move awaits its answer.
+fn on_error(code: ErrorCode, entering: bool, seen: bool, moving: bool) -> Option<bool> {
+    match code {
+        ErrorCode::Unavailable if entering || moving => Some(true),
+        ErrorCode::NoTable if seen => Some(true),
+        _ if moving => Some(false),
+        _ => None,
+    }
+}
+
+/// Sleeps until `t`, or for ever (`None`).
+async fn sleep_until_opt(t: Option<tokio::time::Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
 }
 
 fn backoff(attempt: u32) -> Duration {
@@ -485,16 +518,56 @@ impl Connection {
             return Ended::Dropped(e.to_string());
         }
         let mut connected = false;
-        let mut ping = tokio::time::interval(Duration::from_secs(20));
+        let mut ping = tokio::time::interval(Duration::from_secs(15));
         ping.tick().await;
         let mut fetched = false;
+        // What the connection waits for, and until when: its entry's `sync`, its move's answer,
+        // anything after a ping. Nothing by then: the connection is given up.
+        let mut deadline = Some(tokio::time::Instant::now() + ENTRY_WAIT);
+        let mut moving = false;
         loop {
             tokio::select! {
+                _ = sleep_until_opt(deadline) => {
+                    if moving {
+                        // The move got no answer: the interface is told, and a fresh state asked.
+                        moving = false;
+                        self.notice(Notice::Info("the move got no answer: play it again".into()));
+                        if sock.send_msg(&ClientMsg::Resync).await.is_err() {
+                            return Ended::Dropped("the move got no answer".into());
+                        }
+                        deadline = Some(tokio::time::Instant::now() + MOVE_WAIT);
+                        continue;
+                    }
+                    return Ended::Dropped("the table's node does not answer".into());
+                }
                 m = sock.recv_msg() => {
                     let m = match m {
                         Ok(m) => m,
                         Err(e) => return Ended::Dropped(e.to_string()),
                     };
+                    if connected && !moving {
+                        deadline = None;
+                    }
+                    if let ServerMsg::Error(e) = &m {
+                        match on_error(e.code, !connected, self.seen, moving) {
+                            Some(true) => return Ended::Dropped(format!("table {table}: {}", e.message)),
+                            Some(false) => {
+                                moving = false;
+                                let _ = sock.send_msg(&ClientMsg::Resync).await;
+                                deadline = Some(tokio::time::Instant::now() + MOVE_WAIT);
+                            }
+                            None => {}
+                        }
+                    }
+                    if moving && matches!(m, ServerMsg::Update(_)) {
+                        moving = false;
+                        deadline = None;
+                    }
+                    if matches!(m, ServerMsg::Sync(_)) {
+                        moving = false;
+                        deadline = None;
+                        self.seen = true;
+                    }
                     if let ServerMsg::Error(e) = &m
                         && !connected
                         && matches!(
@@ -537,13 +610,21 @@ impl Connection {
                         Some(Outgoing::Tracker) => ClientMsg::Tracker,
                         Some(_) => continue,
                     };
+                    let act = matches!(msg, ClientMsg::Act { .. });
                     if let Err(e) = sock.send_msg(&msg).await {
                         return Ended::Dropped(e.to_string());
+                    }
+                    if act && connected {
+                        moving = true;
+                        deadline = Some(tokio::time::Instant::now() + MOVE_WAIT);
                     }
                 }
                 _ = ping.tick() => {
                     if let Err(e) = sock.send_msg(&ClientMsg::Ping).await {
                         return Ended::Dropped(e.to_string());
+                    }
+                    if deadline.is_none() {
+                        deadline = Some(tokio::time::Instant::now() + PONG_WAIT);
                     }
                 }
             }
@@ -601,6 +682,22 @@ pub fn play_remote(opts: RemoteOptions) -> Result<Vec<String>, crate::PlayError>
     let place = driver.addr().to_string();
     let mut app = crate::App::new(Box::new(driver), place);
     Ok(crate::term::run(&mut app)?)
+}
+
+#[cfg(test)]
+mod failure_tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_node_is_met_by_entering_again_and_a_refused_move_by_a_resync() {
+        assert_eq!(on_error(ErrorCode::Unavailable, true, false, false), Some(true));
+        assert_eq!(on_error(ErrorCode::Unavailable, false, true, true), Some(true));
+        assert_eq!(on_error(ErrorCode::Unavailable, false, true, false), None);
+        assert_eq!(on_error(ErrorCode::NoTable, true, true, false), Some(true));
+        assert_eq!(on_error(ErrorCode::NoTable, true, false, false), None);
+        assert_eq!(on_error(ErrorCode::Storage, false, true, true), Some(false));
+        assert_eq!(on_error(ErrorCode::Storage, false, true, false), None);
+    }
 }
 
 #[cfg(test)]

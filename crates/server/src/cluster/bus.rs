@@ -201,20 +201,102 @@ impl Bus for RedisBus {
 const NOTIFY_PART: usize = 7_000;
 
 /// PostgreSQL `LISTEN`/`NOTIFY`: one connection listens, another notifies. A message longer than
-/// a notification may be goes in parts (`ID PART/COUNT ` before each), put together again by the
+/// a notification may be goes in parts (`ID:PART/COUNT ` before each), put together again by the
 /// listener: the parts of one message are sent in one transaction, so they arrive together.
+///
+/// The notifier is one task with a queue ([`Notifier`]): while one statement is on its way, the
+/// messages published meanwhile wait, and the next statement sends all of them (up to
+/// [`NOTIFY_BATCH`]) in one transaction, in the order they were published. One statement a
+/// message, behind a lock, was the limit of a cluster's cross-node traffic on this bus
+/// (`docs/performance.md`).
 pub struct PgBus {
-    url: String,
-    notifier: tokio::sync::Mutex<Option<tokio_postgres::Client>>,
+    notifier: mpsc::UnboundedSender<Notify>,
     listener: Arc<tokio::sync::Mutex<Option<tokio_postgres::Client>>>,
     channels: Arc<Mutex<HashSet<String>>>,
     next: std::sync::atomic::AtomicU64,
     prefix: String,
 }
 
+/// The most messages (or parts of messages) one statement of the notifier sends.
+pub const NOTIFY_BATCH: usize = 512;
+
+/// How long one statement of the notifier may take before its connection is taken to be broken
+/// (its messages fail, and the next statement connects again).
+const NOTIFY_WAIT: Duration = Duration::from_secs(3);
+
+/// One message for the notifier: its channel, its payloads (one, or its parts), and who waits to
+/// hear whether they were sent.
+type Notify = (String, Vec<String>, tokio::sync::oneshot::Sender<Result<(), BusError>>);
+
 /// A channel's name quoted for `LISTEN` (names are ours: letters, digits, `.`, `_`, `-`).
 fn quoted(channel: &str) -> String {
     format!("\"{}\"", channel.replace('"', ""))
+}
+
+/// The notifier's task: takes every message waiting in `queue` (up to [`NOTIFY_BATCH`]
+/// payloads), sends them in one statement, tells each publisher how it went; connects again
+/// after a failure. Ends when the bus is dropped.
+async fn notifier(url: String, mut queue: mpsc::UnboundedReceiver<Notify>) {
+    let mut client: Option<tokio_postgres::Client> = None;
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        let mut count = batch[0].1.len();
+        while count < NOTIFY_BATCH {
+            match queue.try_recv() {
+                Ok(m) => {
+                    count += m.1.len();
+                    batch.push(m);
+                }
+                Err(_) => break,
+            }
+        }
+        let result = notify_batch(&url, &mut client, &batch).await;
+        if result.is_err() {
+            client = None;
+        }
+        for (_, _, done) in batch {
+            let _ = done.send(result.clone());
+        }
+    }
+}
+
+/// Sends a batch of messages in one statement (one transaction, in order) on `client`,
+/// connecting first if it has no open connection.
+async fn notify_batch(
+    url: &str,
+    client: &mut Option<tokio_postgres::Client>,
+    batch: &[Notify],
+) -> Result<(), BusError> {
+    if client.as_ref().is_none_or(|c| c.is_closed()) {
+        let connecting = tokio_postgres::connect(url, tokio_postgres::NoTls);
+        let (c, conn) = tokio::time::timeout(NOTIFY_WAIT, connecting)
+            .await
+            .map_err(|_| BusError::Backend("PostgreSQL did not answer the bus's connection".into()))?
+            .map_err(|e| BusError::Backend(crate::store::redact(&e.to_string())))?;
+        tokio::spawn(conn);
+        *client = Some(c);
+    }
+    let Some(c) = client.as_ref() else { return Err(BusError::Backend("no connection".into())) };
+    let mut channels: Vec<&str> = Vec::new();
+    let mut payloads: Vec<&str> = Vec::new();
+    for (channel, parts, _) in batch {
+        for p in parts {
+            channels.push(channel);
+            payloads.push(p);
+        }
+    }
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&channels, &payloads];
+    let sent = c.execute(
+        "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t (c, p, i) ORDER BY i",
+        &params,
+    );
+    match tokio::time::timeout(NOTIFY_WAIT, sent).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(BusError::Backend(e.to_string())),
+        Err(_) => Err(BusError::Backend(format!(
+            "PostgreSQL did not take the bus's messages within {NOTIFY_WAIT:?}"
+        ))),
+    }
 }
 
 impl PgBus {
@@ -223,9 +305,10 @@ impl PgBus {
         let (heard_tx, heard_rx) = mpsc::unbounded_channel();
         let channels: Arc<Mutex<HashSet<String>>> = Arc::default();
         let listener = Arc::new(tokio::sync::Mutex::new(None));
+        let (notify_tx, notify_rx) = mpsc::unbounded_channel();
+        tokio::spawn(notifier(url.to_string(), notify_rx));
         let bus = PgBus {
-            url: url.to_string(),
-            notifier: tokio::sync::Mutex::new(None),
+            notifier: notify_tx,
             listener: listener.clone(),
             channels: channels.clone(),
             next: std::sync::atomic::AtomicU64::new(0),
@@ -261,18 +344,25 @@ impl PgBus {
         Ok((bus, heard_rx))
     }
 
-    async fn notifier(
-        &self,
-    ) -> Result<tokio::sync::MutexGuard<'_, Option<tokio_postgres::Client>>, BusError> {
-        let mut n = self.notifier.lock().await;
-        if n.as_ref().is_none_or(|c| c.is_closed()) {
-            let (c, conn) = tokio_postgres::connect(&self.url, tokio_postgres::NoTls)
-                .await
-                .map_err(|e| BusError::Backend(crate::store::redact(&e.to_string())))?;
-            tokio::spawn(conn);
-            *n = Some(c);
+    /// The payloads that carry `text`: one (`ID text`), or its parts (`ID:PART/COUNT piece`).
+    /// Every payload starts with an id of its own: PostgreSQL delivers only one of identical
+    /// notifications sent in one transaction, and a batch may hold two equal messages.
+    fn payloads(&self, text: &str) -> Vec<String> {
+        let id = format!("{}{}", self.prefix, self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        if text.len() <= NOTIFY_PART {
+            return vec![format!("{id} {text}")];
         }
-        Ok(n)
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(NOTIFY_PART);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            pieces.push(&rest[..cut]);
+            rest = &rest[cut..];
+        }
+        pieces.iter().enumerate().map(|(i, p)| format!("{id}:{i}/{} {p}", pieces.len())).collect()
     }
 }
 
@@ -318,33 +408,11 @@ impl Bus for PgBus {
     }
 
     async fn publish(&self, channel: &str, text: &str) -> Result<Option<u64>, BusError> {
-        let n = self.notifier().await?;
-        let Some(c) = n.as_ref() else { return Err(BusError::Backend("no connection".into())) };
-        let fail = |e: tokio_postgres::Error| BusError::Backend(e.to_string());
-        if text.len() <= NOTIFY_PART {
-            c.execute("SELECT pg_notify($1, $2)", &[&channel, &format!("- {text}")]).await.map_err(fail)?;
-            return Ok(None);
-        }
-        let mut pieces = Vec::new();
-        let mut rest = text;
-        while !rest.is_empty() {
-            let mut cut = rest.len().min(NOTIFY_PART);
-            while !rest.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            pieces.push(&rest[..cut]);
-            rest = &rest[cut..];
-        }
-        let id = format!("{}{}", self.prefix, self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        let payloads: Vec<String> =
-            pieces.iter().enumerate().map(|(i, p)| format!("{id}:{i}/{} {p}", pieces.len())).collect();
-        // One statement: the parts are notified in one transaction, so they arrive together.
-        c.execute(
-            "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t (p, i) ORDER BY i",
-            &[&channel, &payloads],
-        )
-        .await
-        .map_err(fail)?;
+        let (done, sent) = tokio::sync::oneshot::channel();
+        self.notifier
+            .send((channel.to_string(), self.payloads(text), done))
+            .map_err(|_| BusError::Backend("the notifier has stopped".into()))?;
+        sent.await.map_err(|_| BusError::Backend("the notifier has stopped".into()))??;
         Ok(None)
     }
 

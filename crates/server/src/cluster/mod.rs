@@ -101,6 +101,20 @@ pub struct Cluster {
     /// store ([`crate::store::StoreError::Fenced`]): a stale owner's attempts, none of which
     /// was written.
     pub fenced_writes: std::sync::atomic::AtomicU64,
+    /// For each table this node's connections reached on another node: the newest epoch of its
+    /// lease the node has seen (in an answer, a message, or the database's leases). Messages of
+    /// an older epoch come from a node that no longer holds the table (it was paused, and has
+    /// not yet found out): they are dropped.
+    newest: Mutex<HashMap<String, Epoch>>,
+    /// Messages from other nodes dropped because they came from an older epoch of their table's
+    /// lease than one this node had seen.
+    pub stale_dropped: std::sync::atomic::AtomicU64,
+    /// When the node's upkeep last ticked, by its own clock ([`Cluster::now`]) and by the wall
+    /// clock (a tick much later than due shows that the node was paused: see [`Cluster::gap`]).
+    ticked: Mutex<Option<(Instant, std::time::SystemTime)>>,
+    /// For tests: how far the node's monotonic clock is behind the real one (milliseconds), as
+    /// for a machine whose clock stopped while it was suspended.
+    clock_lag_ms: std::sync::atomic::AtomicU64,
     /// Tables this node stopped because it found, at a renewal of its leases (or when it claimed
     /// the table again in a newer epoch), that it no longer held their lease, or because it had
     /// not renewed their lease for so long that it may have run out ([`Term`]).
@@ -125,6 +139,10 @@ impl Cluster {
             next_attach: std::sync::atomic::AtomicU64::new(1),
             fenced_writes: std::sync::atomic::AtomicU64::new(0),
             leases_lost: std::sync::atomic::AtomicU64::new(0),
+            newest: Mutex::new(HashMap::new()),
+            stale_dropped: std::sync::atomic::AtomicU64::new(0),
+            ticked: Mutex::new(None),
+            clock_lag_ms: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -145,6 +163,62 @@ impl Cluster {
     /// tables it starts have a [`Term`].
     pub fn leases_expire(&self) {
         self.expiring.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The node's own monotonic clock, which counts the terms of its leases: the real one,
+    /// unless a test set it behind ([`Cluster::set_clock_lag`]).
+    pub fn now(&self) -> Instant {
+        let lag = Duration::from_millis(self.clock_lag_ms.load(std::sync::atomic::Ordering::Relaxed));
+        let now = Instant::now();
+        now.checked_sub(lag).unwrap_or(now)
+    }
+
+    /// The real time at which the node's clock ([`Cluster::now`]) shows `t`.
+    pub fn real(&self, t: Instant) -> Instant {
+        t + Duration::from_millis(self.clock_lag_ms.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// For tests: sets the node's monotonic clock `lag` behind the real one, as a machine's
+    /// whose clock stopped for `lag` while it was suspended (its wall clock does not lag).
+    pub fn set_clock_lag(&self, lag: Duration) {
+        self.clock_lag_ms.store(lag.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The node's upkeep ticks (every third of a lease): noted, for [`Cluster::gap`].
+    pub fn tick(&self) {
+        if let Ok(mut t) = self.ticked.lock() {
+            *t = Some((self.now(), std::time::SystemTime::now()));
+        }
+    }
+
+    /// When the node's upkeep last ticked, if that is more than two of its periods ago by its
+    /// own clock or by the wall clock: the node was paused (a suspended machine, a stopped
+    /// process), and its leases may have run out by the database's clock though its own clock
+    /// says not (a clock that stopped during the pause). Its tables then check their lease
+    /// against the database before they answer anything ([`crate::tables::task`]).
+    pub fn gap(&self) -> Option<Instant> {
+        let (mono, wall) = self.ticked.lock().ok().and_then(|t| *t)?;
+        let late = (self.lease() / 3) * 2;
+        let by_clock = self.now().saturating_duration_since(mono) > late;
+        let by_wall = std::time::SystemTime::now().duration_since(wall).is_ok_and(|d| d > late);
+        (by_clock || by_wall).then_some(mono)
+    }
+
+    /// Whether a message from another node about `table`, sent under its lease's `epoch` (0: not
+    /// said), is current: not older than the newest epoch this node has seen for the table
+    /// (which it becomes, if newer). A stale one is counted in [`Cluster::stale_dropped`].
+    pub fn fresh(&self, table: &str, epoch: Epoch) -> bool {
+        if epoch == 0 || table.is_empty() {
+            return true;
+        }
+        let Ok(mut newest) = self.newest.lock() else { return true };
+        let seen = newest.entry(table.to_string()).or_insert(0);
+        if epoch < *seen {
+            self.stale_dropped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return false;
+        }
+        *seen = epoch;
+        true
     }
 
     /// The end of the term of a lease taken or renewed by a statement sent at `sent` (`None`
@@ -346,6 +420,9 @@ pub enum BusMsg {
         /// The connection's entry.
         #[serde(default)]
         attach: u64,
+        /// The table (empty: not said).
+        #[serde(default)]
+        table: String,
     },
     /// To a node's channel: a message for its connection, of its entry `attach` (messages of an
     /// older entry, or of a table's task that has lost the table, are dropped).
@@ -356,6 +433,13 @@ pub enum BusMsg {
         attach: u64,
         /// The message.
         text: String,
+        /// The table (empty: not said).
+        #[serde(default)]
+        table: String,
+        /// The epoch of the sender's lease of the table (0: not said): a message of an epoch
+        /// older than the newest the receiving node has seen for the table is dropped.
+        #[serde(default)]
+        epoch: Epoch,
     },
     /// To a node's channel: the table stopped where the connection's entry `attach` reached it
     /// (a later entry of the connection is not concerned; 0: any entry).
@@ -367,6 +451,10 @@ pub enum BusMsg {
         /// The connection's entry.
         #[serde(default)]
         attach: u64,
+        /// The epoch of the sender's lease of the table (0: not said, or the sender no longer
+        /// runs the table).
+        #[serde(default)]
+        epoch: Epoch,
     },
 }
 
@@ -390,6 +478,12 @@ const UNHEARD_FIRST_PAUSE: Duration = Duration::from_millis(10);
 /// The longest pause between two sendings of a join or watch nobody heard.
 const UNHEARD_MAX_PAUSE: Duration = Duration::from_millis(200);
 
+/// A join or watch that no node has heard for this long gets its answer (`unavailable`) at once
+/// rather than at the end of [`REMOTE_REPLY`]: the table's node does not hear its channel (it
+/// died), and the connection's node tries again to claim the table, whose lease will soon run
+/// out (a node that has just made or claimed a table hears it within milliseconds).
+pub const UNHEARD_GIVE_UP: Duration = Duration::from_secs(1);
+
 /// A connection's place at a table that runs on another node.
 #[derive(Clone, Debug)]
 pub struct Remote {
@@ -412,15 +506,19 @@ impl Cluster {
     /// Publishes a message (a lost one is repaired by versions and resyncs); how many nodes
     /// heard it, when the bus can tell.
     pub(crate) async fn publish(&self, channel: &str, msg: &BusMsg) -> Option<u64> {
-        let bus = self.bus()?;
-        let text = serde_json::to_string(msg).ok()?;
-        match bus.publish(channel, &text).await {
-            Ok(heard) => heard,
-            Err(e) => {
-                tracing::warn!(error = %e, "the bus failed");
-                None
-            }
-        }
+        self.try_publish(channel, msg).await.unwrap_or(None)
+    }
+
+    /// Publishes a message; how many nodes heard it, when the bus can tell, or why the bus did
+    /// not take it (logged too). Without a bus, nobody hears anything: `Ok(None)`.
+    pub(crate) async fn try_publish(
+        &self,
+        channel: &str,
+        msg: &BusMsg,
+    ) -> Result<Option<u64>, bus::BusError> {
+        let Some(bus) = self.bus() else { return Ok(None) };
+        let text = serde_json::to_string(msg).map_err(|e| bus::BusError::Backend(e.to_string()))?;
+        bus.publish(channel, &text).await.inspect_err(|e| tracing::warn!(error = %e, "the bus failed"))
     }
 
     /// Hears a table's channel (this node runs the table now); with `confirmed`, returns once the
@@ -443,8 +541,15 @@ impl Cluster {
     }
 
     /// Sends a connection's command to the node running `table`; how many nodes heard it, when
-    /// the bus can tell.
-    pub async fn send_remote(&self, node: &str, table: &str, conn: ConnId, cmd: Wire) -> Option<u64> {
+    /// the bus can tell, or why the bus did not take it (the connection is told at once: its
+    /// command is lost).
+    pub async fn send_remote(
+        &self,
+        node: &str,
+        table: &str,
+        conn: ConnId,
+        cmd: Wire,
+    ) -> Result<Option<u64>, bus::BusError> {
         let attach = match &cmd {
             Wire::Join { attach, .. } | Wire::Watch { attach, .. } => *attach,
             _ => self.entry(conn).unwrap_or(0),
@@ -458,8 +563,16 @@ impl Cluster {
     }
 
     /// Sends a connection's command of its entry `attach`.
-    async fn send_in(&self, node: &str, table: &str, conn: ConnId, cmd: Wire, attach: u64) -> Option<u64> {
-        self.publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd, attach }).await
+    async fn send_in(
+        &self,
+        node: &str,
+        table: &str,
+        conn: ConnId,
+        cmd: Wire,
+        attach: u64,
+    ) -> Result<Option<u64>, bus::BusError> {
+        self.try_publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd, attach })
+            .await
     }
 
     /// Joins or watches a table on another node; the answer, and who runs the table.
@@ -489,16 +602,33 @@ impl Cluster {
         // the whole reply time for an answer that cannot come.
         let deadline = tokio::time::Instant::now() + REMOTE_REPLY;
         let mut rx = rx;
-        let mut heard = self.send_remote(node, table, conn, cmd.clone()).await;
+        let forget = || {
+            if let Ok(mut a) = self.attached.lock()
+                && a.get(&conn) == Some(&attach)
+            {
+                a.remove(&conn);
+            }
+        };
+        let unsent = |e: bus::BusError| {
+            if let Ok(mut p) = self.pending.lock() {
+                p.remove(&conn);
+            }
+            forget();
+            (table::protocol::ErrorCode::Unavailable, format!("table {table}: the bus failed ({e})"))
+        };
+        // A bus that does not take the entry answers it at once (the client enters again).
+        let mut heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
         let mut pause = UNHEARD_FIRST_PAUSE;
+        let first_sent = tokio::time::Instant::now();
         let answer = loop {
             let wake =
                 if heard == Some(0) { deadline.min(tokio::time::Instant::now() + pause) } else { deadline };
             match tokio::time::timeout_at(wake, &mut rx).await {
                 Ok(answer) => break answer.ok(),
                 Err(_) if tokio::time::Instant::now() >= deadline => break None,
+                Err(_) if heard == Some(0) && first_sent.elapsed() >= UNHEARD_GIVE_UP => break None,
                 Err(_) => {
-                    heard = self.send_remote(node, table, conn, cmd.clone()).await;
+                    heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
                     pause = (pause * 2).min(UNHEARD_MAX_PAUSE);
                 }
             }
@@ -510,17 +640,10 @@ impl Cluster {
             || (table::protocol::ErrorCode::Unavailable, format!("table {table}: its node did not answer"));
         // An entry that failed is forgotten: whatever its node sends for it later (an answer
         // that came too late) is dropped, and the connection may enter elsewhere.
-        let forget = || {
-            if let Ok(mut a) = self.attached.lock()
-                && a.get(&conn) == Some(&attach)
-            {
-                a.remove(&conn);
-            }
-        };
         let Some((error, holder)) = answer else {
             forget();
             // Should the table's node take the entry after all, it lets it go.
-            self.send_in(node, table, conn, Wire::Gone, attach).await;
+            let _ = self.send_in(node, table, conn, Wire::Gone, attach).await;
             return Err(unavailable());
         };
         match error {
@@ -554,7 +677,11 @@ impl Cluster {
     pub fn hear(&self, msg: BusMsg) {
         match msg {
             BusMsg::Cmd { .. } => {}
-            BusMsg::Reply { conn, error, node, epoch, attach } => {
+            BusMsg::Reply { conn, error, node, epoch, attach, table } => {
+                // Not from a node that has lost the table.
+                if !self.fresh(&table, epoch) {
+                    return;
+                }
                 // Only the answer to the entry under way (a late answer to an earlier one
                 // is not this one's).
                 let current = self.entry(conn);
@@ -566,7 +693,10 @@ impl Cluster {
                     let _ = tx.send((error, crate::store::Holder { node, epoch }));
                 }
             }
-            BusMsg::Out { conn, attach, text } => {
+            BusMsg::Out { conn, attach, text, table, epoch } => {
+                if !self.fresh(&table, epoch) {
+                    return;
+                }
                 let current = self.entry(conn);
                 if current != Some(attach) {
                     return;
@@ -577,7 +707,10 @@ impl Cluster {
                     let _ = out.try_send(text.into());
                 }
             }
-            BusMsg::Moved { conn, table, attach } => {
+            BusMsg::Moved { conn, table, attach, epoch } => {
+                if !self.fresh(&table, epoch) {
+                    return;
+                }
                 let at = self.remote_at.lock().ok().and_then(|r| r.get(&conn).map(|r| r.table.clone()));
                 let current = self.entry(conn);
                 // An earlier entry's end (its queue let go when the connection entered again)
@@ -605,6 +738,10 @@ impl Cluster {
         tables.sort();
         tables.dedup();
         let now: HashMap<String, crate::store::Holder> = store.holders(&tables).await?.into_iter().collect();
+        // The database's leases are the newest word on who runs each table.
+        for (table, holder) in &now {
+            self.fresh(table, holder.epoch);
+        }
         for (conn, r) in at {
             if now.get(&r.table) != Some(&r.holder) {
                 self.left_remote(conn);

@@ -103,7 +103,7 @@ impl Tables {
             created_ms: ids::now_ms(),
             seats,
         };
-        let taken = Instant::now();
+        let taken = self.deps.cluster.now();
         self.deps.store.create_table(&row).await.map_err(|e| internal(e.to_string()))?;
         let id = row.id.clone();
         let handle = task::spawn(self.deps.clone(), row, FIRST_EPOCH, taken, Vec::new(), Vec::new())
@@ -187,7 +187,7 @@ pub async fn load(
 
 /// Claims up to `limit` orphaned tables and starts them; how many were claimed.
 pub async fn claim_batch(tables: &Arc<Tables>, limit: u32) -> Result<usize, StoreError> {
-    let asked = Instant::now();
+    let asked = tables.deps.cluster.now();
     let claimed = tables.deps.store.claim_orphans(limit).await?;
     let n = claimed.len();
     for (row, epoch) in claimed {
@@ -211,7 +211,7 @@ pub async fn renew(tables: &Arc<Tables>) -> Result<(), StoreError> {
         .lock()
         .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
         .unwrap_or_default();
-    let asked = Instant::now();
+    let asked = tables.deps.cluster.now();
     match tables.deps.store.renew_leases().await? {
         Held::Every => {}
         Held::Only(held) => {
@@ -289,6 +289,7 @@ pub fn spawn_upkeep(tables: &Arc<Tables>) {
         let mut published: HashMap<String, String> = HashMap::new();
         loop {
             let Some(tables) = weak.upgrade() else { break };
+            tables.deps.cluster.tick();
             let mut pause = period;
             if renewed.elapsed() >= period {
                 renewed = tokio::time::Instant::now();

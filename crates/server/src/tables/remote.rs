@@ -78,9 +78,10 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
                 node: String::new(),
                 epoch: 0,
                 attach,
+                table: id.clone(),
             },
             Wire::Gone => return,
-            _ => BusMsg::Moved { conn, table: id, attach: sent_in },
+            _ => BusMsg::Moved { conn, table: id, attach: sent_in, epoch: 0 },
         };
         tables.deps.cluster.publish(&to, &msg).await;
         return;
@@ -101,13 +102,23 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
         // A command of an entry this node does not hold (it was let go, or made with the
         // table's earlier node): the connection enters again.
         _ if sent_in != 0 && current.is_none() => {
-            tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in }).await;
+            let epoch = handle.epoch;
+            tables
+                .deps
+                .cluster
+                .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch })
+                .await;
             return;
         }
         other => {
             let request = other.into_request(conn);
             if handle.send(Cmd::Request(request)).await.is_err() {
-                tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in }).await;
+                let epoch = handle.epoch;
+                tables
+                    .deps
+                    .cluster
+                    .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch })
+                    .await;
             }
             return;
         }
@@ -129,8 +140,9 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
             if let_go {
                 continue;
             }
-            let heard =
-                tables.deps.cluster.publish(&to, &BusMsg::Out { conn, attach, text: text.to_string() }).await;
+            let out =
+                BusMsg::Out { conn, attach, text: text.to_string(), table: id.clone(), epoch: handle.epoch };
+            let heard = tables.deps.cluster.publish(&to, &out).await;
             if heard != Some(0) {
                 unheard = None;
                 continue;
@@ -148,7 +160,8 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
         {
             e.remove(&key);
         }
-        tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach }).await;
+        let epoch = handle.epoch;
+        tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach, epoch }).await;
     });
     let (reply, answer) = tokio::sync::oneshot::channel();
     let request = match entry {
@@ -168,6 +181,10 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
             Ok(Err(e)) => Some((e.code, e.message)),
             Err(_) => Some((table::protocol::ErrorCode::Unavailable, format!("table {id} moved"))),
         };
-        tables.deps.cluster.publish(&to, &BusMsg::Reply { conn, error, node, epoch, attach }).await;
+        tables
+            .deps
+            .cluster
+            .publish(&to, &BusMsg::Reply { conn, error, node, epoch, attach, table: id })
+            .await;
     });
 }

@@ -187,6 +187,9 @@ where
     lost: Arc<tokio::sync::Notify>,
     /// Until when the lease surely holds, by the node's clock.
     term: Arc<Term>,
+    /// The node's last upkeep tick before a gap ([`crate::cluster::Cluster::gap`]) for which
+    /// this table has checked its lease against the database.
+    checked_gap: Option<Instant>,
     ended: Arc<std::sync::atomic::AtomicBool>,
     /// The task's own queue (to know its entry in the server's tables from a newer one's).
     tx: mpsc::Sender<Box<Cmd>>,
@@ -247,6 +250,7 @@ where
             lease,
             lost: lost.clone(),
             term: term.clone(),
+            checked_gap: None,
             ended: ended.clone(),
             tx: tx.clone(),
         };
@@ -264,7 +268,8 @@ where
     async fn run(mut self: Box<Self>) {
         loop {
             let wake = self.wake.map(|w| self.epoch + std::time::Duration::from_millis(w));
-            let term_end = self.term.end();
+            // The term is counted by the node's clock; the timer runs in real time.
+            let term_end = self.term.end().map(|t| self.deps.cluster.real(t));
             let input = tokio::select! {
                 cmd = self.rx.recv() => match cmd {
                     Some(c) => self.input_of(*c),
@@ -308,7 +313,7 @@ where
         if self.retire {
             return false;
         }
-        if self.term.holds(Instant::now()) {
+        if self.term.holds(self.deps.cluster.now()) {
             return true;
         }
         self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -319,6 +324,30 @@ where
         tokio::spawn(async move {
             let _ = store.release(&id, epoch).await;
         });
+        false
+    }
+
+    /// After a gap in the node's ticks (it was paused: [`crate::cluster::Cluster::gap`]), checks
+    /// once, against the database's clock, that the table's lease is still this node's before
+    /// the table answers anything: a node whose own clock stopped during the pause would
+    /// otherwise go on by its term while another node runs the table. A lease found gone stops
+    /// the table as when fenced; a database that does not answer within a tenth of a lease
+    /// leaves the decision to the term.
+    async fn still_held_after_gap(&mut self) -> bool {
+        let Some(tick) = self.deps.cluster.gap() else { return true };
+        if self.checked_gap == Some(tick) {
+            return true;
+        }
+        let ids = [self.id.clone()];
+        let asked = tokio::time::timeout(self.deps.cluster.lease() / 10, self.deps.store.holders(&ids)).await;
+        let Ok(Ok(holders)) = asked else { return true };
+        let mine = crate::store::Holder { node: self.deps.store.node().to_string(), epoch: self.lease };
+        if holders.iter().any(|(id, h)| *id == self.id && *h == mine) {
+            self.checked_gap = Some(tick);
+            return true;
+        }
+        self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.fenced("after a pause, its lease is no longer this node's by the database");
         false
     }
 
@@ -376,7 +405,7 @@ where
     /// One step: its writes stored, then committed and carried out (or refused); nothing at
     /// all once the lease's term has ended, before the step or while its writes were stored.
     async fn feed(&mut self, input: Input<G>) {
-        if !self.held() {
+        if !self.held() || !self.still_held_after_gap().await {
             return;
         }
         let gone = match &input {
