@@ -1469,6 +1469,12 @@ pub enum ApiCode {
     AnalysisOff,
     /// The hand has not been analysed for this seat, and no analysis of it is under way.
     NoAnalysis,
+    // Requests.
+    /// A state-changing request came from a web page of another site (its `Origin` is not the
+    /// server's).
+    BadOrigin,
+    /// The request's body is over the size limit.
+    TooLarge,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of
