@@ -387,9 +387,9 @@ async fn binary_frames_and_pings_are_silence() {
             if ws.send(frame.clone()).await.is_err() {
                 break true;
             }
-            match tokio::time::timeout(Duration::from_millis(200), ws.next()).await {
-                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => break true,
-                _ => {}
+            let next = tokio::time::timeout(Duration::from_millis(200), ws.next()).await;
+            if let Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) = next {
+                break true;
             }
         };
         assert!(closed, "a connection sending only {frame:?} was kept open past the idle limit");
