@@ -11,8 +11,11 @@
 //!   is in its own hand, or is in a burial it knows (it is the starter, or the deal is over). A
 //!   card that might lie in the buried kitty is counted as unseen, so a card the rules would call
 //!   top may go unmarked; a marked card is always top.
-//! - **Unseen** cards are those not in the viewer's hand, not played, and not in a burial it
-//!   knows: the other hands and the kitty it has not seen.
+//! - **Unseen** cards are those not in the viewer's hand, not played, not in a burial it knows,
+//!   and not the declaration card (§4: the card shown to declare goes back into its owner's hand,
+//!   so everyone has seen it): the other hands and the kitty it has not seen. The declaration card
+//!   is seen but, until it is played, still out ([`shown_held`]): it stops a weaker card of its suit
+//!   from being top.
 
 use cards::Seat;
 use serde::{Deserialize, Serialize};
@@ -106,7 +109,10 @@ impl Tracker {
         if let Some(b) = &view.buried {
             known |= b.iter().copied().collect::<Cards>();
         }
-        let unseen = Cards::full() - known;
+        let shown = shown_held(view);
+        let unseen = Cards::full() - known - shown;
+        // The cards another player may hold: the unseen ones and the shown card not yet played.
+        let out = unseen | shown;
         let suits = effective_suits()
             .into_iter()
             .map(|s| SuitTrack {
@@ -115,8 +121,7 @@ impl Tracker {
                 unseen: t.sorted(unseen & t.cards_of(s)),
             })
             .collect();
-        let top: Cards =
-            hand.iter().filter(|c| t.stronger[c.number() as usize] & unseen.bits() == 0).collect();
+        let top: Cards = hand.iter().filter(|c| t.stronger[c.number() as usize] & out.bits() == 0).collect();
         Some(Tracker { suits, voids, top: t.sorted(top) })
     }
 
@@ -128,6 +133,18 @@ impl Tracker {
     /// True when `card` is one of the viewer's top cards.
     pub fn is_top(&self, card: Card) -> bool {
         self.top.contains(&card)
+    }
+}
+
+/// The cards every seat has seen that another seat still holds (or, if that seat is the starter,
+/// may have buried): the declaration card (§4), until it is played, when it is not the viewer's.
+pub fn shown_held(view: &View) -> Cards {
+    let Some(d) = &view.declaration else { return Cards::EMPTY };
+    let played = view.tricks.iter().flat_map(|t| t.plays.iter()).any(|p| p.cards.contains(&d.card));
+    if played || view.hand.contains(&d.card) || view.buried.as_ref().is_some_and(|b| b.contains(&d.card)) {
+        Cards::EMPTY
+    } else {
+        Cards::single(d.card)
     }
 }
 

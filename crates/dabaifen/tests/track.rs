@@ -1,6 +1,7 @@
 //! The card tracker (`dabaifen::Tracker`) on constructed positions: the cards played by
 //! effective suit, the voids shown by following (§8), the viewer's sure top cards and the cards
-//! it has not seen; and, over random deals, that a card it marks top is always top by the rules.
+//! it has not seen (the declaration card, seen by all, is not among them); and, over random deals,
+//! that a card it marks top is always top by the rules.
 
 mod common;
 
@@ -78,7 +79,10 @@ fn over_random_deals_a_marked_top_card_is_top_and_unseen_cards_are_elsewhere() {
                         .iter()
                         .filter(|&&o| o != s)
                         .fold(Cards::EMPTY, |m, &o| m | st.hand(o));
-                    assert!(others.is_subset(unseen), "seed {seed}: other hands are unseen");
+                    // The other hands are unseen, but for the declaration card (seen by all).
+                    let shown = dabaifen::track::shown_held(&st.view(s));
+                    assert!(!shown.intersects(unseen), "seed {seed}: the shown card counted unseen");
+                    assert!(others.is_subset(unseen | shown), "seed {seed}: other hands are unseen");
                     for v in &t.voids {
                         let tables = dabaifen::Tables::of(st.trump().unwrap());
                         assert!(
@@ -117,4 +121,41 @@ fn who_would_lead_the_trick_after_a_play() {
     // Leading: no trick in progress.
     play(&mut st, "9C").unwrap();
     assert_eq!(dabaifen::track::leading_with(&st.view(seat(2)), cards("AH")), None);
+}
+
+#[test]
+fn the_declaration_card_is_seen_but_still_out_until_it_is_played() {
+    // Seat 0 shows 8S (§4): spades are trumps and the 8S goes back into its hand.
+    let s = setup(
+        0,
+        ['8', '2'],
+        [
+            "8S 8C AS KS 5S 4S 3S 2S AD KD QD JD",
+            "8D BJ SJ TS 9S 7S 6S AC KC QC JC TC",
+            "AH KH QH JH TH 9H 7H 6H 5H 4H 3H 2H",
+            "TD 9D 7D 6D 5D 4D 3D 2D 9C 7C 6C 5C",
+        ],
+        "8H QS JS 2C 3C 4C",
+    );
+    let mut st = playing(&s, 0, "8S");
+    let t1 = Tracker::from_view(&st.view(seat(1))).unwrap();
+    // Everyone saw the 8S: it is not unseen to seat 1...
+    assert!(!t1.unseen().contains(&card("8S")), "{}", codes(&t1.unseen()));
+    assert_eq!(t1.unseen().len(), 54 - 12 - 1);
+    assert_eq!(dabaifen::track::shown_held(&st.view(seat(1))), cards("8S"));
+    // ...but seat 0 still holds it, so seat 1's 8D (below it) is not top; its jokers are.
+    assert!(!t1.is_top(card("8D")));
+    assert_eq!(codes(&t1.top), "BJ SJ AC KC QC JC TC");
+    assert_eq!(Cards::from_iter(t1.top.iter().copied()) - st.top_cards(seat(1)), Cards::EMPTY);
+    // To its owner it is a card of its hand, as before.
+    let t0 = Tracker::from_view(&st.view(seat(0))).unwrap();
+    assert!(!t0.unseen().contains(&card("8S")));
+    assert_eq!(dabaifen::track::shown_held(&st.view(seat(0))), Cards::EMPTY);
+    // Once played it is a played card, and nothing is held back any more.
+    play(&mut st, "8S").unwrap();
+    let v1 = st.view(seat(1));
+    assert_eq!(dabaifen::track::shown_held(&v1), Cards::EMPTY);
+    let t1 = Tracker::from_view(&v1).unwrap();
+    assert_eq!(codes(&t1.suits[0].played), "8S");
+    assert_eq!(t1.unseen().len(), 54 - 12 - 1);
 }

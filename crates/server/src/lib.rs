@@ -31,6 +31,7 @@ pub mod cluster;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
+pub mod proxy;
 pub mod rate;
 pub mod ratings;
 pub mod replay;
@@ -87,7 +88,8 @@ pub struct Limits {
     pub tables_per_guest: usize,
     /// The replay API's limits (posts per guest, replays at once, the cache of replays).
     pub replay: replay::ReplayLimits,
-    /// A connection that sends nothing (not even a pong) for this long is closed.
+    /// A WebSocket that sends no text message and no pong for this long is closed (binary frames
+    /// and pings alone count as silence).
     pub idle_seconds: u64,
     /// Accounts: how long sessions last, the sign-in allowances, the hashing turns.
     pub accounts: accounts::AccountLimits,
@@ -162,6 +164,9 @@ pub struct Site {
     /// (`http://localhost:PORT`, `http://127.0.0.1:PORT`, `http://[::1]:PORT`) are let in too, so
     /// that either name of this machine works in a browser.
     pub loopback_port: Option<u16>,
+    /// The proxies whose word on the client's address is taken (`--trusted-proxy`; see
+    /// [`proxy`]); none by default.
+    pub proxies: proxy::Proxies,
 }
 
 /// A `--public-url` or `--allowed-origin` that cannot be used.
@@ -222,6 +227,7 @@ impl Site {
             allowed_origins: allowed,
             any_origin,
             loopback_port: listen.ip().is_loopback().then_some(listen.port()),
+            proxies: proxy::Proxies::default(),
         })
     }
 
@@ -232,7 +238,27 @@ impl Site {
             allowed_origins: Vec::new(),
             any_origin: false,
             loopback_port: None,
+            proxies: proxy::Proxies::default(),
         })
+    }
+
+    /// The site, behind these trusted proxies.
+    pub fn with_proxies(self, proxies: proxy::Proxies) -> Site {
+        Site { proxies, ..self }
+    }
+
+    /// Whether a request that came with this `Origin` header and this `Host` header is from one of
+    /// the server's own pages: an origin [`Site::allows_origin`] lets in, or one whose host and port
+    /// are the request's `Host` (the page was served by the server under that name).
+    pub fn same_site(&self, origin: &str, host: Option<&str>) -> bool {
+        if self.allows_origin(origin) {
+            return true;
+        }
+        let (Some(o), Some(host)) = (origin_of(origin), host) else { return false };
+        let Some((scheme, authority)) = o.split_once("://") else { return false };
+        let host = host.trim().to_ascii_lowercase();
+        let default_port = if scheme == "http" { ":80" } else { ":443" };
+        !host.is_empty() && authority == host.strip_suffix(default_port).unwrap_or(&host)
     }
 
     /// Whether a page of this origin (an `Origin` header's value) may open a WebSocket.
@@ -464,6 +490,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .merge(analysis::routes())
         .merge(ws::routes())
         .merge(web::routes())
+        .layer(axum::middleware::from_fn_with_state(app.clone(), api::guard::check))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
 }

@@ -85,21 +85,23 @@ impl PerIp {
     }
 }
 
-/// One admitted connection: counted for its address and the server until dropped.
+/// One admitted connection: counted for its address (none: a trusted proxy's connection that
+/// carries many clients' requests) and the server until dropped.
 struct Admitted {
     app: Arc<App>,
-    ip: IpAddr,
+    ip: Option<IpAddr>,
 }
 
 impl Drop for Admitted {
     fn drop(&mut self) {
         self.app.tcp_connections.fetch_sub(1, Ordering::Relaxed);
-        if let Ok(mut m) = self.app.per_ip.open.lock()
-            && let Some(n) = m.get_mut(&self.ip)
+        if let Some(ip) = self.ip
+            && let Ok(mut m) = self.app.per_ip.open.lock()
+            && let Some(n) = m.get_mut(&ip)
         {
             *n -= 1;
             if *n == 0 {
-                m.remove(&self.ip);
+                m.remove(&ip);
             }
         }
     }
@@ -111,8 +113,16 @@ enum Refusal {
     Server,
 }
 
-/// Counts a new connection from `ip`, or says why it is refused.
-fn admit(app: &Arc<App>, ip: IpAddr) -> Result<Admitted, Refusal> {
+/// Counts a new connection from `ip` (none: not counted for an address), or says why it is
+/// refused.
+fn admit(app: &Arc<App>, ip: Option<IpAddr>) -> Result<Admitted, Refusal> {
+    let Some(ip) = ip else {
+        if app.tcp_connections.load(Ordering::Relaxed) >= app.caps().connections {
+            return Err(Refusal::Server);
+        }
+        app.tcp_connections.fetch_add(1, Ordering::Relaxed);
+        return Ok(Admitted { app: app.clone(), ip: None });
+    };
     let per_ip = app.limits.connections_per_ip;
     let mut m = app.per_ip.open.lock().map_err(|_| Refusal::Server)?;
     let n = m.entry(ip).or_insert(0);
@@ -127,7 +137,7 @@ fn admit(app: &Arc<App>, ip: IpAddr) -> Result<Admitted, Refusal> {
     }
     *n += 1;
     app.tcp_connections.fetch_add(1, Ordering::Relaxed);
-    Ok(Admitted { app: app.clone(), ip })
+    Ok(Admitted { app: app.clone(), ip: Some(ip) })
 }
 
 /// Refused connections being answered now.
@@ -176,10 +186,13 @@ async fn refuse(mut stream: TcpStream, why: Refusal) {
     .await;
 }
 
-/// A TCP stream that stays counted for as long as it is open (an upgraded WebSocket too).
+/// A TCP stream that stays counted for as long as it is open (an upgraded WebSocket too); what
+/// was read before HTTP began (looking for a PROXY header) is read again first.
 struct Counted {
     stream: TcpStream,
     _admitted: Admitted,
+    prefix: Vec<u8>,
+    at: usize,
 }
 
 impl AsyncRead for Counted {
@@ -188,6 +201,13 @@ impl AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        if self.at < self.prefix.len() {
+            let n = (self.prefix.len() - self.at).min(buf.remaining());
+            let at = self.at;
+            buf.put_slice(&self.prefix[at..at + n]);
+            self.at += n;
+            return Poll::Ready(Ok(()));
+        }
         Pin::new(&mut self.stream).poll_read(cx, buf)
     }
 }
@@ -218,8 +238,9 @@ impl AsyncWrite for Counted {
     }
 }
 
-/// The address a request came from, when the server's accept loop knows it (requests handed to
-/// the router directly, as some tests do, have none).
+/// The address a request came from (the client's, behind a trusted proxy: see
+/// [`crate::proxy`]), when the server's accept loop knows it (requests handed to the router
+/// directly, as some tests do, have none). Every per-address limit counts by it.
 #[derive(Copy, Clone, Debug)]
 pub struct Peer(pub Option<IpAddr>);
 
@@ -237,9 +258,78 @@ struct PeerAddr(IpAddr);
 
 /// An IPv4 address seen through IPv6 counts as itself.
 fn canonical(addr: SocketAddr) -> IpAddr {
-    match addr.ip() {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
-        ip => ip,
+    crate::proxy::canonical_ip(addr.ip())
+}
+
+/// Answers a refused connection, unless too many are being answered (then it is just closed):
+/// a refusal holds its socket for up to two seconds, and a flood of them must not use up the open
+/// files themselves.
+fn refuse_soon(stream: TcpStream, why: Refusal) {
+    if REFUSING.fetch_add(1, Ordering::Relaxed) < MAX_REFUSING {
+        tokio::spawn(async move {
+            refuse(stream, why).await;
+            REFUSING.fetch_sub(1, Ordering::Relaxed);
+        });
+    } else {
+        REFUSING.fetch_sub(1, Ordering::Relaxed);
+        drop(stream);
+    }
+}
+
+/// Serves one admitted connection, whose requests come from `client`; when `client` is a trusted
+/// proxy, each request's client is read from its forwarded header.
+fn serve_connection(
+    app: &Arc<App>,
+    router: &axum::Router,
+    stream: TcpStream,
+    admitted: Admitted,
+    prefix: Vec<u8>,
+    client: IpAddr,
+) {
+    let header_timeout = Duration::from_millis(app.limits.header_timeout_ms.max(1));
+    let _ = stream.set_nodelay(true);
+    let io = TokioIo::new(Counted { stream, _admitted: admitted, prefix, at: 0 });
+    let router = router.clone();
+    let proxies = app.site().map(|s| s.proxies.clone()).filter(|p| p.trusts(client));
+    let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        let ip = proxies.as_ref().map_or(client, |p| p.client(client, req.headers()));
+        req.extensions_mut().insert(PeerAddr(ip));
+        let mut router = router.clone();
+        async move { tower_service::Service::call(&mut router, req).await }
+    });
+    tokio::spawn(async move {
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(io, service)
+            .with_upgrades();
+        let _ = conn.await;
+    });
+}
+
+/// A trusted proxy's connection: its PROXY header read if it begins with one (within the header
+/// timeout), then counted for the client it names (none named: for no address, the proxy
+/// carrying many clients' requests) and served.
+async fn serve_proxied(app: Arc<App>, router: axum::Router, mut stream: TcpStream, peer: IpAddr) {
+    let timeout = Duration::from_millis(app.limits.header_timeout_ms.max(1));
+    let read = tokio::time::timeout(timeout, crate::proxy::read_proxy_header(&mut stream)).await;
+    let (header, prefix) = match read {
+        Ok(Ok(x)) => x,
+        Ok(Err(e)) => {
+            tracing::debug!(%peer, error = %e, "a trusted proxy's connection is closed");
+            return;
+        }
+        Err(_) => return,
+    };
+    let source = match header {
+        crate::proxy::ProxyHeader::Source(s) => s,
+        crate::proxy::ProxyHeader::Absent => None,
+    };
+    let client = source.unwrap_or(peer);
+    let counted = source.filter(|s| !app.site().is_some_and(|site| site.proxies.trusts(*s)));
+    match admit(&app, counted) {
+        Ok(admitted) => serve_connection(&app, &router, stream, admitted, prefix, client),
+        Err(why) => refuse_soon(stream, why),
     }
 }
 
@@ -247,7 +337,6 @@ fn canonical(addr: SocketAddr) -> IpAddr {
 pub async fn serve(listener: TcpListener, app: Arc<App>) -> io::Result<()> {
     app.set_caps(Caps::new(fd_limit(), app.limits.max_connections));
     let router = crate::router(app.clone());
-    let header_timeout = Duration::from_millis(app.limits.header_timeout_ms.max(1));
     loop {
         let (stream, addr) = match listener.accept().await {
             Ok(x) => x,
@@ -259,38 +348,13 @@ pub async fn serve(listener: TcpListener, app: Arc<App>) -> io::Result<()> {
             }
         };
         let ip = canonical(addr);
-        let admitted = match admit(&app, ip) {
-            Ok(a) => a,
-            Err(why) => {
-                // A refusal holds its socket for up to two seconds: a flood of them is closed at
-                // once, unanswered, so that refusals cannot use up the open files themselves.
-                if REFUSING.fetch_add(1, Ordering::Relaxed) < MAX_REFUSING {
-                    tokio::spawn(async move {
-                        refuse(stream, why).await;
-                        REFUSING.fetch_sub(1, Ordering::Relaxed);
-                    });
-                } else {
-                    REFUSING.fetch_sub(1, Ordering::Relaxed);
-                    drop(stream);
-                }
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        let io = TokioIo::new(Counted { stream, _admitted: admitted });
-        let router = router.clone();
-        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-            req.extensions_mut().insert(PeerAddr(ip));
-            let mut router = router.clone();
-            async move { tower_service::Service::call(&mut router, req).await }
-        });
-        tokio::spawn(async move {
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout)
-                .serve_connection(io, service)
-                .with_upgrades();
-            let _ = conn.await;
-        });
+        if app.site().is_some_and(|s| s.proxies.trusts(ip)) {
+            tokio::spawn(serve_proxied(app.clone(), router.clone(), stream, ip));
+            continue;
+        }
+        match admit(&app, Some(ip)) {
+            Ok(admitted) => serve_connection(&app, &router, stream, admitted, Vec::new(), ip),
+            Err(why) => refuse_soon(stream, why),
+        }
     }
 }

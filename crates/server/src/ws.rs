@@ -2,7 +2,8 @@
 //! join or watch one table and send that table its messages. Limits: a message over
 //! `max_message_bytes` gets `too_large` (a frame over `max_frame_bytes` closes the connection);
 //! more than the rate allows gets `rate_limited` and is dropped (a connection that keeps flooding
-//! is closed); a connection silent for `idle_seconds` is closed, and one that has not said a valid
+//! is closed); a connection silent for `idle_seconds` (sending no text message and no pong: binary
+//! frames and pings count as silence) is closed, and one that has not said a valid
 //! `hello` within `hello_timeout_ms` of opening is closed with a `hello_timeout` error. One guest
 //! holds at most `sockets_per_guest` connections (a `hello` beyond gets `too_many_connections`
 //! and is closed). The server pings every 30 s. A connection that said `hello` with an account's
@@ -569,7 +570,6 @@ async fn serve_connection(
                 continue;
             }
         };
-        heard = Instant::now();
         let msg = match next {
             Ok(Some(Ok(m))) => m,
             Err(_) if conn.guest.is_none() && Instant::now() >= hello_by => {
@@ -586,7 +586,10 @@ async fn serve_connection(
             _ => break,
         };
         match msg {
+            // Only text messages and pongs (the answers to the server's pings) are heard: binary
+            // frames and pings alone are silence, and do not keep the connection open.
             Message::Text(t) => {
+                heard = Instant::now();
                 if !conn.text(t.as_str()).await {
                     break;
                 }
@@ -600,7 +603,8 @@ async fn serve_connection(
                     "the protocol is JSON in text frames: binary frames are dropped",
                 );
             }
-            Message::Ping(_) | Message::Pong(_) => {}
+            Message::Pong(_) => heard = Instant::now(),
+            Message::Ping(_) => {}
             Message::Close(_) => break,
         }
     }

@@ -42,6 +42,9 @@ impl Api {
         if let Some(t) = token {
             req = req.header("authorization", format!("Bearer {t}"));
         }
+        if body.is_some() {
+            req = req.header("content-type", "application/json");
+        }
         let req = req.body(body.map_or(Body::empty(), |b| Body::from(b.to_string()))).unwrap();
         let res = server::router(self.app.clone()).oneshot(req).await.unwrap();
         let status = res.status();

@@ -1610,6 +1610,12 @@ pub enum ApiCode {
     NotAdmin,
     /// The player made as many reports as allowed for now.
     TooManyReports,
+    // Requests.
+    /// A state-changing request came from a web page of another site (its `Origin` is not the
+    /// server's).
+    BadOrigin,
+    /// The request's body is over the size limit.
+    TooLarge,
 }
 
 /// Reads a client message: `Err` with the error to send when it is not JSON, not a message, or of

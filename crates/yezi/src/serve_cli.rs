@@ -109,6 +109,17 @@ pub struct ServeArgs {
     /// repeatable; `*` lets any page in.
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
+    /// A proxy in front of the server (`ADDRESS` or `ADDRESS/BITS`; repeatable, or a comma list)
+    /// whose word on the client's address is taken: a PROXY protocol header (v1 or v2) at the start
+    /// of its connections, and the `--forwarded-header` of its requests (the right-most hop not
+    /// itself trusted). From any other peer both are ignored. Every per-address limit counts by
+    /// the client's address (see docs/deploy.md).
+    #[arg(long, value_name = "CIDR", value_delimiter = ',')]
+    pub trusted_proxy: Vec<server::proxy::Cidr>,
+    /// The header trusted proxies name the client in: `x-forwarded-for` or `forwarded`
+    /// (RFC 7239's `for=`). Only that one is read: make the proxy write it.
+    #[arg(long, value_name = "HEADER", default_value = "x-forwarded-for")]
+    pub forwarded_header: server::proxy::ForwardedHeader,
     /// External bots clients may seat by name: a JSON file `{"bots": [{"name": "…", "command":
     /// "…"}, …]}` of programs that speak the bot protocol (docs/bot-protocol.md).
     #[arg(long, value_name = "FILE")]
@@ -258,7 +269,9 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
         let public_url = args.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
-        app.set_site(server::Site::new(&public_url, &args.allowed_origin, addr)?);
+        let proxies =
+            server::proxy::Proxies { ranges: args.trusted_proxy.clone(), header: args.forwarded_header };
+        app.set_site(server::Site::new(&public_url, &args.allowed_origin, addr)?.with_proxies(proxies));
         if args.public_url.is_none() && addr.ip().is_unspecified() {
             tracing::warn!(
                 "listening on every address without --public-url: invite links read {public_url} and \

@@ -237,8 +237,11 @@ fn db_play_reason(
                 format!("出{zh}：{}中没有人有比它更大的牌", eff_zh(suit)),
             );
         }
-        let stronger =
-            tracker.as_ref().map_or(0, |k| k.unseen().iter().filter(|u| t.beats(**u, first)).count());
+        // Still out: the unseen cards and the declaration card someone else still holds.
+        let held = dabaifen::track::shown_held(view);
+        let stronger = tracker
+            .as_ref()
+            .map_or(0, |k| k.unseen().into_iter().chain(held.iter()).filter(|u| t.beats(*u, first)).count());
         let partner_void = tracker.as_ref().is_some_and(|k| {
             k.voids.iter().any(|v| v.seat == partner && v.suit == dabaifen::track::suit_name(suit))
         }) && suit != dabaifen::EffSuit::TRUMPS;

@@ -9,8 +9,11 @@
 //!
 //! Passwords are hashed with argon2id (the `argon2` crate's default parameters, those OWASP
 //! recommends: 19 MiB of memory, 2 passes, 1 lane, a random 16-byte salt), at most
-//! [`AccountLimits::hashes_at_once`] at a time. Signing in is rate-limited per address and per
-//! username (known or not, alike), in maps of bounded size; a wrong password and an unknown
+//! [`AccountLimits::hashes_at_once`] at a time. Signing in is rate-limited per address, per
+//! (username, address) and, with a much larger bound, per username (known or not, alike), in maps
+//! of bounded size, so that guessing from one address cannot lock the owner out from another; a
+//! signed-in session's password checks (changing the password, deleting the account) draw only on
+//! its (username, address) allowance. A wrong password and an unknown
 //! username get the same answer, and an unknown username costs one hash as well (of a dummy
 //! password), so that the time does not tell them apart either.
 
@@ -66,11 +69,22 @@ pub struct AccountLimits {
     pub ip_burst: f64,
     /// …and then one every this many seconds.
     pub ip_every_seconds: f64,
-    /// Password checks one username may take in a burst (signing in, changing the password,
-    /// deleting the account)…
+    /// Password checks one username may take from one address in a burst (signing in, changing
+    /// the password, deleting the account)…
     pub account_burst: f64,
     /// …and then one every this many seconds.
     pub account_every_seconds: f64,
+    /// Sign-in attempts one username may take from all addresses together in a burst (much more
+    /// than [`AccountLimits::account_burst`]: a bound on guessing from many addresses, not a lock
+    /// an attacker could close on the owner)…
+    pub username_burst: f64,
+    /// …and then one every this many seconds.
+    pub username_every_seconds: f64,
+    /// Player profiles (`GET /api/players/{name}`, which tells whether a username exists) one
+    /// address may look up in a burst…
+    pub lookup_burst: f64,
+    /// …and then one every this many seconds.
+    pub lookup_every_seconds: f64,
     /// Passwords hashed or checked at once (each takes 19 MiB for a few tens of milliseconds);
     /// more wait their turn.
     pub hashes_at_once: usize,
@@ -88,6 +102,10 @@ impl Default for AccountLimits {
             ip_every_seconds: 6.0,
             account_burst: 5.0,
             account_every_seconds: 60.0,
+            username_burst: 200.0,
+            username_every_seconds: 6.0,
+            lookup_burst: 30.0,
+            lookup_every_seconds: 2.0,
             hashes_at_once: 2,
             session_check_ms: 30_000,
         }
@@ -128,6 +146,8 @@ impl<K: Eq + Hash> Limiter<K> {
 pub struct Accounts {
     by_ip: Limiter<IpAddr>,
     by_username: Limiter<String>,
+    by_username_ip: Limiter<(String, Option<IpAddr>)>,
+    lookups: Limiter<IpAddr>,
     hashing: tokio::sync::Semaphore,
     dummy: OnceLock<String>,
 }
@@ -138,6 +158,8 @@ impl Accounts {
         Accounts {
             by_ip: Limiter::new(),
             by_username: Limiter::new(),
+            by_username_ip: Limiter::new(),
+            lookups: Limiter::new(),
             hashing: tokio::sync::Semaphore::new(limits.hashes_at_once.max(1)),
             dummy: OnceLock::new(),
         }
@@ -262,11 +284,20 @@ fn check_password(password: &str) -> Result<(), ApiError> {
 }
 
 fn rate_limited(what: &str, wait: f64) -> ApiError {
-    ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        ApiCode::RateLimited,
-        format!("too many {what}: try again in {:.0} s", wait.ceil().max(1.0)),
-    )
+    ApiError::rate_limited(format!("too many {what}: try again in {:.0} s", wait.ceil().max(1.0)), wait)
+}
+
+/// Takes one profile lookup from the address's allowance (`GET /api/players/{name}`).
+pub(crate) fn lookup_allowance(app: &App, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    let l = app.limits.accounts;
+    match peer {
+        Some(ip) => app
+            .accounts
+            .lookups
+            .take(ip, l.lookup_burst, l.lookup_every_seconds)
+            .map_err(|w| rate_limited("player lookups from this address", w)),
+        None => Ok(()),
+    }
 }
 
 /// Takes one attempt from the address's allowance.
@@ -282,12 +313,23 @@ fn ip_allowance(app: &App, peer: Option<IpAddr>) -> Result<(), ApiError> {
     }
 }
 
-/// Takes one password check from the username's allowance.
-fn username_allowance(app: &App, key: &str) -> Result<(), ApiError> {
+/// Takes one password check from the allowance of the username from this address.
+fn pair_allowance(app: &App, key: &str, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    let l = app.limits.accounts;
+    app.accounts
+        .by_username_ip
+        .take((key.to_string(), peer), l.account_burst, l.account_every_seconds)
+        .map_err(|w| rate_limited("password attempts for this username", w))
+}
+
+/// Takes one sign-in attempt from the allowance of the username (from this address, then from
+/// all addresses together).
+fn username_allowance(app: &App, key: &str, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    pair_allowance(app, key, peer)?;
     let l = app.limits.accounts;
     app.accounts
         .by_username
-        .take(key.to_string(), l.account_burst, l.account_every_seconds)
+        .take(key.to_string(), l.username_burst, l.username_every_seconds)
         .map_err(|w| rate_limited("password attempts for this username", w))
 }
 
@@ -435,7 +477,7 @@ async fn sign_in(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) ->
     ip_allowance(&app, peer)?;
     let account = match username_key(&req.username) {
         Ok(key) => {
-            username_allowance(&app, &key)?;
+            username_allowance(&app, &key, peer)?;
             app.store.account_by_username(&key).await.map_err(internal)?
         }
         Err(_) => None,
@@ -487,9 +529,10 @@ async fn sign_out_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) ->
     ok_json(StatusCode::OK, SignedOut { revoked })
 }
 
-/// Checks the account's password (from the username's allowance).
-async fn confirm(app: &App, a: &AccountRow, password: String) -> Result<(), ApiError> {
-    username_allowance(app, &a.username_key)?;
+/// Checks the account's password for a signed-in session (from the allowance of the username
+/// from this address only: guesses from elsewhere cannot stop the owner changing it).
+async fn confirm(app: &App, a: &AccountRow, password: String, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    pair_allowance(app, &a.username_key, peer)?;
     if verify_in_turn(app, password, Some(a.password_hash.clone())).await? {
         Ok(())
     } else {
@@ -502,11 +545,16 @@ async fn confirm(app: &App, a: &AccountRow, password: String) -> Result<(), ApiE
 }
 
 /// `POST /api/account/password`: a new password; every other session is signed out.
-async fn change_password(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
+async fn change_password(
+    State(app): State<Arc<App>>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
     let (g, s, a) = session(&app, &headers).await?;
     let req: NewPassword = body(&bytes)?;
     check_password(&req.password)?;
-    confirm(&app, &a, req.current).await?;
+    confirm(&app, &a, req.current, peer).await?;
     let hash = hash_in_turn(&app, req.password).await?;
     app.store.set_password(&g.id, &hash).await.map_err(internal)?;
     let revoked = app.store.revoke_sessions(&g.id, Some(&s.token_hash), now_ms()).await.map_err(internal)?;
@@ -515,10 +563,15 @@ async fn change_password(State(app): State<Arc<App>>, headers: HeaderMap, bytes:
 }
 
 /// `POST /api/account/delete`: deletes the account; its games stay, under [`DELETED_NAME`].
-async fn delete_account(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
+async fn delete_account(
+    State(app): State<Arc<App>>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
     let (g, _, a) = session(&app, &headers).await?;
     let req: DeleteAccount = body(&bytes)?;
-    confirm(&app, &a, req.password).await?;
+    confirm(&app, &a, req.password, peer).await?;
     app.store.delete_account(&g.id, DELETED_NAME).await.map_err(internal)?;
     let _ = app.signouts.send(crate::SignOut::Guest { guest: g.id, keep: None });
     Ok(StatusCode::NO_CONTENT.into_response())

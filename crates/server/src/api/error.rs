@@ -9,24 +9,37 @@ use serde_json::Value;
 use table::protocol::{ApiCode, ApiErrorBody, ApiErrorDetail, Refusal};
 use table::text::{TextKind, check_text};
 
-/// An API error: a status, a code and a message.
+/// An API error: a status, a code and a message (and, for a limit, the seconds to wait, sent as
+/// `Retry-After`).
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
     code: ApiCode,
     message: String,
+    retry_after: Option<u64>,
 }
 
 impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> ApiError {
         let status = StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST);
-        ApiError { status, code: r.api_code(), message: r.message }
+        ApiError { status, code: r.api_code(), message: r.message, retry_after: None }
     }
 }
 
 impl ApiError {
     pub(crate) fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into() }
+        ApiError { status, code, message: message.into(), retry_after: None }
+    }
+
+    /// `429 rate_limited`: `message`, and `Retry-After` the whole seconds of `wait` (at least 1).
+    pub(crate) fn rate_limited(message: impl Into<String>, wait: f64) -> ApiError {
+        let secs = if wait.is_finite() { wait.ceil().clamp(1.0, 86_400.0) as u64 } else { 60 };
+        ApiError {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            code: ApiCode::RateLimited,
+            message: message.into(),
+            retry_after: Some(secs),
+        }
     }
 
     pub(crate) fn bad(message: impl Into<String>) -> ApiError {
@@ -41,7 +54,11 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ApiErrorBody { error: ApiErrorDetail { code: self.code, message: self.message } };
-        (self.status, axum::Json(body)).into_response()
+        let mut res = (self.status, axum::Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut().insert(header::RETRY_AFTER, secs.into());
+        }
+        res
     }
 }
 

@@ -13,6 +13,7 @@ pub mod accounts;
 pub mod archive;
 pub mod error;
 pub mod moderation;
+pub mod guard;
 pub mod mygames;
 pub mod ratings;
 pub mod tables;

@@ -149,8 +149,14 @@ fn result_of(h: &HistoryRow) -> Option<RatedResult> {
     })
 }
 
-/// `GET /api/players/{name}`: the account of that username (in any case).
-async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult {
+/// `GET /api/players/{name}`: the account of that username (in any case). It tells whether a
+/// username exists, so each address has an allowance of lookups (`429` with `Retry-After` past it).
+async fn profile(
+    State(app): State<Arc<App>>,
+    crate::listen::Peer(peer): crate::listen::Peer,
+    Path(name): Path<String>,
+) -> ApiResult {
+    crate::api::accounts::lookup_allowance(&app, peer)?;
     let no_player = || {
         let shown: String = name.chars().take(40).collect();
         ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoPlayer, format!("no account {shown:?}"))
