@@ -215,6 +215,31 @@ fn check_length(variants: &serde_json::Map<String, Value>) -> Result<(), ApiErro
     }
 }
 
+/// The fewest hands a rated Madiao match may be set to (`game_length: hands:N`): every seat
+/// banks once, as in the standard `each_banker_once`. Shorter matches are mostly luck and made
+/// ratings cheap to farm (`docs/ratings.md`, "Rated tables"). Da Bai Fen's matches always run to
+/// a side reaching A.
+pub const MIN_RATED_HANDS: u32 = 4;
+
+/// Refuses a rated table shorter than [`MIN_RATED_HANDS`] hands.
+fn check_rated_length(game: GameKind, variants: &serde_json::Map<String, Value>) -> Result<(), ApiError> {
+    if game != GameKind::Madiao {
+        return Ok(());
+    }
+    let hands = variants
+        .get("game_length")
+        .and_then(Value::as_str)
+        .and_then(|v| v.strip_prefix("hands:"))
+        .and_then(|n| n.parse::<u64>().ok());
+    match hands {
+        Some(n) if n < u64::from(MIN_RATED_HANDS) => Err(ApiError::bad(format!(
+            "variants.game_length: a rated table plays at least hands:{MIN_RATED_HANDS} (or \
+             each_banker_once), not hands:{n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
@@ -260,6 +285,9 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     };
     let variants = tables::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
+    if req.rated {
+        check_rated_length(req.game, &variants)?;
+    }
     let choices = req.seats.unwrap_or_else(|| {
         vec![
             SeatChoice::Me,

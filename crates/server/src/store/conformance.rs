@@ -477,7 +477,7 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     }
     let accounts: std::collections::HashMap<String, Option<super::RatingRow>> =
         [(guests[0].id.clone(), None), (guests[1].id.clone(), None)].into_iter().collect();
-    let want = settle(&t1.id, &first, &accounts, 0).map_err(|e| e.to_string())?;
+    let want = settle(&t1.id, &first, &accounts, &Default::default(), 0).map_err(|e| e.to_string())?;
     for _ in 0..2 {
         // The second write of the same match changes nothing.
         ok(&at("write_step"), store.write_step(&t1.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
@@ -535,6 +535,17 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     check!((dai[0].games, dai[0].wins, dai[0].losses) == (2, 1, 1), "{}: {dai:?}", at("ratings_of"));
     let one = ok(&at("rating_history"), store.rating_history(&guests[0].id, 1).await)?;
     check!(one.len() == 1 && one[0].table == t2.id, "{}: the limit", at("rating_history"));
+    // A third match of the same two accounts the same day: they are no longer rated against
+    // each other (crate::ratings::PAIR_LIMIT), only against the bot.
+    let t3 = table_row(&unique("t"), 70);
+    ok(&at("create_table"), store.create_table(&t3).await)?;
+    ok(&at("write_step"), store.write_step(&t3.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
+    let third = ok(&at("rating_history"), store.rating_history(&guests[0].id, 1).await)?;
+    check!(
+        third.len() == 1 && third[0].table == t3.id && third[0].opponents == 1 && third[0].score == 1.0,
+        "{}: a pair past the day's limit is rated against each other: {third:?}",
+        at("rating_history")
+    );
     // Deleting an account deletes its ratings and history.
     ok(&at("delete_account"), store.delete_account(&guests[1].id, "deleted player").await)?;
     check!(

@@ -1300,7 +1300,22 @@ async fn write_rated<C: GenericClient>(
             .map(|r| rating_row(&r, 0));
         accounts.insert(guest, row);
     }
-    let settled = match crate::ratings::settle(table, m, &accounts, super::now_ms()) {
+    let now = super::now_ms();
+    let mut shared = std::collections::HashMap::new();
+    let guests: Vec<String> = accounts.keys().cloned().collect();
+    for (a, b) in crate::ratings::pairs(&guests) {
+        let n: i64 = c
+            .query_one(
+                "SELECT COUNT(DISTINCT x.table_id) FROM rating_history x JOIN rating_history y \
+                 ON y.table_id = x.table_id WHERE x.guest_id = $1 AND y.guest_id = $2 AND x.at_ms >= $3",
+                &[&a, &b, &(now - crate::ratings::PAIR_WINDOW_MS)],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(%table, error = %e, "the rated match is left unrated");
