@@ -1,6 +1,7 @@
 //! The HTTP API (see `docs/protocol.md`), one module per concern: guests, the lobby, tables,
 //! records, replays and statistics ([`tables`]); accounts and sessions ([`accounts`]); the archive
-//! of finished games ([`archive`]); ratings ([`ratings`]); a player's own games ([`mygames`]).
+//! of finished games ([`archive`]); ratings ([`ratings`]); a player's own games ([`mygames`]);
+//! who may see a private table's game, and its share token ([`privacy`]).
 //! Every handler answers errors as one [`ApiError`] ([`error`]).
 
 use std::sync::Arc;
@@ -13,6 +14,7 @@ pub mod accounts;
 pub mod archive;
 pub mod error;
 pub mod mygames;
+pub mod privacy;
 pub mod ratings;
 pub mod tables;
 
@@ -25,4 +27,5 @@ pub fn routes() -> Router<Arc<App>> {
         .merge(mygames::routes())
         .merge(archive::routes())
         .merge(ratings::routes())
+        .merge(privacy::routes())
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use cards::record::GameKind;
 use table::log::SeatRow;
@@ -53,8 +53,9 @@ const TABLE_RATINGS_LOOKBACK: u32 = 50;
 
 /// `GET /api/tables/{id}/ratings`: each person's rating change in the table's rated match (none
 /// while it is not over, or for a casual table).
-async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let Some(row) = app.store.table(&id).await.map_err(internal)? else {
+async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    // A private table's players are named to those who may see its game only.
+    let Some(row) = crate::api::privacy::visible_row(&app, &id, &headers, None).await? else {
         let shown: String = id.chars().take(40).collect();
         return Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {shown:?}")));
     };
@@ -150,7 +151,7 @@ fn result_of(h: &HistoryRow) -> Option<RatedResult> {
 }
 
 /// `GET /api/players/{name}`: the account of that username (in any case).
-async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult {
+async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>, headers: HeaderMap) -> ApiResult {
     let no_player = || {
         let shown: String = name.chars().take(40).collect();
         ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoPlayer, format!("no account {shown:?}"))
@@ -177,14 +178,20 @@ async fn profile(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiRe
             })
         })
         .collect();
-    let newest_first: Vec<RatedResult> = app
-        .store
-        .rating_history(&account.guest, PROFILE_HISTORY)
-        .await
-        .map_err(internal)?
-        .iter()
-        .filter_map(result_of)
-        .collect();
+    let mut rows = app.store.rating_history(&account.guest, PROFILE_HISTORY).await.map_err(internal)?;
+    // Private games are the player's own: listed to him alone (a bad token is refused).
+    let me = crate::api::privacy::requester(&app, &headers).await?;
+    if me.as_deref() != Some(account.guest.as_str()) {
+        let mut private = HashMap::new();
+        for h in &rows {
+            if !private.contains_key(&h.table) {
+                let row = app.store.table(&h.table).await.map_err(internal)?;
+                private.insert(h.table.clone(), row.as_ref().is_none_or(crate::api::privacy::is_private));
+            }
+        }
+        rows.retain(|h| private.get(&h.table) == Some(&false));
+    }
+    let newest_first: Vec<RatedResult> = rows.iter().filter_map(result_of).collect();
     let recent = newest_first.iter().take(PROFILE_RECENT).cloned().collect();
     let mut history = newest_first;
     history.reverse();

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, body, check_name, ok_json, query_number};
+use crate::api::privacy;
 use crate::ids;
 use crate::ids::now_ms;
 use crate::listen::Peer;
@@ -363,7 +364,20 @@ async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
     }
 }
 
-async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+/// `share=TOKEN`: a private game's share token ([`crate::api::privacy`]).
+#[derive(Deserialize)]
+struct ShareQuery {
+    share: Option<String>,
+}
+
+async fn record_of(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<ShareQuery>,
+) -> ApiResult {
+    // A private game's is served to its host, its players and its share token's holders only.
+    privacy::visible_row(&app, &id, &headers, q.share.as_deref()).await?;
     if let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response());
     }
@@ -391,6 +405,8 @@ fn closed_error() -> ApiError {
 #[derive(Deserialize)]
 struct ReplayQuery {
     hand: Option<String>,
+    /// A private game's share token.
+    share: Option<String>,
 }
 
 /// The replay kept under `id`, or for a finished table one prepared from its record now.
@@ -464,8 +480,13 @@ fn json_text(text: impl Into<Body>) -> Response {
 async fn replay_of(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(q): Query<ReplayQuery>,
 ) -> ApiResult {
+    // A table's game (not a posted record's replay) is checked as its record is.
+    if !id.starts_with(POSTED_PREFIX) {
+        privacy::visible_row(&app, &id, &headers, q.share.as_deref()).await?;
+    }
     let prepared = prepared_replay(&app, &id).await?;
     let Some(hand) = q.hand else {
         return Ok(json_text(prepared.outline_json().to_string()));
