@@ -578,6 +578,8 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
     let mut hosted = table_row(&unique("t"), 20);
     hosted.host = Some(g.id.clone());
     hosted.seats[0] = SeatRow::Person { guest: g.id.clone(), name: g.name.clone() };
+    hosted.settings =
+        serde_json::json!({ "name": format!("{}'s table", g.name), "private": false }).to_string();
     let other = table_row(&unique("t"), 30);
     for t in [&mine, &hosted, &other] {
         ok(&at("create_table"), store.create_table(t).await)?;
@@ -754,6 +756,15 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
     );
     let renamed = ok(&at("guest"), store.guest(&g.id).await)?;
     check!(renamed.is_some_and(|r| r.name == "deleted player"), "{}: the guest's name", at("delete_account"));
+    // The table he created is named after him no more; another's table keeps its name.
+    let named = ok(&at("table"), store.table(&hosted.id).await)?.map(|t| t.settings).unwrap_or_default();
+    check!(
+        named.contains("deleted player's table") && !named.contains(&g.name),
+        "{}: the table's name: {named}",
+        at("delete_account")
+    );
+    let kept = ok(&at("table"), store.table(&other.id).await)?.map(|t| t.settings).unwrap_or_default();
+    check!(kept.contains("conformance"), "{}: another's table renamed: {kept}", at("delete_account"));
     let t = ok(&at("table"), store.table(&mine.id).await)?;
     check!(
         t.is_some_and(

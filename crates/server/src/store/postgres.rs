@@ -969,6 +969,15 @@ impl Identities for PgStore {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
+        // The names he went by: the guest's (shown at tables) and the account's username.
+        let mut old: Vec<String> = Vec::new();
+        for q in
+            ["SELECT username FROM accounts WHERE guest_id = $1", "SELECT name FROM guests WHERE id = $1"]
+        {
+            if let Some(r) = tx.query_opt(q, &[&guest]).await.map_err(pg)? {
+                old.push(r.get(0));
+            }
+        }
         let removed = tx.execute("DELETE FROM accounts WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         if removed == 0 {
             return tx.commit().await.map_err(pg);
@@ -1014,6 +1023,20 @@ impl Identities for PgStore {
         }
         tx.execute("UPDATE seats SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
         tx.execute("UPDATE chat SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
+        // The names of the tables he created ("NAME's table"), and of their archived games.
+        let hosted =
+            tx.query("SELECT id, settings FROM tables WHERE host = $1", &[&guest]).await.map_err(pg)?;
+        for r in hosted {
+            let (table, settings): (String, String) = (r.get(0), r.get(1));
+            if let Some((settings, table_name)) = super::forget_in_settings(&settings, &old, name) {
+                tx.execute("UPDATE tables SET settings = $2 WHERE id = $1", &[&table, &settings])
+                    .await
+                    .map_err(pg)?;
+                tx.execute("UPDATE archive SET name = $2 WHERE table_id = $1", &[&table, &table_name])
+                    .await
+                    .map_err(pg)?;
+            }
+        }
         tx.commit().await.map_err(pg)
     }
 

@@ -120,6 +120,7 @@ where
             Request::Remove { conn, seat } => return self.remove(conn, seat, now),
             Request::Rematch { conn } => self.offer_rematch(conn),
             Request::Rematched { table } => self.rematched(table),
+            Request::Forget { guest, name } => self.forget(&guest, &name, now),
             Request::Invite { guests } => {
                 if self.status == TableStatus::Waiting {
                     for (i, g) in guests.into_iter().enumerate() {
@@ -212,6 +213,47 @@ where
         }];
         writes.extend(rated.map(Write::Rated));
         (writes, OnFail::Refuse { conn, join: false, what: "the table could not be closed, nothing changed" })
+    }
+
+    /// `guest`'s name becomes `name` wherever the table holds it; the table's name loses his old
+    /// names too ("NAME's table").
+    pub(super) fn forget(&mut self, guest: &str, name: &str, now: Millis) {
+        let mut old: Vec<String> = Vec::new();
+        for s in &mut self.seats {
+            if let SeatRow::Person { guest: g, name: n } = &mut s.owner
+                && g == guest
+            {
+                old.push(std::mem::replace(n, name.to_string()));
+            }
+        }
+        for m in &mut self.members {
+            if m.guest.id == guest {
+                old.push(std::mem::replace(&mut m.guest.name, name.to_string()));
+            }
+        }
+        for g in self.invited.iter_mut().flatten() {
+            if g.id == guest {
+                old.push(std::mem::replace(&mut g.name, name.to_string()));
+            }
+        }
+        for c in &mut self.chat {
+            if c.guest.as_deref() == Some(guest) {
+                old.push(std::mem::replace(&mut c.name, name.to_string()));
+            }
+        }
+        old.retain(|n| !n.is_empty() && n != name);
+        old.sort();
+        old.dedup();
+        // The longest first: one name may be part of another.
+        old.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for n in &old {
+            if self.doc.name.contains(n.as_str()) {
+                self.doc.name = self.doc.name.replace(n.as_str(), name);
+            }
+        }
+        if !old.is_empty() {
+            self.broadcast_seats(None, now);
+        }
     }
 
     /// The host removes the person of `seat`, who must be away (his turn clock ran out, or none

@@ -174,6 +174,10 @@ pub enum Request {
     Hint { conn: ConnId },
     /// The connection's seat asks for its card tracker (answered to it alone).
     Tracker { conn: ConnId },
+    /// A guest's account was deleted: his name, wherever the table holds it (his seats, his
+    /// connections, the invitations, the chat lines it keeps, the table's name), becomes `name`
+    /// (`docs/protocol.md`, "Accounts").
+    Forget { guest: String, name: String },
 }
 
 /// The table a rematch asks the driver to make: the same game and settings, the host's seat
