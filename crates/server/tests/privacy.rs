@@ -100,7 +100,7 @@ async fn a_private_games_record_and_replay_are_its_players_its_hosts_and_the_sha
     }
     // A wrong or truncated token is no key.
     let wrong =
-        if token.starts_with('0') { format!("1{}", &token[1..]) } else { format!("0{}", &token[1..]) };
+        format!("{}{}", if token.starts_with('0') { '1' } else { '0' }, token.get(1..).unwrap_or_default());
     for t in [wrong.as_str(), &token[..31]] {
         for path in routes(&id, Some(t)) {
             assert_eq!(get(&srv, None, &path).await.0, 404, "{path}");
