@@ -258,7 +258,8 @@ export async function waitNextHand(page, from, timeout) {
  */
 export async function playMadiaoMatch(page) {
   const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
-  for (let hand = 0; hand < 4 && !(await finished()); hand++) {
+  // A hand that nobody pays does not count towards hands:N (Madiao §7): room for a few.
+  for (let hand = 0; hand < 8 && !(await finished()); hand++) {
     await playMadiaoHand(page, {});
     await waitNextHand(page, (await tableState(page)).hand_no, 90000);
   }

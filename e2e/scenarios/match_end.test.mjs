@@ -32,7 +32,7 @@ test('a rated match ends with the rating change in the row of the score; My game
     assert(offered.includes('bot:pimc') && offered.includes('bot:expert'), `the playing bots are offered: ${offered}`);
     assert(!offered.some((v) => /pimc-(coalition|mixed)/.test(v ?? '')), `no research bot in the lobby: ${offered}`);
 
-    // An account, and a rated one-hand match with bots.
+    // An account, and a rated match with bots (four hands, the fewest a rated table plays).
     await a.locator('header a[data-nav="account"]').click();
     await a.locator('form.claim input[name="username"]').fill(user);
     await a.locator('form.claim input[name="password"]').fill('a long enough password');
@@ -40,7 +40,7 @@ test('a rated match ends with the rating change in the row of the score; My game
     await a.locator('header .account-name').waitFor({ timeout: 15000 });
     await a.goto('/');
     await a.locator('.new-table').waitFor();
-    const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:1' }, name: 'Rated end', rated: true });
+    const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:4' }, name: 'Rated end', rated: true });
     await a.locator('.felt').waitFor({ timeout: 20000 });
     assert(await playMadiaoMatch(a), 'the rated match is over');
 

@@ -37,7 +37,7 @@ test('ratings: an account plays a rated match with bots, finds its rating on its
     await a.locator('header .account-name').waitFor({ timeout: 15000 });
     await a.goto('/');
     await a.locator('.new-table').waitFor();
-    const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:1' }, name: 'Rated one', rated: true });
+    const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:4' }, name: 'Rated one', rated: true });
     log(`rated table ${id}`);
     await a.locator('.table-page .rated-mark').waitFor({ timeout: 15000 });
     await a.locator('.felt').waitFor({ timeout: 20000 });

@@ -112,11 +112,26 @@ export function table(id) {
 }
 
 /**
- * A replay's outline (one line per hand): a finished table's, or a posted record's by the id it got.
- * @param {string} id @returns {Promise<ReplayOutline>}
+ * The share token of the page's address (`?share=TOKEN`: a private game's shared link), or null.
+ * @returns {string | null}
  */
-export function replayOf(id) {
-  return call('GET', `/api/replays/${encodeURIComponent(id)}`);
+export function pageShare() {
+  return new URLSearchParams(location.search).get('share');
+}
+
+/** The page's share token as a query parameter after `sep` (`?` or `&`), or nothing. @param {string} sep */
+function shareQuery(sep) {
+  const s = pageShare();
+  return s ? `${sep}share=${encodeURIComponent(s)}` : '';
+}
+
+/**
+ * A replay's outline (one line per hand): a finished table's, or a posted record's by the id it got.
+ * A private game's is served to its players and host (their token) or with the page's share token.
+ * @param {string} id @param {string | null} [token] @returns {Promise<ReplayOutline>}
+ */
+export function replayOf(id, token) {
+  return call('GET', `/api/replays/${encodeURIComponent(id)}${shareQuery('?')}`, { token });
 }
 
 /**
@@ -138,9 +153,12 @@ export function askAnalysis(id, hand, seat, token) {
   return call('POST', `/api/games/${encodeURIComponent(id)}/analysis`, { body: { hand, seat }, token });
 }
 
-/** Hand `hand` of a replay, with its steps. @param {string} id @param {number} hand @returns {Promise<ReplayHand>} */
-export function replayHand(id, hand) {
-  return call('GET', `/api/replays/${encodeURIComponent(id)}?hand=${hand}`);
+/**
+ * Hand `hand` of a replay, with its steps (a private game's as for `replayOf`).
+ * @param {string} id @param {number} hand @param {string | null} [token] @returns {Promise<ReplayHand>}
+ */
+export function replayHand(id, hand, token) {
+  return call('GET', `/api/replays/${encodeURIComponent(id)}?hand=${hand}${shareQuery('&')}`, { token });
 }
 
 /**
@@ -153,5 +171,5 @@ export function replayRecord(text, token) {
 
 /** The address of a finished table's record. @param {string} id */
 export function recordUrl(id) {
-  return `/api/records/${encodeURIComponent(id)}`;
+  return `/api/records/${encodeURIComponent(id)}${shareQuery('?')}`;
 }

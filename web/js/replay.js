@@ -102,7 +102,7 @@ export function ReplayPage(p) {
     show(null);
     setError(null);
     if (!p.id) return;
-    api.replayOf(p.id).then(show, fail);
+    api.replayOf(p.id, p.identity?.token ?? null).then(show, fail);
   }, [p.id]);
 
   // The hand shown is fetched when it is needed, and the next one ahead of time.
@@ -112,7 +112,7 @@ export function ReplayPage(p) {
     for (const k of [pos.hand, pos.hand + 1]) {
       if (k >= outline.hands.length || loaded.has(k) || asked.has(k)) continue;
       asked.add(k);
-      api.replayHand(outline.id, k).then(
+      api.replayHand(outline.id, k, p.identity?.token ?? null).then(
         (h) => {
           asked.delete(k);
           if (shown.current.outline === outline) setLoaded((m) => keepNear(m, k, h, shown.current.hand));

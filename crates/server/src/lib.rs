@@ -456,6 +456,12 @@ impl App {
         self.admin_token.get().map(String::as_str)
     }
 
+    /// Every table loaded here forgets `guest`'s name (his account is being deleted): it becomes
+    /// `name` at his seats, his connections, its chat and its own name.
+    pub async fn forget_guest(&self, guest: &str, name: &str) {
+        self.tables.forget(guest, name).await;
+    }
+
     /// A loaded table.
     pub fn table(&self, id: &str) -> Option<TableHandle> {
         self.tables.get(id)

@@ -124,14 +124,48 @@ pub fn persons(m: &RatedMatch) -> Vec<String> {
         .collect()
 }
 
+/// How many rated matches two accounts may share within [`PAIR_WINDOW_MS`] and still be rated
+/// against each other: from the next one on, their game against each other counts for neither
+/// (each is still rated against the match's other players). `docs/ratings.md`, "Repeated
+/// results".
+pub const PAIR_LIMIT: u32 = 2;
+
+/// The window [`PAIR_LIMIT`] counts in: a day, in milliseconds, before the match's end.
+pub const PAIR_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The pairs of distinct accounts among `guests`, each as the key [`settle`]'s `shared` map
+/// uses (the smaller guest id first).
+pub fn pairs(guests: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, a) in guests.iter().enumerate() {
+        for b in &guests[i + 1..] {
+            if a != b {
+                out.push(pair(a, b));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The key of the pair `a`, `b` (either order).
+pub fn pair(a: &str, b: &str) -> (String, String) {
+    if a <= b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) }
+}
+
 /// The new ratings of a rated match's accounts and their history rows, from their stored ratings:
 /// `accounts` holds every person of the match that has an account (with its stored rating, if it
 /// has one in this game); a person without an account (deleted during the match) is left out, as
 /// is a bot without a calibrated rating. Bots play under [`bot_rating`] and never change.
+/// `shared` counts, for pairs of the match's accounts (keyed by [`pair`]), the rated matches
+/// they played together in the [`PAIR_WINDOW_MS`] before this one: a pair at [`PAIR_LIMIT`] or
+/// more is not rated against each other (a pair missing from it shared none).
 pub fn settle(
     table: &str,
     m: &RatedMatch,
     accounts: &HashMap<String, Option<RatingRow>>,
+    shared: &HashMap<(String, String), u32>,
     at_ms: i64,
 ) -> Result<Vec<(RatingRow, HistoryRow)>, rating::RatingError> {
     let game = game_name(m.game).to_string();
@@ -152,15 +186,27 @@ pub fn settle(
         entrants.push(Entrant { rating, fixed, side: s.side, result: s.result, forfeited: s.forfeited });
         whose.push(guest);
     }
-    let after = rate_match(&entrants, &Config::default())?;
+    // Whether entrants `i` and `j` are rated against each other: not two accounts that have
+    // shared PAIR_LIMIT rated matches in the window already.
+    let counts = |i: usize, j: usize| match (whose[i], whose[j]) {
+        (Some(a), Some(b)) => shared.get(&pair(a, b)).is_none_or(|&n| n < PAIR_LIMIT),
+        _ => true,
+    };
     let mut out = Vec::new();
     for (i, guest) in whose.iter().enumerate() {
         let Some(guest) = guest else { continue };
+        // The account's games are against the entrants it counts against; its rating moves by
+        // those alone (every game is rated against the ratings before the match, so leaving a
+        // pair out changes nobody else's).
+        let mine: Vec<Entrant> =
+            entrants.iter().enumerate().filter(|&(j, _)| j == i || counts(i, j)).map(|(_, e)| *e).collect();
+        let at = entrants[..i].iter().enumerate().filter(|&(j, _)| counts(i, j)).count();
+        let after = rate_match(&mine, &Config::default())?[at];
         let me = &entrants[i];
-        let (score, opponents) = entrants
+        let (score, opponents) = mine
             .iter()
             .enumerate()
-            .filter(|(j, _)| *j != i)
+            .filter(|(j, _)| *j != at)
             .filter_map(|(_, them)| rating::matches::score(me, them))
             .fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
         let history = HistoryRow {
@@ -169,7 +215,7 @@ pub fn settle(
             table: table.to_string(),
             at_ms,
             before: me.rating,
-            after: after[i],
+            after,
             score,
             opponents,
             forfeited: me.forfeited,
@@ -185,9 +231,9 @@ pub fn settle(
         let row = RatingRow {
             guest: (*guest).clone(),
             game: game.clone(),
-            rating: after[i].rating,
-            deviation: after[i].deviation,
-            volatility: after[i].volatility,
+            rating: after.rating,
+            deviation: after.deviation,
+            volatility: after.volatility,
             games: games + 1,
             wins,
             losses,
@@ -249,7 +295,8 @@ mod tests {
             ],
         };
         let accounts: HashMap<String, Option<RatingRow>> = [("a".to_string(), None)].into_iter().collect();
-        let opponents = |bot: &str| settle("t", &m(bot), &accounts, 1).unwrap()[0].1.opponents;
+        let opponents =
+            |bot: &str| settle("t", &m(bot), &accounts, &HashMap::new(), 1).unwrap()[0].1.opponents;
         assert_eq!(opponents("expert"), 3, "expert is rated");
         assert_eq!(opponents("pimc-mixed"), 2, "a research variant is left out");
         for game in [GameKind::Madiao, GameKind::Dabaifen] {
@@ -286,7 +333,7 @@ mod tests {
         // `gone` has no account any more: left out.
         let accounts: HashMap<String, Option<RatingRow>> =
             [("a".to_string(), None), ("b".to_string(), Some(stored))].into_iter().collect();
-        let out = settle("t1", &m, &accounts, 99).unwrap();
+        let out = settle("t1", &m, &accounts, &HashMap::new(), 99).unwrap();
         assert_eq!(out.len(), 2);
         let (a, ah) = &out[0];
         assert_eq!(a.guest, "a");
@@ -315,5 +362,50 @@ mod tests {
         assert_eq!(a.rating, expected[0].rating);
         assert_eq!(b.rating, expected[2].rating);
         assert_eq!(bh.after, expected[2]);
+    }
+
+    #[test]
+    fn two_accounts_that_shared_the_limit_of_rated_matches_today_are_not_rated_against_each_other() {
+        // The farm of issue 28: b joins a's rated table and leaves at once.
+        let m = RatedMatch {
+            game: GameKind::Madiao,
+            seats: vec![
+                seat(0, person("a"), 1.0, false),
+                seat(1, person("b"), 0.0, true),
+                seat(2, RatedPlayer::Bot("heuristic".into()), -2.0, false),
+                seat(3, RatedPlayer::Bot("random".into()), 1.0, false),
+            ],
+        };
+        let accounts: HashMap<String, Option<RatingRow>> =
+            [("a".to_string(), None), ("b".to_string(), None)].into_iter().collect();
+        let with = |n: u32| {
+            let shared = [(pair("b", "a"), n)].into_iter().collect();
+            settle("t", &m, &accounts, &shared, 1).unwrap()
+        };
+        for n in 0..PAIR_LIMIT {
+            let out = with(n);
+            assert_eq!((out[0].1.opponents, out[0].1.score), (3, 2.5), "a beats b by his forfeit");
+            assert_eq!((out[1].1.opponents, out[1].1.score), (3, 0.0));
+        }
+        let out = with(PAIR_LIMIT);
+        assert_eq!((out[0].1.opponents, out[0].1.score), (2, 1.5), "b is left out of a's games");
+        assert_eq!((out[1].1.opponents, out[1].1.score), (2, 0.0), "a is left out of b's games");
+        // a's rating is what the two bots alone give.
+        let e = |rating, fixed, result, forfeited| Entrant { rating, fixed, side: None, result, forfeited };
+        let alone = rate_match(
+            &[
+                e(Rating::new(&Config::default()), false, 1.0, false),
+                e(bot_rating(GameKind::Madiao, "heuristic").unwrap(), true, -2.0, false),
+                e(bot_rating(GameKind::Madiao, "random").unwrap(), true, 1.0, false),
+            ],
+            &Config::default(),
+        )
+        .unwrap();
+        assert_eq!(out[0].1.after, alone[0]);
+        assert!(out[0].0.rating < with(0)[0].0.rating, "the forfeit no longer lifts a");
+        assert_eq!(
+            pairs(&["b".into(), "a".into(), "c".into(), "a".into()]),
+            [pair("a", "b"), pair("a", "c"), pair("b", "c")]
+        );
     }
 }

@@ -44,8 +44,14 @@ async fn finished_game(
         _ => json!({ "game": "dabaifen", "seats": bots("heuristic"), "private": private }),
     };
     let id = srv.table(host, body).await;
-    let record = srv.record_within(&id, Duration::from_secs(120)).await.expect("the match ends");
-    (id, record)
+    // Read from the store: a private game's record is served to its host's token only.
+    for _ in 0..12_000 {
+        if let Some(record) = srv.app.store.record(&id).await.unwrap() {
+            return (id, record);
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the match at {id} did not end")
 }
 
 /// What `ai::analysis` makes of the record's hand for the seat, with the server's seed and budget.

@@ -180,7 +180,7 @@ async fn a_rated_table_offers_no_hint_and_no_tracker() {
         .table(
             &g,
             json!({
-                "game": "madiao", "rated": true, "variants": { "game_length": "hands:1" },
+                "game": "madiao", "rated": true, "variants": { "game_length": "hands:4" },
                 "turn_seconds": 60,
                 "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
             }),

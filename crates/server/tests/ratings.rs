@@ -107,11 +107,12 @@ async fn seated_at_rated(
     (id, s)
 }
 
-/// A rated Madiao match of `username` with three bots (random, heuristic, random), two hands; the
+/// A rated Madiao match of `username` with three bots (random, heuristic, random), four hands (the
+/// fewest a rated table allows); the
 /// person plays at random, and leaves after the first decision if `leave`. Returns the table and
 /// the match's chips by seat.
 async fn rated_match(srv: &TestServer, token: &str, leave: bool) -> (String, Vec<f64>) {
-    let (id, mut s) = seated_at_rated(srv, token, "madiao", 60, json!({ "game_length": "hands:2" })).await;
+    let (id, mut s) = seated_at_rated(srv, token, "madiao", 60, json!({ "game_length": "hands:4" })).await;
     let chips = if leave {
         s.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
         s.send(&json!({ "type": "leave" })).await.unwrap();
@@ -361,7 +362,7 @@ async fn a_rated_dabaifen_match_rates_by_partnership_against_the_two_opponents_o
 async fn a_person_whose_clock_runs_out_three_times_loses_the_rated_match_to_everyone() {
     let srv = TestServer::start(fast()).await;
     let (ann, _) = account(&srv, "Ann").await;
-    let (id, mut s) = seated_at_rated(&srv, &ann, "madiao", 5, json!({ "game_length": "hands:2" })).await;
+    let (id, mut s) = seated_at_rated(&srv, &ann, "madiao", 5, json!({ "game_length": "hands:4" })).await;
     let away = |m: &Value, yes: bool| m["type"] == "seats" && m["seats"][0]["away"] == yes;
     // Three times: the clock runs out (a bot plays for him), and he is back.
     for _ in 0..3 {
@@ -464,4 +465,53 @@ async fn a_leaver_still_forfeits_after_a_restart_and_the_match_is_rated_once() {
     let (_, again) = c3.get("/api/players/Ann").await.unwrap();
     assert_eq!(again["ratings"], p["ratings"], "{again}");
     assert_eq!(again["history"].as_array().unwrap().len(), 1);
+}
+
+/// Issue 28's farm: a second account sits at the main account's rated table and leaves at once,
+/// match after match. Today one-hand matches are refused, and from the day's third match on the
+/// two accounts are no longer rated against each other (`docs/ratings.md`, "Repeated results").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_account_that_joins_and_leaves_at_once_cannot_farm_a_rating() {
+    let srv = TestServer::start(fast()).await;
+    let (ann, _) = account(&srv, "Ann").await;
+    let (bob, _) = account(&srv, "Bob").await;
+    let table = |length: &str| {
+        json!({
+            "game": "madiao", "rated": true, "turn_seconds": 60, "bank_seconds": 0,
+            "variants": { "game_length": length },
+            "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+        })
+    };
+    // One-hand rated matches (the farm's) are refused; so is anything under four hands.
+    for short in ["hands:1", "hands:3"] {
+        let (status, body) = srv.client.post("/api/tables", &table(short), Some(&ann)).await.unwrap();
+        assert_eq!((status, body["error"]["code"].as_str()), (400, Some("bad_request")), "{short}: {body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("hands:4"), "{body}");
+    }
+    for round in 0..4u64 {
+        let (status, reply) = srv.client.post("/api/tables", &table("hands:4"), Some(&ann)).await.unwrap();
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["table"]["id"].as_str().unwrap().to_string();
+        let mut a = srv.client.connect_as(&ann).await.unwrap();
+        a.send(&json!({ "type": "join", "table": id })).await.unwrap();
+        assert_eq!(next_of(&mut a, "sync").await["type"], "sync");
+        let mut b = srv.client.connect_as(&bob).await.unwrap();
+        b.send(&json!({ "type": "join", "table": id, "seat": 1 })).await.unwrap();
+        assert_eq!(next_of(&mut b, "sync").await["type"], "sync");
+        b.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
+        b.send(&json!({ "type": "leave" })).await.unwrap();
+        play_randomly(&mut a, 100 + round, Duration::from_secs(120)).await;
+        srv.record_within(&id, WAIT).await.expect("the record");
+    }
+    let p = profile(&srv, "Ann").await;
+    let history = p["history"].as_array().unwrap();
+    assert_eq!(history.len(), 4, "{p}");
+    // Oldest first: Bob's forfeit counts in the first two matches of the day, not after.
+    let opponents: Vec<u64> = history.iter().map(|h| h["opponents"].as_u64().unwrap()).collect();
+    assert_eq!(opponents, [3, 3, 2, 2], "{p}");
+    let b = profile(&srv, "Bob").await;
+    let theirs: Vec<u64> =
+        b["history"].as_array().unwrap().iter().map(|h| h["opponents"].as_u64().unwrap()).collect();
+    assert_eq!(theirs, [3, 3, 2, 2], "{b}");
+    assert_eq!(b["history"][3]["forfeited"], true, "{b}");
 }

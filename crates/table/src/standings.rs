@@ -34,6 +34,30 @@ impl MatchSummary {
     }
 }
 
+impl MatchSummary {
+    /// Every seat's standing as the match stands now, finished or not (a rated match closed in
+    /// progress is rated so, `docs/ratings.md`, "Forfeits"): Madiao by the chips won so far; Da
+    /// Bai Fen by the sides' ranks (1 for the side ahead, 0 for the other, ½ each when level),
+    /// or its winner once it is over.
+    pub fn standings_now(&self) -> [Standing; 4] {
+        if let Some(s) = self.standings() {
+            return s;
+        }
+        match self {
+            MatchSummary::Madiao(m) => m.chips.map(|c| Standing { side: None, result: c }),
+            MatchSummary::Dabaifen(m) => {
+                let [a, b] = m.ranks;
+                let lead = [a.cmp(&b), b.cmp(&a)].map(|o| match o {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                });
+                Seat::ALL.map(|s| Standing { side: Some(s.team()), result: lead[usize::from(s.team())] })
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,7 +95,28 @@ mod tests {
         let s = MatchSummary::Dabaifen(m.clone()).standings().unwrap();
         assert_eq!(s.map(|x| x.side), [Some(0), Some(1), Some(0), Some(1)]);
         assert_eq!(s.map(|x| x.result), [0.0, 1.0, 0.0, 1.0]);
-        let unfinished = DabaifenMatch { over: false, ..m };
-        assert_eq!(MatchSummary::Dabaifen(unfinished).standings(), None);
+        let unfinished = DabaifenMatch { over: false, ..m.clone() };
+        assert_eq!(MatchSummary::Dabaifen(unfinished.clone()).standings(), None);
+        // As it stands: the side with the higher rank leads (team 0 at A, team 1 at 9).
+        let now = MatchSummary::Dabaifen(unfinished.clone()).standings_now();
+        assert_eq!(now.map(|x| x.result), [1.0, 0.0, 1.0, 0.0]);
+        let level = DabaifenMatch { ranks: [dabaifen::Rank::Nine; 2], ..unfinished };
+        assert_eq!(MatchSummary::Dabaifen(level).standings_now().map(|x| x.result), [0.5; 4]);
+        // Once over, the winner's.
+        assert_eq!(MatchSummary::Dabaifen(m).standings_now().map(|x| x.result), [0.0, 1.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn a_madiao_match_stands_by_its_chips_so_far() {
+        let m = MadiaoMatch {
+            hands: 2,
+            totals: [1.0, -1.0, 0.0, 0.0],
+            stakes: vec![2, 2],
+            chips: [2.0, -2.0, 0.0, 0.0],
+            banked: [true, true, false, false],
+            next_banker: None,
+            over: false,
+        };
+        assert_eq!(MatchSummary::Madiao(m).standings_now().map(|x| x.result), [2.0, -2.0, 0.0, 0.0]);
     }
 }

@@ -572,6 +572,9 @@ async fn delete_account(
     let (g, _, a) = session(&app, &headers).await?;
     let req: DeleteAccount = body(&bytes)?;
     confirm(&app, &a, req.password, peer).await?;
+    // The tables loaded here forget his name first (a match that ends meanwhile writes its record
+    // under the neutral name), then the store everywhere it keeps it.
+    app.forget_guest(&g.id, DELETED_NAME).await;
     app.store.delete_account(&g.id, DELETED_NAME).await.map_err(internal)?;
     let _ = app.signouts.send(crate::SignOut::Guest { guest: g.id, keep: None });
     Ok(StatusCode::NO_CONTENT.into_response())

@@ -1,6 +1,7 @@
 //! The HTTP API (see `docs/protocol.md`), one module per concern: guests, the lobby, tables,
 //! records, replays and statistics ([`tables`]); accounts and sessions ([`accounts`]); the archive
-//! of finished games ([`archive`]); ratings ([`ratings`]); a player's own games ([`mygames`]).
+//! of finished games ([`archive`]); ratings ([`ratings`]); a player's own games ([`mygames`]);
+//! who may see a private table's game, and its share token ([`privacy`]).
 //! Every handler answers errors as one [`ApiError`] ([`error`]).
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ pub mod error;
 pub mod guard;
 pub mod moderation;
 pub mod mygames;
+pub mod privacy;
 pub mod ratings;
 pub mod tables;
 
@@ -28,4 +30,5 @@ pub fn routes() -> Router<Arc<App>> {
         .merge(archive::routes())
         .merge(ratings::routes())
         .merge(moderation::routes())
+        .merge(privacy::routes())
 }

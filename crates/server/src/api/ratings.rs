@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use cards::record::GameKind;
 use table::log::SeatRow;
@@ -53,8 +53,9 @@ const TABLE_RATINGS_LOOKBACK: u32 = 50;
 
 /// `GET /api/tables/{id}/ratings`: each person's rating change in the table's rated match (none
 /// while it is not over, or for a casual table).
-async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    let Some(row) = app.store.table(&id).await.map_err(internal)? else {
+async fn table_ratings(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    // A private table's players are named to those who may see its game only.
+    let Some(row) = crate::api::privacy::visible_row(&app, &id, &headers, None).await? else {
         let shown: String = id.chars().take(40).collect();
         return Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no table {shown:?}")));
     };
@@ -155,6 +156,7 @@ async fn profile(
     State(app): State<Arc<App>>,
     crate::listen::Peer(peer): crate::listen::Peer,
     Path(name): Path<String>,
+    headers: HeaderMap,
 ) -> ApiResult {
     crate::api::accounts::lookup_allowance(&app, peer)?;
     let no_player = || {
@@ -183,14 +185,20 @@ async fn profile(
             })
         })
         .collect();
-    let newest_first: Vec<RatedResult> = app
-        .store
-        .rating_history(&account.guest, PROFILE_HISTORY)
-        .await
-        .map_err(internal)?
-        .iter()
-        .filter_map(result_of)
-        .collect();
+    let mut rows = app.store.rating_history(&account.guest, PROFILE_HISTORY).await.map_err(internal)?;
+    // Private games are the player's own: listed to him alone (a bad token is refused).
+    let me = crate::api::privacy::requester(&app, &headers).await?;
+    if me.as_deref() != Some(account.guest.as_str()) {
+        let mut private = HashMap::new();
+        for h in &rows {
+            if !private.contains_key(&h.table) {
+                let row = app.store.table(&h.table).await.map_err(internal)?;
+                private.insert(h.table.clone(), row.as_ref().is_none_or(crate::api::privacy::is_private));
+            }
+        }
+        rows.retain(|h| private.get(&h.table) == Some(&false));
+    }
+    let newest_first: Vec<RatedResult> = rows.iter().filter_map(result_of).collect();
     let recent = newest_first.iter().take(PROFILE_RECENT).cloned().collect();
     let mut history = newest_first;
     history.reverse();

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, body, check_name, ok_json, query_number};
+use crate::api::privacy;
 use crate::ids;
 use crate::ids::now_ms;
 use crate::listen::Peer;
@@ -216,6 +217,31 @@ fn check_length(variants: &serde_json::Map<String, Value>) -> Result<(), ApiErro
     }
 }
 
+/// The fewest hands a rated Madiao match may be set to (`game_length: hands:N`): every seat
+/// banks once, as in the standard `each_banker_once`. Shorter matches are mostly luck and made
+/// ratings cheap to farm (`docs/ratings.md`, "Rated tables"). Da Bai Fen's matches always run to
+/// a side reaching A.
+pub const MIN_RATED_HANDS: u32 = 4;
+
+/// Refuses a rated table shorter than [`MIN_RATED_HANDS`] hands.
+fn check_rated_length(game: GameKind, variants: &serde_json::Map<String, Value>) -> Result<(), ApiError> {
+    if game != GameKind::Madiao {
+        return Ok(());
+    }
+    let hands = variants
+        .get("game_length")
+        .and_then(Value::as_str)
+        .and_then(|v| v.strip_prefix("hands:"))
+        .and_then(|n| n.parse::<u64>().ok());
+    match hands {
+        Some(n) if n < u64::from(MIN_RATED_HANDS) => Err(ApiError::bad(format!(
+            "variants.game_length: a rated table plays at least hands:{MIN_RATED_HANDS} (or \
+             each_banker_once), not hands:{n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
@@ -261,6 +287,9 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     };
     let variants = tables::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
+    if req.rated {
+        check_rated_length(req.game, &variants)?;
+    }
     let choices = req.seats.unwrap_or_else(|| {
         vec![
             SeatChoice::Me,
@@ -336,7 +365,20 @@ async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
     }
 }
 
-async fn record_of(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+/// `share=TOKEN`: a private game's share token ([`crate::api::privacy`]).
+#[derive(Deserialize)]
+struct ShareQuery {
+    share: Option<String>,
+}
+
+async fn record_of(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<ShareQuery>,
+) -> ApiResult {
+    // A private game's is served to its host, its players and its share token's holders only.
+    privacy::visible_row(&app, &id, &headers, q.share.as_deref()).await?;
     if let Some(text) = app.store.record(&id).await.map_err(|e| ApiError::internal(e.to_string()))? {
         return Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response());
     }
@@ -364,6 +406,8 @@ fn closed_error() -> ApiError {
 #[derive(Deserialize)]
 struct ReplayQuery {
     hand: Option<String>,
+    /// A private game's share token.
+    share: Option<String>,
 }
 
 /// The replay kept under `id`, or for a finished table one prepared from its record now.
@@ -437,8 +481,13 @@ fn json_text(text: impl Into<Body>) -> Response {
 async fn replay_of(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     Query(q): Query<ReplayQuery>,
 ) -> ApiResult {
+    // A table's game (not a posted record's replay) is checked as its record is.
+    if !id.starts_with(POSTED_PREFIX) {
+        privacy::visible_row(&app, &id, &headers, q.share.as_deref()).await?;
+    }
     let prepared = prepared_replay(&app, &id).await?;
     let Some(hand) = q.hand else {
         return Ok(json_text(prepared.outline_json().to_string()));

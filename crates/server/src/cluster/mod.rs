@@ -362,7 +362,8 @@ impl Wire {
             | Request::Watch { .. }
             | Request::AutoStart
             | Request::Rematched { .. }
-            | Request::Invite { .. } => return None,
+            | Request::Invite { .. }
+            | Request::Forget { .. } => return None,
         })
     }
 

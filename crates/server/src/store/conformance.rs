@@ -478,7 +478,7 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     }
     let accounts: std::collections::HashMap<String, Option<super::RatingRow>> =
         [(guests[0].id.clone(), None), (guests[1].id.clone(), None)].into_iter().collect();
-    let want = settle(&t1.id, &first, &accounts, 0).map_err(|e| e.to_string())?;
+    let want = settle(&t1.id, &first, &accounts, &Default::default(), 0).map_err(|e| e.to_string())?;
     for _ in 0..2 {
         // The second write of the same match changes nothing.
         ok(&at("write_step"), store.write_step(&t1.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
@@ -536,6 +536,17 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     check!((dai[0].games, dai[0].wins, dai[0].losses) == (2, 1, 1), "{}: {dai:?}", at("ratings_of"));
     let one = ok(&at("rating_history"), store.rating_history(&guests[0].id, 1).await)?;
     check!(one.len() == 1 && one[0].table == t2.id, "{}: the limit", at("rating_history"));
+    // A third match of the same two accounts the same day: they are no longer rated against
+    // each other (crate::ratings::PAIR_LIMIT), only against the bot.
+    let t3 = table_row(&unique("t"), 70);
+    ok(&at("create_table"), store.create_table(&t3).await)?;
+    ok(&at("write_step"), store.write_step(&t3.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
+    let third = ok(&at("rating_history"), store.rating_history(&guests[0].id, 1).await)?;
+    check!(
+        third.len() == 1 && third[0].table == t3.id && third[0].opponents == 1 && third[0].score == 1.0,
+        "{}: a pair past the day's limit is rated against each other: {third:?}",
+        at("rating_history")
+    );
     // Deleting an account deletes its ratings and history.
     ok(&at("delete_account"), store.delete_account(&guests[1].id, "deleted player").await)?;
     check!(
@@ -568,6 +579,8 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
     let mut hosted = table_row(&unique("t"), 20);
     hosted.host = Some(g.id.clone());
     hosted.seats[0] = SeatRow::Person { guest: g.id.clone(), name: g.name.clone() };
+    hosted.settings =
+        serde_json::json!({ "name": format!("{}'s table", g.name), "private": false }).to_string();
     let other = table_row(&unique("t"), 30);
     for t in [&mine, &hosted, &other] {
         ok(&at("create_table"), store.create_table(t).await)?;
@@ -744,6 +757,15 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
     );
     let renamed = ok(&at("guest"), store.guest(&g.id).await)?;
     check!(renamed.is_some_and(|r| r.name == "deleted player"), "{}: the guest's name", at("delete_account"));
+    // The table he created is named after him no more; another's table keeps its name.
+    let named = ok(&at("table"), store.table(&hosted.id).await)?.map(|t| t.settings).unwrap_or_default();
+    check!(
+        named.contains("deleted player's table") && !named.contains(&g.name),
+        "{}: the table's name: {named}",
+        at("delete_account")
+    );
+    let kept = ok(&at("table"), store.table(&other.id).await)?.map(|t| t.settings).unwrap_or_default();
+    check!(kept.contains("conformance"), "{}: another's table renamed: {kept}", at("delete_account"));
     let t = ok(&at("table"), store.table(&mine.id).await)?;
     check!(
         t.is_some_and(

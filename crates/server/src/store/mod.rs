@@ -401,6 +401,26 @@ pub(crate) fn group_seats(rows: Vec<(String, i64, String)>) -> Vec<(String, Vec<
     out
 }
 
+/// A table's `settings` (JSON) whose `name` holds one of `old` (a deleted account's former
+/// names, as in "NAME's table") with each replaced by `name`: the new settings and the new table
+/// name, or `None` when the name holds none of them (or the settings are not a JSON object).
+pub(crate) fn forget_in_settings(settings: &str, old: &[String], name: &str) -> Option<(String, String)> {
+    let mut v = serde_json::from_str::<serde_json::Value>(settings).ok()?;
+    let table_name = v.get("name")?.as_str()?.to_string();
+    let mut renamed = table_name.clone();
+    // The longest first: a username may be part of the guest's name.
+    let mut old: Vec<&String> = old.iter().filter(|o| !o.is_empty()).collect();
+    old.sort_by_key(|o| std::cmp::Reverse(o.len()));
+    for o in old {
+        renamed = renamed.replace(o.as_str(), name);
+    }
+    if renamed == table_name {
+        return None;
+    }
+    v["name"] = serde_json::Value::String(renamed.clone());
+    Some((v.to_string(), renamed))
+}
+
 /// `record` (a `yezi/1` record's JSON) with the `players` of `seats` replaced by `name`; a record
 /// that is not a JSON object, or has no `players` list, is returned as it is.
 pub(crate) fn rename_in_record(record: &str, seats: &[usize], name: &str) -> String {

@@ -970,6 +970,15 @@ impl Identities for PgStore {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
+        // The names he went by: the guest's (shown at tables) and the account's username.
+        let mut old: Vec<String> = Vec::new();
+        for q in
+            ["SELECT username FROM accounts WHERE guest_id = $1", "SELECT name FROM guests WHERE id = $1"]
+        {
+            if let Some(r) = tx.query_opt(q, &[&guest]).await.map_err(pg)? {
+                old.push(r.get(0));
+            }
+        }
         let removed = tx.execute("DELETE FROM accounts WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         if removed == 0 {
             return tx.commit().await.map_err(pg);
@@ -1015,6 +1024,20 @@ impl Identities for PgStore {
         }
         tx.execute("UPDATE seats SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
         tx.execute("UPDATE chat SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
+        // The names of the tables he created ("NAME's table"), and of their archived games.
+        let hosted =
+            tx.query("SELECT id, settings FROM tables WHERE host = $1", &[&guest]).await.map_err(pg)?;
+        for r in hosted {
+            let (table, settings): (String, String) = (r.get(0), r.get(1));
+            if let Some((settings, table_name)) = super::forget_in_settings(&settings, &old, name) {
+                tx.execute("UPDATE tables SET settings = $2 WHERE id = $1", &[&table, &settings])
+                    .await
+                    .map_err(pg)?;
+                tx.execute("UPDATE archive SET name = $2 WHERE table_id = $1", &[&table, &table_name])
+                    .await
+                    .map_err(pg)?;
+            }
+        }
         tx.commit().await.map_err(pg)
     }
 
@@ -1301,7 +1324,22 @@ async fn write_rated<C: GenericClient>(
             .map(|r| rating_row(&r, 0));
         accounts.insert(guest, row);
     }
-    let settled = match crate::ratings::settle(table, m, &accounts, super::now_ms()) {
+    let now = super::now_ms();
+    let mut shared = std::collections::HashMap::new();
+    let guests: Vec<String> = accounts.keys().cloned().collect();
+    for (a, b) in crate::ratings::pairs(&guests) {
+        let n: i64 = c
+            .query_one(
+                "SELECT COUNT(DISTINCT x.table_id) FROM rating_history x JOIN rating_history y \
+                 ON y.table_id = x.table_id WHERE x.guest_id = $1 AND y.guest_id = $2 AND x.at_ms >= $3",
+                &[&a, &b, &(now - crate::ratings::PAIR_WINDOW_MS)],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(%table, error = %e, "the rated match is left unrated");

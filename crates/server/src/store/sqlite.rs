@@ -28,6 +28,10 @@ type Work = Box<dyn FnOnce(&Connection) -> Output + Send>;
 struct Job {
     work: Work,
     done: oneshot::Sender<Output>,
+    /// After the transaction that holds this job commits, the write-ahead log is checkpointed
+    /// into the database file and truncated (what an account's deletion asks: no copy of the
+    /// pages it overwrote stays in the log).
+    checkpoint: bool,
 }
 
 /// A SQLite database file.
@@ -61,7 +65,7 @@ impl SqliteStore {
         let conn = Connection::open(path).map_err(|e| unusable(format!("cannot be opened: {e}")))?;
         conn.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-             PRAGMA busy_timeout = 5000;",
+             PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;",
         )
         .map_err(|e| match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::ReadOnly) => unusable(not_writable(&e)),
@@ -94,10 +98,20 @@ impl SqliteStore {
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        self.call_then(false, f).await
+    }
+
+    /// [`SqliteStore::call`], then (with `checkpoint`) the write-ahead log checkpointed and
+    /// truncated once the job's transaction has committed.
+    async fn call_then<T: Send + 'static>(
+        &self,
+        checkpoint: bool,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let (done, rx) = oneshot::channel();
         let work: Work = Box::new(move |c| f(c).map(|t| Box::new(t) as Box<dyn Any + Send>));
         self.jobs
-            .send(Job { work, done })
+            .send(Job { work, done, checkpoint })
             .map_err(|_| StoreError::Backend("the database thread has stopped".into()))?;
         let out = rx.await.map_err(|_| StoreError::Backend("the database thread has stopped".into()))??;
         out.downcast::<T>()
@@ -154,6 +168,7 @@ fn worker(conn: Connection, rx: mpsc::Receiver<Job>) {
             }
             continue;
         }
+        let checkpoint = batch.iter().any(|j| j.checkpoint);
         let mut results = Vec::with_capacity(batch.len());
         for j in batch {
             let out = match conn.execute_batch("SAVEPOINT job") {
@@ -171,6 +186,21 @@ fn worker(conn: Connection, rx: mpsc::Receiver<Job>) {
         }
         match conn.execute_batch("COMMIT") {
             Ok(()) => {
+                if checkpoint {
+                    // Every page the log holds goes into the file (where secure_delete has zeroed
+                    // what was deleted or overwritten), and the log is emptied.
+                    let done: Result<(i64, i64, i64), _> =
+                        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                        });
+                    match done {
+                        Ok((0, _, _)) => {}
+                        Ok(busy) => {
+                            tracing::warn!(?busy, "the write-ahead log could not be checkpointed in full")
+                        }
+                        Err(e) => tracing::warn!(error = %e, "the write-ahead log could not be checkpointed"),
+                    }
+                }
                 for (done, out) in results {
                     let _ = done.send(out);
                 }
@@ -686,7 +716,21 @@ impl Identities for SqliteStore {
 
     async fn delete_account(&self, guest: &str, name: &str) -> Result<(), StoreError> {
         let (guest, name) = (guest.to_string(), name.to_string());
-        self.call(move |c| {
+        self.call_then(true, move |c| {
+            // The names he went by: the guest's (shown at tables) and the account's username.
+            let mut old: Vec<String> = Vec::new();
+            old.extend(
+                c.query_row("SELECT username FROM accounts WHERE guest_id = ?1", params![guest], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(backend)?,
+            );
+            old.extend(
+                c.query_row("SELECT name FROM guests WHERE id = ?1", params![guest], |r| r.get(0))
+                    .optional()
+                    .map_err(backend)?,
+            );
             let removed =
                 c.execute("DELETE FROM accounts WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             if removed == 0 {
@@ -736,6 +780,23 @@ impl Identities for SqliteStore {
                 .map_err(backend)?;
             c.execute("UPDATE chat SET name = ?2 WHERE guest_id = ?1", params![guest, name])
                 .map_err(backend)?;
+            // The names of the tables he created ("NAME's table"), and of their archived games.
+            let hosted: Vec<(String, String)> = {
+                let mut stmt =
+                    c.prepare("SELECT id, settings FROM tables WHERE host = ?1").map_err(backend)?;
+                stmt.query_map(params![guest], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .map_err(backend)?
+                    .collect::<Result<_, _>>()
+                    .map_err(backend)?
+            };
+            for (table, settings) in hosted {
+                if let Some((settings, table_name)) = super::forget_in_settings(&settings, &old, &name) {
+                    c.execute("UPDATE tables SET settings = ?2 WHERE id = ?1", params![table, settings])
+                        .map_err(backend)?;
+                    c.execute("UPDATE archive SET name = ?2 WHERE table_id = ?1", params![table, table_name])
+                        .map_err(backend)?;
+                }
+            }
             Ok(())
         })
         .await
@@ -1032,7 +1093,21 @@ fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Res
             .map_err(backend)?;
         accounts.insert(guest, row);
     }
-    let settled = match settle(table, m, &accounts, super::now_ms()) {
+    let now = super::now_ms();
+    let mut shared = std::collections::HashMap::new();
+    let guests: Vec<String> = accounts.keys().cloned().collect();
+    for (a, b) in crate::ratings::pairs(&guests) {
+        let n: i64 = c
+            .query_row(
+                "SELECT COUNT(DISTINCT x.table_id) FROM rating_history x JOIN rating_history y \
+                 ON y.table_id = x.table_id WHERE x.guest_id = ?1 AND y.guest_id = ?2 AND x.at_ms >= ?3",
+                params![a, b, now - crate::ratings::PAIR_WINDOW_MS],
+                |r| r.get(0),
+            )
+            .map_err(backend)?;
+        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    let settled = match settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(%table, error = %e, "the rated match is left unrated");

@@ -73,6 +73,17 @@ impl Tables {
         self.deps.running.lock().ok().and_then(|t| t.get(id).cloned())
     }
 
+    /// Every table running here forgets `guest`'s name: it becomes `name` (an account deleted).
+    pub async fn forget(&self, guest: &str, name: &str) {
+        let handles: Vec<TableHandle> =
+            self.deps.running.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
+        for h in handles {
+            let forget = table::machine::Request::Forget { guest: guest.to_string(), name: name.to_string() };
+            // A table that has just stopped has nothing left to forget.
+            let _ = h.send(task::Cmd::Request(forget)).await;
+        }
+    }
+
     /// How many tables run here.
     pub fn count(&self) -> usize {
         self.deps.running.lock().map(|t| t.len()).unwrap_or(0)

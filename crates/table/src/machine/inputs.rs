@@ -120,6 +120,7 @@ where
             Request::Remove { conn, seat } => return self.remove(conn, seat, now),
             Request::Rematch { conn } => self.offer_rematch(conn),
             Request::Rematched { table } => self.rematched(table),
+            Request::Forget { guest, name } => self.forget(&guest, &name, now),
             Request::Invite { guests } => {
                 if self.status == TableStatus::Waiting {
                     for (i, g) in guests.into_iter().enumerate() {
@@ -175,6 +176,20 @@ where
             None
         };
         let by = self.member(conn).map(|m| m.guest.name.clone()).unwrap_or_default();
+        // A rated match in progress is rated as it stands, its closer forfeiting
+        // (docs/ratings.md, "Forfeits"): closing cannot undo a match one is losing.
+        let rated = if self.doc.rated && matches!(self.status, TableStatus::Playing | TableStatus::Parked) {
+            let closer = self.member(conn).map(|m| m.guest.id.clone());
+            let mut conduct = self.conduct;
+            for (i, s) in self.seats.iter().enumerate() {
+                if matches!(&s.owner, SeatRow::Person { guest, .. } if Some(guest) == closer.as_ref()) {
+                    conduct.note(i, ForfeitKind::Left);
+                }
+            }
+            self.rated_now(&conduct, now)
+        } else {
+            None
+        };
         self.status = if kept.is_some() { TableStatus::Finished } else { TableStatus::Closed };
         // Nothing more is played: answers of a draw not yet written are dropped with it.
         self.stage = Stage::MatchOver { record_due: false, retire_at: Some(now + self.timing.retire_ms) };
@@ -192,14 +207,53 @@ where
         let hands = self.results.len();
         let event = HostEvent::Closed { by, hands, kept: kept.is_some() };
         self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event }));
-        let write = match kept {
+        let mut writes = vec![match kept {
             Some(record) => Write::Finish { record },
             None => Write::Status(TableStatus::Closed),
-        };
-        (
-            vec![write],
-            OnFail::Refuse { conn, join: false, what: "the table could not be closed, nothing changed" },
-        )
+        }];
+        writes.extend(rated.map(Write::Rated));
+        (writes, OnFail::Refuse { conn, join: false, what: "the table could not be closed, nothing changed" })
+    }
+
+    /// `guest`'s name becomes `name` wherever the table holds it; the table's name loses his old
+    /// names too ("NAME's table").
+    pub(super) fn forget(&mut self, guest: &str, name: &str, now: Millis) {
+        let mut old: Vec<String> = Vec::new();
+        for s in &mut self.seats {
+            if let SeatRow::Person { guest: g, name: n } = &mut s.owner
+                && g == guest
+            {
+                old.push(std::mem::replace(n, name.to_string()));
+            }
+        }
+        for m in &mut self.members {
+            if m.guest.id == guest {
+                old.push(std::mem::replace(&mut m.guest.name, name.to_string()));
+            }
+        }
+        for g in self.invited.iter_mut().flatten() {
+            if g.id == guest {
+                old.push(std::mem::replace(&mut g.name, name.to_string()));
+            }
+        }
+        for c in &mut self.chat {
+            if c.guest.as_deref() == Some(guest) {
+                old.push(std::mem::replace(&mut c.name, name.to_string()));
+            }
+        }
+        old.retain(|n| !n.is_empty() && n != name);
+        old.sort();
+        old.dedup();
+        // The longest first: one name may be part of another.
+        old.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        for n in &old {
+            if self.doc.name.contains(n.as_str()) {
+                self.doc.name = self.doc.name.replace(n.as_str(), name);
+            }
+        }
+        if !old.is_empty() {
+            self.broadcast_seats(None, now);
+        }
     }
 
     /// The host removes the person of `seat`, who must be away (his turn clock ran out, or none
@@ -223,6 +277,19 @@ where
             self.err(conn, ErrorCode::BadMessage, format!("seat {seat} holds no person"));
             return none;
         };
+        if self.doc.rated && matches!(self.status, TableStatus::Playing | TableStatus::Parked) {
+            // Removing him would take him out of the match's rating (an open seat is no entrant):
+            // a bot plays his seat already, and if he is still away at the end he forfeits.
+            self.err(
+                conn,
+                ErrorCode::AlreadyStarted,
+                format!(
+                    "{name} (seat {seat}) plays this rated match to its end: nobody is removed once it \
+                     began (a bot plays the seat; a player away at the end forfeits)"
+                ),
+            );
+            return none;
+        }
         if st.conns > 0 && !st.away {
             self.err(
                 conn,

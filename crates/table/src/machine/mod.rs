@@ -263,6 +263,15 @@ pub enum Request {
         /// The connection that asks.
         conn: ConnId,
     },
+    /// A guest's account was deleted: his name, wherever the table holds it (his seats, his
+    /// connections, the invitations, the chat lines it keeps, the table's name), becomes `name`
+    /// (`docs/protocol.md`, "Accounts").
+    Forget {
+        /// The deleted account's guest.
+        guest: String,
+        /// The neutral name that replaces his.
+        name: String,
+    },
 }
 
 /// The table a rematch asks the driver to make: the same game and settings, the host's seat

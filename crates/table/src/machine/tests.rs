@@ -1482,6 +1482,76 @@ mod rated {
         sim.check_log();
     }
 
+    /// A rated Madiao match of `hands` hands under way: the host (g0) in seat 0, P1 in seat 1,
+    /// bots in the others.
+    fn rated_two(hands: u32) -> Sim<Madiao> {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", &format!("hands:{hands}"))]);
+        doc.rated = true;
+        let mut seats = bots();
+        seats[0] = SeatRow::Open;
+        seats[1] = SeatRow::Open;
+        let mut sim = Sim::<Madiao>::new(config(doc, seats));
+        sim.join(1, guest(0), Some(0));
+        sim.join(2, guest(1), Some(1));
+        sim.run_to(1000, |s| !matches!(s, Stage::Waiting { .. }));
+        assert_eq!(sim.t.status(), TableStatus::Playing);
+        sim
+    }
+
+    #[test]
+    fn the_host_cannot_remove_a_player_from_a_rated_match_to_save_him_the_loss() {
+        let mut sim = rated_two(4);
+        // P1's connection drops: at a casual table the host could remove him now.
+        sim.feed(Request::Gone { conn: 2 });
+        let before = sim.stored.len();
+        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        assert_eq!(sim.errors(1).last(), Some(&ErrorCode::AlreadyStarted));
+        assert!(sim.t.seated("g1"), "the seat stays his");
+        assert!(!sim.stored[before..].iter().any(|w| matches!(w, Write::Seat { .. })));
+        // He is still one of the match's entrants at its end (an open seat would be none).
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        let m = rated_write(&sim);
+        assert_eq!(m.seats[1].player, RatedPlayer::Person { guest: "g1".into(), name: "P1".into() });
+    }
+
+    #[test]
+    fn closing_a_rated_match_in_progress_rates_it_as_it_stands_with_the_closer_forfeiting() {
+        let mut sim = rated_two(8);
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
+        // Both persons are back at the table (their clocks ran out while nobody played).
+        sim.feed(Request::Back { conn: 1 });
+        sim.feed(Request::Back { conn: 2 });
+        sim.feed(Request::Close { conn: 1, keep: false });
+        assert_eq!(sim.t.status(), TableStatus::Closed);
+        let n = sim.stored.len();
+        assert_eq!(sim.stored[n - 2], Write::Status(TableStatus::Closed));
+        let Write::Rated(m) = &sim.stored[n - 1] else { panic!("not rated: {:?}", &sim.stored[n - 2..]) };
+        assert_eq!(m.seats.len(), 4);
+        assert_eq!(m.seats[0].player, RatedPlayer::Person { guest: "g0".into(), name: "P0".into() });
+        assert_eq!(m.seats.iter().map(|s| s.forfeited).collect::<Vec<_>>(), [true, false, false, false]);
+        let Some(MatchSummary::Madiao(summary)) = sim.t.match_json() else { panic!() };
+        assert_eq!(m.seats.iter().map(|s| s.result).collect::<Vec<_>>(), summary.chips.to_vec());
+        // Closing with the finished hands kept rates it the same way, after the record.
+        let mut kept = rated_two(8);
+        assert!(kept.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
+        kept.feed(Request::Back { conn: 1 });
+        kept.feed(Request::Back { conn: 2 });
+        kept.feed(Request::Close { conn: 1, keep: true });
+        let m = rated_write(&kept);
+        assert_eq!(m.seats.iter().map(|s| s.forfeited).collect::<Vec<_>>(), [true, false, false, false]);
+        // A casual table's close rates nothing.
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:8")]);
+        doc.rated = false;
+        let mut seats = bots();
+        seats[0] = SeatRow::Open;
+        let mut casual = Sim::<Madiao>::new(config(doc, seats));
+        casual.join(1, guest(0), Some(0));
+        casual.run_until(casual.now + 1);
+        casual.feed(Request::Close { conn: 1, keep: false });
+        assert_eq!(casual.t.status(), TableStatus::Closed);
+        assert!(!casual.stored.iter().any(|w| matches!(w, Write::Rated(_))));
+    }
+
     #[test]
     fn the_clock_running_out_is_logged_and_forfeits_a_rated_match_the_third_time() {
         let mut sim = rated_sim(40);

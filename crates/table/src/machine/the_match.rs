@@ -1,6 +1,7 @@
 //! The match: hands begun and ended, the record, ratings and the rematch.
 
 use super::*;
+use crate::standings::Standing;
 
 impl<G: TableRules> Table<G>
 where
@@ -129,17 +130,35 @@ where
 
     /// A rated table whose match is over: the match as ratings read it.
     pub(super) fn rated_end(&self, now: Millis) -> Option<RatedMatch> {
+        let standings = self.match_json().and_then(|m| m.standings());
+        self.rated_with(standings, &self.conduct, now)
+    }
+
+    /// A rated table's match as it stands now (closed in progress), with `conduct` as the
+    /// seats' conduct.
+    pub(super) fn rated_now(&self, conduct: &Conduct, now: Millis) -> Option<RatedMatch> {
+        let standings = self.match_json().map(|m| m.standings_now());
+        self.rated_with(standings, conduct, now)
+    }
+
+    /// A rated table's match as ratings read it, from `standings`, with `conduct` as the seats'
+    /// conduct (the match's end, or a close that rates it as it stands).
+    fn rated_with(
+        &self,
+        standings: Option<[Standing; 4]>,
+        conduct: &Conduct,
+        now: Millis,
+    ) -> Option<RatedMatch> {
         if !self.doc.rated {
             return None;
         }
-        let standings = self.match_json().and_then(|m| m.standings());
         let away = std::array::from_fn(|i| {
             let s = &self.seats[i];
             matches!(s.owner, SeatRow::Person { .. })
                 && (s.away || (s.conns == 0 && s.grace_until.is_some_and(|g| g <= now)))
         });
         let owners = std::array::from_fn(|i| self.seats[i].owner.clone());
-        rated_match(self.doc.game, &owners, standings, &self.conduct, away)
+        rated_match(self.doc.game, &owners, standings, conduct, away)
     }
 
     /// Whether the table is rated.
