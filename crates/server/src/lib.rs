@@ -28,9 +28,11 @@ use std::sync::{Arc, Mutex};
 pub mod analysis;
 pub mod api;
 pub mod cluster;
+pub mod health;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
+pub mod metrics;
 pub mod rate;
 pub mod ratings;
 pub mod replay;
@@ -287,6 +289,8 @@ pub struct App {
     /// Sessions signed out on this node, for its open connections to close (those of other
     /// nodes find out when they next check their session, `session_check_ms`).
     pub signouts: tokio::sync::broadcast::Sender<SignOut>,
+    /// What the heartbeat found: `/readyz` (see [`health`]).
+    pub health: health::Health,
 }
 
 /// Sessions that were signed out.
@@ -353,7 +357,11 @@ impl App {
             accounts: accounts::Accounts::new(config.limits.accounts),
             analyses: analysis::Analyses::new(config.limits.analysis),
             signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
+            health: health::Health::default(),
         });
+        // The first heartbeat before anything else: the database's clock for what follows.
+        health::probe(&app).await;
+        health::spawn_probe(&app);
         let rt = tokio::runtime::Handle::current();
         analysis::Analyses::start(&app, &rt)
             .map_err(|e| StoreError::Backend(format!("cannot start the analysis threads: {e}")))?;
@@ -447,6 +455,8 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 /// response with the security headers.
 pub fn router(app: Arc<App>) -> axum::Router {
     api::routes()
+        .merge(health::routes())
+        .merge(metrics::routes())
         .merge(analysis::routes())
         .merge(ws::routes())
         .merge(web::routes())

@@ -26,6 +26,7 @@ use table::machine::{ConnId, Request};
 use crate::store::{Epoch, Store, StoreError};
 
 pub mod bus;
+pub mod drain;
 
 /// Where a connection's outgoing messages go.
 pub type Out = mpsc::Sender<Utf8Bytes>;
@@ -105,6 +106,16 @@ pub struct Cluster {
     /// the table again in a newer epoch), that it no longer held their lease, or because it had
     /// not renewed their lease for so long that it may have run out ([`Term`]).
     pub leases_lost: std::sync::atomic::AtomicU64,
+    /// The node drains ([`drain`]): it claims no table, and hands off those it runs.
+    pub(crate) draining: std::sync::atomic::AtomicBool,
+    /// The cluster members this node heard from at its last heartbeat ([`drain::rendezvous`]).
+    pub(crate) members: Mutex<Vec<String>>,
+    /// The database's clock at the last heartbeat, and the node's monotonic clock then.
+    pub(crate) db_clock: Mutex<Option<(i64, std::time::Instant)>>,
+    /// Set to true when the node's connections must close (the end of a drain).
+    pub(crate) closing: tokio::sync::watch::Sender<bool>,
+    /// Counts for `/metrics`.
+    pub counters: drain::Counters,
 }
 
 /// The answer to a join or watch on another node, and who runs the table.
@@ -125,6 +136,11 @@ impl Cluster {
             next_attach: std::sync::atomic::AtomicU64::new(1),
             fenced_writes: std::sync::atomic::AtomicU64::new(0),
             leases_lost: std::sync::atomic::AtomicU64::new(0),
+            draining: std::sync::atomic::AtomicBool::new(false),
+            members: Mutex::new(Vec::new()),
+            db_clock: Mutex::new(None),
+            closing: tokio::sync::watch::channel(false).0,
+            counters: drain::Counters::default(),
         }
     }
 
@@ -400,7 +416,7 @@ pub struct Remote {
 }
 
 impl Cluster {
-    fn bus(&self) -> Option<Arc<dyn bus::Bus>> {
+    pub(crate) fn bus(&self) -> Option<Arc<dyn bus::Bus>> {
         self.bus.lock().ok().and_then(|b| b.clone())
     }
 
@@ -417,6 +433,7 @@ impl Cluster {
         match bus.publish(channel, &text).await {
             Ok(heard) => heard,
             Err(e) => {
+                self.counters.bus_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 tracing::warn!(error = %e, "the bus failed");
                 None
             }
