@@ -72,6 +72,10 @@ impl Health {
 
 /// One heartbeat: the database's beat, then the bus.
 pub async fn probe(app: &App) {
+    // A draining node has left the members: a beat would put it back.
+    if app.cluster.draining() {
+        return;
+    }
     let sent = Instant::now();
     let bus = app.cluster.has_bus();
     let beat = tokio::time::timeout(PROBE_TIMEOUT, app.store.beat(bus)).await;

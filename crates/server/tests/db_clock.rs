@@ -38,7 +38,8 @@ async fn a_node_31_days_fast_keeps_sessions_and_dates_by_the_database() {
         signed.expires_ms,
         now + session_ms
     );
-    let id = srv.table(&g, json!({ "game": "madiao" })).await;
+    let host = srv.guest("Bob").await;
+    let id = srv.table(&host, json!({ "game": "madiao" })).await;
     let row = srv.app.store.table(&id).await.unwrap().unwrap();
     assert!(
         (row.created_ms - now).abs() < 60_000,

@@ -209,7 +209,7 @@ pub trait Leases: Send + Sync {
 
 /// How long a node that said it lives ([`Leases::beat`]) counts as a member: it beats every
 /// half second, so a node missing for this long is gone.
-pub const MEMBER_MS: i64 = 3_000;
+pub const MEMBER_MS: i64 = 2_000;
 
 /// A node's heartbeat's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

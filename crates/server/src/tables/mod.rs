@@ -212,7 +212,7 @@ pub async fn claim_batch(tables: &Arc<Tables>, limit: u32) -> Result<usize, Stor
 
 /// Claims this node's share of the orphaned tables (see [`crate::cluster::drain`]): those that
 /// rendezvous hashing over the members gives to it, and any that has waited unclaimed for a
-/// lease (`waiting`: when each orphan was first seen); how many were claimed. A node that hears
+/// lease and [`crate::store::MEMBER_MS`] (`waiting`: when each orphan was first seen); how many were claimed. A node that hears
 /// of no other member claims a batch of any.
 pub async fn claim_share(
     tables: &Arc<Tables>,
@@ -232,7 +232,10 @@ pub async fn claim_share(
     for id in orphans {
         let first = *waiting.entry(id.clone()).or_insert(now);
         let mine = crate::cluster::drain::rendezvous(&id, &members) == Some(me.as_str());
-        if !mine && now.duration_since(first) < cluster.lease() {
+        // Not this node's: its member claims it, or, should the members' views differ, any
+        // node once the heard members have been renewed (a member gone for MEMBER_MS drops out).
+        let patience = cluster.lease() + Duration::from_millis(crate::store::MEMBER_MS as u64);
+        if !mine && now.duration_since(first) < patience {
             continue;
         }
         if n as u32 >= CLAIM_BATCH {
