@@ -3,12 +3,30 @@
 
 use sha2::{Digest, Sha256};
 
-/// Now, in milliseconds since the Unix epoch.
+/// How far this node's wall clock is set from the machine's (milliseconds): 0 but in tests
+/// that play a node whose clock is wrong ([`set_clock_skew_ms`]).
+static CLOCK_SKEW_MS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+
+/// Now by this node's wall clock, in milliseconds since the Unix epoch. What several nodes must
+/// agree on (sessions' expiry, the lobby's order) takes the database's clock instead
+/// (`crate::store::Beat`).
 pub fn now_ms() -> i64 {
+    machine_now_ms().saturating_add(CLOCK_SKEW_MS.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// Now by the machine's clock, whatever [`set_clock_skew_ms`] says: the clock of a database
+/// on this machine (SQLite).
+pub fn machine_now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+/// For tests: this process's wall clock ([`now_ms`]) runs `skew` milliseconds from the
+/// machine's, as a node whose clock was set wrong.
+pub fn set_clock_skew_ms(skew: i64) {
+    CLOCK_SKEW_MS.store(skew, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The operating system could not give random bytes.

@@ -28,10 +28,12 @@ use std::sync::{Arc, Mutex};
 pub mod analysis;
 pub mod api;
 pub mod cluster;
+pub mod health;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
 pub mod proxy;
+pub mod metrics;
 pub mod rate;
 pub mod ratings;
 pub mod replay;
@@ -315,6 +317,8 @@ pub struct App {
     pub signouts: tokio::sync::broadcast::Sender<SignOut>,
     /// The hash of the operator's token (`--admin-token-file`): the admin API is off without it.
     admin_token: std::sync::OnceLock<String>,
+    /// What the heartbeat found: `/readyz` (see [`health`]).
+    pub health: health::Health,
 }
 
 /// Sessions that were signed out.
@@ -382,7 +386,11 @@ impl App {
             analyses: analysis::Analyses::new(config.limits.analysis),
             signouts: tokio::sync::broadcast::channel(SIGNOUTS_QUEUE).0,
             admin_token: std::sync::OnceLock::new(),
+            health: health::Health::default(),
         });
+        // The first heartbeat before anything else: the database's clock for what follows.
+        health::probe(&app).await;
+        health::spawn_probe(&app);
         let rt = tokio::runtime::Handle::current();
         analysis::Analyses::start(&app, &rt)
             .map_err(|e| StoreError::Backend(format!("cannot start the analysis threads: {e}")))?;
@@ -493,6 +501,8 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
 /// response with the security headers.
 pub fn router(app: Arc<App>) -> axum::Router {
     api::routes()
+        .merge(health::routes())
+        .merge(metrics::routes())
         .merge(analysis::routes())
         .merge(ws::routes())
         .merge(web::routes())

@@ -144,10 +144,12 @@ impl Conn {
         if !self.messages.take() {
             self.dropped += 1;
             if self.dropped > self.app.limits.max_dropped {
+                self.app.cluster.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
                 self.error(ErrorCode::RateLimited, "too many messages: the connection is closed");
                 return false;
             }
             // One notice a second at most; the dropped messages get no other reply.
+            self.app.cluster.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
             if self.warned.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
                 self.warned = Some(Instant::now());
                 let l = self.app.limits;
@@ -255,6 +257,7 @@ impl Conn {
                     && !self.chats.take()
                 {
                     let l = self.app.limits;
+                    self.app.cluster.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
                     self.error(
                         ErrorCode::RateLimited,
                         format!(
@@ -373,7 +376,14 @@ impl Conn {
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
         let asked = self.app.cluster.now();
-        if let Some((row, epoch)) = self.app.store.claim_table(id).await.map_err(unavailable)? {
+        // A draining node claims nothing: the table waits for another node.
+        let claimed = if self.app.cluster.draining() {
+            None
+        } else {
+            self.app.store.claim_table(id).await.map_err(unavailable)?
+        };
+        if let Some((row, epoch)) = claimed {
+            self.app.cluster.counters.leases_claimed.fetch_add(1, Ordering::Relaxed);
             return crate::tables::load(&self.app.tables, row, epoch, asked)
                 .await
                 .map(Some)
@@ -461,6 +471,11 @@ impl Conn {
         self.table = None;
         self.remote = None;
         self.at = None;
+        // This node drains: the connection is about to close, and the client enters the
+        // table again through another node.
+        if self.app.cluster.draining() {
+            return;
+        }
         let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
         loop {
             match Box::pin(self.try_enter(&id, entry, guest.clone())).await {
@@ -530,6 +545,7 @@ async fn serve_connection(
     let hello_by = Instant::now() + Duration::from_millis(limits.hello_timeout_ms);
     let mut heard = Instant::now();
     let mut signouts = app.signouts.subscribe();
+    let mut closing = app.cluster.closing();
     let mut session_check =
         tokio::time::interval(Duration::from_millis(limits.accounts.session_check_ms.max(1)));
     session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -546,6 +562,13 @@ async fn serve_connection(
             Some(c) = control.recv() => {
                 match c {
                     Control::Moved(table) => Box::pin(conn.moved(&table)).await,
+                }
+                continue;
+            }
+            // The node has drained: the client reconnects (through the balancer, to another node).
+            Ok(()) = closing.changed() => {
+                if *closing.borrow() {
+                    break;
                 }
                 continue;
             }

@@ -51,6 +51,34 @@ enum Command {
     /// The operator's moderation tools on the database: reports, chat mutes, bans, removed chat
     /// lines, a player's games, and the moderation log.
     Admin(admin_cli::AdminArgs),
+    /// Copy a server's SQLite database to a new file while the server runs (SQLite's online
+    /// backup); for PostgreSQL use pg_dump (docs/deploy.md).
+    Backup(BackupArgs),
+}
+
+// Its help text is its variant's in `Command`.
+#[allow(missing_docs)]
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The new file to write (it must not exist).
+    pub out: std::path::PathBuf,
+    /// The database to copy: the server's SQLite file (`sqlite:PATH` also works).
+    #[arg(long, default_value = "yezi.db")]
+    pub db: String,
+}
+
+/// `yezi backup`: the online copy of a SQLite database.
+fn backup(args: &BackupArgs) -> anyhow::Result<()> {
+    let db = &args.db;
+    anyhow::ensure!(
+        !(db.starts_with("postgres://") || db.starts_with("postgresql://")),
+        "yezi backup copies a SQLite file; for PostgreSQL use pg_dump (see docs/deploy.md)"
+    );
+    let path = db.strip_prefix("sqlite://").or_else(|| db.strip_prefix("sqlite:")).unwrap_or(db);
+    let pages =
+        server::store::sqlite::backup(path, &args.out).map_err(|e| anyhow::anyhow!("yezi backup: {e}"))?;
+    println!("yezi backup: {path} copied to {} ({pages} pages, integrity ok)", args.out.display());
+    Ok(())
 }
 
 /// The two games.
@@ -232,6 +260,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Arena(a) => arena_cli::arena(&a).map(|()| true),
         Command::Calibrate(a) => calibrate_cli::calibrate(&a).map(|()| true),
         Command::Admin(a) => admin_cli::admin(&a).map(|()| true),
+        Command::Backup(a) => backup(&a).map(|()| true),
     }
 }
 

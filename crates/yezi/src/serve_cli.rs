@@ -144,6 +144,31 @@ pub struct ServeArgs {
     /// The bot's thinking per decision of an analysis, in nominal milliseconds.
     #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().think_ms)]
     pub analysis_think_ms: u32,
+    /// On SIGTERM or SIGINT the node drains: it stops accepting connections, hands each of its
+    /// tables to another node and closes its connections, waiting at most this many seconds,
+    /// then exits. See docs/deploy.md.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub drain_timeout: u64,
+    /// Serve `/metrics`, `/healthz` and `/readyz` on this address too (they are always on
+    /// `--addr`), e.g. to keep them off the public balancer.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<String>,
+}
+
+/// Waits for SIGTERM or SIGINT; the signal's name.
+async fn stop_signal() -> &'static str {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::warn!(error = %e, "SIGTERM cannot be caught");
+            let _ = tokio::signal::ctrl_c().await;
+            return "SIGINT";
+        }
+    };
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = tokio::signal::ctrl_c() => "SIGINT",
+    }
 }
 
 /// Reads `--bots FILE` and registers its bots at the tables; returns their names.
@@ -246,6 +271,28 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
         .with_context(|| format!("opening the database {db}"))?;
         let backend = store.backend();
+        // A shared database is a cluster's: a node without the bus would claim the members'
+        // orphaned tables and keep them out of their reach; SQLite is one node's.
+        match (&args.bus, backend) {
+            (Some(_), "postgres") => {}
+            (Some(_), _) => anyhow::bail!(
+                "--bus needs a PostgreSQL database (--db postgres://…): a SQLite file is one node's"
+            ),
+            (None, "postgres") => {
+                let beat = store
+                    .beat(false)
+                    .await
+                    .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
+                    .context("asking the database for the cluster's members")?;
+                anyhow::ensure!(
+                    beat.members.is_empty(),
+                    "the database {db} is a cluster's (its members: {}): start this node with the same \
+                     --bus as theirs (--bus redis://… or --bus postgres)",
+                    beat.members.join(", ")
+                );
+            }
+            (None, _) => {}
+        }
         let app: Arc<App> = App::start(
             store,
             Config { timing, limits, lease_ms: args.lease_ms, table_seed: args.table_seed },
@@ -256,7 +303,6 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             app.set_admin_token(token);
         }
         if let Some(url) = &args.bus {
-            anyhow::ensure!(backend == "postgres", "--bus needs a PostgreSQL database (--db postgres://…)");
             let (bus, heard) = server::cluster::bus::open(url, &args.db)
                 .await
                 .map_err(|e| anyhow::anyhow!(server::store::redact(&e.to_string())))
@@ -294,10 +340,28 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             );
         }
-        tokio::select! {
-            r = server::serve(listener, app) => r.context("serving")?,
-            _ = tokio::signal::ctrl_c() => println!("yezi serve: stopped"),
+        if let Some(maddr) = &args.metrics_addr {
+            let l = tokio::net::TcpListener::bind(maddr)
+                .await
+                .with_context(|| format!("--metrics-addr {maddr}"))?;
+            println!("yezi serve: metrics on http://{}/metrics", l.local_addr()?);
+            tokio::spawn(server::metrics::serve(l, app.clone()));
         }
+        let signal = tokio::select! {
+            r = server::serve(listener, app.clone()) => {
+                r.context("serving")?;
+                return Ok(());
+            }
+            s = stop_signal() => s,
+        };
+        // No new connection from here (the listener is closed).
+        let tables = app.table_count();
+        println!("yezi serve: {signal}: draining {tables} tables (at most {} s)", args.drain_timeout);
+        let left = server::health::drain(&app, Duration::from_secs(args.drain_timeout)).await;
+        println!(
+            "yezi serve: stopped ({} tables handed off, {left} still running)",
+            tables.saturating_sub(left)
+        );
         Ok(())
     })
 }

@@ -26,6 +26,7 @@ use table::machine::{ConnId, Request};
 use crate::store::{Epoch, Store, StoreError};
 
 pub mod bus;
+pub mod drain;
 
 /// Where a connection's outgoing messages go.
 pub type Out = mpsc::Sender<Utf8Bytes>;
@@ -119,6 +120,16 @@ pub struct Cluster {
     /// the table again in a newer epoch), that it no longer held their lease, or because it had
     /// not renewed their lease for so long that it may have run out ([`Term`]).
     pub leases_lost: std::sync::atomic::AtomicU64,
+    /// The node drains ([`drain`]): it claims no table, and hands off those it runs.
+    pub(crate) draining: std::sync::atomic::AtomicBool,
+    /// The cluster members this node heard from at its last heartbeat ([`drain::rendezvous`]).
+    pub(crate) members: Mutex<Vec<String>>,
+    /// The database's clock at the last heartbeat, and the node's monotonic clock then.
+    pub(crate) db_clock: Mutex<Option<(i64, std::time::Instant)>>,
+    /// Set to true when the node's connections must close (the end of a drain).
+    pub(crate) closing: tokio::sync::watch::Sender<bool>,
+    /// Counts for `/metrics`.
+    pub counters: drain::Counters,
 }
 
 /// The answer to a join or watch on another node, and who runs the table.
@@ -143,6 +154,11 @@ impl Cluster {
             stale_dropped: std::sync::atomic::AtomicU64::new(0),
             ticked: Mutex::new(None),
             clock_lag_ms: std::sync::atomic::AtomicU64::new(0),
+            draining: std::sync::atomic::AtomicBool::new(false),
+            members: Mutex::new(Vec::new()),
+            db_clock: Mutex::new(None),
+            closing: tokio::sync::watch::channel(false).0,
+            counters: drain::Counters::default(),
         }
     }
 
@@ -495,7 +511,7 @@ pub struct Remote {
 }
 
 impl Cluster {
-    fn bus(&self) -> Option<Arc<dyn bus::Bus>> {
+    pub(crate) fn bus(&self) -> Option<Arc<dyn bus::Bus>> {
         self.bus.lock().ok().and_then(|b| b.clone())
     }
 
@@ -519,7 +535,10 @@ impl Cluster {
     ) -> Result<Option<u64>, bus::BusError> {
         let Some(bus) = self.bus() else { return Ok(None) };
         let text = serde_json::to_string(msg).map_err(|e| bus::BusError::Backend(e.to_string()))?;
-        bus.publish(channel, &text).await.inspect_err(|e| tracing::warn!(error = %e, "the bus failed"))
+        bus.publish(channel, &text).await.inspect_err(|e| {
+            self.counters.bus_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tracing::warn!(error = %e, "the bus failed")
+        })
     }
 
     /// Hears a table's channel (this node runs the table now); with `confirmed`, returns once the

@@ -200,6 +200,29 @@ pub trait Leases: Send + Sync {
     /// Gives up a lease this node holds in `epoch`, so that another node may claim the table at
     /// once.
     async fn release(&self, table: &str, epoch: Epoch) -> Result<(), StoreError>;
+    /// Says that this node lives (a write, so it also proves the database writable), and
+    /// whether it is a cluster member (has a bus); answers the database's clock and the members
+    /// heard from lately ([`Beat`]).
+    async fn beat(&self, bus: bool) -> Result<Beat, StoreError>;
+    /// This node leaves: it no longer counts among the members (a node that drains).
+    async fn leave(&self) -> Result<(), StoreError>;
+    /// Up to `limit` unfinished tables that no node holds, without claiming them.
+    async fn orphans(&self, limit: u32) -> Result<Vec<String>, StoreError>;
+}
+
+/// How long a node that said it lives ([`Leases::beat`]) counts as a member: it beats every
+/// half second, so a node missing for this long is gone.
+pub const MEMBER_MS: i64 = 2_000;
+
+/// A node's heartbeat's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beat {
+    /// The database's clock when it answered, milliseconds since the Unix epoch: the one clock
+    /// the nodes share.
+    pub now_ms: i64,
+    /// The cluster members (nodes with a bus) heard from in the last [`MEMBER_MS`], this one
+    /// included when it has a bus, sorted.
+    pub members: Vec<String>,
 }
 
 /// Guests, accounts and sessions (see `crate::api::accounts`). An account belongs to one guest

@@ -17,7 +17,7 @@ use tokio_postgres::{Client, GenericClient, NoTls, Row};
 use super::provenance::{LeaseEpoch, Provenance, Stamp as ProvenanceStamp};
 use super::{
     ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
-    ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
+    ArchivedGame, Beat, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
     LoggedAction, OpenOptions, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableLog, TableRow,
     TableStatus, Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
@@ -40,6 +40,11 @@ const OWNERSHIP: &[&str] = &[
         table_id TEXT PRIMARY KEY REFERENCES tables (id),
         summary TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS owners_by_expiry ON owners (expires)",
+    // The nodes that said lately that they live (`Leases::beat`), and whether each has a bus.
+    "CREATE TABLE IF NOT EXISTS nodes (
+        node TEXT PRIMARY KEY,
+        bus BOOLEAN NOT NULL,
+        seen TIMESTAMPTZ NOT NULL)",
     "INSERT INTO owners (table_id, node, epoch, expires)
         SELECT id, '', 0, '-infinity' FROM tables WHERE status NOT IN ('finished', 'closed')
         ON CONFLICT (table_id) DO NOTHING",
@@ -894,6 +899,47 @@ impl Leases for PgStore {
         .await
         .map_err(pg)?;
         Ok(())
+    }
+
+    async fn beat(&self, bus: bool) -> Result<Beat, StoreError> {
+        let slot = self.client().await?;
+        slot.execute(
+            "INSERT INTO nodes (node, bus, seen) VALUES ($1, $2, now()) \
+             ON CONFLICT (node) DO UPDATE SET bus = excluded.bus, seen = excluded.seen",
+            &[&self.node, &bus],
+        )
+        .await
+        .map_err(pg)?;
+        let row = slot
+            .query_one(
+                "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT, \
+                 coalesce(array_agg(node ORDER BY node) FILTER \
+                   (WHERE bus AND seen > now() - $1 * interval '1 millisecond'), '{}') FROM nodes",
+                &[&(super::MEMBER_MS as f64)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(Beat { now_ms: row.get(0), members: row.get(1) })
+    }
+
+    async fn leave(&self) -> Result<(), StoreError> {
+        let slot = self.client().await?;
+        slot.execute("DELETE FROM nodes WHERE node = $1", &[&self.node]).await.map_err(pg)?;
+        Ok(())
+    }
+
+    async fn orphans(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT o.table_id FROM owners o JOIN tables t ON t.id = o.table_id \
+                 WHERE o.expires <= now() AND t.status NOT IN ('finished', 'closed') \
+                 ORDER BY o.expires LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
 

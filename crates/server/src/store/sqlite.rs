@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 use super::RATINGS_SCHEMA;
 use super::{
     ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
-    ArchivedGame, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
+    ArchivedGame, Beat, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
     LoggedAction, RatingRow, SCHEMA, SeatRow, SessionRow, Store, StoreError, TableLog, TableRow, TableStatus,
     Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
@@ -647,6 +647,31 @@ impl Leases for SqliteStore {
     async fn release(&self, _table: &str, _epoch: Epoch) -> Result<(), StoreError> {
         Ok(())
     }
+
+    async fn beat(&self, bus: bool) -> Result<Beat, StoreError> {
+        // The one node's database is a file on its machine: the machine's clock is its clock.
+        let now = crate::ids::machine_now_ms();
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES ('last_beat_ms', ?1) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![now.to_string()],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await?;
+        Ok(Beat { now_ms: now, members: if bus { vec![self.node().to_string()] } else { Vec::new() } })
+    }
+
+    async fn leave(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn orphans(&self, _limit: u32) -> Result<Vec<String>, StoreError> {
+        // The one node holds every table.
+        Ok(Vec::new())
+    }
 }
 
 #[async_trait]
@@ -1189,4 +1214,35 @@ fn read_account(c: &Connection, column: &str, value: &str) -> Result<Option<Acco
     )
     .optional()
     .map_err(backend)
+}
+
+/// Copies the SQLite database at `path` to a new file `out` while servers may be writing it
+/// (SQLite's online backup: the copy is one consistent moment of the database), then checks the
+/// copy (`PRAGMA integrity_check`). `out` must not exist yet. How many pages were copied.
+pub fn backup(path: &str, out: &std::path::Path) -> Result<u64, StoreError> {
+    let unusable = |why: String| StoreError::Unusable(why);
+    if out.exists() {
+        return Err(unusable(format!("{} exists already: give a new file", out.display())));
+    }
+    if !std::path::Path::new(path).is_file() {
+        return Err(unusable(format!("the SQLite database {path:?} does not exist")));
+    }
+    let src = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| unusable(format!("the SQLite database {path:?} cannot be opened: {e}")))?;
+    src.busy_timeout(std::time::Duration::from_secs(5)).map_err(backend)?;
+    let mut dst = Connection::open(out).map_err(|e| unusable(format!("{}: {e}", out.display())))?;
+    let pages = {
+        let b = rusqlite::backup::Backup::new(&src, &mut dst).map_err(backend)?;
+        // A few pages at a time, pausing between steps, so that the server's writes go on.
+        b.run_to_completion(256, std::time::Duration::from_millis(2), None).map_err(backend)?;
+        b.progress().pagecount
+    };
+    let check: String = dst.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(backend)?;
+    if check != "ok" {
+        return Err(StoreError::Corrupt(format!(
+            "the copy {} fails its integrity check: {check}",
+            out.display()
+        )));
+    }
+    Ok(u64::try_from(pages).unwrap_or(0))
 }

@@ -84,6 +84,11 @@ impl Tables {
         }
     }
 
+    /// The tables running here.
+    pub fn handles(&self) -> Vec<TableHandle> {
+        self.deps.running.lock().map(|t| t.values().cloned().collect()).unwrap_or_default()
+    }
+
     /// How many tables run here.
     pub fn count(&self) -> usize {
         self.deps.running.lock().map(|t| t.len()).unwrap_or(0)
@@ -111,7 +116,8 @@ impl Tables {
             seed: self.new_seed().map_err(|e| internal(e.to_string()))?,
             host: Some(host.to_string()),
             status: TableStatus::Waiting,
-            created_ms: ids::now_ms(),
+            // The lobby lists tables by age, on every node: by the database's clock.
+            created_ms: self.deps.cluster.db_now_ms(),
             seats,
         };
         let taken = self.deps.cluster.now();
@@ -198,14 +204,63 @@ pub async fn load(
 
 /// Claims up to `limit` orphaned tables and starts them; how many were claimed.
 pub async fn claim_batch(tables: &Arc<Tables>, limit: u32) -> Result<usize, StoreError> {
+    if tables.deps.cluster.draining() {
+        return Ok(0);
+    }
     let asked = tables.deps.cluster.now();
     let claimed = tables.deps.store.claim_orphans(limit).await?;
     let n = claimed.len();
+    tables.deps.cluster.counters.leases_claimed.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
     for (row, epoch) in claimed {
         let id = row.id.clone();
         if let Err(e) = load(tables, row, epoch, asked).await {
             tracing::error!(table = %id, error = %e, "the table is not resumed");
             let _ = tables.deps.store.release(&id, epoch).await;
+        }
+    }
+    Ok(n)
+}
+
+/// Claims this node's share of the orphaned tables (see [`crate::cluster::drain`]): those that
+/// rendezvous hashing over the members gives to it, and any that has waited unclaimed for a
+/// lease and [`crate::store::MEMBER_MS`] (`waiting`: when each orphan was first seen); how many were claimed. A node that hears
+/// of no other member claims a batch of any.
+pub async fn claim_share(
+    tables: &Arc<Tables>,
+    waiting: &mut HashMap<String, Instant>,
+) -> Result<usize, StoreError> {
+    let cluster = &tables.deps.cluster;
+    let members = cluster.members();
+    let me = tables.deps.store.node().to_string();
+    if cluster.draining() || members.len() < 2 || !members.contains(&me) {
+        waiting.clear();
+        return claim_batch(tables, CLAIM_BATCH).await;
+    }
+    let orphans = tables.deps.store.orphans(CLAIM_BATCH * 8).await?;
+    let now = Instant::now();
+    waiting.retain(|id, _| orphans.contains(id));
+    let mut n = 0;
+    for id in orphans {
+        let first = *waiting.entry(id.clone()).or_insert(now);
+        let mine = crate::cluster::drain::rendezvous(&id, &members) == Some(me.as_str());
+        // Not this node's: its member claims it, or, should the members' views differ, any
+        // node once the heard members have been renewed (a member gone for MEMBER_MS drops out).
+        let patience = cluster.lease() + Duration::from_millis(crate::store::MEMBER_MS as u64);
+        if !mine && now.duration_since(first) < patience {
+            continue;
+        }
+        if n as u32 >= CLAIM_BATCH {
+            break;
+        }
+        let asked = Instant::now();
+        if let Some((row, epoch)) = tables.deps.store.claim_table(&id).await? {
+            n += 1;
+            cluster.counters.leases_claimed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            waiting.remove(&id);
+            if let Err(e) = load(tables, row, epoch, asked).await {
+                tracing::error!(table = %id, error = %e, "the table is not resumed");
+                let _ = tables.deps.store.release(&id, epoch).await;
+            }
         }
     }
     Ok(n)
@@ -298,6 +353,7 @@ pub fn spawn_upkeep(tables: &Arc<Tables>) {
     tokio::spawn(async move {
         let mut renewed = tokio::time::Instant::now();
         let mut published: HashMap<String, String> = HashMap::new();
+        let mut waiting: HashMap<String, Instant> = HashMap::new();
         loop {
             let Some(tables) = weak.upgrade() else { break };
             tables.deps.cluster.tick();
@@ -314,7 +370,7 @@ pub fn spawn_upkeep(tables: &Arc<Tables>) {
             if let Err(e) = tables.deps.cluster.check_remote(tables.deps.store.as_ref()).await {
                 tracing::warn!(error = %e, "the tables of connections on other nodes cannot be checked");
             }
-            match claim_batch(&tables, CLAIM_BATCH).await {
+            match claim_share(&tables, &mut waiting).await {
                 Ok(n) if n as u32 == CLAIM_BATCH => pause = Duration::from_millis(200),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "orphaned tables cannot be claimed"),

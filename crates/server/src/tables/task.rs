@@ -278,8 +278,12 @@ where
                 Some(done) = self.done_rx.recv() => Some(Input::Done(done)),
                 _ = sleep_until_opt(wake) => Some(Input::Tick),
                 _ = self.lost.notified() => {
-                    self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    self.fenced("the node could not renew its lease");
+                    if self.deps.cluster.draining() {
+                        self.hand_off();
+                    } else {
+                        self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        self.fenced("the node could not renew its lease");
+                    }
                     None
                 }
                 // The term may have been extended meanwhile: `held` says.
@@ -351,6 +355,18 @@ where
         false
     }
 
+    /// The node drains (`crate::cluster::drain`): between two steps, the task stops, tells its
+    /// connections the table moved, and gives up the lease so that another node claims the
+    /// table at once.
+    fn hand_off(&mut self) {
+        self.deps.cluster.counters.handed_off.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.fenced("the node drains: the table is handed to another node");
+        let (store, id, epoch) = (self.deps.store.clone(), self.id.clone(), self.lease);
+        tokio::spawn(async move {
+            let _ = store.release(&id, epoch).await;
+        });
+    }
+
     /// The node no longer holds the table: stop at once, sending nothing, and tell the
     /// connections at the table that it moved.
     fn fenced(&mut self, why: &str) {
@@ -412,8 +428,12 @@ where
             Input::Request(Request::Gone { conn }) => Some(*conn),
             _ => None,
         };
+        let is_move = matches!(&input, Input::Request(Request::Act { .. }));
+        let arrived = Instant::now();
         let now = self.now();
         let step = self.table.step(input, now);
+        // A move that stores actions (a refused one stores none).
+        let mut counted = is_move && step.writes.iter().any(|w| matches!(w, Write::Actions(_)));
         let fx = match self.persist(&step.writes).await {
             // Stored, but the messages might reach people who follow another node by now: the
             // next owner loads the step from the log, and they enter the table again there.
@@ -426,9 +446,16 @@ where
                 let _ = self.deps.store.release(&self.id, self.lease).await;
                 return;
             }
-            Err(e) => self.table.refuse(step, &e.to_string(), self.now()),
+            Err(e) => {
+                counted = false;
+                self.deps.cluster.counters.storage_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.table.refuse(step, &e.to_string(), self.now())
+            }
         };
         self.carry_out(fx);
+        if counted {
+            self.deps.cluster.counters.observe_move(arrived.elapsed());
+        }
         if let Some(conn) = gone {
             self.outs.remove(&conn);
         }
@@ -499,7 +526,16 @@ where
             if job.is_quick() {
                 let _ = tx.send(job.run());
             } else {
+                // Bots' thinking waits for a blocking thread: counted while it waits, and how long.
+                let counters = self.deps.cluster.clone();
+                counters.counters.bot_jobs_waiting.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let queued = std::time::Instant::now();
                 tokio::task::spawn_blocking(move || {
+                    let c = &counters.counters;
+                    c.bot_jobs_waiting.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                    c.bot_wait_us
+                        .fetch_add(queued.elapsed().as_micros() as u64, std::sync::atomic::Ordering::Relaxed);
+                    c.bot_jobs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let _ = tx.send(job.run());
                 });
             }
