@@ -135,7 +135,7 @@ impl Cluster {
     pub async fn bus_ready(&self, node: &str) -> Result<(), String> {
         let Some(bus) = self.bus() else { return Ok(()) };
         // A "moved" for no connection: heard and dropped.
-        let probe = super::BusMsg::Moved { conn: 0, table: String::new(), attach: 0 };
+        let probe = super::BusMsg::Moved { conn: 0, table: String::new(), attach: 0, epoch: 0 };
         let text = serde_json::to_string(&probe).map_err(|e| e.to_string())?;
         match bus.publish(&super::node_channel(node), &text).await {
             Ok(Some(0)) => Err("the bus does not carry the node's own channel to it".into()),
