@@ -253,8 +253,8 @@ export async function waitNextHand(page, from, timeout) {
 }
 
 /**
- * Plays a one-hand Madiao match by clicking, hand after hand (a redeal does not count: then the
- * next hand, after the pause), at most four; resolves with whether the match is over.
+ * Plays a short Madiao match by clicking, hand after hand (a redeal does not count: then the
+ * next hand, after the pause), at most eight; resolves with whether the match is over.
  */
 export async function playMadiaoMatch(page) {
   const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');

@@ -87,9 +87,10 @@ test('a rated Madiao match of two people: each change beside his final score; bo
     await b.locator('.new-table').waitFor();
     await claim(b, `bo_${stamp}`);
 
-    // A rated one-hand match: Rui, a Beginner, a Club player and an open seat for Bo.
+    // A rated four-hand match (the shortest rated Madiao, docs/ratings.md): Rui, a Beginner, a
+    // Club player and an open seat for Bo.
     const id = await createTable(a, 'madiao', {
-      variants: { game_length: 'hands:1' }, name: 'Rated pair', rated: true, pace: 'fast',
+      variants: { game_length: 'hands:4' }, name: 'Rated pair', rated: true, pace: 'fast',
       seat1: 'bot:random', seat2: 'bot:heuristic', seat3: 'open',
     });
     // The lobby's list names the bots for players, their internal names as tooltips.
