@@ -12,6 +12,7 @@ use crate::App;
 pub mod accounts;
 pub mod archive;
 pub mod error;
+pub mod hashing;
 pub mod mygames;
 pub mod ratings;
 pub mod tables;
