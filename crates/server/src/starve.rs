@@ -183,6 +183,7 @@ async fn victim(mut sock: Socket, shared: Arc<Shared>, mut rng: Rng, mut stop: w
                 let (event, mv, legal) = match m {
                     ServerMsg::Update(u) => (Some(u.event), u.move_no, u.legal),
                     ServerMsg::Sync(s) => (None, s.move_no, s.legal),
+                    ServerMsg::Error(e) if e.message.contains("already begun") => continue,
                     ServerMsg::Error(e) => {
                         shared.errors.lock().unwrap_or_else(|e| e.into_inner()).push(e.message);
                         continue;
@@ -208,9 +209,10 @@ async fn victim(mut sock: Socket, shared: Arc<Shared>, mut rng: Rng, mut stop: w
                 }
                 let counts = !matches!(event, Some(TableEvent::Window { .. }) | None);
                 last = Some((now, counts));
-                pending = legal.as_ref().and_then(|l| random_act(l, &mut rng)).map(|a| {
-                    (now + Duration::from_millis(300 + u64::from(rng.below(301))), a, mv)
-                });
+                // A later message without a move for the person leaves a pending one as it is.
+                if let Some(a) = legal.as_ref().and_then(|l| random_act(l, &mut rng)) {
+                    pending = Some((now + Duration::from_millis(300 + u64::from(rng.below(301))), a, mv));
+                }
             }
             _ = async { if let Some(t) = at { tokio::time::sleep_until(t).await } }, if at.is_some() => {
                 if let Some((_, action, mv)) = pending.take() {
@@ -277,12 +279,15 @@ pub async fn run_starve(opts: &StarveOptions, progress: impl Fn(&str)) -> Result
             name: Some(format!("victim {i}")),
             turn_seconds: 60,
             private: true,
+            // Timed, so that the pause after a hand ends by itself (the person never says ready).
+            untimed: Some(false),
             seats: Some(vec![SeatChoice::Me, bot.clone(), bot.clone(), bot]),
             ..NewTable::new(GameKind::Madiao)
         };
         let id = client.create_table(&g.token, &body).await?.table.id;
         let mut sock = client.connect_as(&g.token).await?;
         sock.send_msg(&ClientMsg::Join { table: id, seat: Some(0) }).await?;
+        // The match begins when its host starts it (it may have begun already: then it says so).
         sock.send_msg(&ClientMsg::Start).await?;
         tasks.push(tokio::spawn(victim(sock, shared.clone(), seeds.fork(), stop_rx.clone())));
     }
