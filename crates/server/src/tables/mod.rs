@@ -33,6 +33,9 @@ pub struct Tables {
     tables_per_guest: usize,
     /// The source of new tables' seeds when the server was given one ([`crate::Config::table_seed`]).
     seeds: Option<Mutex<cards::Rng>>,
+    /// Held while a table of bots only is counted and made, so that requests at once cannot all
+    /// pass the count before any of their tables is among the running ones.
+    making_bot_table: tokio::sync::Mutex<()>,
 }
 
 impl Tables {
@@ -61,6 +64,7 @@ impl Tables {
                 }),
                 tables_per_guest,
                 seeds: table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
+                making_bot_table: tokio::sync::Mutex::new(()),
             }
         }))
     }
@@ -134,9 +138,13 @@ impl Tables {
         origin: Option<IpAddr>,
     ) -> Result<(String, TableHandle), CreateError> {
         let internal = |e: String| CreateError::Internal(e);
-        if seats.iter().all(|s| matches!(s, SeatRow::Bot(_))) {
+        let _making = if seats.iter().all(|s| matches!(s, SeatRow::Bot(_))) {
+            let making = self.making_bot_table.lock().await;
             self.check_bot_tables(host, origin)?;
-        }
+            Some(making)
+        } else {
+            None
+        };
         let hosted = self.deps.store.hosted_tables(host).await.map_err(|e| internal(e.to_string()))?;
         if hosted >= self.tables_per_guest {
             return Err(CreateError::TooMany { hosted, limit: self.tables_per_guest });
