@@ -14,12 +14,15 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
+/// A group's members with something queued, each with its items, the next to be served first.
+type Members<M, T> = VecDeque<(M, VecDeque<T>)>;
+
 /// Items queued by (group, member): [`FairQueue::pop`] takes the groups in turn, within a group
 /// its members in turn, and a member's items first in, first out. A group is an address (or
 /// whatever stands for one), a member an owner at that address (a table's host, a guest).
 pub struct FairQueue<G, M, T> {
     /// The groups with something queued, the next to be served first.
-    groups: VecDeque<(G, VecDeque<(M, VecDeque<T>)>)>,
+    groups: VecDeque<(G, Members<M, T>)>,
     len: usize,
 }
 
