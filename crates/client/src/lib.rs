@@ -75,6 +75,16 @@ impl Client {
         Client { addr, http: HyperClient::builder(TokioExecutor::new()).build_http() }
     }
 
+    /// A client of the server at `addr` whose HTTP requests leave from the local address
+    /// `local` (on Linux any of 127.0.0.0/8 reaches a server on the loopback interface: the load
+    /// tool and the tests stand for other machines so).
+    pub fn with_local_address(addr: &str, local: std::net::IpAddr) -> Client {
+        let addr = addr.trim_start_matches("http://").trim_end_matches('/').to_string();
+        let mut connector = HttpConnector::new();
+        connector.set_local_address(Some(local));
+        Client { addr, http: HyperClient::builder(TokioExecutor::new()).build(connector) }
+    }
+
     /// The server's address.
     pub fn addr(&self) -> &str {
         &self.addr

@@ -6,6 +6,14 @@
 //! and its result is stored with the game ([`crate::store::AnalysisStore::put_analysis`]) and served from
 //! the store from then on (`GET /api/games/{id}/analysis?hand=K&seat=S`), also after a restart.
 //!
+//! The queue is served in turns between the addresses that asked, and between the guests of one
+//! address ([`crate::pool::FairQueue`]); one address holds at most
+//! [`AnalysisLimits::per_address`] of its places, so it cannot keep the queue full for others.
+//! `GET` is rate-limited per address ([`AnalysisLimits::polls_per_second`]) and answers from
+//! what is kept: a job's state in memory, the stored analysis, or, for a game whose hands it
+//! must check, the hands' outline ([`HandsOutline`]) read once from the record off the async
+//! workers and kept; a `GET` never reads and parses a record on the async workers.
+//!
 //! The same hand, seat, seed and budget give the same analysis, so asking for one that is
 //! queued or running joins that job, and asking for one already stored gives it at once. Only the
 //! hands of finished games are analysed (a table's record exists only once its match is over, so
@@ -14,6 +22,7 @@
 //! seat.
 
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -31,6 +40,8 @@ use table::protocol::ApiCode;
 
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, ok_json};
+use crate::listen::Peer;
+use crate::pool::FairQueue;
 use crate::store::{AnalysisKey, SeatRow, Store, TableRow, TableStatus};
 
 /// The nice value of the analysis threads: the lowest priority.
@@ -57,6 +68,12 @@ pub struct AnalysisLimits {
     /// The nice value of the analysis threads ([`NICE`], the lowest priority, unless a test
     /// must see analyses finish on a machine kept busy by other work).
     pub nice: i32,
+    /// Places of the queue the guests of one address may hold at once.
+    pub per_address: usize,
+    /// `GET` requests one address may make per second on average…
+    pub polls_per_second: f64,
+    /// …and in a burst.
+    pub poll_burst: f64,
 }
 
 impl Default for AnalysisLimits {
@@ -70,6 +87,9 @@ impl Default for AnalysisLimits {
             burst: 5.0,
             finished_kept: 256,
             nice: NICE,
+            per_address: 4,
+            polls_per_second: 20.0,
+            poll_burst: 100.0,
         }
     }
 }
@@ -136,12 +156,15 @@ struct Job {
     record: String,
 }
 
+/// Who asked for a job: the address (or `unknown`) and the guest; the queue's turns go by them.
+type Asker = (String, String);
+
 #[derive(Default)]
 struct Jobs {
     /// Every job queued, running or lately finished, by key.
     states: HashMap<AnalysisKey, JobState>,
-    /// The jobs waiting for a thread, first first.
-    queue: VecDeque<Job>,
+    /// The jobs waiting for a thread, in turns by address, then by guest.
+    queue: FairQueue<String, String, Job>,
     /// Finished jobs, oldest first (what is evicted from `states`).
     finished: VecDeque<AnalysisKey>,
     /// Jobs running now.
@@ -154,8 +177,30 @@ pub struct Analyses {
     jobs: Mutex<Jobs>,
     wake: Condvar,
     buckets: Mutex<HashMap<String, crate::rate::RateBucket>>,
+    /// `GET`'s allowance, by address.
+    polls: Mutex<HashMap<IpAddr, crate::rate::RateBucket>>,
     started: std::sync::atomic::AtomicU64,
+    /// The hands' outlines of finished games, read from their records (which do not change).
+    outlines: Mutex<Outlines>,
+    /// Records read for their outline since the start.
+    outlines_read: std::sync::atomic::AtomicU64,
+    /// Records being read for their outline at once (off the async workers).
+    reading: tokio::sync::Semaphore,
 }
+
+/// What the analyses need to know of a finished game's record: for each hand, whether it was
+/// played to its end.
+pub type HandsOutline = Arc<Vec<bool>>;
+
+/// The outlines kept, at most [`OUTLINES_KEPT`] (the oldest go first).
+#[derive(Default)]
+struct Outlines {
+    by_game: HashMap<String, HandsOutline>,
+    order: VecDeque<String>,
+}
+
+/// How many games' outlines are kept.
+pub const OUTLINES_KEPT: usize = 1024;
 
 /// Why a job was not queued.
 #[derive(Debug, PartialEq, Eq)]
@@ -164,6 +209,8 @@ pub enum Refused {
     Off,
     /// The queue is full.
     Full,
+    /// The guests of the address hold their share of the queue.
+    AddressFull,
 }
 
 impl Analyses {
@@ -174,7 +221,45 @@ impl Analyses {
             jobs: Mutex::new(Jobs::default()),
             wake: Condvar::new(),
             buckets: Mutex::new(HashMap::new()),
+            polls: Mutex::new(HashMap::new()),
             started: std::sync::atomic::AtomicU64::new(0),
+            outlines: Mutex::new(Outlines::default()),
+            outlines_read: std::sync::atomic::AtomicU64::new(0),
+            reading: tokio::sync::Semaphore::new(1),
+        }
+    }
+
+    /// Takes one `GET` from `ip`'s allowance, or says how many seconds to wait.
+    pub fn allow_poll(&self, ip: IpAddr) -> Result<(), f64> {
+        let mut b = self.polls.lock().unwrap_or_else(PoisonError::into_inner);
+        if b.len() > 10_000 {
+            b.retain(|_, x| !x.is_full());
+        }
+        let l = self.limits;
+        let bucket =
+            b.entry(ip).or_insert_with(|| crate::rate::RateBucket::new(l.polls_per_second, l.poll_burst));
+        if bucket.take() { Ok(()) } else { Err(bucket.wait_seconds()) }
+    }
+
+    /// How many records were read for their hands' outline since the start (each game's once
+    /// while its outline is kept).
+    pub fn outlines_read(&self) -> u64 {
+        self.outlines_read.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn outline(&self, game: &str) -> Option<HandsOutline> {
+        self.outlines.lock().unwrap_or_else(PoisonError::into_inner).by_game.get(game).cloned()
+    }
+
+    fn keep_outline(&self, game: &str, outline: HandsOutline) {
+        let mut o = self.outlines.lock().unwrap_or_else(PoisonError::into_inner);
+        if o.by_game.insert(game.to_string(), outline).is_none() {
+            o.order.push_back(game.to_string());
+        }
+        while o.order.len() > OUTLINES_KEPT {
+            if let Some(old) = o.order.pop_front() {
+                o.by_game.remove(&old);
+            }
         }
     }
 
@@ -217,8 +302,14 @@ impl Analyses {
         if bucket.take() { Ok(()) } else { Err(bucket.wait_seconds()) }
     }
 
-    /// Queues a job (or joins the one queued or running under the same key); its state now.
-    fn submit(&self, key: AnalysisKey, record: String) -> Result<(JobState, Option<u32>), Refused> {
+    /// Queues a job asked for by `asker` (or joins the one queued or running under the same
+    /// key); its state now.
+    fn submit(
+        &self,
+        key: AnalysisKey,
+        record: String,
+        asker: Asker,
+    ) -> Result<(JobState, Option<u32>), Refused> {
         if self.limits.workers == 0 {
             return Err(Refused::Off);
         }
@@ -226,7 +317,7 @@ impl Analyses {
         if let Some(s) = jobs.states.get(&key).cloned() {
             match s {
                 JobState::Queued => {
-                    let ahead = jobs.queue.iter().position(|j| j.key == key).map(|p| p as u32);
+                    let ahead = jobs.queue.position(|j| j.key == key).map(|p| p as u32);
                     return Ok((s, ahead));
                 }
                 JobState::Running { .. } => return Ok((s, None)),
@@ -240,12 +331,16 @@ impl Analyses {
         if jobs.queue.len() >= self.limits.queue {
             return Err(Refused::Full);
         }
-        let ahead = jobs.queue.len() as u32;
+        if jobs.queue.group_len(&asker.0) >= self.limits.per_address.max(1) {
+            return Err(Refused::AddressFull);
+        }
         jobs.states.insert(key.clone(), JobState::Queued);
-        jobs.queue.push_back(Job { key, record });
+        let wanted = key.clone();
+        jobs.queue.push(asker.0, asker.1, Job { key, record });
+        let ahead = jobs.queue.position(|j| j.key == wanted).map(|p| p as u32);
         drop(jobs);
         self.wake.notify_one();
-        Ok((JobState::Queued, Some(ahead)))
+        Ok((JobState::Queued, ahead))
     }
 
     /// The state of the job under `key`, if one is queued, running or lately finished.
@@ -253,7 +348,7 @@ impl Analyses {
         let jobs = self.lock();
         let s = jobs.states.get(key)?.clone();
         let ahead = match s {
-            JobState::Queued => jobs.queue.iter().position(|j| j.key == *key).map(|p| p as u32),
+            JobState::Queued => jobs.queue.position(|j| j.key == *key).map(|p| p as u32),
             _ => None,
         };
         Some((s, ahead))
@@ -293,7 +388,7 @@ fn worker(app: std::sync::Weak<App>, rt: tokio::runtime::Handle) {
         let job = {
             let mut jobs = a.analyses.lock();
             loop {
-                if let Some(j) = jobs.queue.pop_front() {
+                if let Some(j) = jobs.queue.pop() {
                     jobs.running += 1;
                     a.analyses.started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     jobs.states.insert(j.key.clone(), JobState::Running { done: 0, total: 0 });
@@ -378,6 +473,98 @@ fn may_see(row: &TableRow, guest: Option<&str>) -> bool {
         || row.seats.iter().any(|s| matches!(s, SeatRow::Person { guest, .. } if guest == g))
 }
 
+/// The row of the game `id`, if the requester may see it.
+async fn visible_row(app: &App, id: &str, guest: Option<&str>) -> Result<TableRow, ApiError> {
+    let row = app.store.table(id).await.map_err(store_error)?.ok_or_else(|| no_game(id))?;
+    if !may_see(&row, guest) {
+        return Err(no_game(id));
+    }
+    Ok(row)
+}
+
+/// The record of the finished game at `row`, or why there is none.
+async fn record_text(app: &App, row: &TableRow) -> Result<String, ApiError> {
+    match app.store.record(&row.id).await.map_err(store_error)? {
+        Some(text) => Ok(text),
+        None if row.status == TableStatus::Closed => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            ApiCode::Closed,
+            "the host closed this table before its match ended: it has no record to analyse",
+        )),
+        None => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            ApiCode::NotFinished,
+            "the game at this table is not over: its hands can be analysed once it is",
+        )),
+    }
+}
+
+/// For each hand of a record, whether it was played to its end.
+fn outline_from(text: &str) -> Result<Vec<bool>, String> {
+    let rec = record::parse(text).map_err(|e| format!("the stored record cannot be read: {e}"))?;
+    Ok(match &rec {
+        AnyRecord::Madiao(r) => r.hands.iter().map(|h| h.result.is_some()).collect(),
+        AnyRecord::Dabaifen(r) => r.hands.iter().map(|h| h.result.is_some()).collect(),
+    })
+}
+
+/// The hands' outline of the finished game at `row`: kept, or read from its record (`text`, or
+/// fetched) on a blocking thread, one record at a time, and kept.
+async fn outline(app: &App, row: &TableRow, text: Option<&str>) -> Result<HandsOutline, ApiError> {
+    if let Some(o) = app.analyses.outline(&row.id) {
+        return Ok(o);
+    }
+    let text = match text {
+        Some(t) => t.to_string(),
+        None => record_text(app, row).await?,
+    };
+    let _turn = app
+        .analyses
+        .reading
+        .acquire()
+        .await
+        .map_err(|_| ApiError::internal("the record readers are closed"))?;
+    // Read by another request meanwhile.
+    if let Some(o) = app.analyses.outline(&row.id) {
+        return Ok(o);
+    }
+    let read = tokio::task::spawn_blocking(move || outline_from(&text))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?
+        .map_err(ApiError::internal)?;
+    app.analyses.outlines_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let o: HandsOutline = Arc::new(read);
+    app.analyses.keep_outline(&row.id, o.clone());
+    Ok(o)
+}
+
+/// Checks that `hand` is a hand of the outline played to its end.
+fn check_hand(outline: &HandsOutline, hand: u32) -> Result<(), ApiError> {
+    let hands = outline.len();
+    match outline.get(hand as usize) {
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            ApiCode::NoHand,
+            format!("the game has {hands} hand(s), numbered from 0: there is no hand {hand}"),
+        )),
+        Some(false) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            ApiCode::NotFinished,
+            format!(
+                "hand {hand} was not played to its end (the match ended during it): it cannot be analysed"
+            ),
+        )),
+        Some(true) => Ok(()),
+    }
+}
+
+fn check_seat(seat: u8) -> Result<(), ApiError> {
+    if seat > 3 {
+        return Err(ApiError::bad(format!("seat: a seat is 0, 1, 2 or 3, not {seat}")));
+    }
+    Ok(())
+}
+
 /// The record of a finished game the requester may see, with the hand and seat checked.
 async fn finished_hand(
     app: &App,
@@ -386,54 +573,10 @@ async fn finished_hand(
     hand: u32,
     seat: u8,
 ) -> Result<String, ApiError> {
-    if seat > 3 {
-        return Err(ApiError::bad(format!("seat: a seat is 0, 1, 2 or 3, not {seat}")));
-    }
-    let row = app.store.table(id).await.map_err(store_error)?.ok_or_else(|| no_game(id))?;
-    if !may_see(&row, guest) {
-        return Err(no_game(id));
-    }
-    let Some(text) = app.store.record(id).await.map_err(store_error)? else {
-        return Err(if row.status == TableStatus::Closed {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                ApiCode::Closed,
-                "the host closed this table before its match ended: it has no record to analyse",
-            )
-        } else {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                ApiCode::NotFinished,
-                "the game at this table is not over: its hands can be analysed once it is",
-            )
-        });
-    };
-    let rec = record::parse(&text)
-        .map_err(|e| ApiError::internal(format!("the stored record cannot be read: {e}")))?;
-    let (hands, finished) = match &rec {
-        AnyRecord::Madiao(r) => {
-            (r.hands.len(), r.hands.get(hand as usize).is_some_and(|h| h.result.is_some()))
-        }
-        AnyRecord::Dabaifen(r) => {
-            (r.hands.len(), r.hands.get(hand as usize).is_some_and(|h| h.result.is_some()))
-        }
-    };
-    if hand as usize >= hands {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            ApiCode::NoHand,
-            format!("the game has {hands} hand(s), numbered from 0: there is no hand {hand}"),
-        ));
-    }
-    if !finished {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            ApiCode::NotFinished,
-            format!(
-                "hand {hand} was not played to its end (the match ended during it): it cannot be analysed"
-            ),
-        ));
-    }
+    check_seat(seat)?;
+    let row = visible_row(app, id, guest).await?;
+    let text = record_text(app, &row).await?;
+    check_hand(&outline(app, &row, Some(&text)).await?, hand)?;
     Ok(text)
 }
 
@@ -488,6 +631,7 @@ fn with_retry(e: ApiError, secs: u64) -> Response {
 async fn ask(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> ApiResult {
@@ -517,7 +661,8 @@ async fn ask(
             secs,
         ));
     }
-    match app.analyses.submit(key.clone(), record) {
+    let asker = (peer.map_or_else(|| "unknown".to_string(), |ip| ip.to_string()), g.id.clone());
+    match app.analyses.submit(key.clone(), record, asker) {
         Ok((state, ahead)) => ok_json(StatusCode::ACCEPTED, reply(&key, state, ahead, None)),
         Err(Refused::Off) => Err(off()),
         Err(Refused::Full) => Ok(with_retry(
@@ -531,15 +676,45 @@ async fn ask(
             ),
             60,
         )),
+        Err(Refused::AddressFull) => Ok(with_retry(
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ApiCode::RateLimited,
+                format!(
+                    "the guests of your address have {} analyses waiting, as many as one address may: \
+                     ask again when one has begun",
+                    app.analyses.limits().per_address.max(1)
+                ),
+            ),
+            10,
+        )),
     }
 }
 
 async fn status(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult {
+    if let Some(ip) = peer
+        && let Err(secs) = app.analyses.allow_poll(ip)
+    {
+        let l = app.analyses.limits();
+        let secs = secs.ceil().clamp(1.0, 3600.0) as u64;
+        return Ok(with_retry(
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ApiCode::RateLimited,
+                format!(
+                    "an address may follow analyses {} times a second ({} at once): try again in {secs} s",
+                    l.polls_per_second, l.poll_burst
+                ),
+            ),
+            secs,
+        ));
+    }
     let number = |k: &str| -> Result<u32, ApiError> {
         crate::api::error::query_number(&q, k)?
             .ok_or_else(|| ApiError::bad(format!("{k}: a whole number is needed")))
@@ -563,10 +738,13 @@ async fn status(
         }
         return ok_json(StatusCode::OK, reply(&key, state, ahead, None));
     }
-    finished_hand(&app, &id, guest.as_deref(), hand, seat).await?;
+    // From what is kept: the stored analysis; else the hands' outline says what is wrong.
+    check_seat(seat)?;
+    let row = visible_row(&app, &id, guest.as_deref()).await?;
     if let Some(r) = stored(&app, &key).await? {
         return ok_json(StatusCode::OK, r);
     }
+    check_hand(&outline(&app, &row, None).await?, hand)?;
     if app.analyses.limits().workers == 0 {
         return Err(off());
     }
@@ -575,4 +753,45 @@ async fn status(
         ApiCode::NoAnalysis,
         format!("hand {hand} has not been analysed for seat {seat}: ask for it with POST"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(table: &str, seat: u8) -> AnalysisKey {
+        AnalysisKey { table: table.into(), hand: 0, seat, seed: 1, think_ms: 10 }
+    }
+
+    fn asker(ip: &str, guest: &str) -> Asker {
+        (ip.to_string(), guest.to_string())
+    }
+
+    /// One address cannot fill the queue: past its share it is refused, another address still
+    /// gets a place, and its job is taken before the first address's later ones. (A plain
+    /// first-in-first-out queue took all sixteen from the first address and put the other
+    /// address's job last, or refused it.)
+    #[test]
+    fn the_queue_is_shared_fairly_between_addresses() {
+        let limits = AnalysisLimits { workers: 1, queue: 16, per_address: 4, ..AnalysisLimits::default() };
+        let a = Analyses::new(limits);
+        let mut refused = None;
+        for i in 0..10u8 {
+            // Ten guests of one address, one job each.
+            match a.submit(key(&format!("t{i}"), 0), String::new(), asker("10.0.0.1", &format!("g{i}"))) {
+                Ok(_) => {}
+                Err(e) => {
+                    refused = Some((i, e));
+                    break;
+                }
+            }
+        }
+        assert_eq!(refused, Some((4, Refused::AddressFull)), "the address's share is 4 places");
+        let (state, ahead) = a.submit(key("other", 1), String::new(), asker("10.0.0.2", "h")).unwrap();
+        assert_eq!((state, ahead), (JobState::Queued, Some(1)), "one job of the first address before it");
+        assert_eq!(a.state(&key("other", 1)).map(|s| s.1), Some(Some(1)));
+        let mut jobs = a.lock();
+        let order: Vec<String> = std::iter::from_fn(|| jobs.queue.pop()).map(|j| j.key.table).collect();
+        assert_eq!(order, ["t0", "other", "t1", "t2", "t3"]);
+    }
 }

@@ -34,9 +34,11 @@ pub mod listen;
 pub mod loadtest;
 pub mod metrics;
 pub mod proxy;
+pub mod pool;
 pub mod rate;
 pub mod ratings;
 pub mod replay;
+pub mod starve;
 pub mod store;
 pub mod tables;
 pub mod typescript;
@@ -88,6 +90,8 @@ pub struct Limits {
     pub guest_every_seconds: f64,
     /// Unfinished tables one guest may host at once.
     pub tables_per_guest: usize,
+    /// The bots' threads, and the bounds on tables of bots only.
+    pub bots: tables::bots::BotLimits,
     /// The replay API's limits (posts per guest, replays at once, the cache of replays).
     pub replay: replay::ReplayLimits,
     /// A WebSocket that sends no text message and no pong for this long is closed (binary frames
@@ -117,6 +121,7 @@ impl Default for Limits {
             guests_burst: 10.0,
             guest_every_seconds: 60.0,
             tables_per_guest: 20,
+            bots: tables::bots::BotLimits::default(),
             replay: replay::ReplayLimits::default(),
             idle_seconds: 90,
             accounts: accounts::AccountLimits::default(),
@@ -365,7 +370,9 @@ impl App {
             config.timing,
             config.limits.tables_per_guest,
             config.table_seed,
-        );
+            config.limits.bots,
+        )
+        .map_err(|e| StoreError::Backend(format!("cannot start the bots' threads: {e}")))?;
         let app = Arc::new(App {
             store,
             timing: config.timing,

@@ -19,7 +19,15 @@ use common::{TestServer, fast, fast_limits};
 /// Fast analyses (a small budget), `workers` threads, `queue` places.
 fn config(workers: usize, queue: usize, think_ms: u32) -> Config {
     let mut limits = fast_limits();
-    limits.analysis = AnalysisLimits { workers, queue, think_ms, ..AnalysisLimits::default() };
+    // The tests follow their analyses as fast as they can.
+    limits.analysis = AnalysisLimits {
+        workers,
+        queue,
+        think_ms,
+        polls_per_second: 1000.0,
+        poll_burst: 1000.0,
+        ..AnalysisLimits::default()
+    };
     // A fixed table seed: a deal that ends at once by a meld (about one in a hundred) would leave
     // nothing to analyse.
     Config { timing: fast(), limits, table_seed: Some(7), ..Default::default() }
@@ -287,4 +295,83 @@ async fn with_no_workers_analyses_are_off() {
     let (s, b) = srv.client.get(&format!("{}?hand=0&seat=0", path(&id))).await.unwrap();
     assert_eq!((s, b["error"]["code"].as_str()), (503, Some("analysis_off")), "{b}");
     assert_eq!(srv.app.analyses.started(), 0);
+}
+
+/// `GET` answers from what is kept: a game's record is read for its hands' outline once (off the
+/// async workers), however often the status is asked, and a done analysis is answered from the
+/// store without reading the record at all; an address asking too often is refused
+/// `rate_limited`. (Before, every such `GET` read and parsed the whole record on the async
+/// workers, without a limit.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_reads_a_record_once_and_is_rate_limited() {
+    let mut cfg = config(1, 16, 10);
+    cfg.limits.analysis.poll_burst = 60.0;
+    cfg.limits.analysis.polls_per_second = 0.001;
+    let srv = TestServer::start_config(cfg).await;
+    let ann = srv.guest("Ann").await;
+    let (id, _) = finished_game(&srv, &ann, "madiao", false).await;
+    let code = |v: &Value| v["error"]["code"].as_str().unwrap_or_default().to_string();
+    for _ in 0..10 {
+        let (s, b) = srv.client.get(&format!("{}?hand=0&seat=2", path(&id))).await.unwrap();
+        assert_eq!((s, code(&b)), (404, "no_analysis".into()), "{b}");
+        let (s, b) = srv.client.get(&format!("{}?hand=5&seat=0", path(&id))).await.unwrap();
+        assert_eq!((s, code(&b)), (404, "no_hand".into()), "{b}");
+    }
+    assert_eq!(srv.app.analyses.outlines_read(), 1, "the record was read once for twenty answers");
+    // A done analysis: its polls read nothing more.
+    let (s, b) = srv.client.post(&path(&id), &json!({"hand": 0, "seat": 1}), Some(&ann.token)).await.unwrap();
+    assert_eq!(s, 202, "{b}");
+    let seen = until_done(&srv, &id, 0, 1).await;
+    for _ in 0..5 {
+        let (s, b) = srv.client.get(&format!("{}?hand=0&seat=1", path(&id))).await.unwrap();
+        assert_eq!((s, &b["status"]), (200, &json!("done")), "{b}");
+    }
+    assert_eq!(srv.app.analyses.outlines_read(), 1);
+    // The allowance (60 at once, then one in about twenty minutes) runs out.
+    let used = 20 + seen.len() + 5;
+    let mut limited = None;
+    for _ in used..70 {
+        let (s, b) = srv.client.get(&format!("{}?hand=0&seat=1", path(&id))).await.unwrap();
+        if s == 429 {
+            limited = Some(b);
+            break;
+        }
+    }
+    let limited = limited.expect("the allowance ran out");
+    assert_eq!(code(&limited), "rate_limited", "{limited}");
+}
+
+/// One address cannot keep the queue full: past its share (4 places) its guests are refused,
+/// and a guest of another address still gets a place. (Before, one address's guests took all
+/// sixteen places and the other was refused `busy`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_only_its_share_of_the_queue() {
+    // No thread takes the jobs meanwhile: a budget that keeps the one thread on the first.
+    let srv = TestServer::start_config(config(1, 16, 2000)).await;
+    let ann = srv.guest("Ann").await;
+    let (one, _) = finished_game(&srv, &ann, "madiao", false).await;
+    let (two, _) = finished_game(&srv, &ann, "madiao", false).await;
+    let mut refused = None;
+    for k in 0..8u8 {
+        let g = srv.guest(&format!("Guest {k}")).await;
+        let id = if k < 4 { &one } else { &two };
+        let (s, b) =
+            srv.client.post(&path(id), &json!({"hand": 0, "seat": k % 4}), Some(&g.token)).await.unwrap();
+        if s == 429 {
+            refused = Some((k, b));
+            break;
+        }
+        assert!(s == 202, "{b}");
+    }
+    let (k, b) = refused.expect("the address's share ran out");
+    assert_eq!(b["error"]["code"], "rate_limited", "{b}");
+    assert!(b["error"]["message"].as_str().unwrap().contains("your address"), "{b}");
+    // Four waiting (and maybe one more running) were taken; the next was refused.
+    assert!((4..=5).contains(&k), "refused after {k}");
+    // Another address: its guest gets a place (the load tool's clients come from 127.0.0.1; a
+    // second loopback address stands for another machine).
+    let other = client::Client::with_local_address(srv.client.addr(), "127.0.0.2".parse().unwrap());
+    let g = other.guest("Elsewhere").await.unwrap();
+    let (s, b) = other.post(&path(&two), &json!({"hand": 0, "seat": 3}), Some(&g.token)).await.unwrap();
+    assert_eq!((s, &b["status"]), (202, &json!("queued")), "{b}");
 }

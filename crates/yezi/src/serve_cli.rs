@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use cards::record::GameKind;
 use clap::Args;
 use server::loadtest::{LoadOptions, ReplayLoadOptions, run, run_replay};
+use server::starve::{SigninOptions, StarveOptions, run_signins, run_starve};
 use server::{App, Config, Limits};
 use table::settings::Timing;
 
@@ -144,6 +145,19 @@ pub struct ServeArgs {
     /// The bot's thinking per decision of an analysis, in nominal milliseconds.
     #[arg(long, default_value_t = server::analysis::AnalysisLimits::default().think_ms)]
     pub analysis_think_ms: u32,
+    /// Threads the built-in bots think on (0: one per core); their decisions take turns by the
+    /// address each table was made from, then by its host.
+    #[arg(long, default_value_t = server::tables::bots::BotLimits::default().threads)]
+    pub bot_threads: usize,
+    /// Threads external bots' decisions wait on (each at most its time limit).
+    #[arg(long, default_value_t = server::tables::bots::BotLimits::default().external_threads)]
+    pub external_bot_threads: usize,
+    /// Unfinished tables of bots only (no person seated) one guest may host at once.
+    #[arg(long, default_value_t = server::tables::bots::BotLimits::default().tables_per_guest)]
+    pub bot_tables_per_guest: usize,
+    /// Unfinished tables of bots only the guests of one address may host at once.
+    #[arg(long, default_value_t = server::tables::bots::BotLimits::default().tables_per_ip)]
+    pub bot_tables_per_ip: usize,
     /// On SIGTERM or SIGINT the node drains: it stops accepting connections, hands each of its
     /// tables to another node and closes its connections, waiting at most this many seconds,
     /// then exits. See docs/deploy.md.
@@ -183,8 +197,8 @@ fn load_bots(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
-/// The async runtime: a worker thread per core, and a few threads for the bots' thinking (more
-/// would not think faster on this many cores, and each costs memory).
+/// The async runtime: a worker thread per core, and a few blocking threads (replays, a player's
+/// games; the bots, the password hashes and the analyses have threads of their own).
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -227,6 +241,12 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             queue: args.analysis_queue,
             think_ms: args.analysis_think_ms.max(1),
             ..Default::default()
+        },
+        bots: server::tables::bots::BotLimits {
+            threads: args.bot_threads,
+            external_threads: args.external_bot_threads.max(1),
+            tables_per_guest: args.bot_tables_per_guest,
+            tables_per_ip: args.bot_tables_per_ip,
         },
         ..Limits::default()
     };
@@ -366,8 +386,42 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     })
 }
 
+/// What `yezi loadtest` runs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    /// Tables of four clients (or `--replay`).
+    Tables,
+    /// Victim tables of a person and three bots, quiet and then while another address runs
+    /// tables of bots only; the victims' bot moves and sign-ins are timed.
+    Starve,
+    /// Many wrong sign-ins; the server's resident memory before and after.
+    Signins,
+}
+
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
+    /// What to run.
+    #[arg(long, value_enum, default_value_t = Scenario::Tables)]
+    pub scenario: Scenario,
+    /// With `--scenario starve`: victim tables.
+    #[arg(long, default_value_t = 4)]
+    pub victims: usize,
+    /// With `--scenario starve`: the victims' bot.
+    #[arg(long, default_value = "expert")]
+    pub victim_bot: String,
+    /// With `--scenario starve`: guests of the attack, and tables each asks for.
+    #[arg(long, default_value = "10x20", value_name = "GUESTSxTABLES")]
+    pub attack: String,
+    /// With `--scenario starve`: the attack's bot.
+    #[arg(long, default_value = "expert")]
+    pub attack_bot: String,
+    /// With `--scenario starve`: sign-ins timed in each phase; with `--scenario signins`: the
+    /// sign-ins made.
+    #[arg(long)]
+    pub signins: Option<usize>,
+    /// With `--scenario signins`: sign-ins at once.
+    #[arg(long, default_value_t = 8)]
+    pub at_once: usize,
     /// How many tables of four bot clients.
     #[arg(long, default_value_t = 100)]
     pub tables: usize,
@@ -420,6 +474,42 @@ pub struct LoadtestArgs {
 
 /// Drives a running server with bot tables and prints what it measured.
 pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
+    match args.scenario {
+        Scenario::Tables => {}
+        Scenario::Starve => {
+            let (g, t) = args.attack.split_once('x').unwrap_or(("", ""));
+            let (Ok(guests), Ok(tables)) = (g.trim().parse(), t.trim().parse()) else {
+                anyhow::bail!("--attack {:?}: expected GUESTSxTABLES, as 10x20", args.attack);
+            };
+            let opts = StarveOptions {
+                addr: args.addr.clone(),
+                victims: args.victims.max(1),
+                victim_bot: args.victim_bot.clone(),
+                attack_guests: guests,
+                attack_tables: tables,
+                attack_bot: args.attack_bot.clone(),
+                attack_from: std::net::Ipv4Addr::new(127, 0, 0, 2).into(),
+                signin_from: std::net::Ipv4Addr::new(127, 0, 0, 3).into(),
+                signins: args.signins.unwrap_or(5),
+                phase: Duration::from_secs(args.duration),
+                warmup: Duration::from_secs(args.warmup),
+                seed: args.seed,
+            };
+            let report = runtime()?.block_on(run_starve(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
+            print!("{report}");
+            return Ok(report.all_ok());
+        }
+        Scenario::Signins => {
+            let opts = SigninOptions {
+                addr: args.addr.clone(),
+                signins: args.signins.unwrap_or(1000),
+                at_once: args.at_once,
+            };
+            let report = runtime()?.block_on(run_signins(&opts))?;
+            print!("{report}");
+            return Ok(report.statuses.iter().all(|s| s.0 == 401));
+        }
+    }
     if let Some(path) = &args.replay {
         let record = std::fs::read_to_string(path).with_context(|| format!("--replay {}", path.display()))?;
         let opts = ReplayLoadOptions {

@@ -8,8 +8,9 @@
 //! on only sessions speak for it, so that "sign out everywhere" means everywhere.
 //!
 //! Passwords are hashed with argon2id (the `argon2` crate's default parameters, those OWASP
-//! recommends: 19 MiB of memory, 2 passes, 1 lane, a random 16-byte salt), at most
-//! [`AccountLimits::hashes_at_once`] at a time. Signing in is rate-limited per address, per
+//! recommends: 19 MiB of memory, 2 passes, 1 lane, a random 16-byte salt), on
+//! [`AccountLimits::hashes_at_once`] threads of their own that keep their hashing memory
+//! ([`super::hashing`]). Signing in is rate-limited per address, per
 //! (username, address) and, with a much larger bound, per username (known or not, alike), in maps
 //! of bounded size, so that guessing from one address cannot lock the owner out from another; a
 //! signed-in session's password checks (changing the password, deleting the account) draw only on
@@ -22,8 +23,6 @@ use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
@@ -36,6 +35,7 @@ use table::protocol::{
     SignIn, SignedOut,
 };
 
+use super::hashing::{hash_password, verify_password};
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, body, ok_json};
 use crate::ids;
@@ -148,7 +148,7 @@ pub struct Accounts {
     by_username: Limiter<String>,
     by_username_ip: Limiter<(String, Option<IpAddr>)>,
     lookups: Limiter<IpAddr>,
-    hashing: tokio::sync::Semaphore,
+    hashing: super::hashing::Hasher,
     dummy: OnceLock<String>,
 }
 
@@ -160,7 +160,7 @@ impl Accounts {
             by_username: Limiter::new(),
             by_username_ip: Limiter::new(),
             lookups: Limiter::new(),
-            hashing: tokio::sync::Semaphore::new(limits.hashes_at_once.max(1)),
+            hashing: super::hashing::Hasher::new(limits.hashes_at_once),
             dummy: OnceLock::new(),
         }
     }
@@ -334,34 +334,12 @@ fn username_allowance(app: &App, key: &str, peer: Option<IpAddr>) -> Result<(), 
         .map_err(|w| rate_limited("password attempts for this username", w))
 }
 
-/// Runs `f` (a hash or a check) on a blocking thread, in its turn.
+/// Runs `f` (a hash or a check) on a hashing thread, in its turn ([`super::hashing`]).
 async fn hashing<T: Send + 'static>(
     app: &App,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _turn = app
-        .accounts
-        .hashing
-        .acquire()
-        .await
-        .map_err(|_| ApiError::internal("the hashing turns are closed"))?;
-    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::internal(format!("hashing failed: {e}")))
-}
-
-/// `password`'s argon2id hash in the PHC string format, with a new random salt.
-fn hash_password(password: &str) -> Result<String, String> {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| e.to_string())?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
-}
-
-/// Whether `password` is the one `hash` (a PHC string) was made from.
-fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+    app.accounts.hashing.run(f).await.map_err(ApiError::internal)
 }
 
 /// Hashes `password` in its turn.

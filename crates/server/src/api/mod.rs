@@ -15,6 +15,7 @@ pub mod archive;
 pub mod error;
 pub mod guard;
 pub mod moderation;
+pub mod hashing;
 pub mod mygames;
 pub mod privacy;
 pub mod ratings;

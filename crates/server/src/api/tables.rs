@@ -242,7 +242,12 @@ fn check_rated_length(game: GameKind, variants: &serde_json::Map<String, Value>)
     }
 }
 
-async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
+async fn create_table(
+    State(app): State<Arc<App>>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
     let host = guest(&app, &headers).await?;
     let req: NewTable = body(&bytes)?;
     if req.rated {
@@ -329,8 +334,8 @@ async fn create_table(State(app): State<Arc<App>>, headers: HeaderMap, bytes: By
     let seats: [SeatRow; 4] = seats.try_into().map_err(|_| ApiError::bad("seats: a table has 4 seats"))?;
     let all_taken = seats.iter().all(|s| *s != SeatRow::Open);
     // The creator's lease is taken with the table.
-    let (id, handle) = app.tables.create(&settings, &host.id, seats).await.map_err(|e| match e {
-        CreateError::TooMany { .. } => {
+    let (id, handle) = app.tables.create(&settings, &host.id, seats, peer).await.map_err(|e| match e {
+        CreateError::TooMany { .. } | CreateError::TooManyBotTables(_) => {
             ApiError::new(StatusCode::TOO_MANY_REQUESTS, ApiCode::TooManyTables, e.to_string())
         }
         CreateError::Internal(why) => ApiError::internal(why),

@@ -7,6 +7,7 @@
 //! `docs/protocol.md`, "Table management".
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -18,6 +19,7 @@ use crate::cluster::{CLAIM_BATCH, Cluster};
 use crate::ids;
 use crate::store::{Epoch, FIRST_EPOCH, Held, SeatRow, Store, StoreError, TableRow, TableStatus};
 
+pub mod bots;
 pub mod remote;
 pub mod task;
 
@@ -31,19 +33,25 @@ pub struct Tables {
     tables_per_guest: usize,
     /// The source of new tables' seeds when the server was given one ([`crate::Config::table_seed`]).
     seeds: Option<Mutex<cards::Rng>>,
+    /// Held while a table of bots only is counted and made, so that requests at once cannot all
+    /// pass the count before any of their tables is among the running ones.
+    making_bot_table: tokio::sync::Mutex<()>,
 }
 
 impl Tables {
     /// The tables of a node on `store`, none running yet; with `table_seed`, every new table's
-    /// seed is drawn from it in the order the tables are made.
+    /// seed is drawn from it in the order the tables are made. Starts the bots' threads
+    /// ([`bots::Bots`]); fails when the system cannot start them.
     pub fn new(
         store: Arc<dyn Store>,
         cluster: Arc<Cluster>,
         timing: Timing,
         tables_per_guest: usize,
         table_seed: Option<u64>,
-    ) -> Arc<Tables> {
-        Arc::new_cyclic(|me: &Weak<Tables>| {
+        bot_limits: bots::BotLimits,
+    ) -> std::io::Result<Arc<Tables>> {
+        let bots = Arc::new(bots::Bots::new(bot_limits)?);
+        Ok(Arc::new_cyclic(|me: &Weak<Tables>| {
             let rematch: Weak<dyn task::Rematch> = me.clone();
             Tables {
                 deps: Arc::new(Deps {
@@ -52,11 +60,49 @@ impl Tables {
                     timing,
                     running: Arc::new(Mutex::new(HashMap::new())),
                     rematch,
+                    bots,
                 }),
                 tables_per_guest,
                 seeds: table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
+                making_bot_table: tokio::sync::Mutex::new(()),
             }
-        })
+        }))
+    }
+
+    /// The unfinished tables of bots only this node runs that `host` hosts, and that were
+    /// made from `origin`.
+    fn bot_tables(&self, host: &str, origin: Option<IpAddr>) -> (usize, usize) {
+        let Ok(running) = self.deps.running.lock() else { return (0, 0) };
+        let unfinished =
+            |h: &TableHandle| h.bot_only && h.summary.read().map(|s| !s.status.is_over()).unwrap_or(true);
+        let mut by_host = 0;
+        let mut by_origin = 0;
+        for h in running.values().filter(|h| unfinished(h)) {
+            by_host += usize::from(h.host.as_deref() == Some(host));
+            by_origin += usize::from(origin.is_some() && h.origin == origin);
+        }
+        (by_host, by_origin)
+    }
+
+    /// Refuses a new table of bots only past the bounds of [`bots::BotLimits`].
+    fn check_bot_tables(&self, host: &str, origin: Option<IpAddr>) -> Result<(), CreateError> {
+        let l = self.deps.bots.limits();
+        let (by_host, by_origin) = self.bot_tables(host, origin);
+        if by_host >= l.tables_per_guest {
+            return Err(CreateError::TooManyBotTables(format!(
+                "you host {by_host} unfinished tables of bots only; a guest may host {} at once \
+                 (take a seat at one, or wait for one to end)",
+                l.tables_per_guest
+            )));
+        }
+        if by_origin >= l.tables_per_ip {
+            return Err(CreateError::TooManyBotTables(format!(
+                "the guests of your address host {by_origin} unfinished tables of bots only; an \
+                 address may host {} at once",
+                l.tables_per_ip
+            )));
+        }
+        Ok(())
     }
 
     /// A new table's seed: the next of the server's seeds when it was given one, else one from
@@ -97,14 +143,24 @@ impl Tables {
     /// Makes a table hosted by `host` with these settings and seats, and starts it here (its
     /// lease is taken with it); its id and handle: the one way a table is made, whether asked for by its host or
     /// as a rematch. Its seed is [`Tables::new_seed`]. The host's limit of unfinished tables,
-    /// counted in the database (they may run on other nodes), is checked first.
+    /// counted in the database (they may run on other nodes), is checked first; for a table of
+    /// bots only, the bounds of [`bots::BotLimits`] too, counted on this node. `origin`: the
+    /// address the table is made from, if known (its bots take that address's turns).
     pub async fn create(
         &self,
         settings: &TableSettings,
         host: &str,
         seats: [SeatRow; 4],
+        origin: Option<IpAddr>,
     ) -> Result<(String, TableHandle), CreateError> {
         let internal = |e: String| CreateError::Internal(e);
+        let _making = if seats.iter().all(|s| matches!(s, SeatRow::Bot(_))) {
+            let making = self.making_bot_table.lock().await;
+            self.check_bot_tables(host, origin)?;
+            Some(making)
+        } else {
+            None
+        };
         let hosted = self.deps.store.hosted_tables(host).await.map_err(|e| internal(e.to_string()))?;
         if hosted >= self.tables_per_guest {
             return Err(CreateError::TooMany { hosted, limit: self.tables_per_guest });
@@ -123,8 +179,9 @@ impl Tables {
         let taken = self.deps.cluster.now();
         self.deps.store.create_table(&row).await.map_err(|e| internal(e.to_string()))?;
         let id = row.id.clone();
-        let handle = task::spawn(self.deps.clone(), row, FIRST_EPOCH, taken, Vec::new(), Vec::new())
-            .map_err(|e| internal(e.to_string()))?;
+        let handle =
+            task::spawn(self.deps.clone(), row, (FIRST_EPOCH, taken), origin, Vec::new(), Vec::new())
+                .map_err(|e| internal(e.to_string()))?;
         if self.install(&id, &handle) {
             self.deps.cluster.running(&id, true).await;
         }
@@ -156,7 +213,7 @@ impl task::Rematch for Tables {
     /// his, the bots as bots, every other person's seat open and kept for him until the match
     /// begins, an open seat open. Gives the new table's id, or why it could not be made (the
     /// host's limit of unfinished tables counts it like any other).
-    async fn rematch(&self, order: RematchOrder) -> Result<String, CreateError> {
+    async fn rematch(&self, order: RematchOrder, origin: Option<IpAddr>) -> Result<String, CreateError> {
         let mut invited: [Option<Guest>; 4] = Default::default();
         let seats: [SeatRow; 4] = std::array::from_fn(|i| match &order.seats[i] {
             SeatRow::Person { guest, .. } if *guest == order.host => order.seats[i].clone(),
@@ -167,7 +224,7 @@ impl task::Rematch for Tables {
             other => other.clone(),
         });
         let all_bots = seats.iter().all(|s| matches!(s, SeatRow::Bot(_)));
-        let (id, handle) = self.create(&order.settings, &order.host, seats).await?;
+        let (id, handle) = self.create(&order.settings, &order.host, seats, origin).await?;
         let first = if all_bots { Request::AutoStart } else { Request::Invite { guests: invited } };
         let _ = handle.send(Cmd::Request(first)).await;
         Ok(id)
@@ -190,7 +247,7 @@ pub async fn load(
     let id = row.id.clone();
     let log = tables.deps.store.actions(&id).await?;
     let chat = tables.deps.store.recent_chat(&id, 30).await?;
-    let handle = task::spawn(tables.deps.clone(), row, epoch, claimed, log, chat)
+    let handle = task::spawn(tables.deps.clone(), row, (epoch, claimed), None, log, chat)
         .map_err(|e| StoreError::Corrupt(e.to_string()))?;
     // Not waiting for the bus to confirm: a node claiming a batch of tables must not be held up
     // (its lease renewals wait behind it); a connection elsewhere whose command nobody heard yet

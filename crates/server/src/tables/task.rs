@@ -17,6 +17,7 @@
 //! and going), since another node may be running the table by then.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, RwLock};
 
 use axum::extract::ws::Utf8Bytes;
@@ -52,13 +53,16 @@ pub struct Deps {
     pub running: Arc<Running>,
     /// Makes a rematch's table (the node's [`crate::tables::Tables`]).
     pub rematch: std::sync::Weak<dyn Rematch>,
+    /// The bots' threads, where the tables' bot decisions run ([`super::bots`]).
+    pub bots: Arc<super::bots::Bots>,
 }
 
 /// Makes the table of a rematch: a table's task asks its node for it.
 #[async_trait::async_trait]
 pub trait Rematch: Send + Sync {
-    /// The new table's id, or why it could not be made.
-    async fn rematch(&self, order: RematchOrder) -> Result<String, CreateError>;
+    /// The new table's id, or why it could not be made; `origin`: the address the first table
+    /// was made from, if known (the rematch counts as made from there).
+    async fn rematch(&self, order: RematchOrder, origin: Option<IpAddr>) -> Result<String, CreateError>;
 }
 
 /// Why a table could not be made.
@@ -72,6 +76,10 @@ pub enum CreateError {
         /// The limit ([`crate::Limits::tables_per_guest`]).
         limit: usize,
     },
+    /// The host, or the guests of the address the table is made from, host as many unfinished
+    /// tables of bots only as they may ([`super::bots::BotLimits`]).
+    #[error("{0}")]
+    TooManyBotTables(String),
     /// The store, the random source or the table's settings failed.
     #[error("{0}")]
     Internal(String),
@@ -129,23 +137,32 @@ pub struct TableHandle {
     /// Set, under the lock of the node's tables, when the task has stopped: a handle whose task
     /// stopped before it was put among them is not put there ([`crate::tables::Tables::install`]).
     pub ended: Arc<std::sync::atomic::AtomicBool>,
+    /// The address the table was made from, when this node knows it (not for a table resumed
+    /// from the database).
+    pub origin: Option<IpAddr>,
+    /// The table's host.
+    pub host: Option<String>,
+    /// Every seat was a bot's when the table was made or resumed.
+    pub bot_only: bool,
 }
 
 /// Starts the task of a stored table (a new one, or one resumed after a restart from its log).
-/// The task holds the table's lease in `epoch`, taken by a statement sent at `taken`.
+/// The task holds the table's lease in `epoch`, taken by a statement sent at `taken`; `origin`
+/// is the address the table was made from, if known.
 pub(crate) fn spawn(
     deps: Arc<Deps>,
     row: TableRow,
-    epoch: Epoch,
-    taken: Instant,
+    (epoch, taken): (Epoch, Instant),
+    origin: Option<IpAddr>,
     log: Vec<LoggedAction>,
     chat: Vec<ChatRow>,
 ) -> Result<TableHandle, StartError> {
     let doc: TableSettings = serde_json::from_str(&row.settings)
         .map_err(|source| StartError::Settings { table: row.id.clone(), source })?;
+    let lease = (epoch, taken, origin);
     match doc.game {
-        GameKind::Madiao => Shell::<ai::Madiao>::start(deps, row, (epoch, taken), doc, log, chat),
-        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(deps, row, (epoch, taken), doc, log, chat),
+        GameKind::Madiao => Shell::<ai::Madiao>::start(deps, row, lease, doc, log, chat),
+        GameKind::Dabaifen => Shell::<ai::Dabaifen>::start(deps, row, lease, doc, log, chat),
     }
 }
 
@@ -193,6 +210,10 @@ where
     ended: Arc<std::sync::atomic::AtomicBool>,
     /// The task's own queue (to know its entry in the server's tables from a newer one's).
     tx: mpsc::Sender<Box<Cmd>>,
+    /// Whose turn the table's bot decisions take.
+    owner: super::bots::Owner,
+    /// The address the table was made from, if known (a rematch is made from there too).
+    origin: Option<IpAddr>,
 }
 
 impl TableHandle {
@@ -207,15 +228,18 @@ where
     G::Action: serde::de::DeserializeOwned,
 {
     /// Starts the task holding the lease of epoch `lease.0`, taken by a statement sent at
-    /// `lease.1`.
+    /// `lease.1`, of a table made from address `lease.2` (if known).
     fn start(
         deps: Arc<Deps>,
         row: TableRow,
-        (lease, taken): (Epoch, Instant),
+        (lease, taken, origin): (Epoch, Instant, Option<IpAddr>),
         doc: TableSettings,
         log: Vec<LoggedAction>,
         chat: Vec<ChatRow>,
     ) -> Result<TableHandle, StartError> {
+        let owner = super::bots::Owner::new(origin, row.host.as_deref(), &row.id);
+        let host = row.host.clone();
+        let bot_only = row.seats.iter().all(|s| matches!(s, crate::store::SeatRow::Bot(_)));
         let config = Config {
             id: row.id.clone(),
             settings: doc,
@@ -253,11 +277,13 @@ where
             checked_gap: None,
             ended: ended.clone(),
             tx: tx.clone(),
+            owner,
+            origin,
         };
         shell.carry_out(fx);
         // Boxed: an `async fn`'s future holds its by-value arguments twice.
         tokio::spawn(Box::new(shell).run());
-        Ok(TableHandle { tx, summary, lost, epoch: lease, term, ended })
+        Ok(TableHandle { tx, summary, lost, epoch: lease, term, ended, origin, host, bot_only })
     }
 
     /// The machine's time now.
@@ -526,11 +552,13 @@ where
             if job.is_quick() {
                 let _ = tx.send(job.run());
             } else {
-                // Bots' thinking waits for a blocking thread: counted while it waits, and how long.
+                // On the bots' threads, in the table's owner's turn ([`super::bots`]); counted
+                // while it waits for its turn, and how long (`/metrics`).
+                let external = job.asks_external();
                 let counters = self.deps.cluster.clone();
                 counters.counters.bot_jobs_waiting.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let queued = std::time::Instant::now();
-                tokio::task::spawn_blocking(move || {
+                self.deps.bots.spawn(&self.owner, external, move || {
                     let c = &counters.counters;
                     c.bot_jobs_waiting.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
                     c.bot_wait_us
@@ -542,10 +570,10 @@ where
         }
         if let Some(order) = fx.rematch {
             // The new table is made off the table's task; its id (or the failure) comes back.
-            let (maker, tx) = (self.deps.rematch.clone(), self.tx.clone());
+            let (maker, tx, origin) = (self.deps.rematch.clone(), self.tx.clone(), self.origin);
             tokio::spawn(async move {
                 let table = match maker.upgrade() {
-                    Some(maker) => maker.rematch(order).await.map_err(|e| e.to_string()),
+                    Some(maker) => maker.rematch(order, origin).await.map_err(|e| e.to_string()),
                     None => Err("the server is stopping".to_string()),
                 };
                 let _ = tx.send(Box::new(Cmd::Request(Request::Rematched { table }))).await;

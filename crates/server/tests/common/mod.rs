@@ -33,6 +33,12 @@ pub fn fast_limits() -> Limits {
         message_burst: 1000.0,
         guests_burst: 1000.0,
         connections_per_ip: 1000,
+        // Tests make many tables of bots from one address (tests/fair_shares.rs tests the bounds).
+        bots: server::tables::bots::BotLimits {
+            tables_per_guest: 1000,
+            tables_per_ip: 1000,
+            ..Default::default()
+        },
         ..Limits::default()
     }
 }

@@ -513,6 +513,20 @@ where
         matches!(&self.work, Work::Polls { persons, .. } if persons.iter().all(|&p| p))
     }
 
+    /// True when running it asks an operator's external bot (`crate::bots::external_bot`): its
+    /// time is spent waiting for another process, within that bot's time limit, so the driver
+    /// may run it apart from the built-in bots' computations.
+    pub fn asks_external(&self) -> bool {
+        let external = |name: &str| crate::bots::external_bot(G::KIND, name).is_some();
+        match &self.work {
+            Work::Bot { bot, .. } => external(bot),
+            Work::Polls { persons, bots, .. } => {
+                bots.iter().zip(persons).any(|(b, &person)| !person && external(b))
+            }
+            Work::Hint { .. } => false,
+        }
+    }
+
     /// The seat and bot name of a bot's move, if that is what this is.
     pub fn bot(&self) -> Option<(Seat, &str)> {
         match &self.work {
