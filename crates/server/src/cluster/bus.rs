@@ -204,7 +204,7 @@ const NOTIFY_PART: usize = 7_000;
 /// a notification may be goes in parts (`ID:PART/COUNT ` before each), put together again by the
 /// listener: the parts of one message are sent in one transaction, so they arrive together.
 ///
-/// The notifier is one task with a queue ([`Notifier`]): while one statement is on its way, the
+/// The notifier is one task with a queue (`notifier`): while one statement is on its way, the
 /// messages published meanwhile wait, and the next statement sends all of them (up to
 /// [`NOTIFY_BATCH`]) in one transaction, in the order they were published. One statement a
 /// message, behind a lock, was the limit of a cluster's cross-node traffic on this bus
