@@ -444,6 +444,35 @@ pub(crate) fn forget_in_settings(settings: &str, old: &[String], name: &str) -> 
     Some((v.to_string(), renamed))
 }
 
+/// `text` with each of `old` (a deleted account's former names, found in any ASCII case)
+/// replaced by `name`, or `None` when it holds none of them: how a report's reason and quoted
+/// chat line forget a deleted account (`docs/protocol.md`, "Deleting an account").
+pub(crate) fn forget_in_text(text: &str, old: &[String], name: &str) -> Option<String> {
+    // The longest first: a username may be part of the guest's name.
+    let mut old: Vec<&String> = old.iter().filter(|o| !o.is_empty()).collect();
+    old.sort_by_key(|o| std::cmp::Reverse(o.len()));
+    let mut out = text.to_string();
+    for o in old {
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while !rest.is_empty() {
+            if rest.len() >= o.len()
+                && rest.is_char_boundary(o.len())
+                && rest[..o.len()].eq_ignore_ascii_case(o)
+            {
+                next.push_str(name);
+                rest = &rest[o.len()..];
+            } else {
+                let c = rest.chars().next().unwrap_or_default();
+                next.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        out = next;
+    }
+    (out != text).then_some(out)
+}
+
 /// `record` (a `yezi/1` record's JSON) with the `players` of `seats` replaced by `name`; a record
 /// that is not a JSON object, or has no `players` list, is returned as it is.
 pub(crate) fn rename_in_record(record: &str, seats: &[usize], name: &str) -> String {

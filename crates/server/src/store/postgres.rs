@@ -1032,6 +1032,35 @@ impl Identities for PgStore {
         tx.execute("DELETE FROM sessions WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute("DELETE FROM ratings WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute("DELETE FROM rating_history WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        // His mutes and blocks, both ways; the reports keep their rows for the operator, but his
+        // former names in their text become `name`.
+        tx.execute("DELETE FROM mod_mutes WHERE guest_id = $1 OR target_id = $1", &[&guest])
+            .await
+            .map_err(pg)?;
+        tx.execute("DELETE FROM mod_blocks WHERE guest_id = $1 OR target_id = $1", &[&guest])
+            .await
+            .map_err(pg)?;
+        for o in old.iter().filter(|o| !o.is_empty()) {
+            let found = tx
+                .query(
+                    "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
+                     '%' || LOWER($1::text) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER($1::text) || '%'",
+                    &[o],
+                )
+                .await
+                .map_err(pg)?;
+            for r in found {
+                let (id, reason, text): (String, String, Option<String>) = (r.get(0), r.get(1), r.get(2));
+                let reason = super::forget_in_text(&reason, &old, name).unwrap_or(reason);
+                let text = text.map(|t| super::forget_in_text(&t, &old, name).unwrap_or(t));
+                tx.execute(
+                    "UPDATE mod_reports SET reason = $2, chat_text = $3 WHERE id = $1",
+                    &[&id, &reason, &text],
+                )
+                .await
+                .map_err(pg)?;
+            }
+        }
         tx.execute(
             "UPDATE guests SET name = $2, token_hash = 'deleted:' || id WHERE id = $1",
             &[&guest, &name],

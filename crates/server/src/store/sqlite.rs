@@ -764,6 +764,35 @@ impl Identities for SqliteStore {
             c.execute("DELETE FROM sessions WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             c.execute("DELETE FROM ratings WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             c.execute("DELETE FROM rating_history WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            // His mutes and blocks, both ways; the reports keep their rows for the operator, but
+            // his former names in their text become `name`.
+            c.execute("DELETE FROM mod_mutes WHERE guest_id = ?1 OR target_id = ?1", params![guest])
+                .map_err(backend)?;
+            c.execute("DELETE FROM mod_blocks WHERE guest_id = ?1 OR target_id = ?1", params![guest])
+                .map_err(backend)?;
+            for o in old.iter().filter(|o| !o.is_empty()) {
+                let found: Vec<(String, String, Option<String>)> = {
+                    let mut stmt = c
+                        .prepare(
+                            "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
+                             '%' || LOWER(?1) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER(?1) || '%'",
+                        )
+                        .map_err(backend)?;
+                    stmt.query_map(params![o], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                        .map_err(backend)?
+                        .collect::<Result<_, _>>()
+                        .map_err(backend)?
+                };
+                for (id, reason, text) in found {
+                    let reason = super::forget_in_text(&reason, &old, &name).unwrap_or(reason);
+                    let text = text.map(|t| super::forget_in_text(&t, &old, &name).unwrap_or(t));
+                    c.execute(
+                        "UPDATE mod_reports SET reason = ?2, chat_text = ?3 WHERE id = ?1",
+                        params![id, reason, text],
+                    )
+                    .map_err(backend)?;
+                }
+            }
             c.execute(
                 "UPDATE guests SET name = ?2, token_hash = 'deleted:' || id WHERE id = ?1",
                 params![guest, name],
