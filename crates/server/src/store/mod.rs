@@ -265,6 +265,20 @@ pub trait Identities: Send + Sync {
     /// The `limit` most recently created tables that `guest` hosts or holds a seat at (as
     /// stored), newest first.
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError>;
+    /// Notes that `guest`'s account was used from the client address `address` at `at_ms`: keeps
+    /// its keyed hash ([`crate::ids::keyed_hash`] with this database's secret, made on first use
+    /// from `new_secret`), never the address; drops the guest's hashes older than
+    /// [`crate::ratings::ADDRESS_WINDOW_MS`] and all but its newest
+    /// [`crate::ratings::ADDRESS_LIMIT`].
+    async fn note_address(
+        &self,
+        guest: &str,
+        address: &str,
+        at_ms: i64,
+        new_secret: &str,
+    ) -> Result<(), StoreError>;
+    /// The address hashes kept for `guest`, newest first.
+    async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError>;
 }
 
 /// What is read of finished games: the public archive (every finished game of a table that was
@@ -810,6 +824,18 @@ pub(crate) const RATINGS_SCHEMA: &[&str] = &[
         PRIMARY KEY (guest_id, game, table_id))",
     "CREATE INDEX IF NOT EXISTS rating_history_by_table ON rating_history (table_id)",
     "CREATE INDEX IF NOT EXISTS rating_history_by_time ON rating_history (guest_id, at_ms)",
+    // The keyed hashes of the addresses an account signed in from (never the address itself),
+    // the last `crate::ratings::ADDRESS_LIMIT` within `crate::ratings::ADDRESS_WINDOW_MS`.
+    "CREATE TABLE IF NOT EXISTS account_addresses (
+        guest_id TEXT NOT NULL,
+        address_hash TEXT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, address_hash))",
+    "CREATE INDEX IF NOT EXISTS account_addresses_by_hash ON account_addresses (address_hash)",
+    // Secrets this database's servers share (`address`: the key of the address hashes).
+    "CREATE TABLE IF NOT EXISTS server_secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL)",
 ];
 
 /// Now, in milliseconds since the Unix epoch, as text (the write probe's value).

@@ -1034,6 +1034,7 @@ impl Identities for PgStore {
         tx.execute("DELETE FROM rating_history WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         // His mutes and blocks, both ways; the reports keep their rows for the operator, but his
         // former names in their text become `name`.
+        tx.execute("DELETE FROM account_addresses WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute("DELETE FROM mod_mutes WHERE guest_id = $1 OR target_id = $1", &[&guest])
             .await
             .map_err(pg)?;
@@ -1197,6 +1198,59 @@ impl Identities for PgStore {
             out.push(table_from(c, r).await?);
         }
         Ok(out)
+    }
+
+    async fn note_address(
+        &self,
+        guest: &str,
+        address: &str,
+        at_ms: i64,
+        new_secret: &str,
+    ) -> Result<(), StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        tx.execute(
+            "INSERT INTO server_secrets (name, value) VALUES ('address', $1) ON CONFLICT (name) DO NOTHING",
+            &[&new_secret],
+        )
+        .await
+        .map_err(pg)?;
+        let key: String = tx
+            .query_one("SELECT value FROM server_secrets WHERE name = 'address'", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        let hash = crate::ids::keyed_hash(&key, address);
+        tx.execute(
+            "INSERT INTO account_addresses (guest_id, address_hash, seen_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (guest_id, address_hash) DO UPDATE \
+             SET seen_ms = GREATEST(account_addresses.seen_ms, excluded.seen_ms)",
+            &[&guest, &hash, &at_ms],
+        )
+        .await
+        .map_err(pg)?;
+        tx.execute(
+            "DELETE FROM account_addresses WHERE guest_id = $1 AND (seen_ms < $2 OR address_hash NOT IN \
+             (SELECT address_hash FROM account_addresses WHERE guest_id = $1 \
+             ORDER BY seen_ms DESC, address_hash LIMIT $3))",
+            &[&guest, &(at_ms - crate::ratings::ADDRESS_WINDOW_MS), &crate::ratings::ADDRESS_LIMIT],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT address_hash FROM account_addresses WHERE guest_id = $1 ORDER BY seen_ms DESC, address_hash",
+                &[&guest],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
 
@@ -1412,7 +1466,19 @@ async fn write_rated<C: GenericClient>(
             .await
             .map_err(pg)?
             .get(0);
-        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+        // Two accounts seen at one address in the window count as the pair limit reached.
+        let same: i64 = c
+            .query_one(
+                "SELECT COUNT(*) FROM account_addresses x JOIN account_addresses y \
+                 ON y.address_hash = x.address_hash WHERE x.guest_id = $1 AND y.guest_id = $2 \
+                 AND x.seen_ms >= $3 AND y.seen_ms >= $3",
+                &[&a, &b, &(now - crate::ratings::ADDRESS_WINDOW_MS)],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
+        shared.insert((a, b), n);
     }
     let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
