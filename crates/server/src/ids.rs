@@ -71,8 +71,8 @@ pub fn hash_token(token: &str) -> String {
 }
 
 /// How a client address is stored (`docs/ratings.md`, "Repeated results"): the SHA-256 of a
-/// per-database secret `key` and the address's text, as hexadecimal digits; without the key the
-/// hash does not tell the address (a guess of an address cannot be checked against it).
+/// per-database secret `key` and the address's text, as hexadecimal digits: without the key, a
+/// guessed address cannot be checked against the hash.
 pub fn keyed_hash(key: &str, text: &str) -> String {
     let mut h = Sha256::new();
     h.update(b"yezi-address/1\n");

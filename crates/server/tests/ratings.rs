@@ -565,13 +565,16 @@ async fn sign_in_from(srv: &TestServer, username: &str, from: &str) -> String {
 async fn accounts_signed_in_from_one_address_are_not_rated_against_each_other() {
     let srv = behind_proxy().await;
     // Accounts made through the proxy without a forwarded address: none is noted.
-    for name in ["Ann", "Bob", "Cyrus", "Diana"] {
+    for name in ["Ann", "Bob", "Cyrus", "Diana", "Eve_E", "Finn"] {
         account(&srv, name).await;
     }
     let ann = sign_in_from(&srv, "Ann", "198.51.100.7").await;
     let bob = sign_in_from(&srv, "Bob", "198.51.100.7").await;
     let cy = sign_in_from(&srv, "Cyrus", "198.51.100.8").await;
     let di = sign_in_from(&srv, "Diana", "203.0.113.9").await;
+    // Different sign-in addresses, but Finn sits down from Eve's.
+    let eve = sign_in_from(&srv, "Eve_E", "192.0.2.10").await;
+    let finn = sign_in_from(&srv, "Finn", "192.0.2.11").await;
     let table = json!({
         "game": "madiao", "rated": true, "turn_seconds": 60, "bank_seconds": 0,
         "variants": { "game_length": "hands:4" },
@@ -592,9 +595,49 @@ async fn accounts_signed_in_from_one_address_are_not_rated_against_each_other() 
         play_randomly(&mut a, seed, Duration::from_secs(120)).await;
         srv.record_within(&id, WAIT).await.expect("the record");
     }
+    // Finn joins Eve's table over a WebSocket whose client address is Eve's, and leaves.
+    {
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
+        let (status, reply) = srv.client.post("/api/tables", &table, Some(&eve)).await.unwrap();
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["table"]["id"].as_str().unwrap().to_string();
+        let mut a = srv.client.connect_as(&eve).await.unwrap();
+        a.send(&json!({ "type": "join", "table": id })).await.unwrap();
+        assert_eq!(next_of(&mut a, "sync").await["type"], "sync");
+        let mut req = format!("ws://{}/ws", srv.client.addr()).into_client_request().unwrap();
+        req.headers_mut().insert("X-Forwarded-For", "192.0.2.10".parse().unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        for msg in
+            [json!({ "type": "hello", "token": finn }), json!({ "type": "join", "table": id, "seat": 1 })]
+        {
+            ws.send(Message::Text(msg.to_string().into())).await.unwrap();
+        }
+        tokio::time::timeout(WAIT, async {
+            while let Some(Ok(m)) = ws.next().await {
+                let Message::Text(t) = m else { continue };
+                let v: Value = serde_json::from_str(&t).unwrap();
+                assert_ne!(v["type"], "error", "{v}");
+                if v["type"] == "update" && v["event"]["kind"] == "start" {
+                    return;
+                }
+            }
+            panic!("the WebSocket closed");
+        })
+        .await
+        .expect("the start");
+        ws.send(Message::Text(json!({ "type": "leave" }).to_string().into())).await.unwrap();
+        play_randomly(&mut a, 9, Duration::from_secs(120)).await;
+        srv.record_within(&id, WAIT).await.expect("the record");
+    }
     let opponents = |p: &Value| p["history"][0]["opponents"].as_u64();
     // One address: each is rated against the two bots only (Bob's forfeit does not lift Ann).
     for name in ["Ann", "Bob"] {
+        let p = profile(&srv, name).await;
+        assert_eq!(opponents(&p), Some(2), "{name}: {p}");
+    }
+    // Sitting down from another account's address counts as signing in from it.
+    for name in ["Eve_E", "Finn"] {
         let p = profile(&srv, name).await;
         assert_eq!(opponents(&p), Some(2), "{name}: {p}");
     }

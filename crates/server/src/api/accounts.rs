@@ -438,10 +438,11 @@ async fn claim(State(app): State<Arc<App>>, Peer(peer): Peer, headers: HeaderMap
     session_made(g, account.username, token, &session)
 }
 
-/// Keeps the keyed hash of the address `guest`'s account was just used from, for the ratings'
+/// Keeps the keyed hash of the address `guest`'s account was just used from (signing in,
+/// creating the account, or sitting down at a table), for the ratings'
 /// rule on accounts sharing an address (`docs/ratings.md`, "Repeated results"). A failure is
 /// logged, never refused: the session is made already.
-async fn note_address(app: &App, guest: &str, peer: Option<IpAddr>) {
+pub(crate) async fn note_address(app: &App, guest: &str, peer: Option<IpAddr>) {
     let Some(ip) = peer.filter(|ip| crate::ratings::address_counts(*ip)) else { return };
     let secret = match crate::ids::new_token() {
         Ok(s) => s,
