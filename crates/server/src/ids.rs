@@ -70,6 +70,18 @@ pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
+/// How a client address is stored (`docs/ratings.md`, "Repeated results"): the SHA-256 of a
+/// per-database secret `key` and the address's text, as hexadecimal digits: without the key, a
+/// guessed address cannot be checked against the hash.
+pub fn keyed_hash(key: &str, text: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"yezi-address/1\n");
+    h.update(key.as_bytes());
+    h.update(b"\n");
+    h.update(text.as_bytes());
+    hex(&h.finalize())
+}
+
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);

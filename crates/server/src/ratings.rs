@@ -133,6 +133,21 @@ pub const PAIR_LIMIT: u32 = 2;
 /// The window [`PAIR_LIMIT`] counts in: a day, in milliseconds, before the match's end.
 pub const PAIR_WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
+/// How long a client address an account signed in from is kept (30 days, in milliseconds): two
+/// accounts that both used one address in this window are not rated against each other
+/// (`docs/ratings.md`, "Repeated results").
+pub const ADDRESS_WINDOW_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// How many address hashes are kept per account (the newest).
+pub const ADDRESS_LIMIT: i64 = 20;
+
+/// Whether a client address is noted for [`ADDRESS_WINDOW_MS`]: not the server's own machine
+/// (loopback: a proxy in front of it that is not declared with `--trusted-proxy`, through which
+/// every client would seem to share one address) nor an unspecified one.
+pub fn address_counts(ip: std::net::IpAddr) -> bool {
+    !ip.is_loopback() && !ip.is_unspecified()
+}
+
 /// The pairs of distinct accounts among `guests`, each as the key [`settle`]'s `shared` map
 /// uses (the smaller guest id first).
 pub fn pairs(guests: &[String]) -> Vec<(String, String)> {

@@ -418,6 +418,10 @@ impl Conn {
             if let Some(why) = crate::api::moderation::block_refusal(&self.app, id, &guest.id).await {
                 return Err((ErrorCode::Blocked, why));
             }
+            // An account sitting down notes its address (`docs/ratings.md`, "Repeated results").
+            if self.session.is_some() {
+                crate::api::accounts::note_address(&self.app, &guest.id, self.ip).await;
+            }
         }
         // A new entry: whatever an earlier one through the bus would still bring is dropped.
         self.app.cluster.left_remote(conn);

@@ -36,6 +36,20 @@ async fn a_deleted_accounts_name_is_nowhere_in_the_database_files() {
     let srv = TestServer::start(fast()).await;
     let g = srv.guest(NAME).await;
     let token = srv.client.claim_account(&g.token, NAME, PW).await.unwrap().token;
+    // Another account mutes and blocks him and reports him by name; he blocks it back.
+    let other = srv.guest("Ovid").await;
+    let other = srv.client.claim_account(&other.token, "ovid_o", PW).await.unwrap();
+    for (path, who) in [
+        (format!("/api/me/mutes/{}", g.id), &other.token),
+        (format!("/api/me/blocks/{}", g.id), &other.token),
+        (format!("/api/me/blocks/{}", other.id), &token),
+    ] {
+        let (status, text) = srv.client.request("PUT", &path, Some(&json!({})), Some(who)).await.unwrap();
+        assert_eq!(status, 200, "{path}: {text}");
+    }
+    let report = json!({ "player": g.id, "reason": format!("{} was rude", NAME.to_uppercase()) });
+    let (status, reply) = srv.client.post("/api/reports", &report, Some(&other.token)).await.unwrap();
+    assert_eq!(status, 201, "{reply}");
     let table = |hands: &str| {
         json!({
             "game": "madiao", "variants": { "game_length": hands }, "turn_seconds": 60, "grace_seconds": 0,
@@ -88,6 +102,15 @@ async fn a_deleted_accounts_name_is_nowhere_in_the_database_files() {
     assert!(!archived.to_string().contains(NAME), "{archived}");
     // And the files hold his name nowhere (the store checkpoints its log after the deletion; the
     // running match's end was written after it, without the name).
+    // His mutes and blocks are gone both ways; the report stays, naming "deleted player".
+    let (_, lists) = srv.client.request("GET", "/api/me/moderation", None, Some(&other.token)).await.unwrap();
+    let lists: serde_json::Value = serde_json::from_str(&lists).unwrap();
+    assert_eq!((&lists["muted"], &lists["blocked"]), (&json!([]), &json!([])), "{lists}");
+    let reports = srv.app.store.reports(10).await.unwrap();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].reason, "deleted player was rude");
+    let blocks = srv.app.store.blocks_between(&other.id, std::slice::from_ref(&g.id)).await.unwrap();
+    assert!(blocks.is_empty(), "{blocks:?}");
     let (in_db, in_wal) = (hits(&db), hits(&wal));
     assert_eq!((in_db, in_wal), (0, 0), "the name is still in the database ({in_db}) or its log ({in_wal})");
 }

@@ -515,3 +515,136 @@ async fn a_second_account_that_joins_and_leaves_at_once_cannot_farm_a_rating() {
     assert_eq!(theirs, [3, 3, 2, 2], "{b}");
     assert_eq!(b["history"][3]["forfeited"], true, "{b}");
 }
+
+/// A server trusting 127.0.0.1 as its proxy (`X-Forwarded-For`), so that each request may say
+/// which client address it comes from.
+async fn behind_proxy() -> TestServer {
+    use server::proxy::{ForwardedHeader, Proxies};
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(
+        server::store::sqlite::SqliteStore::open(dir.path().join("y.db").to_str().unwrap()).unwrap(),
+    );
+    let config = server::Config { timing: fast(), limits: common::fast_limits(), ..Default::default() };
+    let app = server::App::start(store, config).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let proxies =
+        Proxies { ranges: vec!["127.0.0.1".parse().unwrap()], header: ForwardedHeader::XForwardedFor };
+    app.set_site(server::Site::local(addr).with_proxies(proxies));
+    let a = app.clone();
+    let task = tokio::spawn(async move {
+        let _ = server::serve(listener, a).await;
+    });
+    TestServer { app, client: client::Client::new(&addr.to_string()), dir, task }
+}
+
+/// Signs `username` in from the client address `from` (through the trusted proxy): the new
+/// session's token.
+async fn sign_in_from(srv: &TestServer, username: &str, from: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = srv.client.addr().to_string();
+    let body = json!({ "username": username, "password": PW }).to_string();
+    let req = format!(
+        "POST /api/sessions HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         X-Forwarded-For: {from}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await.unwrap().unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    assert!(head.starts_with("HTTP/1.1 201"), "{text}");
+    serde_json::from_str::<Value>(body).unwrap()["token"].as_str().unwrap().to_string()
+}
+
+/// Issue 28, item 5: two accounts signed in from one client address are not rated against each
+/// other (`docs/ratings.md`, "Repeated results"); two from different addresses are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_signed_in_from_one_address_are_not_rated_against_each_other() {
+    let srv = behind_proxy().await;
+    // Accounts made through the proxy without a forwarded address: none is noted.
+    for name in ["Ann", "Bob", "Cyrus", "Diana", "Eve_E", "Finn"] {
+        account(&srv, name).await;
+    }
+    let ann = sign_in_from(&srv, "Ann", "198.51.100.7").await;
+    let bob = sign_in_from(&srv, "Bob", "198.51.100.7").await;
+    let cy = sign_in_from(&srv, "Cyrus", "198.51.100.8").await;
+    let di = sign_in_from(&srv, "Diana", "203.0.113.9").await;
+    // Different sign-in addresses, but Finn sits down from Eve's.
+    let eve = sign_in_from(&srv, "Eve_E", "192.0.2.10").await;
+    let finn = sign_in_from(&srv, "Finn", "192.0.2.11").await;
+    let table = json!({
+        "game": "madiao", "rated": true, "turn_seconds": 60, "bank_seconds": 0,
+        "variants": { "game_length": "hands:4" },
+        "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}],
+    });
+    for (host, guest, seed) in [(&ann, &bob, 7u64), (&cy, &di, 8)] {
+        let (status, reply) = srv.client.post("/api/tables", &table, Some(host)).await.unwrap();
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["table"]["id"].as_str().unwrap().to_string();
+        let mut a = srv.client.connect_as(host).await.unwrap();
+        a.send(&json!({ "type": "join", "table": id })).await.unwrap();
+        assert_eq!(next_of(&mut a, "sync").await["type"], "sync");
+        let mut b = srv.client.connect_as(guest).await.unwrap();
+        b.send(&json!({ "type": "join", "table": id, "seat": 1 })).await.unwrap();
+        assert_eq!(next_of(&mut b, "sync").await["type"], "sync");
+        b.until(WAIT, "the start", |m| m["type"] == "update" && m["event"]["kind"] == "start").await.unwrap();
+        b.send(&json!({ "type": "leave" })).await.unwrap();
+        play_randomly(&mut a, seed, Duration::from_secs(120)).await;
+        srv.record_within(&id, WAIT).await.expect("the record");
+    }
+    // Finn joins Eve's table over a WebSocket whose client address is Eve's, and leaves.
+    {
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
+        let (status, reply) = srv.client.post("/api/tables", &table, Some(&eve)).await.unwrap();
+        assert_eq!(status, 201, "{reply}");
+        let id = reply["table"]["id"].as_str().unwrap().to_string();
+        let mut a = srv.client.connect_as(&eve).await.unwrap();
+        a.send(&json!({ "type": "join", "table": id })).await.unwrap();
+        assert_eq!(next_of(&mut a, "sync").await["type"], "sync");
+        let mut req = format!("ws://{}/ws", srv.client.addr()).into_client_request().unwrap();
+        req.headers_mut().insert("X-Forwarded-For", "192.0.2.10".parse().unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        for msg in
+            [json!({ "type": "hello", "token": finn }), json!({ "type": "join", "table": id, "seat": 1 })]
+        {
+            ws.send(Message::Text(msg.to_string().into())).await.unwrap();
+        }
+        tokio::time::timeout(WAIT, async {
+            while let Some(Ok(m)) = ws.next().await {
+                let Message::Text(t) = m else { continue };
+                let v: Value = serde_json::from_str(&t).unwrap();
+                assert_ne!(v["type"], "error", "{v}");
+                if v["type"] == "update" && v["event"]["kind"] == "start" {
+                    return;
+                }
+            }
+            panic!("the WebSocket closed");
+        })
+        .await
+        .expect("the start");
+        ws.send(Message::Text(json!({ "type": "leave" }).to_string().into())).await.unwrap();
+        play_randomly(&mut a, 9, Duration::from_secs(120)).await;
+        srv.record_within(&id, WAIT).await.expect("the record");
+    }
+    let opponents = |p: &Value| p["history"][0]["opponents"].as_u64();
+    // One address: each is rated against the two bots only (Bob's forfeit does not lift Ann).
+    for name in ["Ann", "Bob"] {
+        let p = profile(&srv, name).await;
+        assert_eq!(opponents(&p), Some(2), "{name}: {p}");
+    }
+    // Sitting down from another account's address counts as signing in from it.
+    for name in ["Eve_E", "Finn"] {
+        let p = profile(&srv, name).await;
+        assert_eq!(opponents(&p), Some(2), "{name}: {p}");
+    }
+    // Different addresses: against each other too.
+    for name in ["Cyrus", "Diana"] {
+        let p = profile(&srv, name).await;
+        assert_eq!(opponents(&p), Some(3), "{name}: {p}");
+    }
+    assert!(profile(&srv, "Diana").await["history"][0]["forfeited"] == true);
+}

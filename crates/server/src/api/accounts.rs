@@ -434,7 +434,26 @@ async fn claim(State(app): State<Arc<App>>, Peer(peer): Peer, headers: HeaderMap
         }
         Err(e) => return Err(internal(e)),
     }
+    note_address(&app, &g.id, peer).await;
     session_made(g, account.username, token, &session)
+}
+
+/// Keeps the keyed hash of the address `guest`'s account was just used from (signing in,
+/// creating the account, or sitting down at a table), for the ratings'
+/// rule on accounts sharing an address (`docs/ratings.md`, "Repeated results"). A failure is
+/// logged, never refused: the session is made already.
+pub(crate) async fn note_address(app: &App, guest: &str, peer: Option<IpAddr>) {
+    let Some(ip) = peer.filter(|ip| crate::ratings::address_counts(*ip)) else { return };
+    let secret = match crate::ids::new_token() {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "the address is not noted");
+            return;
+        }
+    };
+    if let Err(e) = app.store.note_address(guest, &ip.to_string(), now_ms(), &secret).await {
+        tracing::warn!(error = %e, "the address is not noted");
+    }
 }
 
 /// The answer to a new session of `g`'s account `username`: 201 with its token.
@@ -474,6 +493,7 @@ async fn sign_in(State(app): State<Arc<App>>, Peer(peer): Peer, bytes: Bytes) ->
     }
     let (token, session) = new_session(&app, &g.id).await?;
     app.store.create_session(&session).await.map_err(internal)?;
+    note_address(&app, &g.id, peer).await;
     session_made(g, account.username, token, &session)
 }
 

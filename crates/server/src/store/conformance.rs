@@ -372,6 +372,7 @@ where
     archive(&*again).await.map_err(|e| format!("{backend}: archive: {e}"))?;
     accounts(&*again, backend).await?;
     ratings(&*again, backend).await?;
+    addresses(&*again, backend).await?;
     moderation(&*again).await.map_err(|e| format!("{backend}: moderation: {e}"))?;
     drop(again);
     analyses(&open).await.map_err(|e| format!("{backend}: analyses: {e}"))
@@ -538,6 +539,9 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     check!(one.len() == 1 && one[0].table == t2.id, "{}: the limit", at("rating_history"));
     // A third match of the same two accounts the same day: they are no longer rated against
     // each other (crate::ratings::PAIR_LIMIT), only against the bot.
+    // Later again (a match of the same millisecond would tie with the second in the history's
+    // order).
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let t3 = table_row(&unique("t"), 70);
     ok(&at("create_table"), store.create_table(&t3).await)?;
     ok(&at("write_step"), store.write_step(&t3.id, FIRST_EPOCH, &[Write::Rated(first.clone())]).await)?;
@@ -561,6 +565,63 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
     );
     let (board, total) = ok(&at("leaderboard"), store.leaderboard("madiao", 0, 10).await)?;
     check!(total == 1 && board.len() == 1 && board[0].0 == "Dai", "{}: {board:?}", at("delete_account"));
+    Ok(())
+}
+
+/// The address hashes of accounts: only a keyed hash is kept, one per address and account (the
+/// same for every account), at most `ADDRESS_LIMIT` per account within `ADDRESS_WINDOW_MS`, and
+/// none after the account's deletion.
+async fn addresses(store: &dyn Store, backend: &str) -> Result<(), String> {
+    use crate::ratings::{ADDRESS_LIMIT, ADDRESS_WINDOW_MS};
+    let at = |what: &str| format!("{backend}: addresses: {what}");
+    let (a, b) = (unique("g"), unique("g"));
+    let t0: i64 = 1_700_000_000_000;
+    ok(&at("note_address"), store.note_address(&a, "203.0.113.5", t0, &unique("k")).await)?;
+    ok(&at("note_address"), store.note_address(&a, "203.0.113.5", t0 + 10, &unique("k")).await)?;
+    ok(&at("note_address"), store.note_address(&b, "203.0.113.5", t0 + 20, &unique("k")).await)?;
+    let ha = ok(&at("address_hashes"), store.address_hashes(&a).await)?;
+    let hb = ok(&at("address_hashes"), store.address_hashes(&b).await)?;
+    check!(ha.len() == 1 && ha == hb, "{}: one hash, the same for both: {ha:?} {hb:?}", at("note_address"));
+    check!(!ha[0].contains("203.0.113"), "{}: the address is stored as itself: {ha:?}", at("note_address"));
+    ok(&at("note_address"), store.note_address(&b, "203.0.113.6", t0 + 30, &unique("k")).await)?;
+    let hb = ok(&at("address_hashes"), store.address_hashes(&b).await)?;
+    check!(hb.len() == 2 && hb[1] == ha[0], "{}: newest first: {hb:?}", at("address_hashes"));
+    for i in 0..ADDRESS_LIMIT + 3 {
+        ok(&at("note_address"), store.note_address(&a, &format!("198.51.100.{i}"), t0 + 100 + i, "k").await)?;
+    }
+    let ha = ok(&at("address_hashes"), store.address_hashes(&a).await)?;
+    check!(ha.len() as i64 == ADDRESS_LIMIT, "{}: {} hashes kept", at("the limit"), ha.len());
+    let later = t0 + 200 + ADDRESS_WINDOW_MS;
+    ok(&at("note_address"), store.note_address(&a, "192.0.2.1", later, "k").await)?;
+    let ha = ok(&at("address_hashes"), store.address_hashes(&a).await)?;
+    check!(ha.len() == 1, "{}: hashes older than the window stay: {ha:?}", at("the window"));
+    // The deletion of an account drops its hashes.
+    let g = GuestRow { id: unique("g"), name: "Eve".into(), token_hash: unique("h"), created_ms: 5 };
+    ok(&at("create_guest"), store.create_guest(&g).await)?;
+    let account = AccountRow {
+        guest: g.id.clone(),
+        username: "Eve_A".into(),
+        username_key: unique("eve_a_"),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+        created_ms: 40,
+    };
+    let s = SessionRow {
+        token_hash: unique("s"),
+        guest: g.id.clone(),
+        created_ms: 40,
+        expires_ms: 1_000,
+        revoked_ms: None,
+    };
+    ok(&at("claim_account"), store.claim_account(&account, &s).await)?;
+    ok(&at("note_address"), store.note_address(&g.id, "203.0.113.5", t0, "k").await)?;
+    check!(
+        ok(&at("address_hashes"), store.address_hashes(&g.id).await)?.len() == 1,
+        "{}: noted",
+        at("delete")
+    );
+    ok(&at("delete_account"), store.delete_account(&g.id, "deleted player").await)?;
+    let left = ok(&at("address_hashes"), store.address_hashes(&g.id).await)?;
+    check!(left.is_empty(), "{}: the deleted account's hashes stay: {left:?}", at("delete_account"));
     Ok(())
 }
 

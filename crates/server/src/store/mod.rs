@@ -265,6 +265,20 @@ pub trait Identities: Send + Sync {
     /// The `limit` most recently created tables that `guest` hosts or holds a seat at (as
     /// stored), newest first.
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError>;
+    /// Notes that `guest`'s account was used from the client address `address` at `at_ms`: keeps
+    /// its keyed hash ([`crate::ids::keyed_hash`] with this database's secret, made on first use
+    /// from `new_secret`), never the address; drops the guest's hashes older than
+    /// [`crate::ratings::ADDRESS_WINDOW_MS`] and all but its newest
+    /// [`crate::ratings::ADDRESS_LIMIT`].
+    async fn note_address(
+        &self,
+        guest: &str,
+        address: &str,
+        at_ms: i64,
+        new_secret: &str,
+    ) -> Result<(), StoreError>;
+    /// The address hashes kept for `guest`, newest first.
+    async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError>;
 }
 
 /// What is read of finished games: the public archive (every finished game of a table that was
@@ -442,6 +456,35 @@ pub(crate) fn forget_in_settings(settings: &str, old: &[String], name: &str) -> 
     }
     v["name"] = serde_json::Value::String(renamed.clone());
     Some((v.to_string(), renamed))
+}
+
+/// `text` with each of `old` (a deleted account's former names, found in any ASCII case)
+/// replaced by `name`, or `None` when it holds none of them: how a report's reason and quoted
+/// chat line forget a deleted account (`docs/protocol.md`, "Deleting an account").
+pub(crate) fn forget_in_text(text: &str, old: &[String], name: &str) -> Option<String> {
+    // The longest first: a username may be part of the guest's name.
+    let mut old: Vec<&String> = old.iter().filter(|o| !o.is_empty()).collect();
+    old.sort_by_key(|o| std::cmp::Reverse(o.len()));
+    let mut out = text.to_string();
+    for o in old {
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while !rest.is_empty() {
+            if rest.len() >= o.len()
+                && rest.is_char_boundary(o.len())
+                && rest[..o.len()].eq_ignore_ascii_case(o)
+            {
+                next.push_str(name);
+                rest = &rest[o.len()..];
+            } else {
+                let c = rest.chars().next().unwrap_or_default();
+                next.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        out = next;
+    }
+    (out != text).then_some(out)
 }
 
 /// `record` (a `yezi/1` record's JSON) with the `players` of `seats` replaced by `name`; a record
@@ -781,6 +824,18 @@ pub(crate) const RATINGS_SCHEMA: &[&str] = &[
         PRIMARY KEY (guest_id, game, table_id))",
     "CREATE INDEX IF NOT EXISTS rating_history_by_table ON rating_history (table_id)",
     "CREATE INDEX IF NOT EXISTS rating_history_by_time ON rating_history (guest_id, at_ms)",
+    // The keyed hashes of the addresses an account signed in from (never the address itself),
+    // the last `crate::ratings::ADDRESS_LIMIT` within `crate::ratings::ADDRESS_WINDOW_MS`.
+    "CREATE TABLE IF NOT EXISTS account_addresses (
+        guest_id TEXT NOT NULL,
+        address_hash TEXT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, address_hash))",
+    "CREATE INDEX IF NOT EXISTS account_addresses_by_hash ON account_addresses (address_hash)",
+    // Secrets this database's servers share (`address`: the key of the address hashes).
+    "CREATE TABLE IF NOT EXISTS server_secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL)",
 ];
 
 /// Now, in milliseconds since the Unix epoch, as text (the write probe's value).

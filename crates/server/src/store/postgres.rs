@@ -1032,6 +1032,36 @@ impl Identities for PgStore {
         tx.execute("DELETE FROM sessions WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute("DELETE FROM ratings WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
         tx.execute("DELETE FROM rating_history WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        // His mutes and blocks, both ways; the reports keep their rows for the operator, but his
+        // former names in their text become `name`.
+        tx.execute("DELETE FROM account_addresses WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        tx.execute("DELETE FROM mod_mutes WHERE guest_id = $1 OR target_id = $1", &[&guest])
+            .await
+            .map_err(pg)?;
+        tx.execute("DELETE FROM mod_blocks WHERE guest_id = $1 OR target_id = $1", &[&guest])
+            .await
+            .map_err(pg)?;
+        for o in old.iter().filter(|o| !o.is_empty()) {
+            let found = tx
+                .query(
+                    "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
+                     '%' || LOWER($1::text) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER($1::text) || '%'",
+                    &[o],
+                )
+                .await
+                .map_err(pg)?;
+            for r in found {
+                let (id, reason, text): (String, String, Option<String>) = (r.get(0), r.get(1), r.get(2));
+                let reason = super::forget_in_text(&reason, &old, name).unwrap_or(reason);
+                let text = text.map(|t| super::forget_in_text(&t, &old, name).unwrap_or(t));
+                tx.execute(
+                    "UPDATE mod_reports SET reason = $2, chat_text = $3 WHERE id = $1",
+                    &[&id, &reason, &text],
+                )
+                .await
+                .map_err(pg)?;
+            }
+        }
         tx.execute(
             "UPDATE guests SET name = $2, token_hash = 'deleted:' || id WHERE id = $1",
             &[&guest, &name],
@@ -1168,6 +1198,59 @@ impl Identities for PgStore {
             out.push(table_from(c, r).await?);
         }
         Ok(out)
+    }
+
+    async fn note_address(
+        &self,
+        guest: &str,
+        address: &str,
+        at_ms: i64,
+        new_secret: &str,
+    ) -> Result<(), StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        tx.execute(
+            "INSERT INTO server_secrets (name, value) VALUES ('address', $1) ON CONFLICT (name) DO NOTHING",
+            &[&new_secret],
+        )
+        .await
+        .map_err(pg)?;
+        let key: String = tx
+            .query_one("SELECT value FROM server_secrets WHERE name = 'address'", &[])
+            .await
+            .map_err(pg)?
+            .get(0);
+        let hash = crate::ids::keyed_hash(&key, address);
+        tx.execute(
+            "INSERT INTO account_addresses (guest_id, address_hash, seen_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (guest_id, address_hash) DO UPDATE \
+             SET seen_ms = GREATEST(account_addresses.seen_ms, excluded.seen_ms)",
+            &[&guest, &hash, &at_ms],
+        )
+        .await
+        .map_err(pg)?;
+        tx.execute(
+            "DELETE FROM account_addresses WHERE guest_id = $1 AND (seen_ms < $2 OR address_hash NOT IN \
+             (SELECT address_hash FROM account_addresses WHERE guest_id = $1 \
+             ORDER BY seen_ms DESC, address_hash LIMIT $3))",
+            &[&guest, &(at_ms - crate::ratings::ADDRESS_WINDOW_MS), &crate::ratings::ADDRESS_LIMIT],
+        )
+        .await
+        .map_err(pg)?;
+        tx.commit().await.map_err(pg)
+    }
+
+    async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError> {
+        let slot = self.client().await?;
+        let rows = slot
+            .query(
+                "SELECT address_hash FROM account_addresses WHERE guest_id = $1 ORDER BY seen_ms DESC, address_hash",
+                &[&guest],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
 
@@ -1383,7 +1466,19 @@ async fn write_rated<C: GenericClient>(
             .await
             .map_err(pg)?
             .get(0);
-        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+        // Two accounts seen at one address in the window count as the pair limit reached.
+        let same: i64 = c
+            .query_one(
+                "SELECT COUNT(*) FROM account_addresses x JOIN account_addresses y \
+                 ON y.address_hash = x.address_hash WHERE x.guest_id = $1 AND y.guest_id = $2 \
+                 AND x.seen_ms >= $3 AND y.seen_ms >= $3",
+                &[&a, &b, &(now - crate::ratings::ADDRESS_WINDOW_MS)],
+            )
+            .await
+            .map_err(pg)?
+            .get(0);
+        let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
+        shared.insert((a, b), n);
     }
     let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,

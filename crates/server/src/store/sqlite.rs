@@ -764,6 +764,36 @@ impl Identities for SqliteStore {
             c.execute("DELETE FROM sessions WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             c.execute("DELETE FROM ratings WHERE guest_id = ?1", params![guest]).map_err(backend)?;
             c.execute("DELETE FROM rating_history WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            // His mutes and blocks, both ways; the reports keep their rows for the operator, but
+            // his former names in their text become `name`.
+            c.execute("DELETE FROM account_addresses WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            c.execute("DELETE FROM mod_mutes WHERE guest_id = ?1 OR target_id = ?1", params![guest])
+                .map_err(backend)?;
+            c.execute("DELETE FROM mod_blocks WHERE guest_id = ?1 OR target_id = ?1", params![guest])
+                .map_err(backend)?;
+            for o in old.iter().filter(|o| !o.is_empty()) {
+                let found: Vec<(String, String, Option<String>)> = {
+                    let mut stmt = c
+                        .prepare(
+                            "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
+                             '%' || LOWER(?1) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER(?1) || '%'",
+                        )
+                        .map_err(backend)?;
+                    stmt.query_map(params![o], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                        .map_err(backend)?
+                        .collect::<Result<_, _>>()
+                        .map_err(backend)?
+                };
+                for (id, reason, text) in found {
+                    let reason = super::forget_in_text(&reason, &old, &name).unwrap_or(reason);
+                    let text = text.map(|t| super::forget_in_text(&t, &old, &name).unwrap_or(t));
+                    c.execute(
+                        "UPDATE mod_reports SET reason = ?2, chat_text = ?3 WHERE id = ?1",
+                        params![id, reason, text],
+                    )
+                    .map_err(backend)?;
+                }
+            }
             c.execute(
                 "UPDATE guests SET name = ?2, token_hash = 'deleted:' || id WHERE id = ?1",
                 params![guest, name],
@@ -909,6 +939,59 @@ impl Identities for SqliteStore {
                 .collect::<Result<_, _>>()
                 .map_err(backend)?;
             rows.into_iter().map(|cols| table_from(c, cols)).collect()
+        })
+        .await
+    }
+
+    async fn note_address(
+        &self,
+        guest: &str,
+        address: &str,
+        at_ms: i64,
+        new_secret: &str,
+    ) -> Result<(), StoreError> {
+        let (guest, address, new_secret) = (guest.to_string(), address.to_string(), new_secret.to_string());
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO server_secrets (name, value) VALUES ('address', ?1) ON CONFLICT (name) DO NOTHING",
+                params![new_secret],
+            )
+            .map_err(backend)?;
+            let key: String = c
+                .query_row("SELECT value FROM server_secrets WHERE name = 'address'", [], |r| r.get(0))
+                .map_err(backend)?;
+            let hash = crate::ids::keyed_hash(&key, &address);
+            c.execute(
+                "INSERT INTO account_addresses (guest_id, address_hash, seen_ms) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (guest_id, address_hash) DO UPDATE SET seen_ms = MAX(seen_ms, excluded.seen_ms)",
+                params![guest, hash, at_ms],
+            )
+            .map_err(backend)?;
+            c.execute(
+                "DELETE FROM account_addresses WHERE guest_id = ?1 AND (seen_ms < ?2 OR address_hash NOT IN \
+                 (SELECT address_hash FROM account_addresses WHERE guest_id = ?1 \
+                 ORDER BY seen_ms DESC, address_hash LIMIT ?3))",
+                params![guest, at_ms - crate::ratings::ADDRESS_WINDOW_MS, crate::ratings::ADDRESS_LIMIT],
+            )
+            .map_err(backend)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError> {
+        let guest = guest.to_string();
+        self.call(move |c| {
+            let mut stmt = c
+                .prepare(
+                    "SELECT address_hash FROM account_addresses WHERE guest_id = ?1 \
+                     ORDER BY seen_ms DESC, address_hash",
+                )
+                .map_err(backend)?;
+            stmt.query_map(params![guest], |r| r.get(0))
+                .map_err(backend)?
+                .collect::<Result<_, _>>()
+                .map_err(backend)
         })
         .await
     }
@@ -1130,7 +1213,18 @@ fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Res
                 |r| r.get(0),
             )
             .map_err(backend)?;
-        shared.insert((a, b), u32::try_from(n).unwrap_or(u32::MAX));
+        // Two accounts seen at one address in the window count as the pair limit reached.
+        let same: i64 = c
+            .query_row(
+                "SELECT COUNT(*) FROM account_addresses x JOIN account_addresses y \
+                 ON y.address_hash = x.address_hash WHERE x.guest_id = ?1 AND y.guest_id = ?2 \
+                 AND x.seen_ms >= ?3 AND y.seen_ms >= ?3",
+                params![a, b, now - crate::ratings::ADDRESS_WINDOW_MS],
+                |r| r.get(0),
+            )
+            .map_err(backend)?;
+        let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
+        shared.insert((a, b), n);
     }
     let settled = match settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
