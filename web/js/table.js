@@ -384,7 +384,7 @@ function Table(p) {
           : null}
         ${me === null && open && !finished ? html`<button class="primary" onClick=${p.onJoin}>${t('table.take_seat')}</button>` : null}
         <${SoloControls} table=${st.table} me=${me} timer=${st.timer} send=${send} />
-        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} hands=${st.results.length} />` : null}
+        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} hands=${st.results.length} token=${p.identity?.token ?? null} />` : null}
       </div>
     </div>
     <${HostBanner} table=${st.table} rematch=${st.rematch} closedBy=${st.closedBy} navigate=${p.navigate} />
