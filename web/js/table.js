@@ -184,6 +184,10 @@ export function reduce(st, msg) {
     case 'chat':
       if (!st) return st;
       return { ...st, chat: [...st.chat.slice(-99), msg.message] };
+    case 'chat_removed':
+      // The operator removed the line: it goes from the page at once.
+      if (!st) return st;
+      return { ...st, chat: st.chat.filter((m) => m.seq !== msg.seq) };
     case 'ack':
       if (!st) return st;
       if (msg.what === 'request' && msg.legal !== undefined) return { ...st, legal: msg.legal };
