@@ -312,6 +312,8 @@ function Table(p) {
   const me = st.you.seat;
   const bottom = me ?? (st.view && isMadiao(st.view) ? st.view.banker : 0);
   const [showLast, setShowLast] = useState(false);
+  // The seats' names open the moderation menu: the viewer's lists say mute or unmute.
+  useModeration(p.identity ?? null);
   const [rules, setRules] = useState(false);
   const [help, setHelp] = useState(false);
   const [endHidden, setEndHidden] = useState(-1);
@@ -399,7 +401,7 @@ function Table(p) {
           <ul class="seated" aria-label=${t('table.seated')}>
             ${seats.map((s) => html`<li key=${s.seat} data-seat=${s.seat} data-kind=${s.kind} data-present=${s.present ? '1' : '0'}>
               <span class=${`dot ${s.kind === 'bot' ? 'bot' : s.kind === 'open' ? 'open' : s.present ? 'here' : 'gone'}`}></span>
-              <span class="seated-name">${s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : s.name}</span>
+              <span class="seated-name">${s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : html`<${PlayerMenu} identity=${p.identity ?? null} player=${s.guest} name=${s.name ?? ''} />`}</span>
               ${s.kind === 'person' && s.guest === st.table.host ? html`<span class="chip">${t('table.host')}</span>` : null}
               ${s.seat === me ? html`<span class="chip">${t('table.you')}</span>` : null}
               ${s.kind === 'person' && !s.present ? html`<span class="seated-note">${t('table.not_here')}</span>` : null}
@@ -418,7 +420,7 @@ function Table(p) {
     <div class="table-main">
       <div class="play-area">
         ${view
-          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} timer=${st.timer} timerAt=${st.timerAt} seatsAt=${st.seatsAt}
+          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} identity=${p.identity ?? null} timer=${st.timer} timerAt=${st.timerAt} seatsAt=${st.seatsAt}
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
               centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`
