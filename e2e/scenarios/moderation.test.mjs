@@ -3,7 +3,8 @@
 // row of buttons; a signed-in player reports that line from the name's menu (the operator's API
 // then lists the report with the line's text), mutes the speaker (his lines vanish, live and after a
 // reload), blocks him (he cannot sit at her table: a clear notice, and he watches), and undoes both
-// from the lists on her own page.
+// from the lists on her own page. The same menu opens from a seat's name on the felt (mute, a
+// report) and from a public profile (Bo, signed in later, mutes Ann there).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,9 +77,13 @@ test('moderation: canned messages, report a line, mute, block and undo from the 
   const r = reports.reports[0];
   assert(r.chat_text === 'Good luck' && r.reason === 'sarcasm 讽刺' && r.table === table && r.player_name === 'Bo 波', `the report: ${JSON.stringify(r)}`);
 
-  // Ann mutes Bo: his line goes; his next line never shows; hers does.
-  await line.locator('.name-button').click();
-  await line.locator('button[data-mod="mute"]').click();
+  // Ann mutes Bo from his name on his seat (the match began when he sat): his line goes; his
+  // next line never shows; hers does.
+  const seated = ann.locator('.felt .seat .seat-menu', { hasText: 'Bo 波' });
+  await seated.locator('.name-button').click();
+  assert((await seated.locator('.menu button[data-mod]').count()) === 3, 'mute, block and report on the seat');
+  await snap(ann, 'moderation-seat-menu');
+  await seated.locator('button[data-mod="mute"]').click();
   await ann.locator('.notice', { hasText: 'Bo 波 is muted' }).waitFor({ timeout: 15000 });
   await bo.locator('.chat input').fill('can you hear me');
   await bo.locator('.chat form:not(.report-form) button[type="submit"]').click();
@@ -139,6 +144,34 @@ test('moderation: canned messages, report a line, mute, block and undo from the 
     await new Promise((res) => setTimeout(res, 200));
   }
   assert(JSON.stringify(info).includes('Bo 波'), `Bo is not seated at the third table: ${JSON.stringify(info)}`);
+
+  // Bo's name on his seat reports him too.
+  await ann.goto(`/t/${third}`);
+  const boSeat = ann.locator('.felt .seat .seat-menu', { hasText: 'Bo 波' });
+  await boSeat.waitFor({ timeout: 15000 });
+  await boSeat.locator('.name-button').click();
+  await boSeat.locator('button[data-mod="report"]').click();
+  await boSeat.locator('.report-form input').fill('stalling');
+  await boSeat.locator('.report-form button[type="submit"]').click();
+  await ann.locator('.notice', { hasText: 'your report of Bo 波 was sent' }).waitFor({ timeout: 15000 });
+  const later = await fetch(`${suite.base}/api/admin/reports`, { headers: { Authorization: `Bearer ${OPERATOR}` } }).then((r) => r.json());
+  assert(later.reports.some((x) => x.reason === 'stalling' && x.player_name === 'Bo 波'), `the seat's report: ${JSON.stringify(later)}`);
+
+  // Bo takes an account and mutes Ann from her public profile.
+  await bo.goto('/account');
+  const boUser = `bo_${Date.now().toString(36)}`;
+  await bo.locator('form.claim input[name="username"]').fill(boUser);
+  await bo.locator('form.claim input[name="password"]').fill('another long password');
+  await bo.locator('form.claim button[data-action="claim"]').click();
+  await bo.locator('.account-page .moderation').waitFor({ timeout: 15000 });
+  await bo.goto(`/players/${user}`);
+  const profileMenu = bo.locator('.profile-page .profile-mod');
+  await profileMenu.locator('.name-button').click();
+  await profileMenu.locator('button[data-mod="mute"]').click();
+  await bo.locator('.notice', { hasText: `${user} is muted` }).waitFor({ timeout: 15000 });
+  await profileMenu.locator('.name-button').click();
+  await profileMenu.locator('button[data-mod="mute"]', { hasText: 'Unmute' }).waitFor({ timeout: 15000 });
+  await snap(bo, 'moderation-profile-menu-phone');
   await annCtx.close();
   await boCtx.close();
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { route } from '../../web/js/routes.js';
 import { versionCheck, backoff } from '../../web/js/socket.js';
+import { reduce } from '../../web/js/table.js';
 import { VARIANTS, overrides, variantValueText } from '../../web/js/variants.js';
 
 const wire = readFileSync(new URL('../../web/js/wire.d.ts', import.meta.url), 'utf8');
@@ -31,6 +32,8 @@ test('versions: events follow by one; a gap asks for a resync; replies do not co
   // The host's messages (closed, removed, rematch) are events too.
   assert.equal(versionCheck('host', 6, 5), 'ok');
   assert.equal(versionCheck('host', 7, 5), 'gap');
+  assert.equal(versionCheck('chat_removed', 6, 5), 'ok');
+  assert.equal(versionCheck('chat_removed', 7, 5), 'gap');
   assert.equal(versionCheck('ack', 5, 5), 'ok');
   assert.equal(versionCheck('error', 9, 5), 'ok');
   assert.equal(versionCheck('update', 1, null), 'ok');
@@ -76,4 +79,12 @@ test('item 15: an error the page can translate is said once, a detailed one keep
   assert.ok(illegal.endsWith('seat 3 must follow spades (holds 5S)'), illegal);
   assert.equal(errorText('something_new', 'a message'), 'a message');
   assert.equal(errorText('something_new', ''), 'something_new');
+});
+
+test('a chat line the operator removed goes from the table state at once', () => {
+  const line = (seq, text) => ({ seq, at_ms: 0, name: 'Ann', seat: 0, guest: 'g1', text });
+  const st = /** @type {any} */ ({ chat: [line(0, 'rude'), line(1, 'kind')], v: 5 });
+  const after = reduce(st, /** @type {any} */ ({ type: 'chat_removed', v: 6, seq: 0 }));
+  assert.deepEqual(after?.chat.map((m) => m.text), ['kind']);
+  assert.equal(reduce(null, /** @type {any} */ ({ type: 'chat_removed', v: 6, seq: 0 })), null);
 });

@@ -145,7 +145,7 @@ export function AnalysisPage(p) {
   });
 
   /** @param {number | null} h @param {number} s */
-  const choose = (h, s) => p.navigate(`/analysis/${p.id}?hand=${h ?? 0}&seat=${s}`);
+  const choose = (h, s) => p.navigate(api.keepShare(`/analysis/${p.id}?hand=${h ?? 0}&seat=${s}`));
   const names = outline && outline.players
     ? playerNames(outline.players)
     : [0, 1, 2, 3].map((s) => t('seat.n', { n: s + 1 }));

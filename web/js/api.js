@@ -125,6 +125,20 @@ function shareQuery(sep) {
   return s ? `${sep}share=${encodeURIComponent(s)}` : '';
 }
 
+/** A page's address carrying on the page's share token (`path` has a query already). @param {string} path */
+export function keepShare(path) {
+  return `${path}${shareQuery('&')}`;
+}
+
+/**
+ * The host's share token of his table's game and the paths that carry it (`404` to anyone else).
+ * @param {string} id @param {string} token
+ * @returns {Promise<{table: string, private: boolean, token: string, finished: boolean, replay: string, record: string}>}
+ */
+export function shareLink(id, token) {
+  return call('GET', `/api/tables/${encodeURIComponent(id)}/share`, { token });
+}
+
 /**
  * A replay's outline (one line per hand): a finished table's, or a posted record's by the id it got.
  * A private game's is served to its players and host (their token) or with the page's share token.
@@ -141,7 +155,7 @@ export function replayOf(id, token) {
  * @returns {Promise<import('./wire').AnalysisReply>}
  */
 export function analysis(id, hand, seat, token) {
-  return call('GET', `/api/games/${encodeURIComponent(id)}/analysis?hand=${hand}&seat=${seat}`, { token });
+  return call('GET', `/api/games/${encodeURIComponent(id)}/analysis?hand=${hand}&seat=${seat}${shareQuery('&')}`, { token });
 }
 
 /**
@@ -150,7 +164,7 @@ export function analysis(id, hand, seat, token) {
  * @returns {Promise<import('./wire').AnalysisReply>}
  */
 export function askAnalysis(id, hand, seat, token) {
-  return call('POST', `/api/games/${encodeURIComponent(id)}/analysis`, { body: { hand, seat }, token });
+  return call('POST', `/api/games/${encodeURIComponent(id)}/analysis${shareQuery('?')}`, { body: { hand, seat }, token });
 }
 
 /**

@@ -6,6 +6,7 @@ import { Backs, Card, Countdown } from './ui.js';
 import { lang, t } from './i18n.js';
 import { rankText } from './cards.js';
 import { dabaifenTrickCounter, trumpText } from './scoring.js';
+import { PlayerMenu } from './moderation.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
 /** @typedef {import('./wire').DabaifenView} DabaifenView */
@@ -41,6 +42,8 @@ export function position(seat, bottom) {
  * @property {(string[] | null)[] | null} [hands] every hand face up (a replay), by seat
  * @property {boolean} [showLast] show the last complete trick instead of the current one
  * @property {VNode | null} [centerExtra]
+ * @property {{id: string, token: string, username?: string} | null} [identity] the viewer at a live
+ *   table: signed in, another person's seat name opens the menu to mute, block or report him
  */
 
 /** @param {MadiaoView | DabaifenView} view @returns {view is MadiaoView} */
@@ -81,7 +84,9 @@ export function Board(p) {
       return html`<div key=${s} class=${`seat pos-${pos}${turn ? ' turn' : ''}`} data-seat=${s}>
         <div class="seat-head">
           <span class=${`dot ${info ? (info.kind === 'open' ? 'open' : info.bot_plays ? 'bot' : info.present ? 'here' : 'gone') : 'here'}`}></span>
-          <span class="seat-name" data-bot=${tips[s] ?? null} title=${tips[s] ?? names[s]}>${names[s]}</span>
+          ${info && info.kind === 'person' && info.guest && p.identity?.username && info.guest !== p.identity.id
+            ? html`<span class="seat-name seat-menu" title=${names[s]}><${PlayerMenu} identity=${p.identity} player=${info.guest} name=${names[s]} /></span>`
+            : html`<span class="seat-name" data-bot=${tips[s] ?? null} title=${tips[s] ?? names[s]}>${names[s]}</span>`}
           ${info && info.away ? html`<span class="badge away">${t('seat.away')}</span>` : null}
           ${info && info.kind === 'person' && info.bot_plays && !info.away ? html`<span class="badge away">${t('seat.bot_plays')}</span>` : null}
           ${roleBadges(view, s)}

@@ -2,8 +2,10 @@
 // the table (with a confirmation), removing a person who is away, offering a rematch at the end;
 // and what everyone at the table sees of it (the table closed, the offer of the new table).
 
-import { html } from '../vendor/preact-htm.js';
+import { html, useState } from '../vendor/preact-htm.js';
+import * as api from './api.js';
 import { t } from './i18n.js';
+import { errorText, notify } from './ui.js';
 
 /** @typedef {import('./wire').SeatInfo} SeatInfo */
 /** @typedef {import('./wire').TableSummary} TableSummary */
@@ -41,10 +43,27 @@ export function hostEventText(e) {
  * The host's buttons: close (while the match is not over), rematch (once it is finished and none
  * was offered), remove on each away person's seat.
  * With finished hands (`hands`), the host may also end the match and keep them as a record.
- * @param {{table: TableSummary, me: number | null, rematch: string | null, send: (m: ClientMsg) => void, hands?: number}} p
+ * A private table's finished game is shown to strangers only with its share link: the host gets
+ * it here (copied, and shown to be copied by hand).
+ * @param {{table: TableSummary, me: number | null, rematch: string | null, send: (m: ClientMsg) => void, hands?: number, token?: string | null}} p
  */
 export function HostControls(p) {
   const status = p.table.status;
+  const [link, setLink] = useState(/** @type {string | null} */ (null));
+  const share = () => {
+    if (!p.token) return;
+    api.shareLink(p.table.id, p.token).then(
+      (r) => {
+        const url = `${location.origin}${r.replay}`;
+        setLink(url);
+        navigator.clipboard?.writeText(url).then(
+          () => notify('info', t('host.share_copied')),
+          () => {},
+        );
+      },
+      (e) => notify('error', e instanceof api.ApiError ? errorText(e.code, e.message) : String(e)),
+    );
+  };
   const away = tableOver(status) ? [] : p.table.seats.filter((s) => removable(s, p.me));
   return html`<div class="host-controls" data-host="1">
     ${!tableOver(status)
@@ -62,6 +81,13 @@ export function HostControls(p) {
     )}
     ${status === 'finished' && !p.rematch
       ? html`<button class="primary" data-action="rematch" onClick=${() => p.send({ type: 'rematch' })}>${t('host.rematch')}</button>`
+      : null}
+    ${status === 'finished' && p.table.private && p.token
+      ? html`<button data-action="share-link" title=${t('host.share_title')} onClick=${share}>${t('host.share')}</button>`
+      : null}
+    ${link
+      ? html`<input class="share-link" data-share-link="1" readonly value=${link} aria-label=${t('host.share')}
+          onFocus=${(/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select()} />`
       : null}
   </div>`;
 }

@@ -114,7 +114,7 @@ function App() {
   } else if (r.page === 'ratings') {
     body = html`<${LeaderboardPage} game=${r.game} navigate=${navigate} />`;
   } else if (r.page === 'player') {
-    body = html`<${ProfilePage} key=${r.username} username=${r.username} />`;
+    body = html`<${ProfilePage} key=${r.username} username=${r.username} identity=${identity} />`;
   }
 
   return html`<div class="app">

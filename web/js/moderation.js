@@ -87,8 +87,9 @@ export function CannedRow(p) {
 
 /**
  * The menu on another player's name: mute, block, report him (or the line, when `line` is given).
- * Only a signed-in player has it; for others the name is plain text.
- * @param {{identity: {id: string, token: string, username?: string} | null, player: string | null | undefined, name: string, line?: {table: string, seq: number}}} p
+ * Only a signed-in player has it; for others the name is plain text. Its button shows the name,
+ * or `label` where the name is shown already (a profile's page).
+ * @param {{identity: {id: string, token: string, username?: string} | null, player: string | null | undefined, name: string, line?: {table: string, seq: number}, label?: string}} p
  */
 export function PlayerMenu(p) {
   const [open, setOpen] = useState(false);
@@ -131,7 +132,7 @@ export function PlayerMenu(p) {
     }
   };
   return html`<span class="player-menu">
-    <button type="button" class="name-button" aria-expanded=${open} onClick=${() => setOpen(!open)}>${p.name}</button>
+    <button type="button" class="name-button" aria-expanded=${open} onClick=${() => setOpen(!open)}>${p.label ?? p.name}</button>
     ${open
       ? html`<span class="menu" role="menu">
           <button type="button" role="menuitem" data-mod="mute" onClick=${() => toggle('mutes', !muted, muted ? 'mod.unmuted' : 'mod.muted')}>

@@ -5,6 +5,7 @@ import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
 import { lang, t } from './i18n.js';
 import { errorText } from './ui.js';
+import { PlayerMenu, useModeration } from './moderation.js';
 
 /** @typedef {import('./wire').LeaderboardReply} LeaderboardReply */
 /** @typedef {import('./wire').PlayerProfile} PlayerProfile */
@@ -139,9 +140,13 @@ export function RatingChart(p) {
   </figure>`;
 }
 
-/** @param {{username: string}} p */
+/**
+ * A player's public page; a signed-in visitor also has the menu to mute, block or report him.
+ * @param {{username: string, identity?: {id: string, token: string, username?: string} | null}} p
+ */
 export function ProfilePage(p) {
   const [profile, setProfile] = useState(/** @type {PlayerProfile | null} */ (null));
+  useModeration(p.identity ?? null);
   const [error, setError] = useState(/** @type {string | null} */ (null));
   useEffect(() => {
     let alive = true;
@@ -160,6 +165,9 @@ export function ProfilePage(p) {
   const games = profile.ratings.reduce((n, r) => n + r.games, 0);
   return html`<div class="page profile-page" data-player=${profile.username}>
     <h1>${profile.username}</h1>
+    ${p.identity?.username && profile.guest !== p.identity.id
+      ? html`<div class="profile-mod"><${PlayerMenu} identity=${p.identity} player=${profile.guest} name=${profile.username} label=${t('mod.menu')} /></div>`
+      : null}
     <p class="sub">${t('ratings.joined', { date: day(profile.joined_ms) })} · ${t('ratings.rated_games', { n: games })}</p>
     ${profile.ratings.length === 0 ? html`<p class="hint">${t('ratings.no_rated')}</p>` : null}
     ${profile.ratings.map(

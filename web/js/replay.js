@@ -199,7 +199,7 @@ export function ReplayPage(p) {
               style="position:absolute;width:1px;height:1px;opacity:0;overflow:hidden" /></label>`
         : null}
       ${p.id && outline && hand && hand.result
-        ? html`<a class="button" data-link="1" data-action="analyse" href=${`/analysis/${p.id}?hand=${pos.hand}&seat=0`}>${t('analysis.open')}</a>`
+        ? html`<a class="button" data-link="1" data-action="analyse" href=${api.keepShare(`/analysis/${p.id}?hand=${pos.hand}&seat=0`)}>${t('analysis.open')}</a>`
         : null}
       ${download && outline ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
     </div>

@@ -66,13 +66,13 @@ export function errorAction(code, at) {
 
 /**
  * Whether a message with version `v` follows `last` without a gap. Events (`update`, `seats`,
- * `chat`, `host`) increase the version by exactly one; replies (`ack`, `error`) carry it unchanged.
+ * `chat`, `chat_removed`, `host`) increase the version by exactly one; replies (`ack`, `error`) carry it unchanged.
  * @param {string} type @param {number | undefined} v @param {number | null} last
  * @returns {'ok' | 'gap' | 'stale'}
  */
 export function versionCheck(type, v, last) {
   if (v === undefined || last === null) return 'ok';
-  if (type === 'update' || type === 'seats' || type === 'chat' || type === 'host') {
+  if (type === 'update' || type === 'seats' || type === 'chat' || type === 'chat_removed' || type === 'host') {
     if (v === last + 1) return 'ok';
     return v <= last ? 'stale' : 'gap';
   }
@@ -234,7 +234,7 @@ export class TableSocket {
       this.moving = false;
       this.disarm();
     }
-    if (msg.type === 'update' || msg.type === 'seats' || msg.type === 'chat') {
+    if (msg.type === 'update' || msg.type === 'seats' || msg.type === 'chat' || msg.type === 'chat_removed') {
       if (this.awaitingSync) return;
       const check = versionCheck(msg.type, msg.v, this.v);
       if (check === 'stale') return;

@@ -184,6 +184,10 @@ export function reduce(st, msg) {
     case 'chat':
       if (!st) return st;
       return { ...st, chat: [...st.chat.slice(-99), msg.message] };
+    case 'chat_removed':
+      // The operator removed the line: it goes from the page at once.
+      if (!st) return st;
+      return { ...st, chat: st.chat.filter((m) => m.seq !== msg.seq) };
     case 'ack':
       if (!st) return st;
       if (msg.what === 'request' && msg.legal !== undefined) return { ...st, legal: msg.legal };
@@ -308,6 +312,8 @@ function Table(p) {
   const me = st.you.seat;
   const bottom = me ?? (st.view && isMadiao(st.view) ? st.view.banker : 0);
   const [showLast, setShowLast] = useState(false);
+  // The seats' names open the moderation menu: the viewer's lists say mute or unmute.
+  useModeration(p.identity ?? null);
   const [rules, setRules] = useState(false);
   const [help, setHelp] = useState(false);
   const [endHidden, setEndHidden] = useState(-1);
@@ -384,7 +390,7 @@ function Table(p) {
           : null}
         ${me === null && open && !finished ? html`<button class="primary" onClick=${p.onJoin}>${t('table.take_seat')}</button>` : null}
         <${SoloControls} table=${st.table} me=${me} timer=${st.timer} send=${send} />
-        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} hands=${st.results.length} />` : null}
+        ${st.you.host ? html`<${HostControls} table=${st.table} me=${me} rematch=${st.rematch} send=${send} hands=${st.results.length} token=${p.identity?.token ?? null} />` : null}
       </div>
     </div>
     <${HostBanner} table=${st.table} rematch=${st.rematch} closedBy=${st.closedBy} navigate=${p.navigate} />
@@ -395,7 +401,7 @@ function Table(p) {
           <ul class="seated" aria-label=${t('table.seated')}>
             ${seats.map((s) => html`<li key=${s.seat} data-seat=${s.seat} data-kind=${s.kind} data-present=${s.present ? '1' : '0'}>
               <span class=${`dot ${s.kind === 'bot' ? 'bot' : s.kind === 'open' ? 'open' : s.present ? 'here' : 'gone'}`}></span>
-              <span class="seated-name">${s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : s.name}</span>
+              <span class="seated-name">${s.kind === 'bot' ? html`<${BotLabel} id=${s.bot ?? ''} />` : s.kind === 'open' ? t('table.seat_free', { n: s.seat + 1 }) : html`<${PlayerMenu} identity=${p.identity ?? null} player=${s.guest} name=${s.name ?? ''} />`}</span>
               ${s.kind === 'person' && s.guest === st.table.host ? html`<span class="chip">${t('table.host')}</span>` : null}
               ${s.seat === me ? html`<span class="chip">${t('table.you')}</span>` : null}
               ${s.kind === 'person' && !s.present ? html`<span class="seated-note">${t('table.not_here')}</span>` : null}
@@ -414,7 +420,7 @@ function Table(p) {
     <div class="table-main">
       <div class="play-area">
         ${view
-          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} timer=${st.timer} timerAt=${st.timerAt} seatsAt=${st.seatsAt}
+          ? html`<${Board} game=${game} view=${view} names=${names} bottom=${bottom} own=${me} seats=${seats} identity=${p.identity ?? null} timer=${st.timer} timerAt=${st.timerAt} seatsAt=${st.seatsAt}
               turnMs=${st.table.turn_seconds * 1000} showLast=${showLast}
               centerExtra=${view.tricks.filter((tr) => tr.plays.length > 0).length >= 2 || showLast
                 ? html`<button class="last-trick" onClick=${() => setShowLast((x) => !x)} aria-pressed=${showLast ? 'true' : 'false'}>${t(showLast ? 'trick.back' : 'trick.show_last')}</button>`

@@ -1450,6 +1450,16 @@ v: number,
  */
 message: ChatMessage, };
 
+export type ChatRemovedMsg = { 
+/**
+ * The table's version after this event.
+ */
+v: number, 
+/**
+ * The number (`seq`) of the line removed.
+ */
+seq: number, };
+
 export type AckWhat = "request" | "back" | "next";
 
 export type AckMsg = { 
@@ -1546,7 +1556,7 @@ export type WelcomeMsg = {
  */
 guest: GuestInfo, };
 
-export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg;
+export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "chat_removed" } & ChatRemovedMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg;
 
 export type ClientMsg = { "type": "hello", 
 /**
@@ -2302,6 +2312,11 @@ export type PlayerProfile = {
  * The account's username.
  */
 username: string, 
+/**
+ * The account's guest id: how seats and chat lines name him, and what muting, blocking and
+ * reporting him take.
+ */
+guest: string, 
 /**
  * When the account was made, milliseconds since the Unix epoch.
  */

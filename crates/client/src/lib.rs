@@ -332,6 +332,7 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Update(m) => (Some(m.v), true),
         ServerMsg::Seats(m) => (Some(m.v), true),
         ServerMsg::Chat(m) => (Some(m.v), true),
+        ServerMsg::ChatRemoved(m) => (Some(m.v), true),
         ServerMsg::Sync(m) => (Some(m.v), false),
         ServerMsg::Host(m) => (Some(m.v), true),
         ServerMsg::Ack(m) => (Some(m.v), false),

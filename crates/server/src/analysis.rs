@@ -42,7 +42,7 @@ use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, ok_json};
 use crate::listen::Peer;
 use crate::pool::FairQueue;
-use crate::store::{AnalysisKey, SeatRow, Store, TableRow, TableStatus};
+use crate::store::{AnalysisKey, Store, TableRow, TableStatus};
 
 /// The nice value of the analysis threads: the lowest priority.
 pub const NICE: i32 = 19;
@@ -461,22 +461,22 @@ fn no_game(id: &str) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoTable, format!("no finished game {id:?} you may see"))
 }
 
-/// True when `guest` may see the game at `row`: it is public, or the guest hosted it or sat at it.
-fn may_see(row: &TableRow, guest: Option<&str>) -> bool {
-    let private =
-        serde_json::from_str::<table::settings::TableSettings>(&row.settings).map_or(true, |s| s.private);
-    if !private {
-        return true;
-    }
-    let Some(g) = guest else { return false };
-    row.host.as_deref() == Some(g)
-        || row.seats.iter().any(|s| matches!(s, SeatRow::Person { guest, .. } if guest == g))
+/// True when `guest` holding `share` may see the game at `row`: it is public, the guest hosted it
+/// or sat at it, or the share token is its own and its match is finished (as for replays:
+/// [`crate::api::privacy::may_see`]).
+fn may_see(row: &TableRow, guest: Option<&str>, share: Option<&str>) -> bool {
+    crate::api::privacy::may_see(row, guest, share)
 }
 
 /// The row of the game `id`, if the requester may see it.
-async fn visible_row(app: &App, id: &str, guest: Option<&str>) -> Result<TableRow, ApiError> {
+async fn visible_row(
+    app: &App,
+    id: &str,
+    guest: Option<&str>,
+    share: Option<&str>,
+) -> Result<TableRow, ApiError> {
     let row = app.store.table(id).await.map_err(store_error)?.ok_or_else(|| no_game(id))?;
-    if !may_see(&row, guest) {
+    if !may_see(&row, guest, share) {
         return Err(no_game(id));
     }
     Ok(row)
@@ -570,11 +570,12 @@ async fn finished_hand(
     app: &App,
     id: &str,
     guest: Option<&str>,
+    share: Option<&str>,
     hand: u32,
     seat: u8,
 ) -> Result<String, ApiError> {
     check_seat(seat)?;
-    let row = visible_row(app, id, guest).await?;
+    let row = visible_row(app, id, guest, share).await?;
     let text = record_text(app, &row).await?;
     check_hand(&outline(app, &row, Some(&text)).await?, hand)?;
     Ok(text)
@@ -633,11 +634,13 @@ async fn ask(
     Path(id): Path<String>,
     Peer(peer): Peer,
     headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
     bytes: Bytes,
 ) -> ApiResult {
     let g = crate::api::accounts::identify(&app, bearer(&headers)?).await?.0;
     let req: AnalysisRequest = crate::api::error::body(&bytes)?;
-    let record = finished_hand(&app, &id, Some(&g.id), req.hand, req.seat).await?;
+    let share = q.get("share").map(String::as_str);
+    let record = finished_hand(&app, &id, Some(&g.id), share, req.hand, req.seat).await?;
     let key = key(&app, &id, req.hand, req.seat);
     // An analysis stored already is given at once, and takes nothing from the allowance.
     if let Some(r) = stored(&app, &key).await? {
@@ -726,6 +729,7 @@ async fn status(
         Some(_) => Some(crate::api::accounts::identify(&app, bearer(&headers)?).await?.0.id),
         None => None,
     };
+    let share = q.get("share").map(String::as_str);
     let key = key(&app, &id, hand, seat);
     // A job queued or running was checked when it was asked for: who may see it is checked
     // again (the table's row), the record is not read and parsed again at every poll.
@@ -733,14 +737,14 @@ async fn status(
         && !matches!(state, JobState::Done { .. })
     {
         let row = app.store.table(&id).await.map_err(store_error)?.ok_or_else(|| no_game(&id))?;
-        if !may_see(&row, guest.as_deref()) {
+        if !may_see(&row, guest.as_deref(), share) {
             return Err(no_game(&id));
         }
         return ok_json(StatusCode::OK, reply(&key, state, ahead, None));
     }
     // From what is kept: the stored analysis; else the hands' outline says what is wrong.
     check_seat(seat)?;
-    let row = visible_row(&app, &id, guest.as_deref()).await?;
+    let row = visible_row(&app, &id, guest.as_deref(), share).await?;
     if let Some(r) = stored(&app, &key).await? {
         return ok_json(StatusCode::OK, r);
     }

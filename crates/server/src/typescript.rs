@@ -101,6 +101,7 @@ pub fn typescript() -> String {
         table::history::MyGame,
         table::history::MyGames,
         ChatMsg,
+        ChatRemovedMsg,
         AckWhat,
         AckMsg,
         ErrorMsg,

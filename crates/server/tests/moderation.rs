@@ -385,3 +385,52 @@ async fn the_operator_bans_mutes_removes_a_line_and_every_action_is_logged() {
         "the removed line is kept in the log: {b}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_line_goes_at_once_from_a_running_table_and_its_watchers() {
+    let srv = server().await;
+    srv.app.set_admin_token(OPERATOR);
+    let ann = srv.guest("Ann").await;
+    let cy = srv.guest("Cy").await;
+    let table = srv.table(&ann, json!({ "game": "madiao", "seats": open_seats() })).await;
+    let (mut ann_s, _) = srv.join(&ann, &table, None).await;
+    let (mut cy_s, _) = srv.join(&cy, &table, None).await;
+    let said =
+        send_until(&mut ann_s, json!({ "type": "chat", "text": "rude words" }), |m| m["type"] == "chat")
+            .await;
+    let seq = said["message"]["seq"].as_u64().unwrap();
+    let kept =
+        send_until(&mut ann_s, json!({ "type": "chat", "text": "kind words" }), |m| m["type"] == "chat")
+            .await;
+    assert_eq!(kept["message"]["text"], "kind words");
+    // The watcher has both lines.
+    let seen = cy_s
+        .until(Duration::from_secs(10), "the second line", |m| {
+            m["type"] == "chat" && m["message"]["text"] == "kind words"
+        })
+        .await
+        .unwrap();
+    let v_before = seen["v"].as_u64().unwrap();
+
+    let (s, b) = call(
+        &srv,
+        "POST",
+        "/api/admin/chat/remove",
+        Some(json!({ "table": table, "chat": seq, "reason": "rude", "by": "Mo" })),
+        Some(OPERATOR),
+    )
+    .await;
+    assert_eq!(s, 200, "{b}");
+    // The watcher is told to drop it, as the table's next event (the client's version check).
+    let gone =
+        cy_s.until(Duration::from_secs(10), "the removal", |m| m["type"] == "chat_removed").await.unwrap();
+    assert_eq!(gone["seq"].as_u64(), Some(seq), "{gone}");
+    assert_eq!(gone["v"].as_u64(), Some(v_before + 1), "{gone}");
+    assert_eq!(cy_s.gaps, 0, "no gap in the table's version");
+    // A fresh join's history, from the running table, lacks the line and keeps the other.
+    let dee = srv.guest("Dee").await;
+    let (_dee_s, sync) = srv.join(&dee, &table, None).await;
+    let texts: Vec<&str> =
+        sync["chat"].as_array().unwrap().iter().filter_map(|c| c["text"].as_str()).collect();
+    assert_eq!(texts, ["kind words"], "{sync}");
+}

@@ -721,6 +721,17 @@ pub struct ChatMsg {
     pub message: ChatMessage,
 }
 
+/// `chat_removed`: the operator removed a chat line of the table; a client drops it from what
+/// it shows (`docs/protocol.md`, "Moderation").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChatRemovedMsg {
+    /// The table's version after this event.
+    pub v: u64,
+    /// The number (`seq`) of the line removed.
+    #[ts(type = "number")]
+    pub seq: u64,
+}
+
 /// What an `ack` answers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -831,6 +842,8 @@ pub enum ServerMsg {
     Seats(SeatsMsg),
     /// A chat line was said.
     Chat(ChatMsg),
+    /// The operator removed a chat line.
+    ChatRemoved(ChatRemovedMsg),
     /// A request was taken.
     Ack(AckMsg),
     /// A message was refused.
@@ -1896,6 +1909,9 @@ pub struct TableRatings {
 pub struct PlayerProfile {
     /// The account's username.
     pub username: String,
+    /// The account's guest id: how seats and chat lines name him, and what muting, blocking and
+    /// reporting him take.
+    pub guest: String,
     /// When the account was made, milliseconds since the Unix epoch.
     #[ts(type = "number")]
     pub joined_ms: i64,
@@ -2146,6 +2162,7 @@ mod tests {
                 timer: Some(Timer::NextHand { remaining_ms: Some(5), ready: vec![seat(2)] }),
             }),
             ServerMsg::Chat(ChatMsg { v: 5, message: chat }),
+            ServerMsg::ChatRemoved(ChatRemovedMsg { v: 5, seq: 3 }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(Some(legal)) }),
             ServerMsg::Ack(AckMsg { v: 6, what: AckWhat::Request, legal: Some(None) }),
             ServerMsg::Ack(AckMsg {

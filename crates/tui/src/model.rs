@@ -340,7 +340,7 @@ impl Model {
                 self.hint = (h.move_no == self.move_no).then(|| h.clone());
             }
             ServerMsg::Tracker(t) => self.tracker = t.tracker.clone(),
-            ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::Pong => {}
+            ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::ChatRemoved(_) | ServerMsg::Pong => {}
         }
         Ok(())
     }

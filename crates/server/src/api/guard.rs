@@ -3,7 +3,7 @@
 //! with an `Origin` header must come from one of the server's own pages ([`crate::Site::same_site`]:
 //! the public URL, an allowed origin, a loopback name of the server, or the request's own `Host`),
 //! else `403 bad_origin`; and a body sent with `POST`, `PUT` or `PATCH` must be
-//! `Content-Type: application/json`, else `415 not_json` — a web page of another site can send a
+//! `Content-Type: application/json`, else `415 not_json` (a request without a body has no type) — a web page of another site can send a
 //! form or `text/plain` to any server without asking first, never JSON. And a body over a route's
 //! size limit is answered with the API's JSON error (`413 too_large`), not the framework's text.
 
@@ -25,6 +25,15 @@ pub fn is_json(headers: &HeaderMap) -> bool {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// True when a request carries no body (`Content-Length: 0`, or neither a length nor a transfer
+/// encoding): it has no type to check (a `PUT /api/me/mutes/{guest}` says all in its path).
+fn bodiless(headers: &HeaderMap) -> bool {
+    match headers.get(header::CONTENT_LENGTH) {
+        Some(n) => n.to_str().is_ok_and(|n| n.trim() == "0"),
+        None => !headers.contains_key(header::TRANSFER_ENCODING),
+    }
 }
 
 /// The refusal of a request, if the checks refuse it.
@@ -49,7 +58,10 @@ fn refusal(app: &App, method: &Method, headers: &HeaderMap) -> Option<ApiError> 
             ));
         }
     }
-    if matches!(*method, Method::POST | Method::PUT | Method::PATCH) && !is_json(headers) {
+    if matches!(*method, Method::POST | Method::PUT | Method::PATCH)
+        && !is_json(headers)
+        && !bodiless(headers)
+    {
         let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
         let shown: String = given.chars().take(80).collect();
         return Some(ApiError::new(

@@ -746,6 +746,8 @@ async fn admin_remove_chat(State(app): State<Arc<App>>, headers: HeaderMap, byte
     operator(&app, &headers)?;
     let req: RemoveChat = body(&bytes)?;
     remove_chat(&*app.store, &req.table, req.chat, &req.reason, &req.by).await?;
+    // A table running on this node drops the line at once and tells its connections.
+    app.tables.remove_chat(&req.table, req.chat).await;
     ok_json(StatusCode::OK, serde_json::json!({ "removed": { "table": req.table, "chat": req.chat } }))
 }
 

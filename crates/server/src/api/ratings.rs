@@ -204,6 +204,13 @@ async fn profile(
     history.reverse();
     ok_json(
         StatusCode::OK,
-        PlayerProfile { username: account.username, joined_ms: account.created_ms, ratings, recent, history },
+        PlayerProfile {
+            username: account.username,
+            guest: account.guest,
+            joined_ms: account.created_ms,
+            ratings,
+            recent,
+            history,
+        },
     )
 }

@@ -379,7 +379,8 @@ impl Wire {
             | Request::AutoStart
             | Request::Rematched { .. }
             | Request::Invite { .. }
-            | Request::Forget { .. } => return None,
+            | Request::Forget { .. }
+            | Request::RemoveChat { .. } => return None,
         })
     }
 

@@ -130,6 +130,15 @@ impl Tables {
         }
     }
 
+    /// Table `id`, if it runs here, drops chat line `seq` and tells its connections (the
+    /// operator removed it; the database's copy is removed by the caller).
+    pub async fn remove_chat(&self, id: &str, seq: u64) {
+        if let Some(h) = self.get(id) {
+            // A table that has just stopped sends nothing more; a join reads the database.
+            let _ = h.send(task::Cmd::Request(table::machine::Request::RemoveChat { seq })).await;
+        }
+    }
+
     /// The tables running here.
     pub fn handles(&self) -> Vec<TableHandle> {
         self.deps.running.lock().map(|t| t.values().cloned().collect()).unwrap_or_default()

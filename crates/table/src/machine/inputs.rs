@@ -121,6 +121,7 @@ where
             Request::Rematch { conn } => self.offer_rematch(conn),
             Request::Rematched { table } => self.rematched(table),
             Request::Forget { guest, name } => self.forget(&guest, &name, now),
+            Request::RemoveChat { seq } => self.remove_chat(seq),
             Request::Invite { guests } => {
                 if self.status == TableStatus::Waiting {
                     for (i, g) in guests.into_iter().enumerate() {
@@ -736,6 +737,15 @@ where
             }
             _ => self.err(conn, ErrorCode::NothingToDecide, "the next hand is dealt only between hands"),
         }
+    }
+
+    /// Drops chat line `seq` from the kept lines, and tells every connection to drop it (a
+    /// connection may have it even when the table keeps it no more).
+    pub(super) fn remove_chat(&mut self, seq: u64) {
+        self.chat.retain(|c| c.seq != seq);
+        self.v += 1;
+        let to = self.members.iter().map(|m| m.conn).collect();
+        self.send_to(to, ServerMsg::ChatRemoved(ChatRemovedMsg { v: self.v, seq }));
     }
 
     pub(super) fn say(&mut self, conn: ConnId, text: String, at_ms: i64) -> (Vec<Write>, OnFail) {

@@ -51,8 +51,8 @@ use crate::log::{
     ChatRow, Logged, LoggedAction, SeatRow, TableStatus, record_of, record_of_finished, replay,
 };
 use crate::protocol::{
-    AckMsg, AckWhat, ActAction, ChatMsg, ErrorCode, ErrorMsg, GameView, HintMsg, HintReason, HostEvent,
-    HostMsg, MatchSummary, Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent,
+    AckMsg, AckWhat, ActAction, ChatMsg, ChatRemovedMsg, ErrorCode, ErrorMsg, GameView, HintMsg, HintReason,
+    HostEvent, HostMsg, MatchSummary, Refusal, SeatInfo, SeatKind, SeatsMsg, ServerMsg, SyncMsg, TableEvent,
     TableSummary, Timer, TrackerMsg, UpdateMsg, WATCHERS_SHOWN, WindowOutcome, You,
 };
 use crate::rated::{Conduct, ForfeitKind, RatedMatch, rated_match};
@@ -271,6 +271,12 @@ pub enum Request {
         guest: String,
         /// The neutral name that replaces his.
         name: String,
+    },
+    /// The operator removed chat line `seq` (`docs/protocol.md`, "Moderation"): the table drops
+    /// it from the lines it keeps for joiners, and tells every connection to drop it.
+    RemoveChat {
+        /// The line's number.
+        seq: u64,
     },
 }
 
