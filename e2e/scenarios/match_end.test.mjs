@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { assert, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
 import { playerNames } from '../../web/js/i18n.js';
 
-test('a rated match ends with the rating change in the row of the score; My games, the profile and the archive', { timeout: 300000 }, async () => {
+test('a rated match ends with the rating change in the row of the score; My games, the profile and the archive', { timeout: 600000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-match-end-'));
   const { proc, base } = await startServer(dir);
   const browser = await launchBrowser();
