@@ -68,15 +68,6 @@ async fn join_bus(n: &Node, bus_url: &str, url: &str) -> Arc<dyn server::cluster
     bus
 }
 
-/// Waits up to `limit` for `cond`.
-async fn eventually(what: &str, limit: Duration, mut cond: impl AsyncFnMut() -> bool) {
-    let end = tokio::time::Instant::now() + limit;
-    while !cond().await {
-        assert!(tokio::time::Instant::now() < end, "{what}: not within {limit:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     let (url, schema) = (url(), server::ids::new_id("cluster_").unwrap());
@@ -102,7 +93,7 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     watcher.send(&json!({ "type": "watch", "table": id })).await.unwrap();
     watcher.until(Duration::from_secs(5), "sync", |m| m["type"] == "sync").await.unwrap();
     let store = a.app.store.clone();
-    eventually("bots play at A", Duration::from_secs(10), async || {
+    common::eventually("bots play at A", Duration::from_secs(10), async || {
         store.actions(&id).await.unwrap().len() >= 6
     })
     .await;
@@ -116,7 +107,7 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
 
     // A node claims it again (B, or A itself: a node in this process goes on claiming), and
     // the task of the old epoch stops: one node runs it.
-    eventually("the table is claimed again", Duration::from_secs(5), async || {
+    common::eventually("the table is claimed again", Duration::from_secs(5), async || {
         store.holders(std::slice::from_ref(&id)).await.unwrap().iter().any(|(_, h)| h.epoch == 2)
     })
     .await;
@@ -124,17 +115,20 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     let holder = store.holders(std::slice::from_ref(&id)).await.unwrap().remove(0).1;
     let (runner, other) = if holder.node == a.app.store.node() { (&a, &b) } else { (&b, &a) };
     let (r, o) = (runner.app.clone(), other.app.clone());
-    eventually("the holder runs the table", Duration::from_secs(5), async || {
+    common::eventually("the holder runs the table", Duration::from_secs(5), async || {
         r.table(&id).is_some_and(|h| h.epoch == 2)
     })
     .await;
     // The old epoch's task stops at its next write (fenced) or the node's next renewal.
-    eventually("the old task stops", Duration::from_millis(LEASE_MS), async || o.table(&id).is_none()).await;
+    common::eventually("the old task stops", Duration::from_millis(LEASE_MS), async || {
+        o.table(&id).is_none()
+    })
+    .await;
     assert!(taken < Duration::from_millis(LEASE_MS * 3), "taken over after {taken:?}");
 
     // The table plays on from its log: numbers without gaps, and a fresh load replays it.
     let at_claim = store.actions(&id).await.unwrap().len();
-    eventually("bots play on", Duration::from_secs(10), async || {
+    common::eventually("bots play on", Duration::from_secs(10), async || {
         store.actions(&id).await.unwrap().len() >= at_claim + 6
     })
     .await;
@@ -203,7 +197,7 @@ async fn a_stale_owners_writes_are_refused_counted_and_never_stored() {
     // Gone, so that nobody at A asks for the table again (which would claim it back for A).
     watcher.close().await;
     let store = a.app.store.clone();
-    eventually("bots play at A", Duration::from_secs(10), async || {
+    common::eventually("bots play at A", Duration::from_secs(10), async || {
         store.actions(&id).await.unwrap().len() >= 6
     })
     .await;
@@ -223,7 +217,7 @@ async fn a_stale_owners_writes_are_refused_counted_and_never_stored() {
     let other = PgStore::connect_with(&url, Some(&schema), OpenOptions { pool: 1, lease_ms }).await.unwrap();
     // A claim skips a lease row locked by a write in progress: tried again until it takes.
     let mut epoch = None;
-    eventually("the other node claims the table", Duration::from_secs(5), async || {
+    common::eventually("the other node claims the table", Duration::from_secs(5), async || {
         epoch = other.claim_table(&id).await.unwrap().map(|(_, e)| e);
         epoch.is_some()
     })
@@ -299,8 +293,10 @@ async fn a_node_that_cannot_renew_a_lease_sends_nothing_once_it_may_have_run_out
 
     // A's last renewal began before the lock: by a lease later, A has stopped the table.
     let app = a.app.clone();
-    eventually("A stops the table", Duration::from_millis(LEASE_MS * 4), async || app.table(&id).is_none())
-        .await;
+    common::eventually("A stops the table", Duration::from_millis(LEASE_MS * 4), async || {
+        app.table(&id).is_none()
+    })
+    .await;
     let stopped = locked.elapsed();
     assert!(
         stopped < Duration::from_millis(LEASE_MS + 300),
@@ -370,7 +366,7 @@ async fn connections_reach_tables_on_other_nodes(bus_url: &str) {
         let (_, lobby) = b.client.get("/api/tables").await.unwrap();
         lobby["tables"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str())
     };
-    eventually("B's lobby lists A's table", Duration::from_secs(5), listed).await;
+    common::eventually("B's lobby lists A's table", Duration::from_secs(5), listed).await;
     // Ann joins through B: her moves go to A, A's messages come back.
     let mut s = b.client.connect_as(&g.token).await.unwrap();
     s.send(&json!({ "type": "join", "table": id })).await.unwrap();

@@ -49,15 +49,6 @@ async fn start_node(url: &str, schema: &str, timing: Timing) -> (Arc<App>, Strin
     (app, addr)
 }
 
-/// Waits up to `limit` for `cond`.
-async fn eventually(what: &str, limit: Duration, mut cond: impl AsyncFnMut() -> bool) {
-    let end = tokio::time::Instant::now() + limit;
-    while !cond().await {
-        assert!(tokio::time::Instant::now() < end, "{what}: not within {limit:?}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_bus_sends_many_messages_a_statement_in_order_and_loses_none() {
     // A database of its own, so that its count of transactions is the bus's.
@@ -271,7 +262,7 @@ async fn a_node_woken_from_a_pause_with_its_clock_stopped_sends_a_player_nothing
         a.pause.send(pause).unwrap();
         let paused = tokio::time::Instant::now();
         let ids = [id.clone()];
-        eventually("A's lease runs out", Duration::from_secs(3), async || {
+        common::eventually("A's lease runs out", Duration::from_secs(3), async || {
             b.store.holders(&ids).await.unwrap().is_empty()
         })
         .await;
@@ -304,7 +295,8 @@ async fn a_node_woken_from_a_pause_with_its_clock_stopped_sends_a_player_nothing
                 last_v = v;
             }
         }
-        eventually("A stops the table", Duration::from_secs(3), async || a.app.table(&id).is_none()).await;
+        common::eventually("A stops the table", Duration::from_secs(3), async || a.app.table(&id).is_none())
+            .await;
         assert!(b.table(&id).is_some(), "B runs the table");
         // Ann still plays at B.
         s.send(&json!({ "type": "resync" })).await.unwrap();

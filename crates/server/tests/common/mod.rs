@@ -174,3 +174,12 @@ pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Durati
         }
     }
 }
+
+/// Waits up to `limit` for `cond`, asking again every 10 ms; fails the test with `what` after.
+pub async fn eventually(what: &str, limit: Duration, mut cond: impl AsyncFnMut() -> bool) {
+    let end = tokio::time::Instant::now() + limit;
+    while !cond().await {
+        assert!(tokio::time::Instant::now() < end, "{what}: not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
