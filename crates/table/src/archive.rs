@@ -116,6 +116,20 @@ pub fn month_range(month: &str) -> Option<(i64, i64)> {
 
 const DAY_MS: i64 = 86_400_000;
 
+/// The date (year, month 1–12, day 1–31; proleptic Gregorian) `days` days after 1970-01-01
+/// (before it when negative), by Howard Hinnant's algorithm; the inverse of this module's day count.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 /// Days from 1970-01-01 to the first day of month `m` of year `y` (proleptic Gregorian).
 fn days_from_civil(y: i64, m: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -130,6 +144,18 @@ fn days_from_civil(y: i64, m: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_months_first_day_and_its_day_count_are_inverses() {
+        for y in [1900, 1969, 1970, 2000, 2024, 2026, 2100, 9999] {
+            for m in 1..=12 {
+                assert_eq!(civil_from_days(days_from_civil(y, m)), (y, m, 1), "{y}-{m}");
+            }
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+    }
 
     #[test]
     fn months_are_their_utc_milliseconds() {
