@@ -16,6 +16,8 @@
 # `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")"
+# A clean clone gains nothing from incremental compilation: it only adds disk (several GB).
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # Each step's wall time and the processor time of what it ran (user and system, its commands
 # and their children; not the servers started in the background) are printed when the next step
@@ -87,6 +89,15 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 tmux -V
 
+step "libfaketime for the frozen-clock pause of crates/yezi/tests/cluster_pause.rs"
+FAKETIME_LIB=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
+if [ ! -e "$FAKETIME_LIB" ]; then
+  echo "libfaketime is not installed: installing it (apt-get)"
+  apt_install faketime libfaketime
+  [ -e "$FAKETIME_LIB" ] || { echo "libfaketime could not be installed"; exit 1; }
+fi
+echo "libfaketime: $FAKETIME_LIB"
+
 step "PostgreSQL for the storage conformance suite"
 pg_bin() {
   local d
@@ -116,12 +127,14 @@ stop_redis() {
     rm -rf "$REDISDIR"
   fi
 }
-trap 'stop_pg; stop_redis; step_report' EXIT
+PYBUILD_PID=
+stop_pybuild() { if [ -n "$PYBUILD_PID" ]; then kill -- "-$PYBUILD_PID" 2>/dev/null || true; fi; }
+trap 'stop_pybuild; stop_pg; stop_redis; step_report' EXIT
 as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres -A trust --no-sync >/dev/null
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
   -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
 export YEZI_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
-# The cluster's fault test restarts this server (pg_ctl restart).
+# The cluster's fault test stops and starts this server again (pg_ctl stop, then start).
 export YEZI_TEST_PG_BIN="$PGBIN" YEZI_TEST_PG_DATA="$PGDIR/data"
 echo "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PGPORT"
 
@@ -163,6 +176,57 @@ for game in madiao dabaifen; do
   echo "$out" | tail -1 | grep -q ': 0 of [0-9]* decisions: ' || { echo "the example bot's decisions fell back"; exit 1; }
 done
 
+step "the Python bindings: the test tools (Debian's CPU PyTorch, a virtualenv with the test tools)"
+# RLCard's DMC trainer (tests/test_dmc.py) needs PyTorch. PyPI's Linux torch wheels bring
+# gigabytes of CUDA libraries, so the virtualenv is made from Debian's Python 3 and sees Debian's
+# CPU build (python3-torch, with OpenBLAS for its matrix products) through
+# --system-site-packages; numpy stays below 2 (that torch is built against numpy 1).
+if ! dpkg -s python3-torch libopenblas0-pthread python3-venv >/dev/null 2>&1; then
+  echo "PyTorch (CPU) is not installed: installing python3-torch and OpenBLAS (apt-get)"
+  apt_install --no-install-recommends python3-torch libopenblas0-pthread python3-venv
+fi
+PYENV="$PWD/target/pyenv-debian"
+[ -x "$PYENV/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$PYENV"
+if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch, mypy" 2>/dev/null \
+  || ! "$PYENV/bin/python" -c "import numpy, sys; sys.exit(int(numpy.__version__.split('.')[0]) >= 2)"; then
+  echo "installing the Python test tools into $PYENV (pip)"
+  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython mypy
+fi
+# `pip install './python[test]'` must never pull PyTorch or CUDA (docs/python.md): pip resolves it
+# without installing (--dry-run --ignore-installed, as in an empty virtualenv) and the packages it
+# would install are checked.
+"$PYENV/bin/python" -m pip install -q --dry-run --ignore-installed --report "$PWD/target/pip-test-extra.json" './python[test]'
+"$PYENV/bin/python" - "$PWD/target/pip-test-extra.json" <<'PY'
+import json, sys
+names = sorted(i["metadata"]["name"] for i in json.load(open(sys.argv[1]))["install"])
+bad = [n for n in names if n.lower().startswith(("nvidia-", "torch", "triton", "jax", "tensorflow"))]
+print("pip install './python[test]' would install:", " ".join(names))
+sys.exit(f"the test extra pulls {bad}" if bad else 0)
+PY
+step "the Python bindings: fmt, clippy and the release wheel, started in the background"
+# python/ is outside the workspace, with its own Cargo.lock. Its lints and the release wheel are
+# compiled while the browser tests run (they mostly wait: about a quarter of two cores), in a
+# session of their own (stopped with the suite if it fails first); the Python step after the
+# browser tests waits for them and shows their output.
+# The extension is built once, as what `pip install yezi` installs: the abi3 wheel in release
+# mode, with the sdist beside it (the one documented command, docs/python.md). Every test runs
+# against the wheel here; then the same wheel goes into a fresh virtualenv.
+WHEELS="$PWD/target/wheels"
+PYBUILD_LOG="$PWD/target/python-build.log"
+export PYENV WHEELS
+python_build() {
+  set -euo pipefail
+  cargo fmt --manifest-path python/Cargo.toml -- --check
+  CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
+  rm -rf "$WHEELS"
+  (cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
+    maturin build --release --sdist --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+}
+export -f python_build
+setsid bash -c python_build > "$PYBUILD_LOG" 2>&1 &
+PYBUILD_PID=$!
+echo "building in the background (pid $PYBUILD_PID), its output in $PYBUILD_LOG"
+
 step "the browser client: tools (Node.js, npm packages, Chromium)"
 command -v node >/dev/null && command -v npm >/dev/null || { echo "the browser client's tests need Node.js 20 and npm"; exit 1; }
 echo "node $(node --version), npm $(npm --version)"
@@ -194,33 +258,14 @@ step "the browser client: end-to-end in headless Chromium against the real yezi 
 rm -rf target/e2e-artifacts
 (cd e2e && YEZI_BIN="$YEZI" node --test --test-concurrency=2 --test-timeout=600000 scenarios/)
 
-step "the Python bindings: fmt and clippy (python/ is outside the workspace, with its own Cargo.lock)"
-cargo fmt --manifest-path python/Cargo.toml -- --check
-CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
-
-step "the Python bindings: the release wheel (maturin build --release), every test in a virtualenv with the test tools"
-# RLCard's DMC trainer (tests/test_dmc.py) needs PyTorch. PyPI's Linux torch wheels bring
-# gigabytes of CUDA libraries, so the virtualenv is made from Debian's Python 3 and sees Debian's
-# CPU build (python3-torch, with OpenBLAS for its matrix products) through
-# --system-site-packages; numpy stays below 2 (that torch is built against numpy 1).
-if ! dpkg -s python3-torch libopenblas0-pthread python3-venv >/dev/null 2>&1; then
-  echo "PyTorch (CPU) is not installed: installing python3-torch and OpenBLAS (apt-get)"
-  apt_install --no-install-recommends python3-torch libopenblas0-pthread python3-venv
-fi
-PYENV="$PWD/target/pyenv-debian"
-[ -x "$PYENV/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$PYENV"
-if ! "$PYENV/bin/python" -c "import numpy, maturin, pytest, gymnasium, pettingzoo, pyspiel, rlcard, git, torch, mypy" 2>/dev/null \
-  || ! "$PYENV/bin/python" -c "import numpy, sys; sys.exit(int(numpy.__version__.split('.')[0]) >= 2)"; then
-  echo "installing the Python test tools into $PYENV (pip)"
-  "$PYENV/bin/python" -m pip install -q "numpy<2" maturin pytest gymnasium pettingzoo open-spiel rlcard GitPython mypy
-fi
-# The extension is built once, as what `pip install yezi` installs: the abi3 wheel in release
-# mode, with the sdist beside it (the one documented command, docs/python.md). Every test runs
-# against the wheel here; then the same wheel goes into a fresh virtualenv.
-WHEELS="$PWD/target/wheels"
-rm -rf "$WHEELS"
-(cd python && VIRTUAL_ENV="$PYENV" PATH="$PYENV/bin:$PATH" CARGO_TARGET_DIR="$PWD/../target/python" \
-  maturin build --release --sdist --locked -q -i "$PYENV/bin/python" -o "$WHEELS")
+step "the Python bindings: fmt, clippy and the release wheel (waits for the build started before the browser tests), every test in a virtualenv with the test tools"
+PYBUILD_OK=0
+wait "$PYBUILD_PID" || PYBUILD_OK=$?
+PYBUILD_PID=
+cat "$PYBUILD_LOG"
+[ "$PYBUILD_OK" = 0 ] || { echo "the Python bindings' fmt, clippy or wheel build failed (exit $PYBUILD_OK)"; exit 1; }
+# One abi3 wheel (every CPython from 3.9), not one for this interpreter.
+ls "$WHEELS"/yezi-*-cp39-abi3-*.whl >/dev/null || { echo "the wheel is not abi3: $(ls "$WHEELS")"; exit 1; }
 # Both carry the types: py.typed and the native module's stubs.
 WHEEL_FILES=$("$PYENV/bin/python" -m zipfile -l "$WHEELS"/yezi-*.whl)
 SDIST_FILES=$(tar tzf "$WHEELS"/yezi-*.tar.gz)

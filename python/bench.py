@@ -15,6 +15,16 @@ Prints a table and the ratios the issue asks for.
     python python/bench.py --calls
 
 prints instead what each call on the step loop's path costs (ns per call; yezi and hearts).
+
+    python python/bench.py --steps [--rounds 3] [--seconds 3] [--batch 256]
+
+measures per step, in CPU time of this process (all its threads: JAX's included), over
+alternating rounds (each measure runs once per round, in turn, so the machine's load reaches
+every measure alike): the Python step loop's cost per step (chance steps included) for yezi
+Madiao, yezi Da Bai Fen and OpenSpiel's hearts; and steps/s of `VecEnv` (Madiao and Da Bai Fen,
+`--batch` hands, random legal actions chosen in numpy) against Pgx's Leduc hold'em on JAX's CPU
+backend (`jit(vmap(step))` with auto-reset and the random legal actions drawn inside the same
+jitted function). Prints each round and the means with the ratios.
 """
 
 import argparse
@@ -133,6 +143,113 @@ def aec(env_fn):
     return one
 
 
+def cpu_timed(fn, seconds):
+    """Runs fn() (which returns a count) for about `seconds` of this process's CPU time; returns
+    count per CPU second."""
+    fn()  # warm up (and compile, for JAX)
+    count, start = 0, time.process_time()
+    while True:
+        count += fn()
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
+def counted_loop(new_state, rng):
+    """The step loop of `step_loop`, counting its steps (chance steps and decisions)."""
+
+    def one():
+        steps = 0
+        state = new_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps
+
+    return one
+
+
+def pgx_leduc(n):
+    """Pgx's Leduc hold'em, `n` games stepped by one jitted, vmapped call with auto-reset and the
+    random legal actions drawn in the same call."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make("leduc_holdem")
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def act(state, key):
+        key, k1, k2 = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(k1, logits, axis=-1)
+        return step(state, action, jax.random.split(k2, n)), key
+
+    key = jax.random.PRNGKey(0)
+    box = [init(jax.random.split(key, n)), key]
+
+    def one():
+        state, key = box
+        for _ in range(20):
+            state, key = act(state, key)
+        state.observation.block_until_ready()
+        box[0], box[1] = state, key
+        return 20 * n
+
+    return one
+
+
+def steps(args):
+    """Per-step figures over alternating rounds (see the module's docstring)."""
+    import pyspiel
+    import yezi
+
+    rng = random.Random(0)
+    md, dbf = yezi.madiao.Game(), yezi.dabaifen.Game()
+    hearts = pyspiel.load_game("hearts")
+    measures = {
+        "loop yezi madiao": counted_loop(md.new_initial_state, rng),
+        "loop yezi dabaifen": counted_loop(dbf.new_initial_state, rng),
+        "loop openspiel hearts": counted_loop(hearts.new_initial_state, rng),
+        "VecEnv yezi madiao": vecenv("madiao", args.batch),
+        "VecEnv yezi dabaifen": vecenv("dabaifen", args.batch),
+        "pgx leduc_holdem": pgx_leduc(args.batch),
+    }
+    rows = {k: [] for k in measures}
+    for r in range(args.rounds):
+        for k, fn in measures.items():
+            rows[k].append(cpu_timed(fn, args.seconds))
+        print(f"round {r + 1}: " + ", ".join(
+            f"{k} {1e6 / v[-1]:.3f} us/step" if k.startswith("loop") else f"{k} {v[-1]:,.0f} steps/s"
+            for k, v in rows.items()), flush=True)
+    mean = {k: sum(v) / len(v) for k, v in rows.items()}
+    print()
+    print(f"means over {args.rounds} rounds ({args.seconds} CPU seconds each), per CPU second:")
+    for k, v in mean.items():
+        unit = f"{1e6 / v:8.3f} us a step" if k.startswith("loop") else f"{v:14,.0f} steps/s"
+        print(f"  {k:28s} {unit}   rounds: " + ", ".join(
+            f"{1e6 / x:.3f}" if k.startswith("loop") else f"{x:,.0f}" for x in rows[k]))
+    h = mean["loop openspiel hearts"]
+    p = mean["pgx leduc_holdem"]
+    print("ratios (issue targets in brackets; a ratio per round, then of the means):")
+    for g in ("madiao", "dabaifen"):
+        per = [a / b for a, b in zip(rows[f"loop yezi {g}"], rows["loop openspiel hearts"])]
+        print(f"  step loop per step, {g:8s} / hearts  " + ", ".join(f"{x:.2f}x" for x in per)
+              + f"; means {mean[f'loop yezi {g}'] / h:.2f}x  [>= 2x]")
+    for g in ("madiao", "dabaifen"):
+        per = [a / b for a, b in zip(rows[f"VecEnv yezi {g}"], rows["pgx leduc_holdem"])]
+        print(f"  VecEnv {g:8s} / Pgx Leduc (batch {args.batch})  " + ", ".join(f"{x:.2f}x" for x in per)
+              + f"; means {mean[f'VecEnv yezi {g}'] / p:.2f}x  [>= 1x]")
+
+
 def per_call(fn, n=100_000):
     """Nanoseconds per call of fn() (the loop's own cost included)."""
     start = time.perf_counter()
@@ -178,9 +295,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--calls", action="store_true", help="the cost of each call of the step loop")
+    ap.add_argument("--steps", action="store_true", help="per-step figures in alternating rounds")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=256, help="hands/games stepped together (--steps)")
     args = ap.parse_args()
     if args.calls:
         calls()
+        return
+    if args.steps:
+        steps(args)
         return
     s = args.seconds
 

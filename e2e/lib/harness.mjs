@@ -106,6 +106,16 @@ export async function enterName(page, name) {
   await page.locator('.lobby, .table-page, .page.loading').first().waitFor({ timeout: 15000 });
 }
 
+/** From the top bar's account page, claims the guest's name as the account `user`, and waits
+ * until the top bar shows it. */
+export async function claimAccount(page, user, password = 'a long enough password') {
+  await page.locator('header a[data-nav="account"]').click();
+  await page.locator('form.claim input[name="username"]').fill(user);
+  await page.locator('form.claim input[name="password"]').fill(password);
+  await page.locator('form.claim button[data-action="claim"]').click();
+  await page.locator('header .account-name').waitFor({ timeout: 15000 });
+}
+
 /** What the table shows now, read from the page. */
 export function tableState(page) {
   return page.evaluate(() => {
@@ -254,14 +264,19 @@ export async function waitNextHand(page, from, timeout) {
 
 /**
  * Plays a short Madiao match by clicking, hand after hand (a redeal does not count: then the
- * next hand, after the pause), at most eight; resolves with whether the match is over.
+ * next hand), pressing Ready between hands, at most eight; resolves with whether the match is over.
  */
 export async function playMadiaoMatch(page) {
   const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
   // A hand that nobody pays does not count towards hands:N (Madiao §7): room for a few.
   for (let hand = 0; hand < 8 && !(await finished()); hand++) {
     await playMadiaoHand(page, {});
-    await waitNextHand(page, (await tableState(page)).hand_no, 90000);
+    const handNo = (await tableState(page)).hand_no;
+    // The pause between hands ends early once every person at the table is ready: press Ready
+    // (a match's last hand shows no Ready; the other people's pages press theirs).
+    const ready = page.locator('.hand-end button[data-action="next"][aria-pressed="false"]');
+    if (!(await finished()) && (await ready.count()) > 0) await ready.first().click().catch(() => {});
+    await waitNextHand(page, handNo, 90000);
   }
   return finished();
 }
@@ -407,11 +422,12 @@ export function launchBrowser() {
  * What a scenario file starts with: a server of its own (a temporary database, the test's fast
  * timings), Chromium, a desktop context `player` with its page `page` and a second one `watcher`
  * with `spy`; with `named` (the default), both pages have picked a name (Ann, Spy) and show the
- * lobby.
+ * lobby. `extra` adds flags to the server's (startServer), e.g. `['--table-seed', '74']`.
+ * @param {{named?: boolean, extra?: string[]}} [options]
  */
-export async function openSuite({ named = true } = {}) {
+export async function openSuite({ named = true, extra = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'yezi-e2e-'));
-  const { proc, base } = await startServer(dir);
+  const { proc, base } = await startServer(dir, '127.0.0.1:0', extra);
   log(`yezi serve at ${base}`);
   const browser = await launchBrowser();
   const desktop = { viewport: { width: 1280, height: 900 }, baseURL: base, locale: 'en-US' };

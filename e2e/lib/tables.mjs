@@ -73,6 +73,15 @@ export async function noHorizontalOverflow(page, what) {
   assert(w.scroll <= w.client, `${what}: the page is ${w.scroll}px wide in a ${w.client}px viewport`);
 }
 
+/** Neither the page nor any part of its main scrolls sideways (a list wider than its box would). */
+export async function noSidewaysScroll(page, what) {
+  await noHorizontalOverflow(page, what);
+  const wide = await page.evaluate(() => [...document.querySelectorAll('main *')]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+    .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}: ${e.scrollWidth} > ${e.clientWidth}`));
+  assert(wide.length === 0, `${what}: these scroll sideways: ${wide.join('; ')}`);
+}
+
 /** Plays the first legal Madiao card by clicking; resolves with it once it has left the hand. @param {any} s */
 export async function playFirstCard(m, s) {
   const card = s.legalCards[0];
@@ -138,14 +147,41 @@ export async function checkTrickArea(m, what) {
 }
 
 /**
+ * The tutorial page plays each bot's move on its own after a pause of a reader's pace (900 ms,
+ * web/js/tutorial.js); a test that waits for the learner's next lesson need not sit through them.
+ * Installs Playwright's clock in `p` (before its tutorial page is loaded): the page's timers run in
+ * real time, and tutorialBotsOn skips the pause under way. What the page shows at each step is the
+ * same; only the wait between the bots' moves is shorter.
+ * @param {import('playwright-core').Page} p
+ */
+export async function fastTutorialClock(p) {
+  await p.clock.install();
+}
+
+/**
+ * While the tutorial's bots play (no lesson asks the learner for a move): the page's clock is moved
+ * on past the pause of the bot's move under way (fastTutorialClock), then the page gets a moment to
+ * show it.
+ * @param {import('playwright-core').Page} p
+ */
+export async function tutorialBotsOn(p) {
+  await p.clock.fastForward(1000);
+  await sleep(20);
+}
+
+/**
  * Plays a game's tutorial (`/tutorial/{game}`) to its end by clicking, as a learner would: every
  * lesson shown, the glowing card(s) chosen, one wrong move made once and refused with its
  * explanation. Resolves with the lessons seen, in order.
- * With `lessons`, stops after that many lessons (the first moves only).
+ * With `lessons`, stops after that many lessons (the first moves only); with `stay`, stays on the
+ * finished tutorial instead of visiting the rules sections its lessons link. With `check`, calls it
+ * at every step of the hand (each lesson and each bot's move shown), and once at its end.
  * @param {import('playwright-core').Page} p @param {'madiao' | 'dabaifen'} game @param {string} label for screenshots
- * @param {number} [lessons]
+ * @param {number} [lessons] @param {boolean} [stay]
+ * @param {(step: number) => Promise<void>} [check]
  */
-export async function playTutorial(p, game, label, lessons = Infinity) {
+export async function playTutorial(p, game, label, lessons = Infinity, stay = false, check = undefined) {
+  await fastTutorialClock(p);
   await p.goto(`/tutorial/${game}`);
   await p.locator('.tutorial-page .lesson[data-lesson]').first().waitFor({ timeout: 15000 });
   assert((await p.locator('.lesson').getAttribute('data-lesson')) === `tut.${game}.intro`, 'the tutorial begins with its introduction');
@@ -175,10 +211,12 @@ export async function playTutorial(p, game, label, lessons = Infinity) {
         prompt: document.querySelector('.prompt')?.getAttribute('data-legal') ?? '',
       };
     });
+    if (check) await check(s.step);
     if (s.done) break;
     if (seen.length >= lessons && s.id && !seen.some((x) => x === `${s.step}:${s.id}`)) return seen.map((x) => x.split(':')[1]);
     if (!s.id || !s.kind || !s.prompt) {
-      await sleep(60);
+      // The bots' moves: each one's pause passed at once (see fastTutorialClock).
+      await tutorialBotsOn(p);
       continue;
     }
     assert(s.text.length > 8 && !s.text.includes('tut.') && !s.text.includes('{'), `${s.id}: the lesson is written out: ${s.text}`);
@@ -220,6 +258,8 @@ export async function playTutorial(p, game, label, lessons = Infinity) {
   assert((await p.locator('a[data-action="play-real"]').count()) === 1, 'the end offers a real game');
   await noHorizontalOverflow(p, `${game} tutorial end`);
   await snap(p, `${label}-end`);
+  // The caller stays on the finished tutorial (its practice follows).
+  if (stay) return seen.map((x) => x.split(':')[1]);
   // Every rules section a lesson links is on the rules page, in the page's language.
   for (const href of sections) {
     await p.goto(href);

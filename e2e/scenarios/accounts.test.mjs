@@ -3,7 +3,7 @@
 // sign out everywhere.
 
 import { after, before, test } from 'node:test';
-import { assert, closeSuite, createTable, enterName, expect, openSuite, snap, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, closeSuite, createTable, enterName, expect, openSuite, snap, watchedPage } from '../lib/harness.mjs';
 
 /** The suite's server, browser and pages (see openSuite). */
 let suite;
@@ -26,11 +26,7 @@ test('accounts: sign up on one browser, sign in on another as the same player wi
   await enterName(a, 'Mei 梅');
   await a.locator('.new-table').waitFor();
   const table = await createTable(a, 'madiao', { name: 'Mei’s table' });
-  await a.locator('header a[data-nav="account"]').click();
-  await a.locator('form.claim input[name="username"]').fill(user);
-  await a.locator('form.claim input[name="password"]').fill(pw);
-  await a.locator('form.claim button[data-action="claim"]').click();
-  await a.locator('header .account-name').waitFor({ timeout: 15000 });
+  await claimAccount(a, user, pw);
   assert((await a.locator('header .account-name').textContent()) === `@${user}`, 'the header does not show the username');
   assert((await a.locator('header .me').textContent()) === 'Mei 梅', 'the header does not show the name');
   await a.locator(`.my-tables li[data-table="${table}"]`).waitFor({ timeout: 15000 });

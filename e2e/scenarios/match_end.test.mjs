@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assert, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
 import { playerNames } from '../../web/js/i18n.js';
 
 test('a rated match ends with the rating change in the row of the score; My games, the profile and the archive', { timeout: 600000 }, async () => {
@@ -26,18 +26,14 @@ test('a rated match ends with the rating change in the row of the score; My game
     const games = await (await a.request.get('/api/games')).json();
     const madiao = games.games.find((g) => g.game === 'madiao');
     assert(madiao.bots.includes('pimc-coalition') && madiao.bots.includes('pimc-mixed'), `the API lists the research bots: ${madiao.bots}`);
-    assert(JSON.stringify(madiao.research_bots) === '["pimc-coalition","pimc-mixed"]', `marked: ${madiao.research_bots}`);
+    assert(JSON.stringify(madiao.research_bots) === '["pimc-coalition","pimc-mixed","learned"]', `marked: ${madiao.research_bots}`);
     await a.locator('.game-pick button[data-game="madiao"]').click();
     const offered = await a.locator('select[name="seat1"] option').evaluateAll((os) => os.map((o) => o.getAttribute('value')));
     assert(offered.includes('bot:pimc') && offered.includes('bot:expert'), `the playing bots are offered: ${offered}`);
     assert(!offered.some((v) => /pimc-(coalition|mixed)/.test(v ?? '')), `no research bot in the lobby: ${offered}`);
 
     // An account, and a rated match with bots (four hands, the fewest a rated table plays).
-    await a.locator('header a[data-nav="account"]').click();
-    await a.locator('form.claim input[name="username"]').fill(user);
-    await a.locator('form.claim input[name="password"]').fill('a long enough password');
-    await a.locator('form.claim button[data-action="claim"]').click();
-    await a.locator('header .account-name').waitFor({ timeout: 15000 });
+    await claimAccount(a, user);
     await a.goto('/');
     await a.locator('.new-table').waitFor();
     const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:4' }, name: 'Rated end', rated: true });

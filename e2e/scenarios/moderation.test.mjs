@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { assert, closeSuite, createTable, enterName, launchBrowser, log, snap, startServer, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, closeSuite, createTable, enterName, launchBrowser, log, snap, startServer, watchedPage } from '../lib/harness.mjs';
 
 const OPERATOR = 'e2e-operator-token-0123456789';
 let suite;
@@ -43,11 +43,7 @@ test('moderation: canned messages, report a line, mute, block and undo from the 
   await enterName(ann, 'Ann');
   await ann.locator('.new-table').waitFor();
   const user = `mod_${Date.now().toString(36)}`;
-  await ann.locator('header a[data-nav="account"]').click();
-  await ann.locator('form.claim input[name="username"]').fill(user);
-  await ann.locator('form.claim input[name="password"]').fill('a long enough password');
-  await ann.locator('form.claim button[data-action="claim"]').click();
-  await ann.locator('header .account-name').waitFor({ timeout: 15000 });
+  await claimAccount(ann, user);
   await ann.locator('.account-page .moderation').waitFor();
   await ann.goto('/');
   await ann.locator('.new-table').waitFor();
@@ -160,9 +156,7 @@ test('moderation: canned messages, report a line, mute, block and undo from the 
   // Bo takes an account and mutes Ann from her public profile.
   await bo.goto('/account');
   const boUser = `bo_${Date.now().toString(36)}`;
-  await bo.locator('form.claim input[name="username"]').fill(boUser);
-  await bo.locator('form.claim input[name="password"]').fill('another long password');
-  await bo.locator('form.claim button[data-action="claim"]').click();
+  await claimAccount(bo, boUser, 'another long password');
   await bo.locator('.account-page .moderation').waitFor({ timeout: 15000 });
   await bo.goto(`/players/${user}`);
   const profileMenu = bo.locator('.profile-page .profile-mod');

@@ -8,102 +8,12 @@
 // Needs YEZI_TEST_POSTGRES_URL (./test.sh exports it) for the first test.
 
 import { test } from 'node:test';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { assert, bin, createTable, enterName, expect, launchBrowser, log, problems, sleep, snap, startServer, tableState, watchedPage } from '../lib/harness.mjs';
-
-/** `yezi serve` with `args` (besides the address and the timings); its process and port. */
-async function node(args) {
-  const all = [
-    'serve', '--addr', '127.0.0.1:0',
-    '--draw-ms', '60', '--window-ms', '1500', '--bot-delay-ms', '300', '--pause-ms', '60000', '--trick-ms', '200',
-    '--guests-per-ip', '1000', ...args,
-  ];
-  if (process.env.YEZI_WEB_DIR) all.push('--web-dir', process.env.YEZI_WEB_DIR);
-  const proc = spawn(bin, all, { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
-  // A cluster member says so first; the address follows.
-  const m = await new Promise((res, rej) => {
-    const lines = createInterface({ input: proc.stdout });
-    lines.on('line', (line) => {
-      const found = /http:\/\/[0-9.]+:(\d+)\//.exec(line);
-      if (found) res(found);
-    });
-    proc.once('exit', (code) => rej(new Error(`yezi serve exited with ${code}`)));
-    setTimeout(() => rej(new Error('yezi serve named no address in 30 s')), 30000);
-  });
-  return { proc, port: Number(m[1]) };
-}
-
-/** A TCP balancer on loopback: each connection goes to the first of `ports` (as they are then) that accepts it. */
-async function balancer(ports) {
-  const server = createServer((client) => {
-    client.pause();
-    client.on('error', () => {});
-    const attempt = (i) => {
-      if (i >= ports.length) {
-        client.destroy();
-        return;
-      }
-      let joined = false;
-      const up = connect(ports[i], '127.0.0.1');
-      up.once('connect', () => {
-        joined = true;
-        client.pipe(up);
-        up.pipe(client);
-        client.resume();
-      });
-      up.on('error', () => {
-        if (!joined) attempt(i + 1);
-        else client.destroy();
-      });
-      up.on('close', () => { if (joined) client.destroy(); });
-      client.on('close', () => up.destroy());
-    };
-    attempt(0);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return { server, base: `http://127.0.0.1:${addr.port}` };
-}
-
-/** Waits until `card` has left the hand (played); false if it has not in `ms`. */
-async function leaves(page, card, ms) {
-  try {
-    await page.waitForFunction((c) => !document.querySelector(`.hand .card[data-card="${c}"]`), card, { timeout: ms });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Clicks the Madiao move the page offers (a lead or capture face up, else face down); the card. */
-async function clickMadiaoTurn(page, s) {
-  const card = s.selected[0] ?? s.legalCards[0];
-  // A card already chosen stays chosen (a second click would put it back).
-  if (!s.selected.includes(card)) await page.locator(`.hand .card[data-card="${card}"]`).click({ timeout: 2000 }).catch(() => {});
-  const b = (await tableState(page)).buttons;
-  const choice = ['lead', 'capture', 'slough'].find((x) => b.includes(x)) ?? b[0];
-  if (choice) await page.locator(`.prompt button[data-action="${choice}"]`).first().click({ timeout: 2000 }).catch(() => {});
-  return card;
-}
-
-/** Plays until it is the page's turn in the play, with a card to play; the table's state then. */
-async function untilMyTurn(page, ms) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const s = await tableState(page);
-    if (s.legal === 'actions' && s.legalCards.length) return s;
-    if (s.handEnd) await page.locator('button[data-action="next"]').click({ timeout: 2000 }).catch(() => {});
-    else if (s.legal === 'redeal') await page.locator('.prompt button[data-action="keep"]').click({ timeout: 2000 }).catch(() => {});
-    await sleep(50);
-  }
-  throw new Error('never the page’s turn');
-}
+import { balancer, clickMadiaoTurn, leaves, node, untilMyTurn } from '../lib/cluster.mjs';
+import { assert, createTable, enterName, expect, launchBrowser, log, problems, sleep, snap, startServer, tableState, watchedPage } from '../lib/harness.mjs';
 
 test('a player whose node is killed plays his next move within 7 s, without a reload', { timeout: 180000 }, async (t) => {
   const pg = process.env.YEZI_TEST_POSTGRES_URL;
@@ -122,8 +32,8 @@ test('a player whose node is killed plays his next move within 7 s, without a re
   /** @type {number[]} */
   const ports = [];
   const lb = await balancer(ports);
-  const a = await node(['--db', dbUrl, '--bus', bus, '--public-url', lb.base]);
-  const b = await node(['--db', dbUrl, '--bus', bus, '--public-url', lb.base]);
+  const a = await node(['--db', dbUrl, '--bus', bus, '--public-url', lb.base], 300);
+  const b = await node(['--db', dbUrl, '--bus', bus, '--public-url', lb.base], 300);
   ports.push(a.port, b.port);
   const browser = await launchBrowser();
   try {

@@ -11,15 +11,11 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assert, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, createTable, enterName, launchBrowser, log, playMadiaoMatch, problems, snap, startServer, watchedPage } from '../lib/harness.mjs';
 
 /** Makes the page's guest an account. @param {import('playwright-core').Page} page @param {string} user */
 async function claim(page, user) {
-  await page.locator('header a[data-nav="account"]').click();
-  await page.locator('form.claim input[name="username"]').fill(user);
-  await page.locator('form.claim input[name="password"]').fill('a long enough password');
-  await page.locator('form.claim button[data-action="claim"]').click();
-  await page.locator('header .account-name').waitFor({ timeout: 15000 });
+  await claimAccount(page, user);
   await page.goto('/');
   await page.locator('.new-table').waitFor();
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { assert, bin, closeSuite, createTable, enterName, log, openSuite, playMadiaoMatch, snap, watchedPage } from '../lib/harness.mjs';
+import { assert, bin, claimAccount, closeSuite, createTable, enterName, log, openSuite, playMadiaoMatch, snap, watchedPage } from '../lib/harness.mjs';
 
 /** The suite's server, browser and pages (see openSuite). */
 let suite;
@@ -30,11 +30,7 @@ test('ratings: an account plays a rated match with bots, finds its rating on its
     // A guest cannot choose a rated table: the box is disabled, and says why.
     assert(await a.locator('input[name="rated"]').isDisabled(), 'a guest may tick Rated');
     assert((await a.locator('.rated-hint').getAttribute('data-rated-hint')) === 'account', 'no explanation for the guest');
-    await a.locator('header a[data-nav="account"]').click();
-    await a.locator('form.claim input[name="username"]').fill(user);
-    await a.locator('form.claim input[name="password"]').fill('a long enough password');
-    await a.locator('form.claim button[data-action="claim"]').click();
-    await a.locator('header .account-name').waitFor({ timeout: 15000 });
+    await claimAccount(a, user);
     await a.goto('/');
     await a.locator('.new-table').waitFor();
     const id = await createTable(a, 'madiao', { variants: { game_length: 'hands:4' }, name: 'Rated one', rated: true });

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import {
   artifacts, assert, clickAction, createTable, enterName, launchBrowser, log, problems, sleep, startServer, tableState, watchedPage,
 } from '../lib/harness.mjs';
+import { fastTutorialClock, tutorialBotsOn } from '../lib/tables.mjs';
 
 /** The viewports the layout is designed for. */
 const VIEWPORTS = [
@@ -551,6 +552,7 @@ test('the lobby’s create button and the tutorials’ buttons are on screen at 
     await setLanguage(page, 'en');
     // Each tutorial's introduction, first lessons and (Madiao) end: its buttons, the hand and the
     // prompt are on screen.
+    await fastTutorialClock(page);
     for (const game of ['madiao', 'dabaifen']) {
       await page.goto(`/tutorial/${game}`);
       await page.locator('button[data-action="tutorial-start"]').waitFor({ timeout: 15000 });
@@ -571,7 +573,7 @@ test('the lobby’s create button and the tutorials’ buttons are on screen at 
         }));
         if (s.done || n >= lessons) break;
         if (!s.kind || !s.prompt) {
-          await sleep(60);
+          await tutorialBotsOn(page);
           continue;
         }
         n += 1;

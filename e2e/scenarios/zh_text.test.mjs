@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  bin, createTable, enterName, launchBrowser, log, playDabaifenDeal, playMadiaoHand, problems, sleep, snap, startServer,
+  bin, claimAccount, createTable, enterName, launchBrowser, log, playDabaifenDeal, playMadiaoHand, problems, sleep, snap, startServer,
   tableState, waitNextHand, watchedPage,
 } from '../lib/harness.mjs';
 
@@ -242,9 +242,7 @@ test('every screen of both games under 简体中文 is in Chinese', { timeout: 1
     await page.goto('/account');
     await page.locator('form.claim').waitFor();
     await check(page, 'account, a guest');
-    await page.locator('form.claim input[name="username"]').fill(USERNAME);
-    await page.locator('form.claim input[name="password"]').fill('一个足够长的密码');
-    await page.locator('button[data-action="claim"]').click();
+    await claimAccount(page, USERNAME, '一个足够长的密码');
     await page.locator('button[data-action="sign-out"]').waitFor({ timeout: 10000 });
     await sleep(500);
     await check(page, 'account with my games');

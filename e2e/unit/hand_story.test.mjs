@@ -135,7 +135,7 @@ test('item 14: mainland Simplified Chinese, and the Madiao upcard is not 底牌'
 
 test('item 15: no emoji in the interface (a machine without an emoji font shows an empty box): the bot mark is drawn', () => {
   const dir = new URL('../../web/js/', import.meta.url);
-  for (const f of ['lobby.js', 'table.js', 'board.js', 'hand_end.js', 'ui.js', 'main.js', 'i18n.js']) {
+  for (const f of ['lobby.js', 'table.js', 'board.js', 'hand_end.js', 'ui.js', 'main.js', 'i18n.js', 'i18n/en.js', 'i18n/zh.js']) {
     const src = readFileSync(new URL(f, dir), 'utf8');
     const emoji = src.match(/[\u{1F000}-\u{1FAFF}]/u);
     assert.ok(!emoji, `${f} has ${emoji}`);

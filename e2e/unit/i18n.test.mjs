@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { STRINGS, translate, t, setLang, lang, botName, presetName, analysisReason } from '../../web/js/i18n.js';
+import { STRINGS, translate, t, setLang, lang, botName, presetName, analysisReason, errorText, dealDetail } from '../../web/js/i18n.js';
 
 const dir = new URL('../../web/js/', import.meta.url);
 const sources = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(f, dir), 'utf8'));
@@ -59,6 +59,101 @@ test('every error code of the protocol and the HTTP API has a message', () => {
   for (const c of [...codes, 'bad_request', 'not_finished', 'too_many_tables', 'internal', 'network']) {
     assert.ok(`err.${c}` in STRINGS.en && `err.${c}` in STRINGS.zh, `err.${c}`);
   }
+});
+
+test('every code of the HTTP API has a message', () => {
+  const m = /export type ApiCode = ([^;]+);/.exec(wire);
+  assert.ok(m, 'ApiCode in wire.d.ts');
+  const codes = [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]);
+  assert.ok(codes.includes('event_closed'), `${codes}`);
+  for (const c of codes) assert.ok(`err.${c}` in STRINGS.en && `err.${c}` in STRINGS.zh, `err.${c}`);
+});
+
+/** @param {string} s */
+const chinese = (s) => CJK.test(s) && !/[A-Za-z]{2,}/.test(s);
+
+test('every reason of the HTTP API has a sentence in both languages, each its own', () => {
+  const m = /export type ApiReason = ([^;]+);/.exec(wire);
+  assert.ok(m, 'ApiReason in wire.d.ts');
+  const reasons = [...m[1].matchAll(/"(\w+)"/g)].map((x) => x[1]);
+  assert.ok(reasons.length >= 5, `${reasons}`);
+  // The server gives each of the event's refusals its reason (crates/server/src/api/events.rs).
+  const rust = readFileSync(new URL('../../crates/server/src/api/events.rs', import.meta.url), 'utf8');
+  const given = new Set([...rust.matchAll(/ApiReason::(\w+)/g)].map((x) => x[1].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())));
+  for (const r of ['event_begun', 'event_entered', 'event_full', 'event_host_only', 'event_started']) assert.ok(given.has(r), `events.rs gives ${r}`);
+  const said = { en: new Set(), zh: new Set() };
+  for (const l of /** @type {const} */ (['en', 'zh'])) {
+    setLang(l);
+    for (const r of reasons) {
+      assert.ok(`err.${r}` in STRINGS[l], `err.${r} in ${l}`);
+      // The sentence comes from the reason, whatever the server's English says.
+      const s = errorText('event_closed', 'reworded on the server', r);
+      assert.equal(s, STRINGS[l][`err.${r}`], r);
+      if (l === 'zh') assert.ok(chinese(s), `${r} → ${s}`);
+      said[l].add(s);
+    }
+    assert.equal(said[l].size, reasons.length, `${l}: ${[...said[l]]}`);
+    // Without a reason: the code's own sentence.
+    assert.equal(errorText('event_closed', 'the event is full'), STRINGS[l]['err.event_closed']);
+  }
+  setLang('en');
+});
+
+test('the replay’s deal verification lines are said from their codes, in both languages', () => {
+  /** @type {import('../../web/js/wire').DealProblem[]} */
+  const problems = [
+    { hand: 0, fault: 'missing', detail: 'x', why: { code: 'no_seed' } },
+    { hand: 1, fault: 'missing', detail: 'x', why: { code: 'no_commitment' } },
+    { hand: 2, fault: 'missing', detail: 'x', why: { code: 'no_table' } },
+    { hand: 3, fault: 'deck', detail: 'x', why: { code: 'deck_size', cards: 39, dealt: 40 } },
+    {
+      hand: 4,
+      fault: 'deck',
+      detail: 'x',
+      why: { code: 'deck_cards', places: 2, first: [{ index: 0, card: 'S9', seed_card: 'CA' }, { index: 7, card: 'CA', seed_card: 'S9' }] },
+    },
+    {
+      hand: 5,
+      fault: 'deck',
+      detail: 'x',
+      why: {
+        code: 'deck_cards',
+        places: 12,
+        first: [
+          { index: 0, card: 'S9', seed_card: 'CA' },
+          { index: 1, card: 'H3', seed_card: 'D4' },
+          { index: 2, card: 'D4', seed_card: 'H3' },
+          { index: 3, card: 'CA', seed_card: 'S9' },
+        ],
+      },
+    },
+    { hand: 3, fault: 'commitment', detail: 'x', why: { code: 'commitment', commitment: '00ff', seed: '4460881154273567451', table: 't1a2', expected: '9ab3' } },
+  ];
+  // Every code of DealMismatch (wire.d.ts) is among them.
+  const m = /export type DealMismatch = ([^\n]+)/.exec(wire);
+  assert.ok(m, 'DealMismatch in wire.d.ts');
+  const codes = [...wire.slice(m.index).split('export type CardMismatch')[0].matchAll(/"code": "(\w+)"/g)].map((x) => x[1]);
+  assert.deepEqual([...new Set(problems.map((p) => p.why.code))].sort(), codes.sort());
+  setLang('zh');
+  const zh = problems.map(dealDetail);
+  setLang('en');
+  const en = problems.map(dealDetail);
+  for (const [i, p] of problems.entries()) {
+    // Card codes, ids and hashes stay as they are; every word is Chinese.
+    const words = zh[i].replace(/\b[SHDCB][0-9AKQJT]{1,2}\b|t1a2|00ff|9ab3|\d+/g, '');
+    assert.ok(chinese(words), `${p.why.code} → ${zh[i]}`);
+    assert.notEqual(en[i], p.detail, `${p.why.code}: the English from the code`);
+  }
+  assert.equal(new Set(zh).size, problems.length);
+  assert.match(zh[4], /第1张是S9，种子给出的是CA、第8张是CA/);
+  assert.doesNotMatch(zh[4], /处/);
+  assert.match(zh[5], /有12处/);
+  assert.match(zh[6], /承诺00ff.*种子4460881154273567451.*第3号手.*牌桌t1a2.*应为9ab3/, 'the seed to its last digit');
+  assert.match(en[3], /39 cards; its seed deals 40/);
+  assert.match(en[5], /at 12 places: card 1 is S9 where the seed gives CA/);
+  // A code the page does not know: the server's English.
+  const unknown = /** @type {any} */ ({ hand: 0, fault: 'deck', detail: 'a form the page does not know', why: { code: 'new_check' } });
+  assert.equal(dealDetail(unknown), 'a form the page does not know');
 });
 
 test('translate fills placeholders and falls back', () => {

@@ -3,17 +3,21 @@
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { test } from 'node:test';
 
 const dir = new URL('../../web/js/', import.meta.url).pathname;
 
-/** Each module of web/js with the modules of web/js it imports. */
+/** Each module of web/js (its folders too, named by their path in web/js) with the modules of
+ * web/js it imports. */
 function graph() {
   const g = new Map();
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+  const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.js'));
+  for (const f of files) {
     const text = readFileSync(join(dir, f), 'utf8');
-    const deps = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'\.\/([\w./-]+\.js)'/gms)].map((m) => m[1]);
+    const deps = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'(\.{1,2}\/[\w./-]+\.js)'/gms)].map((m) =>
+      posix.normalize(posix.join(posix.dirname(f), m[1])),
+    );
     g.set(f, [...new Set(deps)]);
   }
   return g;
@@ -47,5 +51,6 @@ test('no module of web/js imports one that imports it back', () => {
   const g = graph();
   assert.ok(g.size > 10, `web/js has its modules: ${g.size}`);
   assert.ok(g.get('table.js')?.includes('i18n.js'), 'the imports are read');
+  assert.ok(g.get('i18n.js')?.includes('i18n/en.js'), 'the folders are read');
   assert.deepEqual(cycles(g).map((c) => c.join(' → ')), []);
 });

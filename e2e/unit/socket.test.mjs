@@ -179,3 +179,34 @@ test('a move refused unavailable enters again; a ping unanswered gives the socke
     mock.timers.reset();
   }
 });
+
+test('moved enters again at once, with no delay, even after earlier failures', () => {
+  const { s } = setup();
+  try {
+    // Two failed entries first: the next delay would be a second or more.
+    for (let i = 0; i < 2; i++) {
+      const ws = FakeSocket.all.at(-1);
+      ws.open();
+      ws.hear({ type: 'welcome' });
+      ws.hear({ type: 'error', code: 'unavailable', message: 'its node did not answer' });
+      mock.timers.tick(BACKOFF_MAX);
+    }
+    const ws = enter();
+    const before = FakeSocket.all.length;
+    ws.hear({ type: 'moved', table: 't1' });
+    assert.equal(ws.readyState, 3, 'the socket is given up');
+    mock.timers.tick(0);
+    assert.equal(FakeSocket.all.length, before + 1, 'a new socket at once');
+    const ws2 = enter(12);
+    assert.equal(ws2.types()[1], 'join');
+    // A close without `moved` waits out the backoff again.
+    ws2.close();
+    mock.timers.tick(0);
+    assert.equal(FakeSocket.all.length, before + 1, 'a plain close waits');
+    mock.timers.tick(BACKOFF_MAX);
+    assert.equal(FakeSocket.all.length, before + 2);
+  } finally {
+    s.close();
+    mock.timers.reset();
+  }
+});

@@ -38,7 +38,7 @@ test('a lesson’s words: the cards to play, the card led and who led it', () =>
 });
 
 test('every lesson kind the server may send has its explanation of a wrong move, in both languages', () => {
-  const rust = readFileSync(new URL('../../crates/table/src/tutorial.rs', import.meta.url), 'utf8');
+  const rust = readFileSync(new URL('../../crates/wire/src/tutorial.rs', import.meta.url), 'utf8');
   const body = /pub enum Decision \{([\s\S]*?)\n\}/.exec(rust);
   assert.ok(body, 'the Decision enum');
   const kinds = [...body[1].matchAll(/^\s+([A-Z]\w+),/gm)].map((m) => m[1].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase()));

@@ -8,7 +8,7 @@
 //! picks may come next.
 
 use cards::Seat;
-use dabaifen::{Action, Card, Cards, DealSetup, Phase, Rank, State, Variants};
+use dabaifen::{Action, Card, Cards, HandSetup, Phase, Rank, State, Variants};
 
 use crate::core::{CHANCE, Core, TERMINAL, one, rel};
 
@@ -221,7 +221,7 @@ impl Core for DCore {
         self.dealt |= 1 << id;
         if self.deck.len() == 54 {
             let deck: [Card; 54] = self.deck.clone().try_into().expect("54 cards");
-            let setup = DealSetup {
+            let setup = HandSetup {
                 deck,
                 starter: self.cfg.starter,
                 first_deal: self.cfg.first_deal,

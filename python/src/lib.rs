@@ -503,7 +503,7 @@ impl DGame {
         ];
         let cfg = dbf::Cfg { variants: v, starter: seat(starter).map_err(verr)?, ranks, first_deal, open };
         // The setup's own checks (first deal at 2 and 2, not first and open, …), on any deck.
-        let probe = dabaifen::DealSetup {
+        let probe = dabaifen::HandSetup {
             deck: dabaifen::setup::canonical_deck(),
             starter: cfg.starter,
             first_deal,
@@ -741,6 +741,21 @@ fn bench_checksum(game: &str, hands: u64, seed: u64) -> PyResult<u64> {
     }
 }
 
+/// The scores the Rust `learned` bot's network gives the 82 Madiao action ids for an observation
+/// tensor (`State.observation_tensor`, 515 floats): the bot plays the legal id with the highest.
+/// The forward pass is the bot's own (`crates/ai/src/mlp.rs`), so Python can check it.
+#[pyfunction]
+fn madiao_learned_scores<'py>(
+    py: Python<'py>,
+    observation: numpy::PyReadonlyArray1<'py, f32>,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let x = observation.as_slice().map_err(verr)?;
+    if x.len() != md::OBS_LEN {
+        return Err(verr(format!("an observation has {} floats, not {}", md::OBS_LEN, x.len())));
+    }
+    Ok(PyArray1::from_vec(py, ai::madiao::learned::network().forward(x)))
+}
+
 /// Replays a `yezi/1` record as `yezi replay` checks it (every action legal, every stored
 /// result matching); `ValueError` saying what is wrong otherwise.
 #[pyfunction]
@@ -748,13 +763,13 @@ fn replay_record(text: &str) -> PyResult<()> {
     let head: serde_json::Value = serde_json::from_str(text).map_err(verr)?;
     let (error, differences) = match head.get("game").and_then(|g| g.as_str()) {
         Some("madiao") => {
-            let rec: cards::record::Record<cards::record::MadiaoHand> =
+            let rec: cards::record::Record<madiao::record::MadiaoHand> =
                 serde_json::from_value(head).map_err(verr)?;
             let r = madiao::record::replay(&rec);
             (r.error.clone(), r.differences().collect::<Vec<_>>())
         }
         Some("dabaifen") => {
-            let rec: cards::record::Record<cards::record::DabaifenHand> =
+            let rec: cards::record::Record<dabaifen::record::DabaifenHand> =
                 serde_json::from_value(head).map_err(verr)?;
             let r = dabaifen::record::replay(&rec);
             (r.error.clone(), r.differences())
@@ -822,6 +837,7 @@ fn _yezi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(bench_checksum, m)?)?;
     m.add_function(wrap_pyfunction!(replay_record, m)?)?;
+    m.add_function(wrap_pyfunction!(madiao_learned_scores, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CHANCE_PLAYER", core::CHANCE)?;
     m.add("TERMINAL_PLAYER", core::TERMINAL)?;

@@ -9,7 +9,9 @@
 //! Restoring checks what it rebuilt: the record written again must equal the one saved, so a
 //! payload that does not describe a reachable state is a `ValueError`, never a different state.
 
-use cards::record::{DabaifenHand, MadiaoHand, Record};
+use cards::record::Record;
+use dabaifen::record::DabaifenHand;
+use madiao::record::MadiaoHand;
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Core, seat};

@@ -2,6 +2,7 @@
 pass `mypy --strict` against them, and they run."""
 
 import importlib.util
+import os
 import pathlib
 import subprocess
 import sys
@@ -34,7 +35,13 @@ def test_examples_run(example):
     subprocess.run([sys.executable, str(EXAMPLES / example)], check=True, capture_output=True, timeout=300)
 
 
-def test_examples_pass_mypy_strict():
+def _mypy_env(tmp_path):
+    """mypy writes its cache into the working directory (a checkout's root, when the suite runs
+    from there, leaving `.mypy_cache/` behind): keep it in the test's temporary directory."""
+    return {**os.environ, "MYPY_CACHE_DIR": str(tmp_path / "mypy_cache")}
+
+
+def test_examples_pass_mypy_strict(tmp_path):
     # mypy is in the `test` extra.
     assert importlib.util.find_spec("mypy") is not None, "mypy is missing: pip install './python[test]'"
     out = subprocess.run(
@@ -42,11 +49,13 @@ def test_examples_pass_mypy_strict():
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=tmp_path,
+        env=_mypy_env(tmp_path),
     )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-def test_the_stubs_match_the_native_module():
+def test_the_stubs_match_the_native_module(tmp_path):
     # mypy's stubtest compares the stubs with the module as built: every class, method, parameter
     # and default.
     out = subprocess.run(
@@ -54,5 +63,7 @@ def test_the_stubs_match_the_native_module():
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=tmp_path,
+        env=_mypy_env(tmp_path),
     )
     assert out.returncode == 0, out.stdout + out.stderr

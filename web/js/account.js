@@ -6,11 +6,12 @@
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { ApiError, call } from './api.js';
 import { botTip, errorText, playerNames, t } from './i18n.js';
+import { MatchAccuracyView } from './match_accuracy.js';
 import { notify } from './ui.js';
 import { finalScoreText } from './final_score.js';
 import { MyModeration } from './moderation.js';
 
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 /** @typedef {import('./wire').SessionReply} SessionReply */
 /** @typedef {import('./wire').AccountInfo} AccountInfo */
 /** @typedef {import('./wire').AccountTables} AccountTables */
@@ -178,6 +179,7 @@ function MyGamesList(p) {
               <span class="hint players"> · ${t(`game.${g.game}`)} · ${playerNames(g.players).map((n, i) => (i === g.seat ? null : html`<span key=${i} class="player" data-seat=${i} title=${botTip(g.players[i])} data-bot=${botTip(g.players[i]) ?? null}>${n}</span>`)).filter((x) => x).map((x, k) => html`${k ? t('common.list_sep') : ''}${x}`)}</span>
               ${g.score ? html`<span class="final-score" title=${t('games.score')}> · ${finalScoreText(g.score, playerNames(g.players))}</span>` : null}
               <a class="button" href=${g.replay} data-action="replay" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); p.navigate(g.replay); }}>${t('games.replay')}</a>
+              ${g.accuracy ? html`<${MatchAccuracyView} key=${`${g.id}-acc`} id=${g.id} seat=${g.seat} token=${p.token} initial=${g.accuracy} />` : null}
             </li>`,
           )}
         </ul>`

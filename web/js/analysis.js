@@ -8,11 +8,12 @@ import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
 import { aside, analysisReason, botTip, lang, playerNames, t } from './i18n.js';
 import { Card, errorText, useKeydown } from './ui.js';
+import { MADIAO_SUITS, SUIT_NAMES } from './cards.js';
 import { RecordTitle } from './replay.js';
 
 /** @typedef {import('./wire').AnalysisReply} AnalysisReply */
 /** @typedef {import('./wire').ReplayOutline} ReplayOutline */
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 
 /**
  * The analysis as the server gives it (docs/analysis.md, "JSON").
@@ -20,9 +21,12 @@ import { RecordTitle } from './replay.js';
  * @typedef {{status: 'solved', best: string, best_value: number, played_value: number, cost: number} | {status: 'unsolved', reason: string}} FaceUp
  * @typedef {{kind: 'searched', bot: string, samples: number, candidates: Candidate[], played_value: number, bot_value: number, cost: number,
  *   mark: 'inaccuracy' | 'mistake' | 'blunder' | null, face_up: FaceUp} | {kind: 'forced'} | {kind: 'not_analysed', reason: string}} Verdict
- * @typedef {{trick: number | null, played: string, verdict: Verdict}} Decision
+ * @typedef {{en: string, zh: string, kind: string}} Reason
+ * @typedef {{seat: number, cards: string[], face_down: boolean}} TrickPlay
+ * @typedef {{hand: string[], trick: TrickPlay[], played: string[], voids: {seat: number, suit: string}[], upcard?: string, trump?: string}} Position
+ * @typedef {{trick: number | null, played: string, verdict: Verdict, position?: Position, why?: {best: Reason, played?: Reason}}} Decision
  * @typedef {{decisions: number, searched: number, total_cost: number, inaccuracies: number, mistakes: number, blunders: number,
- *   face_up_solved: number, face_up_cost: number}} Summary
+ *   face_up_solved: number, face_up_cost: number, accuracy?: number, dealt_value?: number, result?: number}} Summary
  * @typedef {{game: 'madiao' | 'dabaifen', hand: number, seat: number, seed: number, think_ms: number, unit: 'stakes' | 'levels',
  *   marks: number[], decisions: Decision[], summary: Summary}} Analysis
  */
@@ -187,13 +191,27 @@ export function AnalysisPage(p) {
   function renderAnalysis(a) {
     const unit = a.unit === 'stakes' ? t('analysis.unit_stakes') : t('analysis.unit_levels');
     const s = a.summary;
-    if (!a.decisions.length) return html`<p class="hint">${t('analysis.no_decisions')}</p>`;
+    if (!a.decisions.length) {
+      // Why there is nothing: a hand settled or dealt again before the first trick says so.
+      const res = outline && outline.hands[a.hand] ? /** @type {{outcome?: string} | null} */ (outline.hands[a.hand].result) : null;
+      const outcome = res && typeof res.outcome === 'string' && ['meld', 'four_lowest', 'redeal'].includes(res.outcome) ? res.outcome : null;
+      return html`<p class="hint analysis-empty" data-outcome=${outcome ?? ''}>${t(outcome ? `analysis.no_decisions_${outcome}` : 'analysis.no_decisions')}</p>`;
+    }
     const d = a.decisions[Math.min(at, a.decisions.length - 1)];
     const v = d.verdict;
     return html`<div class="analysis-body">
       <p class="analysis-summary">${t('analysis.summary', { n: s.decisions, searched: s.searched, cost: num(s.total_cost), unit })}
         <span class="mark-count inaccuracy">?! ${s.inaccuracies}</span> <span class="mark-count mistake">? ${s.mistakes}</span>
         <span class="mark-count blunder">?? ${s.blunders}</span></p>
+      ${s.accuracy != null
+        ? html`<p class="analysis-accuracy" data-accuracy=${s.accuracy}>${t('analysis.accuracy', { acc: s.accuracy.toFixed(1) })}</p>`
+        : html`<p class="analysis-accuracy none" data-accuracy="">${t('analysis.no_accuracy')}</p>`}
+      ${s.dealt_value != null && s.result != null
+        ? html`<p class="analysis-luck" data-dealt=${s.dealt_value} data-result=${s.result}>${t('analysis.luck', {
+            dealt: num(s.dealt_value, true), result: num(s.result, true), cost: num(s.total_cost), unit,
+            rest: num(s.result - s.dealt_value + s.total_cost, true) })}</p>`
+        : null}
+      <${ValueGraph} analysis=${a} at=${at} go=${go} unit=${unit} />
       <ol class="decision-strip" aria-label=${t('analysis.decisions')}>
         ${a.decisions.map((x, i) => {
           const mark = x.verdict.kind === 'searched' ? x.verdict.mark : null;
@@ -212,6 +230,7 @@ export function AnalysisPage(p) {
       </div>
       <div class="decision" data-kind=${v.kind} data-mark=${v.kind === 'searched' ? v.mark ?? '' : ''}>
         <p>${d.trick !== null ? t('analysis.trick', { n: d.trick }) : t('analysis.before_play')}</p>
+        ${d.position ? html`<${PositionView} game=${a.game} decision=${d} names=${names} />` : null}
         <p class="played">${t('analysis.played')} <${Move} game=${a.game} text=${d.played} />
           ${v.kind === 'searched' && v.mark ? html`<span class=${`mark-sign ${v.mark}`} title=${t(`analysis.mark_${v.mark}`)}>${MARK_SIGN[v.mark]} ${t(`analysis.mark_${v.mark}`)}</span>` : null}</p>
         ${v.kind === 'forced' ? html`<p class="hint">${t('analysis.forced')}</p>` : null}
@@ -226,23 +245,139 @@ export function AnalysisPage(p) {
    */
   function renderSearch(a, v, unit) {
     const fu = v.face_up;
+    const d = a.decisions[Math.min(at, a.decisions.length - 1)];
+    const why = d.why;
+    const l = lang() === 'zh' ? 'zh' : 'en';
+    // Best first; among equal values the best move first.
+    const sorted = [...v.candidates].sort((x, y) => y.value - x.value || Number(y.action === v.bot) - Number(x.action === v.bot));
+    const top = sorted.length ? sorted[0].value : 0;
     return html`<div class="search">
       <p class="bot">${t('analysis.bot')} <${Move} game=${a.game} text=${v.bot} /></p>
       <p class="cost" data-cost=${v.cost}>${t('analysis.cost', { cost: num(v.cost), unit })}</p>
+      ${why ? html`<div class="why">
+          <p class="why-best" data-kind=${why.best.kind}><b>${t('analysis.why_best')}</b> ${why.best[l]}</p>
+          ${why.played ? html`<p class="why-not" data-kind=${why.played.kind}><b>${t('analysis.why_not')}</b> ${why.played[l]}</p>` : null}
+        </div>` : null}
       <table class="candidates">
         <caption>${t('analysis.candidates', { n: v.samples })}</caption>
-        <thead><tr><th>${t('analysis.move')}</th><th>${t('analysis.value', { unit })}</th>${a.game === 'dabaifen' ? html`<th>${t('analysis.points')}</th>` : null}</tr></thead>
-        <tbody>${v.candidates.map(
-          (c) => html`<tr key=${c.action} class=${`${c.action === v.bot ? 'best' : ''}${c.considered ? '' : ' unweighed'}`} data-action=${c.action}>
+        <thead><tr><th>${t('analysis.move')}</th><th>${t('analysis.value', { unit })}</th><th>${t('analysis.diff')}</th>${a.game === 'dabaifen' ? html`<th>${t('analysis.points')}</th>` : null}</tr></thead>
+        <tbody>${sorted.map(
+          (c) => html`<tr key=${c.action} class=${`${c.action === v.bot ? 'best' : ''}${c.action === d.played ? ' made' : ''}${c.considered ? '' : ' unweighed'}`} data-action=${c.action}>
             <td><${Move} game=${a.game} text=${c.action} />${c.considered ? '' : aside(t('analysis.not_weighed'))}</td>
-            <td>${num(c.value, true)}</td>${a.game === 'dabaifen' ? html`<td>${c.points != null ? num(c.points) : ''}</td>` : null}</tr>`,
+            <td>${num(c.value, true)}</td><td class="diff">${c.value === top ? '—' : num(c.value - top)}</td>${a.game === 'dabaifen' ? html`<td>${c.points != null ? num(c.points) : ''}</td>` : null}</tr>`,
         )}</tbody>
       </table>
       <p class="face-up" data-status=${fu.status}>${fu.status === 'solved'
         ? html`${t('analysis.face_up')} <${Move} game=${a.game} text=${fu.best} /> — ${t('analysis.face_up_cost', { cost: num(fu.cost), unit })}`
-        : `${t('analysis.face_up_unsolved')}${lang() === 'zh' ? '' : ' '}${analysisReason(fu.reason)}`}</p>
+        : faceUpWords(fu.reason)}</p>
     </div>`;
   }
+}
+
+/** Why there is no face-up verdict, in a player's words. @param {string} reason */
+function faceUpWords(reason) {
+  let m = /^(\d+) tricks remain; the exact solver is used from (\d+)$/.exec(reason);
+  if (m) return t('analysis.face_up_far_md', { n: m[1], from: m[2] });
+  m = /^(\d+) cards per hand remain; the exact solver is tried from (\d+)$/.exec(reason);
+  if (m) return t('analysis.face_up_far_db', { n: m[1], from: m[2] });
+  return `${t('analysis.face_up_unsolved')}${lang() === 'zh' ? '' : ' '}${analysisReason(reason)}`;
+}
+
+/** The cards of a move of the analysis's words. @param {string} text */
+function moveCards(text) {
+  return moveParts(text).cards;
+}
+
+/**
+ * The position the seat saw: the trick so far and its hand drawn with the table's cards, the best
+ * move's and the move made's cards marked, and what it knew.
+ * @param {{game: 'madiao' | 'dabaifen', decision: Decision, names: string[]}} p
+ */
+function PositionView(p) {
+  const d = p.decision;
+  const pos = /** @type {Position} */ (d.position);
+  const v = d.verdict;
+  const best = new Set(v.kind === 'searched' ? moveCards(v.bot) : []);
+  const made = new Set(moveCards(d.played));
+  const trump = pos.trump ? { suit: pos.trump.slice(1), rank: pos.trump[0] } : undefined;
+  const zh = lang() === 'zh';
+  /** @param {string} suit */
+  const suitName = (suit) => {
+    if (p.game === 'madiao') {
+      const s = MADIAO_SUITS[/** @type {'T' | 'M' | 'S' | 'W'} */ (suit)];
+      return s ? (zh ? s.zh : s.en) : suit;
+    }
+    if (suit === 'trump') return t('card.trump');
+    const s = SUIT_NAMES[/** @type {'S' | 'H' | 'D' | 'C'} */ (suit)];
+    return s ? s[zh ? 'zh' : 'en'] : suit;
+  };
+  return html`<div class="analysis-position" data-hand=${pos.hand.length}>
+    ${d.trick === null
+      ? null
+      : html`<div class="pos-trick">
+          <span class="label">${t('analysis.trick_so_far')}</span>
+          ${pos.trick.length
+            ? pos.trick.map((tp, i) => html`<figure key=${i} class="pos-play" data-seat=${tp.seat}>
+                ${tp.face_down ? html`<${Card} game=${p.game} code=${null} faceDown=${true} size="small" />`
+                  : tp.cards.map((c) => html`<${Card} key=${c} game=${p.game} code=${c} size="small" trump=${trump} />`)}
+                <figcaption>${p.names[tp.seat]}</figcaption></figure>`)
+            : html`<span class="hint">${t('analysis.you_lead')}</span>`}
+        </div>`}
+    <div class="pos-hand" aria-label=${t('analysis.your_hand')}>
+      <span class="label">${t('analysis.your_hand')}</span>
+      <span class="cards">${pos.hand.map((c) => html`<span key=${c} class=${`pos-card${best.has(c) ? ' best' : ''}${made.has(c) ? ' made' : ''}`} data-card=${c}>
+        <${Card} game=${p.game} code=${c} size="small" trump=${trump} hinted=${best.has(c)} selected=${made.has(c)}
+          mark=${best.has(c) ? '★' : made.has(c) ? '●' : undefined} /></span>`)}</span>
+      <span class="legend"><span class="best">★ ${t('analysis.best_mark')}</span> <span class="made">● ${t('analysis.played_mark')}</span></span>
+    </div>
+    <p class="pos-known"><b>${t('analysis.known')}</b>${' '}
+      ${pos.upcard ? html`<span class="upcard">${t('analysis.upcard')} <${Card} game=${p.game} code=${pos.upcard} size="tiny" /></span>` : null}
+      ${trump ? html`<span class="trump-shown" data-trump=${pos.trump}>${t('analysis.trump', { suit: suitName(trump.suit), rank: trump.rank === 'T' ? '10' : trump.rank })}</span>` : null}
+      <span class="played-count">${t('analysis.played_before', { n: pos.played.length })}</span>
+      ${pos.voids.map((x, i) => html`<span key=${i} class="void" data-seat=${x.seat}>${t('analysis.void', { name: p.names[x.seat], suit: suitName(x.suit) })}</span>`)}
+    </p>
+  </div>`;
+}
+
+/**
+ * The seat's expected result through the hand: at each searched decision the value of the best
+ * move and of the move made, and the result at the end (an inline SVG; a point opens its decision).
+ * @param {{analysis: Analysis, at: number, go: (i: number) => void, unit: string}} p
+ */
+function ValueGraph(p) {
+  const a = p.analysis;
+  /** @type {{i: number, best: number, made: number}[]} */
+  const pts = [];
+  a.decisions.forEach((d, i) => {
+    if (d.verdict.kind === 'searched') pts.push({ i, best: d.verdict.bot_value, made: d.verdict.played_value });
+  });
+  if (pts.length < 2) return null;
+  const result = a.summary.result;
+  const values = pts.flatMap((q) => [q.best, q.made]).concat(result != null ? [result, 0] : [0]);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const span = hi - lo || 1;
+  const W = 320;
+  const H = 110;
+  const n = a.decisions.length + (result != null ? 1 : 0);
+  /** @param {number} i */
+  const x = (i) => 36 + (i * (W - 48)) / Math.max(n - 1, 1);
+  /** @param {number} v */
+  const y = (v) => 8 + ((hi - v) * (H - 16)) / span;
+  const line = (/** @type {'best' | 'made'} */ k) => pts.map((q) => `${x(q.i).toFixed(1)},${y(q[k]).toFixed(1)}`).join(' ');
+  return html`<figure class="value-graph">
+    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${t('analysis.graph', { unit: p.unit })}>
+      <line class="zero" x1="0" x2=${W} y1=${y(0)} y2=${y(0)} />
+      <text class="axis" x="2" y="10">${num(hi, true)}</text>
+      <text class="axis" x="2" y=${H - 2}>${num(lo, true)}</text>
+      <polyline class="best" points=${line('best')} />
+      <polyline class="made" points=${line('made')} />
+      ${pts.map((q) => html`<circle key=${q.i} class=${`pt${q.i === p.at ? ' on' : ''}`} cx=${x(q.i)} cy=${y(q.made)} r=${q.i === p.at ? 5 : 3.5}
+        data-index=${q.i} onClick=${() => p.go(q.i)}><title>${q.i + 1}: ${num(q.made, true)} / ${num(q.best, true)}</title></circle>`)}
+      ${result != null ? html`<rect class="result" x=${x(n - 1) - 4} y=${y(result) - 4} width="8" height="8"><title>${t('analysis.graph_result')} ${num(result, true)}</title></rect>` : null}
+    </svg>
+    <figcaption>${t('analysis.graph', { unit: p.unit })} <span class="best">— ${t('analysis.graph_best')}</span> <span class="made">— ${t('analysis.graph_played')}</span>${result != null ? html` <span class="result">■ ${t('analysis.graph_result')}</span>` : null}</figcaption>
+  </figure>`;
 }
 
 /** The last hand of an outline played to its end (0 when none is). @param {ReplayOutline} o */

@@ -12,13 +12,17 @@
 /** @typedef {import('./wire').ReplayOutline} ReplayOutline */
 /** @typedef {import('./wire').ReplayHand} ReplayHand */
 
-/** An API error: the server's `code` (or `network`) and its message. */
+/**
+ * An API error: the server's `code` (or `network`), its message, and its `reason` where the code
+ * has several refusals (`event_closed`).
+ */
 export class ApiError extends Error {
-  /** @param {string} code @param {string} message @param {number} status */
-  constructor(code, message, status) {
+  /** @param {string} code @param {string} message @param {number} status @param {string} [reason] */
+  constructor(code, message, status, reason) {
     super(message);
     this.code = code;
     this.status = status;
+    this.reason = reason;
   }
 }
 
@@ -54,7 +58,7 @@ export async function call(method, path, opts = {}) {
   }
   if (!res.ok) {
     const err = json && json.error;
-    throw new ApiError(err?.code ?? `http_${res.status}`, err?.message ?? (text || res.statusText), res.status);
+    throw new ApiError(err?.code ?? `http_${res.status}`, err?.message ?? (text || res.statusText), res.status, err?.reason);
   }
   return json;
 }
@@ -133,7 +137,7 @@ export function keepShare(path) {
 /**
  * The host's share token of his table's game and the paths that carry it (`404` to anyone else).
  * @param {string} id @param {string} token
- * @returns {Promise<{table: string, private: boolean, token: string, finished: boolean, replay: string, record: string}>}
+ * @returns {Promise<import('./wire').ShareReply>}
  */
 export function shareLink(id, token) {
   return call('GET', `/api/tables/${encodeURIComponent(id)}/share`, { token });
@@ -156,6 +160,16 @@ export function replayOf(id, token) {
  */
 export function analysis(id, hand, seat, token) {
   return call('GET', `/api/games/${encodeURIComponent(id)}/analysis?hand=${hand}&seat=${seat}${shareQuery('&')}`, { token });
+}
+
+/**
+ * A seat's accuracy over a finished match, from the analyses of its hands stored so far (a token
+ * is needed for a private game).
+ * @param {string} id @param {number} seat @param {string | null} token
+ * @returns {Promise<import('./wire').MatchAccuracy>}
+ */
+export function matchAccuracy(id, seat, token) {
+  return call('GET', `/api/games/${encodeURIComponent(id)}/accuracy?seat=${seat}${shareQuery('&')}`, { token });
 }
 
 /**
@@ -186,4 +200,54 @@ export function replayRecord(text, token) {
 /** The address of a finished table's record. @param {string} id */
 export function recordUrl(id) {
   return `/api/records/${encodeURIComponent(id)}${shareQuery('?')}`;
+}
+
+/** @typedef {import('./wire').PlayNowStatus} PlayNowStatus */
+
+/** Joins a game's play-now queue. @param {string} token @param {'madiao' | 'dabaifen'} game @param {number} waitSeconds @returns {Promise<PlayNowStatus>} */
+export function playNowJoin(token, game, waitSeconds) {
+  return call('POST', `/api/play-now/${game}`, { token, body: { wait_seconds: waitSeconds } });
+}
+
+/** The player's place in a game's play-now queue (asking keeps him in it). @param {string} token @param {'madiao' | 'dabaifen'} game @returns {Promise<PlayNowStatus>} */
+export function playNowStatus(token, game) {
+  return call('GET', `/api/play-now/${game}`, { token });
+}
+
+/** Leaves a game's play-now queue. @param {string} token @param {'madiao' | 'dabaifen'} game @returns {Promise<PlayNowStatus>} */
+export function playNowLeave(token, game) {
+  return call('DELETE', `/api/play-now/${game}`, { token });
+}
+
+/** @typedef {import('./wire').TournamentInfo} TournamentInfo */
+/** @typedef {import('./wire').TournamentList} TournamentList */
+
+/** The tournaments. @returns {Promise<TournamentList>} */
+export function tournaments() {
+  return call('GET', '/api/tournaments');
+}
+
+/** One tournament with its standings and tables. @param {string} id @returns {Promise<TournamentInfo>} */
+export function tournament(id) {
+  return call('GET', `/api/tournaments/${encodeURIComponent(id)}`);
+}
+
+/** Makes a tournament. @param {string} token @param {import('./wire').NewTournament} req @returns {Promise<TournamentInfo>} */
+export function createTournament(token, req) {
+  return call('POST', '/api/tournaments', { token, body: req });
+}
+
+/** Joins a tournament. @param {string} token @param {string} id @returns {Promise<TournamentInfo>} */
+export function joinTournament(token, id) {
+  return call('POST', `/api/tournaments/${encodeURIComponent(id)}/join`, { token });
+}
+
+/** Leaves an arena. @param {string} token @param {string} id @returns {Promise<TournamentInfo>} */
+export function leaveTournament(token, id) {
+  return call('POST', `/api/tournaments/${encodeURIComponent(id)}/leave`, { token });
+}
+
+/** Starts a swiss (its host). @param {string} token @param {string} id @returns {Promise<TournamentInfo>} */
+export function startTournament(token, id) {
+  return call('POST', `/api/tournaments/${encodeURIComponent(id)}/start`, { token });
 }

@@ -51,7 +51,7 @@ export function BankClock(p) {
  * @param {TableSummary} table @param {number | null} me
  */
 export function playsAlone(table, me) {
-  if (me === null || table.rated || (table.status !== 'playing' && table.status !== 'parked')) return false;
+  if (me === null || table.rated || table.no_aids || (table.status !== 'playing' && table.status !== 'parked')) return false;
   const persons = table.seats.filter((s) => s.kind === 'person');
   return persons.length === 1 && persons[0].seat === me;
 }

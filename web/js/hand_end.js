@@ -10,6 +10,7 @@ import { readiness } from './pace.js';
 import { accountText, dabaifenResultText, handResultLine, madiaoResultText, settlementLineText, signed, teamText } from './scoring.js';
 import { Card, Countdown } from './ui.js';
 import { RatingCell, useRatingChanges } from './final_score.js';
+import { MatchAccuracyView } from './match_accuracy.js';
 
 /** @typedef {import('./wire').MadiaoView} MadiaoView */
 /** @typedef {import('./wire').DabaifenView} DabaifenView */
@@ -79,7 +80,7 @@ export function Scoring(p) {
  * once you said you are ready) with who is ready so far.
  * @param {{game: 'madiao' | 'dabaifen', view: MadiaoView | DabaifenView, names: string[], match: MadiaoMatch | DabaifenMatch | null,
  *   stake: number, timer: Timer | null, timerAt: number, ready: boolean, seated: boolean, finished: boolean, tableId: string,
- *   seats: SeatInfo[], me: number | null, onNext: () => void, onHide: () => void, navigate: (p: string) => void, rated?: boolean}} p
+ *   seats: SeatInfo[], me: number | null, onNext: () => void, onHide: () => void, navigate: (p: string) => void, rated?: boolean, token?: string | null}} p
  */
 export function HandEnd(p) {
   const over = !!p.match && p.match.over;
@@ -115,6 +116,7 @@ export function HandEnd(p) {
             <${MatchScore} game=${p.game} match=${p.match} names=${p.names} stake=${p.stake} tips=${tips} ratings=${p.rated ? changes : null} />
             ${p.rated && !p.finished ? html`<p class="rating-pending hint">${t('end.ratings_pending')}</p>` : null}
             ${p.rated && changes ? html`<p class="hint won-explained">${t('ratings.won_explained')}</p>` : null}
+            ${p.finished && p.me !== null ? html`<${MatchAccuracyView} id=${p.tableId} seat=${p.me} token=${p.token ?? null} />` : null}
           </div>`
         : null}
       <${Scoring} game=${p.game} view=${p.view} names=${p.names} stake=${p.stake} />

@@ -7,9 +7,10 @@ import * as api from './api.js';
 import { aside, botName, lang, presetName, t } from './i18n.js';
 import { GRACE, PACES, graceSeconds } from './pace.js';
 import { ZERO_CASH } from './figures.js';
-import { seenTables } from './state.js';
+import { seenTables } from './storage.js';
 import { VARIANTS, overrides } from './variants.js';
 import { BotLabel, TutorialLinks, errorText, notify } from './ui.js';
+import { PlayNow } from './playnow.js';
 
 /** @typedef {import('./wire').GamesReply} GamesReply */
 /** @typedef {import('./wire').GameInfo} GameInfo */
@@ -17,7 +18,7 @@ import { BotLabel, TutorialLinks, errorText, notify } from './ui.js';
 /** @typedef {import('./wire').SeatChoice} SeatChoice */
 /** @typedef {import('./pace.js').Pace} Pace */
 /** @typedef {import('./figures.js').ZeroCash} ZeroCash */
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 /** @typedef {'me' | 'open' | string} SeatPick a seat: me, open, or `bot:NAME` */
 
 /** @param {unknown} e */
@@ -94,6 +95,7 @@ export function Lobby(p) {
     <div class="lobby-grid">
       ${games ? html`<${NewTable} games=${games} identity=${p.identity} navigate=${p.navigate} />` : html`<section class="card-box"><p>${t('common.loading')}</p></section>`}
       <div class="lobby-side">
+        <${PlayNow} identity=${p.identity} navigate=${p.navigate} />
         <${OpenTables} tables=${tables} pages=${pages} navigate=${p.navigate} />
         <${JoinLink} navigate=${p.navigate} />
         <${RecentTables} />

@@ -11,14 +11,20 @@ import { Lobby, NameForm } from './lobby.js';
 import { LeaderboardPage, ProfilePage } from './ratings.js';
 import { ReplayPage } from './replay.js';
 import { RulesPage } from './rules.js';
-import { loadIdentity, loadLang, saveIdentity, saveLang } from './state.js';
+import { loadIdentity, loadLang, saveIdentity, saveLang } from './storage.js';
 import { TablePage } from './table.js';
+import { TvPage } from './tv.js';
+import { FriendsPage } from './friends.js';
+import { FriendNotices } from './friend_notices.js';
 import { TutorialPage } from './tutorial.js';
+import { PuzzlesPage } from './puzzles.js';
+import { EventPage, EventsPage } from './events.js';
+import { TournamentsPage } from './tournaments.js';
 import { Notices, TutorialLinks, notify, setZeroCash } from './ui.js';
 import { route } from './routes.js';
 import { registerServiceWorker } from './pwa.js';
 
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 
 function App() {
   const [, setLangState] = useState(lang());
@@ -82,11 +88,11 @@ function App() {
 
   const r = route(loc.path, loc.search);
   // Away from a table, Madiao cards are drawn as the default deck (a table draws its own).
-  if (r.page !== 'table') setZeroCash(null);
+  if (r.page !== 'table' && r.page !== 'tv') setZeroCash(null);
   /** @type {import('../vendor/preact-htm.js').VNode | null} */
   let body = null;
   // A table needs a name to sit down; opening a record file needs one to post it.
-  const needsName = r.page === 'lobby' || r.page === 'table' || (r.page === 'replay' && !r.id);
+  const needsName = r.page === 'lobby' || r.page === 'table' || r.page === 'tv' || (r.page === 'replay' && !r.id);
   if (needsName && (!identity || renaming)) {
     body = html`<div class="page first">
       ${r.page === 'table' ? html`<p>${t('lobby.name_for_table')}</p>` : r.page === 'replay' ? html`<p>${t('replay.name_for_file')}</p>` : html`<${Intro} />`}
@@ -109,10 +115,27 @@ function App() {
     body = html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
   } else if (r.page === 'tutorial') {
     body = html`<${TutorialPage} key=${r.game} game=${r.game} navigate=${navigate} />`;
+  } else if (r.page === 'puzzles') {
+    body = checked ? html`<${PuzzlesPage} key=${r.game} game=${r.game} id=${r.id} identity=${identity} navigate=${navigate} />` : null;
+  } else if (r.page === 'events') {
+    body = checked ? html`<${EventsPage} identity=${identity} navigate=${navigate} />` : null;
+  } else if (r.page === 'event') {
+    body = checked ? html`<${EventPage} key=${r.id} id=${r.id} identity=${identity} navigate=${navigate} />` : null;
+  } else if (r.page === 'tournaments') {
+    body = checked ? html`<${TournamentsPage} key=${r.id ?? 'list'} id=${r.id} identity=${identity} navigate=${navigate} />` : null;
   } else if (r.page === 'rules') {
     body = html`<${RulesPage} game=${r.game} />`;
   } else if (r.page === 'ratings') {
     body = html`<${LeaderboardPage} game=${r.game} navigate=${navigate} />`;
+  } else if (r.page === 'tv' && identity) {
+    body = checked
+      ? html`<${TvPage} key=${r.id ?? 'top'} id=${r.id} identity=${identity} navigate=${navigate}
+          onBadToken=${(/** @type {string} */ code) => { notify('error', t(code === 'signed_out' ? 'err.signed_out' : 'err.bad_token')); adoptIdentity(null); }} />`
+      : null;
+  } else if (r.page === 'friends') {
+    body = identity
+      ? html`<${FriendsPage} key=${identity.token} identity=${identity} navigate=${navigate} />`
+      : html`<${AccountPage} identity=${identity} onIdentity=${adoptIdentity} navigate=${navigate} />`;
   } else if (r.page === 'player') {
     body = html`<${ProfilePage} key=${r.username} username=${r.username} identity=${identity} />`;
   }
@@ -124,7 +147,12 @@ function App() {
         <a href="/" data-link="1" class=${r.page === 'lobby' ? 'on' : ''}>${t('nav.lobby')}</a>
         <a href="/rules" data-link="1" class=${r.page === 'rules' ? 'on' : ''}>${t('nav.rules')}</a>
         <a href="/replay" data-link="1" class=${r.page === 'replay' || r.page === 'analysis' ? 'on' : ''}>${t('nav.replays')}</a>
+        <a href="/puzzles" data-link="1" class=${r.page === 'puzzles' ? 'on' : ''} data-nav="puzzles">${t('nav.puzzles')}</a>
+        <a href="/tournaments" data-link="1" class=${r.page === 'tournaments' ? 'on' : ''} data-nav="tournaments">${t('nav.tournaments')}</a>
         <a href="/ratings" data-link="1" class=${r.page === 'ratings' ? 'on' : ''} data-nav="ratings">${t('nav.ratings')}</a>
+        <a href="/tv" data-link="1" class=${r.page === 'tv' ? 'on' : ''} data-nav="tv">${t('nav.tv')}</a>
+        <a href="/friends" data-link="1" class=${r.page === 'friends' ? 'on' : ''} data-nav="friends">${t('nav.friends')}</a>
+        <a href="/events" data-link="1" class=${r.page === 'events' || r.page === 'event' ? 'on' : ''} data-nav="events">${t('nav.events')}</a>
         <a href="/account" data-link="1" class=${r.page === 'account' ? 'on' : ''} data-nav="account">${t('nav.account')}</a>
       </nav>
       <div class="top-right">
@@ -135,6 +163,7 @@ function App() {
       </div>
     </header>
     <main>${body}</main>
+    <${FriendNotices} identity=${identity} page=${r.page} navigate=${navigate} />
     <${Notices} />
   </div>`;
 }

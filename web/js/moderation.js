@@ -9,8 +9,9 @@ import * as api from './api.js';
 import { t } from './i18n.js';
 import { errorText, notify } from './ui.js';
 
-/** @typedef {{id: string, name: string}} Listed */
-/** @typedef {{muted: Listed[], blocked: Listed[]}} Lists */
+/** @typedef {import('./wire').Listed} Listed */
+/** @typedef {import('./wire').MyLists} Lists */
+/** @typedef {import('./wire').NewReport} NewReport */
 
 /** The lists of the signed-in player, shared by every component of the page. */
 let lists = /** @type {Lists} */ ({ muted: [], blocked: [] });
@@ -36,7 +37,7 @@ export async function loadLists(token) {
     changed();
     return;
   }
-  lists = await api.call('GET', '/api/me/moderation', { token });
+  lists = /** @type {Lists} */ (await api.call('GET', '/api/me/moderation', { token }));
   listsOf = token;
   changed();
 }
@@ -116,7 +117,7 @@ export function PlayerMenu(p) {
     const why = reason.trim();
     if (!why) return;
     try {
-      /** @type {Record<string, unknown>} */
+      /** @type {NewReport} */
       const body = { player, reason: why };
       if (p.line) {
         body.table = p.line.table;

@@ -8,13 +8,13 @@ import * as api from './api.js';
 import { ArchiveList } from './archive.js';
 import { Board } from './board.js';
 import { Scoring } from './hand_end.js';
-import { botTip, lang, playerNames, t } from './i18n.js';
+import { botTip, dealDetail, lang, playerNames, t } from './i18n.js';
 import { dabaifenResultText, eventText, madiaoResultText } from './scoring.js';
 import { Card, errorText, useKeydown } from './ui.js';
 
 /** @typedef {import('./wire').ReplayOutline} ReplayOutline */
 /** @typedef {import('./wire').ReplayHand} ReplayHand */
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 /** @typedef {import('./wire').ReplayStep} ReplayStep */
 /** @typedef {import('./wire').TableEvent} TableEvent */
 
@@ -203,6 +203,7 @@ export function ReplayPage(p) {
         : null}
       ${download && outline ? html`<a class="button" href=${download} download=${`yezi-${p.id ?? 'record'}.json`}>${t('replay.download')}</a>` : null}
     </div>
+    ${outline && outline.deals ? html`<${DealsChecked} deals=${outline.deals} />` : null}
     ${error ? html`<p class="error-box" role="alert">${error}</p>` : null}
     ${(!outline || !hand) && !error && (p.id || outline) ? html`<p>${t('common.loading')}</p>` : null}
     ${!outline && !p.id && !error ? html`<p class="hint">${t('replay.file_hint')}</p>` : null}
@@ -245,6 +246,26 @@ export function ReplayPage(p) {
       ${view.phase === 'over' && result ? null : null}
     </div>`;
   }
+}
+
+/**
+ * The verification of the record's deals (docs/record.md, "Deal verification"): every deck
+ * rebuilt from its revealed seed and checked against the commitment sent before the deal, as the
+ * server did it; "every deal verified", or each hand that fails and why (hands numbered from 1,
+ * as the hand list numbers them).
+ * @param {{deals: import('./wire').DealsChecked}} p
+ */
+export function DealsChecked(p) {
+  const { deals } = p;
+  if (deals.problems.length === 0) {
+    return html`<p class="deals-check ok" data-deals="verified">✓ ${t('replay.deals_verified', { n: deals.hands })}</p>`;
+  }
+  const failing = [...new Set(deals.problems.map((q) => q.hand + 1))];
+  return html`<div class="deals-check bad" data-deals="failed" data-hands=${failing.join(' ')} role="alert">
+    <p>✗ ${t('replay.deals_failed', { hands: failing.join(t('common.list_sep')) })}</p>
+    <ul>${deals.problems.map((q, i) => html`<li key=${i} data-hand=${q.hand} data-fault=${q.fault}>${t(`replay.deal_fault_${q.fault}`, { n: q.hand + 1 })}
+      <small class="detail">${dealDetail(q)}</small></li>`)}</ul>
+  </div>`;
 }
 
 /**

@@ -4,8 +4,9 @@
 // A cluster's node may die or stall under a player (docs/deploy.md): a closed socket, a silent
 // one (no `pong`, no answer to an entry), an entry answered `unavailable`, and a `no_table` at a
 // table this page has already seen are all met the same way, by entering the table again, on a
-// new socket, with a growing, jittered delay, until it answers. A move refused, or not answered
-// in time, unlocks the hand (`onStall`) and asks for a fresh `sync`.
+// new socket, with a growing, jittered delay, until it answers. A node that leaves in good order
+// (it drains) says `moved` first: the table is entered again at once, with no delay. A move
+// refused, or not answered in time, unlocks the hand (`onStall`) and asks for a fresh `sync`.
 
 /** @typedef {import('./wire').ServerMsg} ServerMsg */
 /** @typedef {import('./wire').ClientMsg} ClientMsg */
@@ -15,7 +16,7 @@
  * @typedef {object} SocketOptions
  * @property {string} table the table's id
  * @property {string} token the guest's token
- * @property {'join' | 'watch'} mode
+ * @property {'join' | 'watch' | 'tv'} mode (`tv`: watching through the delayed stream)
  * @property {number | null} [seat] the seat wanted when joining
  * @property {(msg: ServerMsg) => void} onMessage every message to act on (after the version check)
  * @property {(status: SocketStatus, attempt: number) => void} onStatus
@@ -94,7 +95,7 @@ export class TableSocket {
     this.retry = null;
     /** @type {ReturnType<typeof setInterval> | null} */
     this.pinger = null;
-    /** @type {'join' | 'watch'} */
+    /** @type {'join' | 'watch' | 'tv'} */
     this.mode = opts.mode;
     /** Whether this page has had the table's `sync` (on any socket). */
     this.seen = false;
@@ -106,6 +107,8 @@ export class TableSocket {
     this.moving = false;
     /** Whether the deadline is a ping's (any message meets it). */
     this.pingDeadline = false;
+    /** Whether the next connection is made at once (the server said `moved`), not after the backoff. */
+    this.promptly = false;
     this.connect();
   }
 
@@ -166,7 +169,8 @@ export class TableSocket {
       this.ws = null;
       if (this.closed) return;
       this.opts.onStatus('reconnecting', this.attempt);
-      const delay = backoff(this.attempt);
+      const delay = this.promptly ? 0 : backoff(this.attempt);
+      this.promptly = false;
       this.attempt += 1;
       this.retry = setTimeout(() => this.connect(), delay);
     };
@@ -189,9 +193,16 @@ export class TableSocket {
         if (this.opts.seat !== undefined && this.opts.seat !== null) join.seat = this.opts.seat;
         this.send(join);
       } else {
-        this.send({ type: 'watch', table: this.opts.table });
+        this.send({ type: this.mode === 'tv' ? 'tv' : 'watch', table: this.opts.table });
       }
       this.opts.onMessage(msg);
+      return;
+    }
+    if (msg.type === 'moved') {
+      // The node leaves (it drains): the table runs elsewhere; enter it again now.
+      this.attempt = 0;
+      this.promptly = true;
+      this.reenter();
       return;
     }
     if (msg.type === 'sync') {

@@ -15,7 +15,7 @@ import { MuteToggle, NotifyToggle, useDesktopNotify, useMuted, useTurnNotice } f
 import { madiaoDefault, mayQueue, premoveOutcome } from './premove.js';
 import { cardLabel } from './cards.js';
 import { eventText, handResultLine, storyEvents, trickWonText } from './scoring.js';
-import { loadEnds, rememberTable, saveEnds } from './state.js';
+import { loadEnds, rememberTable, saveEnds } from './storage.js';
 import { TableSocket } from './socket.js';
 import { BotLabel, Card, clearNotices, Countdown, errorText, notify, setZeroCash, useKeydown } from './ui.js';
 import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls, isPaused } from './clock.js';
@@ -34,7 +34,7 @@ import { BankClock, BotPlaysPrompt, PausedBanner, SoloControls, isPaused } from 
 /** @typedef {import('./wire').DabaifenAction} DabaifenAction */
 /** @typedef {import('./wire').MadiaoResult} MadiaoResult */
 /** @typedef {import('./wire').DabaifenResult} DabaifenResult */
-/** @typedef {import('./state.js').Identity} Identity */
+/** @typedef {import('./storage.js').Identity} Identity */
 /** @typedef {import('./socket.js').SocketStatus} SocketStatus */
 
 /**
@@ -217,12 +217,13 @@ export function seatNames(seats) {
 }
 
 /**
- * @param {{id: string, identity: Identity, watch: boolean, seat: number | null, navigate: (path: string) => void, onBadToken: (code: string) => void}} props
+ * @param {{id: string, identity: Identity, watch: boolean, tv?: number, seat: number | null, navigate: (path: string) => void, onBadToken: (code: string) => void}} props
+ *   `tv`: watched through the delayed stream, this many tricks late (the TV page)
  */
 export function TablePage(props) {
   const [st, dispatch] = useReducer(reduce, null);
   const [status, setStatus] = useState(/** @type {SocketStatus} */ ('connecting'));
-  const [mode, setMode] = useState(/** @type {'join' | 'watch'} */ (props.watch ? 'watch' : 'join'));
+  const [mode, setMode] = useState(/** @type {'join' | 'watch' | 'tv'} */ (props.tv !== undefined ? 'tv' : props.watch ? 'watch' : 'join'));
   const [fatal, setFatal] = useState(/** @type {{code: string, message: string} | null} */ (null));
   const sock = useRef(/** @type {TableSocket | null} */ (null));
 
@@ -281,7 +282,7 @@ export function TablePage(props) {
     return html`<div class="page loading"><p>${status === 'reconnecting' ? t('conn.reconnecting') : t('conn.connecting')}</p></div>`;
   }
   return html`<${Table} st=${st} status=${status} sock=${sock.current} navigate=${props.navigate} identity=${props.identity}
-    onJoin=${() => setMode('join')} onWatch=${() => setMode('watch')} />`;
+    tv=${props.tv} onJoin=${() => props.tv !== undefined ? props.navigate(`/t/${props.id}`) : setMode('join')} onWatch=${() => setMode(props.tv !== undefined ? 'tv' : 'watch')} />`;
 }
 
 /** A table that is gone or finished: what happened, and its replay. @param {{id: string, code: string, message: string, navigate: (p: string) => void}} p */
@@ -300,7 +301,7 @@ function TableGone(p) {
 }
 
 /**
- * @param {{st: TableState, status: SocketStatus, sock: TableSocket | null, navigate: (p: string) => void, onJoin: () => void, onWatch: () => void, identity?: import('./state.js').Identity}} p
+ * @param {{st: TableState, status: SocketStatus, sock: TableSocket | null, navigate: (p: string) => void, onJoin: () => void, onWatch: () => void, identity?: import('./storage.js').Identity, tv?: number}} p
  */
 function Table(p) {
   const { st } = p;
@@ -334,8 +335,9 @@ function Table(p) {
   const finished = tableOver(st.table.status);
   const matchOver = !!st.match && st.match.over;
   const [muted, toggleMute] = useMuted();
-  // Hints and the tracker: at casual tables only (never at a rated one).
-  const assist = !st.table.rated;
+  // Hints and the tracker: at casual tables only (never at a rated one, nor at a board of a
+  // rated event).
+  const assist = !st.table.rated && !st.table.no_aids;
   const [trackingAsked, setTracking] = useState(false);
   const tracking = assist && trackingAsked;
   const [hintHidden, setHintHidden] = useState(-1);
@@ -415,7 +417,9 @@ function Table(p) {
     ${mySeat && mySeat.away
       ? html`<div class="banner">${t('table.away')} <button class="primary" onClick=${() => send({ type: 'back' })}>${t('table.back')}</button></div>`
       : null}
-    ${me === null && st.table.status !== 'waiting' ? html`<div class="banner watch">${t('table.watching')}</div>` : null}
+    ${me === null && st.table.status !== 'waiting'
+      ? html`<div class="banner watch" data-tv=${p.tv ?? ''}>${p.tv !== undefined && p.tv > 0 ? t('tv.watching', { n: p.tv }) : t('table.watching')}</div>`
+      : null}
     <${PausedBanner} table=${st.table} me=${me} timer=${st.timer} send=${send} />
     <div class="table-main">
       <div class="play-area">
@@ -432,7 +436,7 @@ function Table(p) {
         ${view && over && endHidden !== st.hand
           ? html`<${HandEnd} game=${game} view=${view} names=${names} match=${st.match} stake=${(view && 'stake' in view ? view.stake : null) ?? st.table.stake ?? 2}
               timer=${st.timer} timerAt=${st.timerAt} ready=${st.ready} seated=${me !== null} finished=${finished} tableId=${st.table.id}
-              seats=${seats} me=${me} rated=${st.table.rated}
+              seats=${seats} me=${me} rated=${st.table.rated} token=${p.identity?.token ?? null}
               onNext=${() => send({ type: 'next' })} onHide=${() => setEndHidden(st.hand)} navigate=${p.navigate} />`
           : null}
         ${view && over && endHidden === st.hand
@@ -775,7 +779,7 @@ function currentPlays(view) {
 /**
  * The chat: lines of muted players hidden, each other player's name a menu (mute, block, report),
  * and a row of canned messages.
- * @param {{chat: ChatMessage[], send: (m: import('./wire').ClientMsg) => void, identity?: import('./state.js').Identity, table: string}} p
+ * @param {{chat: ChatMessage[], send: (m: import('./wire').ClientMsg) => void, identity?: import('./storage.js').Identity, table: string}} p
  */
 function Chat(p) {
   const [text, setText] = useState('');

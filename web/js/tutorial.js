@@ -3,7 +3,8 @@
 // (`GET /api/tutorial/{game}`) into seat 0's views, the bots' moves and, at each of the learner's
 // decisions, a lesson with the legal choices; this page shows them with the table's own felt and
 // hand, asks the learner for the scripted move (a wrong one is explained and refused), plays the
-// bots' moves in turn and ends on the settlement or the account. No rule is worked out here.
+// bots' moves in turn and ends on the settlement or the account, then offers practice positions
+// (the easiest puzzles) where the learner chooses alone. No rule is worked out here.
 
 import { html, useEffect, useMemo, useState } from '../vendor/preact-htm.js';
 import * as api from './api.js';
@@ -13,6 +14,7 @@ import { Scoring } from './hand_end.js';
 import { lang, t } from './i18n.js';
 import { eventText } from './scoring.js';
 import { MyHand } from './table.js';
+import { Practice } from './puzzles.js';
 import { errorText } from './ui.js';
 
 /** @typedef {import('./wire').Tutorial} Tutorial */
@@ -179,6 +181,7 @@ export function TutorialPage(p) {
       return html`<div class="lesson end" data-lesson=${tut.end_lesson}>
         <p>${t(tut.end_lesson)}</p>
         <p class="buttons">${rulesLink(tut.end_rules)}</p>
+        <p class="buttons"><button class="primary" data-action="practice" onClick=${() => document.querySelector('.practice')?.scrollIntoView({ block: 'start' })}>${t('practice.go')}</button></p>
         <p class="buttons">
           <a class="button primary" href="/" data-link="1" data-action="play-real">${t('tut.play_real')}</a>
           <button data-action="tutorial-again" onClick=${() => { setPos(0); setStarted(false); setWrong(false); }}>${t('tut.again')}</button>
@@ -211,5 +214,5 @@ export function TutorialPage(p) {
       ${over ? html`<div class="tutorial-scoring"><${Scoring} game=${game} view=${before} names=${names} stake=${'stake' in before ? before.stake : 2} /></div>` : null}
       ${!done ? html`<${MyHand} key=${game} st=${st} view=${before} game=${game} act=${act} send=${() => {}} names=${names} arrived=${new Map()} guide=${guide} />` : null}
     </div>
-  </div>`;
+  </div>${done ? html`<div class="page practice-page"><${Practice} game=${game} /></div>` : null}`;
 }

@@ -231,16 +231,63 @@ export function clearNotices(scope) {
   noticeListeners.forEach((f) => f(notices));
 }
 
-/** The messages shown, newest last. */
+/**
+ * What the messages keep clear of at the foot of the screen: the player's prompt, its buttons and
+ * his hand (at a table, in a tutorial), and the lobby's *Create and sit down*.
+ */
+const KEEP_CLEAR = '.my-area, .new-table button[data-action="create"]';
+
+/**
+ * How far above the foot of a viewport `height` px high the messages sit: above the top of every
+ * box (its top and bottom edges, in px from the viewport's top) that reaches into the lower half
+ * of the screen; 0 when none does. A box whose top is in the upper third of the screen (a page
+ * scrolled to it) leaves no room above it: the messages stay at the foot, over it.
+ * @param {number} height @param {{top: number, bottom: number}[]} boxes
+ */
+export function noticeLift(height, boxes) {
+  let lift = 0;
+  for (const b of boxes) {
+    if (b.bottom <= height / 2 || b.top >= height || b.bottom <= b.top || b.top < height / 3) continue;
+    lift = Math.max(lift, height - b.top);
+  }
+  return Math.round(lift);
+}
+
+/** The lift of the messages on the page as it lies now (see noticeLift). */
+function pageLift() {
+  const boxes = [...document.querySelectorAll(KEEP_CLEAR)].map((e) => e.getBoundingClientRect());
+  return noticeLift(window.innerHeight, boxes);
+}
+
+/**
+ * The messages shown, newest last, at the foot of the screen on the right: above the player's
+ * prompt, buttons and hand (and the lobby's create button), never over them; a tap goes through
+ * them (they have nothing to press).
+ */
 export function Notices() {
   const [list, setList] = useState(notices);
+  const [lift, setLift] = useState(0);
   useEffect(() => {
     noticeListeners.add(setList);
     return () => {
       noticeListeners.delete(setList);
     };
   }, []);
-  return html`<div class="notices" role="status" aria-live="polite">
+  // While a message shows, it follows what it keeps clear of (a prompt that grows, a rotation).
+  useEffect(() => {
+    if (!list.length) return undefined;
+    const place = () => setLift(pageLift());
+    place();
+    const timer = setInterval(place, 250);
+    window.addEventListener('resize', place);
+    window.addEventListener('scroll', place, { passive: true, capture: true });
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('resize', place);
+      window.removeEventListener('scroll', place, { capture: true });
+    };
+  }, [list.length > 0]);
+  return html`<div class="notices" role="status" aria-live="polite" style=${lift ? `--notice-lift: ${lift}px` : ''}>
     ${list.map((n) => html`<div key=${n.id} class=${`notice ${n.kind}`}>${n.text}</div>`)}
   </div>`;
 }

@@ -1,6 +1,6 @@
 // The wire types of the yezi server (docs/protocol.md), generated from the Rust types by
-// `server::typescript::typescript` (crates/server/src/typescript.rs). Do not edit: after changing a
-// type, run `YEZI_BLESS=1 cargo test -p server --test wire_types` to write this file again.
+// `wire::typescript::typescript` (crates/wire/src/typescript.rs). Do not edit: after changing a
+// type, run `YEZI_BLESS=1 cargo test -p wire --test wire_types` to write this file again.
 
 export type Seat = number;
 
@@ -912,7 +912,12 @@ zero_cash?: ZeroCash,
  * A rated table: its match changes its players' ratings; only guests with an account sit
  * at it (`docs/ratings.md`).
  */
-rated: boolean, };
+rated: boolean, 
+/**
+ * A board of a rated event: not rated itself, but with no hints, tracker, take-backs or
+ * pauses, as at a rated table (`docs/events.md`, "Rated events"). Absent: false.
+ */
+no_aids?: boolean, };
 
 export type LeadSuit = "trumps" | "S" | "H" | "D" | "C";
 
@@ -999,7 +1004,7 @@ high: number, } | { "kind": "redeal",
  */
 requested: boolean, };
 
-export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off" | "not_alone" | "paused" | "nothing_to_take_back" | "nothing_to_keep" | "banned" | "chat_muted" | "blocked";
+export type ErrorCode = "bad_json" | "bad_message" | "unknown_type" | "too_large" | "binary" | "rate_limited" | "not_authenticated" | "already_authenticated" | "bad_token" | "signed_out" | "no_table" | "not_at_table" | "already_at_table" | "no_seat" | "seat_taken" | "not_seated" | "not_host" | "not_started" | "already_started" | "not_your_turn" | "not_your_seat" | "illegal" | "stale" | "too_late" | "nothing_to_decide" | "bad_chat" | "storage" | "finished" | "unavailable" | "hello_timeout" | "too_many_connections" | "not_away" | "removed" | "not_over" | "closed" | "rematch_offered" | "account_required" | "hints_off" | "not_alone" | "paused" | "nothing_to_take_back" | "nothing_to_keep" | "banned" | "chat_muted" | "blocked" | "board_unfinished";
 
 export type ChatMessage = { 
 /**
@@ -1274,7 +1279,12 @@ watchers: Array<string>,
 /**
  * The table of the rematch the host offered at the end of this match, if he did.
  */
-rematch?: string, };
+rematch?: string, 
+/**
+ * The commitment to the current hand's deal (as its `deal` message gave it), once the
+ * match has begun.
+ */
+commitment?: string, };
 
 export type UpdateMsg = { 
 /**
@@ -1416,7 +1426,12 @@ created_ms: number,
 /**
  * The page of its replay (`/replay/{id}`; `GET /api/replays/{id}` serves it).
  */
-replay: string, };
+replay: string, 
+/**
+ * The guest's accuracy over the match from the analyses of its hands made so far
+ * (`docs/analysis.md`, "Accuracy"); `null` when it could not be worked out.
+ */
+accuracy: MatchAccuracy | null, };
 
 export type MyGames = { 
 /**
@@ -1540,6 +1555,22 @@ move: number,
  */
 tracker: MadiaoTracker | DabaifenTracker | null, };
 
+export type MovedMsg = { 
+/**
+ * The table's id.
+ */
+table: string, };
+
+export type DealMsg = { 
+/**
+ * The hand about to be dealt, from 0.
+ */
+hand: number, 
+/**
+ * The commitment, 64 lowercase hexadecimal digits.
+ */
+commitment: string, };
+
 export type GuestInfo = { 
 /**
  * The guest's id.
@@ -1556,7 +1587,34 @@ export type WelcomeMsg = {
  */
 guest: GuestInfo, };
 
-export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "chat_removed" } & ChatRemovedMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg;
+export type ServerMsg = { "type": "welcome" } & WelcomeMsg | { "type": "sync" } & SyncMsg | { "type": "update" } & UpdateMsg | { "type": "deal" } & DealMsg | { "type": "seats" } & SeatsMsg | { "type": "chat" } & ChatMsg | { "type": "chat_removed" } & ChatRemovedMsg | { "type": "ack" } & AckMsg | { "type": "error" } & ErrorMsg | { "type": "pong" } | { "type": "host" } & HostMsg | { "type": "hint" } & HintMsg | { "type": "tracker" } & TrackerMsg | { "type": "moved" } & MovedMsg | { "type": "friend" } & FriendMsg | { "type": "challenge" } & Challenge | { "type": "invited" } & InvitedMsg;
+
+export type TableMsg = { "type": "act", 
+/**
+ * The action.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * The move number the action answers (the `move` of the last update); when given and no
+ * longer current, the action is refused as stale.
+ */
+move?: number, 
+/**
+ * The seat acting, if the client names it: refused unless it is the connection's own.
+ */
+seat?: number, } | { "type": "chat", 
+/**
+ * The text (1–500 characters, no control characters).
+ */
+text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "close", 
+/**
+ * End the match and keep its finished hands.
+ */
+keep?: boolean, } | { "type": "take_back" } | { "type": "pause" } | { "type": "resume" } | { "type": "remove", 
+/**
+ * The seat (0–3).
+ */
+seat: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "tracker" };
 
 export type ClientMsg = { "type": "hello", 
 /**
@@ -1574,32 +1632,11 @@ seat?: number, } | { "type": "watch",
 /**
  * The table's id.
  */
-table: string, } | { "type": "act", 
+table: string, } | { "type": "tv", 
 /**
- * The action.
+ * The table's id.
  */
-action: MadiaoAction | DabaifenAction, 
-/**
- * The move number the action answers (the `move` of the last update); when given and no
- * longer current, the action is refused as stale.
- */
-move?: number, 
-/**
- * The seat acting, if the client names it: refused unless it is the connection's own.
- */
-seat?: number, } | { "type": "chat", 
-/**
- * The text (1–500 characters, no control characters).
- */
-text: string, } | { "type": "resync" } | { "type": "leave" } | { "type": "back" } | { "type": "start" } | { "type": "next" } | { "type": "ping" } | { "type": "close", 
-/**
- * End the match and keep its finished hands.
- */
-keep?: boolean, } | { "type": "take_back" } | { "type": "pause" } | { "type": "resume" } | { "type": "remove", 
-/**
- * The seat (0–3).
- */
-seat: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "tracker" };
+table: string, } | { "type": "ping" } | TableMsg;
 
 export type NewGuestReply = { 
 /**
@@ -1633,8 +1670,8 @@ bots: Array<string>,
  */
 default_bot: string, 
 /**
- * The bots of `bots` kept for research (Madiao's `pimc-coalition` and `pimc-mixed`): a seat
- * may name them through the API, but a lobby does not offer them.
+ * The bots of `bots` kept for research (Madiao's `pimc-coalition`, `pimc-mixed` and
+ * `learned`): a seat may name them through the API, but a lobby does not offer them.
  */
 research_bots: Array<string>, };
 
@@ -1754,7 +1791,8 @@ export type Decision = "redeal" | "lead" | "capture" | "slough" | "discard" | "p
 
 export type Lesson = { 
 /**
- * The lesson's text key (`tut.madiao.lead`; `…_again` for a kind met before).
+ * The lesson's text key (`tut.madiao.lead`; `…_again` for a kind met before;
+ * `tut.madiao.slough_keep` for a Madiao slough while a capture was possible).
  */
 id: string, 
 /**
@@ -1902,6 +1940,42 @@ status: TableStatus,
  */
 created_ms: number, };
 
+export type ShareReply = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * Whether the table is private (a public table's game needs no token).
+ */
+private: boolean, 
+/**
+ * The share token: whoever holds it may see the game once it is finished.
+ */
+token: string, 
+/**
+ * Whether the match is finished (the token opens nothing before).
+ */
+finished: boolean, 
+/**
+ * The replay's path with the token.
+ */
+replay: string, 
+/**
+ * The record's path with the token.
+ */
+record: string, };
+
+export type ReadyReply = { 
+/**
+ * The node is ready.
+ */
+ready: boolean, 
+/**
+ * Why it is not (absent when it is).
+ */
+reason?: string, };
+
 export type ApiErrorBody = { 
 /**
  * What went wrong.
@@ -1914,11 +1988,18 @@ export type ApiErrorDetail = {
  */
 code: ApiCode, 
 /**
- * What went wrong, in words.
+ * What went wrong, in words (English).
  */
-message: string, };
+message: string, 
+/**
+ * Which of the code's refusals, where one code has several (`event_closed`); absent
+ * otherwise.
+ */
+reason?: ApiReason, };
 
-export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis" | "banned" | "admin_off" | "not_admin" | "too_many_reports" | "bad_origin" | "too_large";
+export type ApiCode = "bad_request" | "bad_name" | "bad_token" | "no_table" | "not_finished" | "closed" | "too_many_tables" | "no_replay" | "no_hand" | "not_json" | "record_too_large" | "too_many_posts" | "rate_limited" | "busy" | "too_many_connections" | "unavailable" | "internal" | "bad_username" | "bad_password" | "username_taken" | "already_account" | "no_account" | "bad_credentials" | "wrong_password" | "session_expired" | "session_revoked" | "account_required" | "no_player" | "analysis_off" | "no_analysis" | "banned" | "admin_off" | "not_admin" | "no_puzzle" | "too_many_reports" | "no_challenge" | "bad_origin" | "too_large" | "no_event" | "event_closed" | "not_invited";
+
+export type ApiReason = "event_begun" | "event_entered" | "event_full" | "event_host_only" | "event_started";
 
 export type ReplayOutline = { 
 /**
@@ -1949,7 +2030,12 @@ seed: number | null,
 /**
  * The hands, in order.
  */
-hands: Array<ReplayHandOutline>, };
+hands: Array<ReplayHandOutline>, 
+/**
+ * The verification of the deals (`docs/record.md`, "Deal verification"), when the record
+ * carries a seed or a commitment for any hand; absent otherwise.
+ */
+deals?: DealsChecked, };
 
 export type ReplayHandOutline = { 
 /**
@@ -1960,6 +2046,85 @@ steps: number,
  * The hand's result (the record's result object), once it is over.
  */
 result: MadiaoResult | DabaifenResult | null, };
+
+export type DealsChecked = { 
+/**
+ * How many hands were checked (all of the record's).
+ */
+hands: number, 
+/**
+ * The hands that fail, in order (empty when every deal verifies).
+ */
+problems: Array<DealProblem>, };
+
+export type DealProblem = { 
+/**
+ * The hand, from 0.
+ */
+hand: number, 
+/**
+ * What fails: `missing` (no seed, commitment or table), `deck` (the deck is not the seed's)
+ * or `commitment` (the commitment is not the seed's).
+ */
+fault: 'missing' | 'deck' | 'commitment', 
+/**
+ * What differs, in words (English).
+ */
+detail: string, 
+/**
+ * What differs, as a code and its figures (`detail` says the same in English): what a page
+ * says in its own language.
+ */
+why: DealMismatch, };
+
+export type DealMismatch = { "code": "no_seed" } | { "code": "no_commitment" } | { "code": "no_table" } | { "code": "deck_size", 
+/**
+ * The cards of the recorded deck.
+ */
+cards: number, 
+/**
+ * The cards the seed deals.
+ */
+dealt: number, } | { "code": "deck_cards", 
+/**
+ * How many places differ.
+ */
+places: number, 
+/**
+ * The first places that differ, in deck order.
+ */
+first: Array<CardMismatch>, } | { "code": "commitment", 
+/**
+ * The commitment the record carries.
+ */
+commitment: string, 
+/**
+ * The hand's seed, in decimal digits (a seed may exceed the integers a JSON number
+ * keeps exactly).
+ */
+seed: string, 
+/**
+ * The record's table.
+ */
+table: string, 
+/**
+ * The commitment the seed, hand and table give.
+ */
+expected: string, };
+
+export type CardMismatch = { 
+/**
+ * The place in the deck, from 0.
+ */
+index: number, 
+/**
+ * The card the record has there.
+ */
+card: string, 
+/**
+ * The card the seed deals there.
+ */
+seed_card: string, };
 
 export type ReplayHand = { 
 /**
@@ -2049,6 +2214,52 @@ hand: number,
  * The seat whose decisions are analysed (0–3).
  */
 seat: number, };
+
+export type MatchAccuracy = { 
+/**
+ * The game (table) id.
+ */
+game: string, 
+/**
+ * The seat.
+ */
+seat: number, 
+/**
+ * The match's hands played to their end (those an analysis can be asked for), in order.
+ */
+hands: Array<HandAccuracy>, 
+/**
+ * How many of them have been analysed for the seat.
+ */
+analysed: number, 
+/**
+ * The searched moves the accuracy is computed from.
+ */
+moves: number, 
+/**
+ * The accuracy in percent, to 1/10, over the analysed hands; `null` when none of them has a
+ * searched move (none analysed yet, or only forced moves).
+ */
+accuracy: number | null, };
+
+export type HandAccuracy = { 
+/**
+ * The hand, from 0.
+ */
+hand: number, 
+/**
+ * Its analysis for the seat is stored.
+ */
+analysed: boolean, 
+/**
+ * The searched moves of the seat in it (0 until analysed).
+ */
+moves: number, 
+/**
+ * The hand's accuracy (the analysis's summary), `null` until analysed or without a searched
+ * move.
+ */
+accuracy: number | null, };
 
 export type MadiaoRecordAction = { seat: Seat } & ({ play: MadiaoCard } | { slough: MadiaoCard } | { redeal: boolean });
 
@@ -2172,6 +2383,296 @@ export type AccountTables = {
  * The tables, newest first.
  */
 tables: Array<AccountTable>, };
+
+export type Listed = { 
+/**
+ * The guest id.
+ */
+id: string, 
+/**
+ * The name shown.
+ */
+name: string, };
+
+export type MyLists = { 
+/**
+ * The players whose chat lines are hidden to this one.
+ */
+muted: Array<Listed>, 
+/**
+ * The players who never sit at a table with this one.
+ */
+blocked: Array<Listed>, };
+
+export type RelationReply = { 
+/**
+ * The other player's guest id.
+ */
+id: string, 
+/**
+ * His name shown.
+ */
+name: string, 
+/**
+ * For the mutes: whether he is muted now.
+ */
+mute?: boolean, 
+/**
+ * For the blocks: whether he is blocked now.
+ */
+block?: boolean, 
+/**
+ * Whether the list changed (false: he was in it, or out of it, already).
+ */
+changed: boolean, };
+
+export type NewReport = { 
+/**
+ * The guest id of the player reported.
+ */
+player: string, 
+/**
+ * With `chat`: the table the line was said at.
+ */
+table?: string, 
+/**
+ * With `table`: the number (`seq`) of the chat line reported.
+ */
+chat?: number, 
+/**
+ * Why: 1 to 500 characters, no control characters.
+ */
+reason: string, };
+
+export type ReportMade = { 
+/**
+ * The report's id.
+ */
+id: string, };
+
+export type ReportView = { 
+/**
+ * The report.
+ */
+id: string, 
+/**
+ * When, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * The guest who reports.
+ */
+reporter: string, 
+/**
+ * The guest reported.
+ */
+player: string, 
+/**
+ * The reported player's name now.
+ */
+player_name: string | null, 
+/**
+ * The table of the line reported.
+ */
+table: string | null, 
+/**
+ * The line's number.
+ */
+chat: number | null, 
+/**
+ * The line's text when reported.
+ */
+chat_text: string | null, 
+/**
+ * Why.
+ */
+reason: string, };
+
+export type ReportsReply = { 
+/**
+ * The reports.
+ */
+reports: Array<ReportView>, };
+
+export type SanctionView = { 
+/**
+ * The sanction.
+ */
+id: string, 
+/**
+ * `mute_chat`, `ban_account` or `ban_address`.
+ */
+kind: string, 
+/**
+ * The guest id or the address.
+ */
+subject: string, 
+/**
+ * When it was given, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * When it ends, milliseconds since the Unix epoch.
+ */
+until_ms: number, 
+/**
+ * When it was lifted, milliseconds since the Unix epoch.
+ */
+lifted_ms: number | null, 
+/**
+ * Whether it holds now.
+ */
+in_force: boolean, 
+/**
+ * Why.
+ */
+reason: string, 
+/**
+ * The operator.
+ */
+by: string, };
+
+export type SanctionsReply = { 
+/**
+ * The sanctions.
+ */
+sanctions: Array<SanctionView>, };
+
+export type LogView = { 
+/**
+ * The line.
+ */
+id: string, 
+/**
+ * When, milliseconds since the Unix epoch.
+ */
+at_ms: number, 
+/**
+ * The operator.
+ */
+by: string, 
+/**
+ * What was done (`mute_chat`, `ban_account`, `ban_address`, `lift`, `remove_chat`).
+ */
+action: string, 
+/**
+ * To whom or what.
+ */
+subject: string, 
+/**
+ * Why.
+ */
+reason: string, };
+
+export type LogReply = { 
+/**
+ * The lines.
+ */
+log: Array<LogView>, };
+
+export type NewSanction = { 
+/**
+ * `mute_chat`, `ban_account` or `ban_address`.
+ */
+kind: string, 
+/**
+ * The username or guest id (`mute_chat`, `ban_account`), or the address (`ban_address`).
+ */
+target: string, 
+/**
+ * For how long, in minutes.
+ */
+minutes: number, 
+/**
+ * Why.
+ */
+reason: string, 
+/**
+ * The operator's name.
+ */
+by: string, };
+
+export type Because = { 
+/**
+ * Why.
+ */
+reason: string, 
+/**
+ * The operator's name.
+ */
+by: string, };
+
+export type LiftedReply = { 
+/**
+ * The sanction lifted.
+ */
+lifted: string, };
+
+export type RemoveChat = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The line's number (`seq`).
+ */
+chat: number, 
+/**
+ * Why.
+ */
+reason: string, 
+/**
+ * The operator's name.
+ */
+by: string, };
+
+export type RemovedLine = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The line's number (`seq`).
+ */
+chat: number, };
+
+export type RemovedReply = { 
+/**
+ * The line removed.
+ */
+removed: RemovedLine, };
+
+export type GameLine = { 
+/**
+ * The table.
+ */
+id: string, 
+/**
+ * `madiao` or `dabaifen`.
+ */
+game: string, 
+/**
+ * Where the table is in its life (`waiting`, `playing`, `finished`, `closed`).
+ */
+status: string, 
+/**
+ * When it was created, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * The seats: a person's name and guest id, a bot's name, or empty.
+ */
+seats: Array<string>, };
+
+export type PlayerGames = { 
+/**
+ * The player's name shown.
+ */
+name: string, 
+/**
+ * His tables.
+ */
+games: Array<GameLine>, };
 
 export type LeaderboardEntry = { 
 /**
@@ -2418,3 +2919,965 @@ games: Array<ArchivedGame>,
  * The `before` of the next page (older games), or null when this is the last.
  */
 next: string | null, };
+
+export type PuzzleChoice = { 
+/**
+ * The action, as a table's `act` sends it.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * In words (`play TW`, `play AS KS`).
+ */
+label: string, };
+
+export type PuzzlePosition = { 
+/**
+ * The puzzle.
+ */
+id: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * Its place in the game's list (from 0, easiest first) and the list's length.
+ */
+index: number, 
+/**
+ * How many puzzles the game has.
+ */
+count: number, 
+/**
+ * The seat to move: the player's.
+ */
+seat: Seat, 
+/**
+ * What that seat sees, as at a table.
+ */
+view: MadiaoView | DabaifenView, 
+/**
+ * Its legal actions, as at a table.
+ */
+legal: Legal, 
+/**
+ * Every legal action in words.
+ */
+choices: Array<PuzzleChoice>, 
+/**
+ * What it teaches (`capture_or_slough`, `ruff`, …).
+ */
+themes: Array<string>, 
+/**
+ * 1 (easiest) to 5.
+ */
+difficulty: number, 
+/**
+ * The puzzle's rating (its starting rating until players have tried it).
+ */
+rating: number, 
+/**
+ * The least lead of the answer over any other move, in `unit`.
+ */
+margin: number, 
+/**
+ * `stakes` (Madiao) or `levels` (Da Bai Fen).
+ */
+unit: string, };
+
+export type PuzzleText = { 
+/**
+ * English.
+ */
+en: string, 
+/**
+ * Chinese.
+ */
+zh: string, };
+
+export type PuzzleMoveValue = { 
+/**
+ * The move.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * In words.
+ */
+label: string, 
+/**
+ * Its exact value with every card face up.
+ */
+face_up: number, 
+/**
+ * Its average value over deals consistent with what the seat knows.
+ */
+expected: number, };
+
+export type PuzzleLineStep = { 
+/**
+ * Who plays.
+ */
+seat: Seat, 
+/**
+ * What.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * In words.
+ */
+label: string, };
+
+export type PuzzleVerdict = { 
+/**
+ * The puzzle.
+ */
+id: string, 
+/**
+ * True when the choice is the answer (or a card equivalent to it).
+ */
+right: boolean, 
+/**
+ * The answer.
+ */
+answer: MadiaoAction | DabaifenAction, 
+/**
+ * The answer in words.
+ */
+answer_label: string, 
+/**
+ * Why the answer is best.
+ */
+reason: PuzzleText, 
+/**
+ * What the choice does and what it costs, when it is not the answer.
+ */
+mistake: PuzzleText | null, 
+/**
+ * How much less the choice is worth than the answer with every card face up, in `unit`
+ * (`null` when it is the answer, or a move the puzzle does not value).
+ */
+loss: number | null, 
+/**
+ * Every distinct move valued, best first.
+ */
+moves: Array<PuzzleMoveValue>, 
+/**
+ * The line after the answer.
+ */
+line: Array<PuzzleLineStep>, 
+/**
+ * `stakes` or `levels`.
+ */
+unit: string, };
+
+export type PuzzlePlayer = { 
+/**
+ * The rating (1500 for a new player).
+ */
+rating: number, 
+/**
+ * Its deviation.
+ */
+deviation: number, 
+/**
+ * Puzzles tried.
+ */
+attempts: number, 
+/**
+ * Of them, solved at the first try.
+ */
+solved: number, };
+
+export type PuzzleAttempt = { 
+/**
+ * The action chosen, as a table's `act` sends it.
+ */
+action: MadiaoAction | DabaifenAction, 
+/**
+ * Rate the attempt (default true); the tutorials' practice sends false.
+ */
+rated?: boolean, };
+
+export type PuzzleRatingChange = { 
+/**
+ * The player's puzzle rating before.
+ */
+before: number, 
+/**
+ * After.
+ */
+after: number, 
+/**
+ * The puzzle's rating before.
+ */
+puzzle_before: number, 
+/**
+ * After.
+ */
+puzzle_after: number, };
+
+export type PuzzleAttemptReply = { 
+/**
+ * Right or wrong, why, and the line.
+ */
+verdict: PuzzleVerdict, 
+/**
+ * The ratings' change; `null` when the attempt is not rated (not the player's first at
+ * this puzzle, or `rated: false`).
+ */
+rating: PuzzleRatingChange | null, };
+
+export type TvTable = { 
+/**
+ * The table.
+ */
+table: TableSummary, 
+/**
+ * The mean rating, in the table's game, of the rated people seated at it (`null` when none
+ * of them is rated).
+ */
+rating: number | null, 
+/**
+ * How many people (not bots) hold its seats.
+ */
+people: number, };
+
+export type TvReply = { 
+/**
+ * How many trick boundaries the delayed stream is behind its table.
+ */
+delay_tricks: number, 
+/**
+ * The live tables, the highest-rated first (at most 20).
+ */
+tables: Array<TvTable>, };
+
+export type FriendTable = { 
+/**
+ * The table's id.
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * Its game.
+ */
+game: GameKind, 
+/**
+ * Where it is in its life (waiting for players, playing).
+ */
+status: TableStatus, };
+
+export type Friend = { 
+/**
+ * His username.
+ */
+username: string, 
+/**
+ * The name he is shown by.
+ */
+name: string, 
+/**
+ * He has a connection open to the server now.
+ */
+online: boolean, 
+/**
+ * The public table he is seated at, if any (a private table is not named).
+ */
+table: FriendTable | null, 
+/**
+ * He is seated at a private table.
+ */
+at_private_table: boolean, 
+/**
+ * Followed since, milliseconds since the Unix epoch.
+ */
+since_ms: number, };
+
+export type ChallengeStatus = "pending" | "accepted" | "declined" | "withdrawn";
+
+export type Challenge = { 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * The sender's username.
+ */
+from: string, 
+/**
+ * The recipient's username.
+ */
+to: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * Where it stands.
+ */
+status: ChallengeStatus, 
+/**
+ * Once accepted: the table made for it (the sender sits in seat 0, the recipient's seat 2
+ * is kept for him, bots play seats 1 and 3).
+ */
+table: string | null, 
+/**
+ * When it was sent, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * True when the caller is its recipient.
+ */
+incoming: boolean, };
+
+export type FriendsReply = { 
+/**
+ * The players followed, in the order they were followed.
+ */
+friends: Array<Friend>, 
+/**
+ * The challenges sent or received in the last 24 hours, the newest first.
+ */
+challenges: Array<Challenge>, };
+
+export type NewChallenge = { 
+/**
+ * The player's username.
+ */
+username: string, 
+/**
+ * The game.
+ */
+game: GameKind, };
+
+export type FriendMsg = { 
+/**
+ * His username.
+ */
+username: string, 
+/**
+ * The name he is shown by.
+ */
+name: string, 
+/**
+ * He has a connection open to the server (any of its nodes) now.
+ */
+online: boolean, 
+/**
+ * The public table he is seated at, if any.
+ */
+table: FriendTable | null, 
+/**
+ * He is seated at a private table.
+ */
+at_private_table: boolean, };
+
+export type InvitedMsg = { 
+/**
+ * The event's id (`GET /api/events/{id}`, the page `/events/{id}`).
+ */
+event: string, 
+/**
+ * The event's name.
+ */
+name: string, 
+/**
+ * The host's username.
+ */
+host: string, };
+
+export type EventScoring = "matchpoints" | "total";
+
+export type NewEvent = { 
+/**
+ * A name (the host's name and "event" when absent).
+ */
+name?: string, 
+/**
+ * The game (`madiao`).
+ */
+game: GameKind, 
+/**
+ * The rules preset.
+ */
+rules?: string, 
+/**
+ * Variants over the preset (not `game_length`: a board is one hand).
+ */
+variants?: VariantOverrides, 
+/**
+ * How many boards, 1 to 32.
+ */
+boards: number, 
+/**
+ * Tables of people, 1 to 16.
+ */
+tables: number, 
+/**
+ * People at each table, 1 to 4 (bots play the other seats).
+ */
+people_per_table?: number, 
+/**
+ * Tables of `expert` bots only (the field's par), 0 to 2.
+ */
+par_tables?: number, 
+/**
+ * How the standings rank.
+ */
+scoring?: EventScoring, 
+/**
+ * Rated: when it is over, each person's rating moves by his comparisons with the field
+ * (`docs/events.md`, "Rated events"); only guests with an account enter it, and it needs
+ * at least two tables (of people or of the par).
+ */
+rated?: boolean, 
+/**
+ * A person's turn clock, 5 to 3600 seconds.
+ */
+turn_seconds?: number, 
+/**
+ * When it begins with whoever entered (milliseconds since the Unix epoch); without it, when
+ * full or when the host starts it.
+ */
+start_at_ms?: number, 
+/**
+ * A private event for friends: the usernames of the players the host invites, each one he
+ * follows (1 to 32). Only the host and they see the event and may enter it; each is sent
+ * an `invited` message. Absent: a public event.
+ */
+invite?: Array<string>, };
+
+export type EventSeat = { 
+/**
+ * The name shown (a bot's: `bot:NAME`).
+ */
+name: string, 
+/**
+ * A bot plays it.
+ */
+bot: boolean, };
+
+export type EventTable = { 
+/**
+ * Its number in the event, from 0.
+ */
+index: number, 
+/**
+ * A table of `expert` bots only: the field's par.
+ */
+par: boolean, 
+/**
+ * The four seats.
+ */
+seats: Array<EventSeat>, 
+/**
+ * The board it plays now (from 0); absent when it has played them all.
+ */
+board?: number, 
+/**
+ * The table (`/t/ID`) of each board, once made.
+ */
+table_ids: Array<string | null>, };
+
+export type TravellerLine = { 
+/**
+ * The event's table.
+ */
+table: number, 
+/**
+ * The board's table (`/t/ID`, its record at `/api/records/ID`).
+ */
+table_id: string, 
+/**
+ * Each seat's score on the board, in stakes.
+ */
+scores: Array<number>, 
+/**
+ * Each seat's matchpoint percentage among the tables that played the board.
+ */
+percent: Array<number>, };
+
+export type Traveller = { 
+/**
+ * The board, from 0.
+ */
+board: number, 
+/**
+ * Every table has played it.
+ */
+complete: boolean, 
+/**
+ * The tables that have, by table.
+ */
+lines: Array<TravellerLine>, };
+
+export type EventStanding = { 
+/**
+ * 1 for the best; equal scores share a rank.
+ */
+rank: number, 
+/**
+ * The event's table.
+ */
+table: number, 
+/**
+ * The seat.
+ */
+seat: number, 
+/**
+ * The name shown.
+ */
+name: string, 
+/**
+ * A bot.
+ */
+bot: boolean, 
+/**
+ * At a par table.
+ */
+par: boolean, 
+/**
+ * The boards it has a result on.
+ */
+boards: number, 
+/**
+ * Its score: the mean matchpoint percentage, or the total in stakes (see `scoring`).
+ */
+score: number, 
+/**
+ * Its total in stakes.
+ */
+total: number, 
+/**
+ * A person's rating before a rated event, once it is over and he has been rated (absent
+ * otherwise: a bot, an unrated event, one not over).
+ */
+rating_before?: number, 
+/**
+ * His rating after it.
+ */
+rating_after?: number, };
+
+export type EventYou = { 
+/**
+ * His table in the event.
+ */
+table: number, 
+/**
+ * His seat.
+ */
+seat: number, 
+/**
+ * The board he plays now; absent once he has played them all.
+ */
+board?: number, 
+/**
+ * That board's table (`/t/ID`), once made.
+ */
+table_id?: string, };
+
+export type EventInfo = { 
+/**
+ * The event's id (its page is `/events/ID`).
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * The host's name.
+ */
+host_name: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * The rules preset.
+ */
+rules: string, 
+/**
+ * The variants over it.
+ */
+variants: VariantOverrides, 
+/**
+ * How many boards.
+ */
+boards: number, 
+/**
+ * Tables of people.
+ */
+tables: number, 
+/**
+ * People per table.
+ */
+people_per_table: number, 
+/**
+ * Tables of bots only (the par).
+ */
+par_tables: number, 
+/**
+ * How the standings rank.
+ */
+scoring: EventScoring, 
+/**
+ * A person's turn clock, in seconds.
+ */
+turn_seconds: number, 
+/**
+ * When it begins, if scheduled.
+ */
+start_at_ms?: number, 
+/**
+ * Made, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * `open`, `playing` or `finished`.
+ */
+status: string, 
+/**
+ * The entrants' names, in order of entry.
+ */
+entrants: Array<string>, 
+/**
+ * How many people it takes.
+ */
+capacity: number, 
+/**
+ * The asker has entered.
+ */
+entered: boolean, 
+/**
+ * The asker is the host.
+ */
+host: boolean, 
+/**
+ * The event's seed, in decimal, once it is finished (the boards can be dealt from it).
+ */
+seed?: string, 
+/**
+ * Its tables, once it has begun.
+ */
+event_tables: Array<EventTable>, 
+/**
+ * Each board's travelling score sheet (boards some table has played).
+ */
+travellers: Array<Traveller>, 
+/**
+ * The standings, best first.
+ */
+standings: Array<EventStanding>, 
+/**
+ * Where the asker sits, if he plays.
+ */
+you?: EventYou, 
+/**
+ * A private event: only its host and the players he invited see it and may enter it.
+ */
+private: boolean, 
+/**
+ * For a private event, the usernames of the players invited (empty for a public one).
+ */
+invited: Array<string>, 
+/**
+ * A rated event: its people's ratings move when it is over (`docs/events.md`).
+ */
+rated: boolean, };
+
+export type EventSummary = { 
+/**
+ * The event's id.
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * The host's name.
+ */
+host_name: string, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * How many boards.
+ */
+boards: number, 
+/**
+ * `open`, `playing` or `finished`.
+ */
+status: string, 
+/**
+ * Entrants so far.
+ */
+entrants: number, 
+/**
+ * How many people it takes.
+ */
+capacity: number, 
+/**
+ * Made, milliseconds since the Unix epoch.
+ */
+created_ms: number, 
+/**
+ * A private event (listed only to its host and the players he invited).
+ */
+private: boolean, 
+/**
+ * A rated event.
+ */
+rated: boolean, };
+
+export type EventList = { 
+/**
+ * Newest first.
+ */
+events: Array<EventSummary>, };
+
+export type PlayNowRequest = { 
+/**
+ * How long the player waits for people before bots fill his table, in seconds (5 to 300,
+ * default 30).
+ */
+wait_seconds?: number, };
+
+export type PlayNowState = "idle" | "waiting" | "seated";
+
+export type PlayNowStatus = { 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * Idle, waiting or seated.
+ */
+state: PlayNowState, 
+/**
+ * The rating he is paired by (his account's in the game; a new player's otherwise).
+ */
+rating: number, 
+/**
+ * How many people wait for the game now (him included while he waits).
+ */
+waiting: number, 
+/**
+ * While waiting: since when, milliseconds since the Unix epoch.
+ */
+since_ms: number | null, 
+/**
+ * While waiting: when bots fill his table at the latest, if no one else comes.
+ */
+bots_ms: number | null, 
+/**
+ * The server's clock, milliseconds since the Unix epoch (for the countdown).
+ */
+now_ms: number, 
+/**
+ * Once seated: his table's id (`/t/{table}`).
+ */
+table: string | null, 
+/**
+ * Once seated: his seat (0–3).
+ */
+seat: number | null, 
+/**
+ * Once seated: the other people at the table, by name.
+ */
+with: Array<string>, };
+
+export type TournamentKind = "swiss" | "arena";
+
+export type NewTournament = { 
+/**
+ * Swiss or arena.
+ */
+kind: TournamentKind, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * Its name (default: "NAME's swiss" / "NAME's arena").
+ */
+name?: string, 
+/**
+ * Swiss: its rounds (1–20, default 3).
+ */
+rounds?: number, 
+/**
+ * Arena: its length in minutes (1–240, default 30).
+ */
+minutes?: number, 
+/**
+ * Arena: seconds from now to its start (0–86400, default 0).
+ */
+starts_in_seconds?: number, 
+/**
+ * Arena: how long the fewer than four free players wait before bots fill their table
+ * (5–120 s, default 20).
+ */
+wait_seconds?: number, 
+/**
+ * Its tables' turn clock (5–3600 s, default 30).
+ */
+turn_seconds?: number, 
+/**
+ * Its tables play `game_length: hands:N` (Madiao only, 1–1000; default: the preset's length).
+ */
+hands?: number, 
+/**
+ * Its tables are rated (`docs/ratings.md`): only accounts create and join it, and a rated
+ * Madiao table plays at least 4 hands. Default false.
+ */
+rated?: boolean, 
+/**
+ * Swiss: how long after a round is paired its people have to come to their tables (10–900
+ * s, default 120); whoever is not at his table then forfeits the match
+ * (`docs/tournaments.md`, "Absent players").
+ */
+deadline_seconds?: number, };
+
+export type TournamentStanding = { 
+/**
+ * His place, from 1.
+ */
+rank: number, 
+/**
+ * His guest id.
+ */
+guest: string, 
+/**
+ * His name.
+ */
+name: string, 
+/**
+ * His rating when he joined.
+ */
+rating: number, 
+/**
+ * His points.
+ */
+points: number, 
+/**
+ * His finished matches.
+ */
+matches: number, 
+/**
+ * Swiss: the points of his table mates (the tie-break); 0 in an arena.
+ */
+tiebreak: number, 
+/**
+ * He is at a table now (arena), or his table of the current round is still playing (swiss).
+ */
+playing: boolean, };
+
+export type TournamentTable = { 
+/**
+ * Swiss: its round, from 1; arena: `null`.
+ */
+round: number | null, 
+/**
+ * The table's id, once it is made (`/t/{table}`).
+ */
+table: string | null, 
+/**
+ * The people at it, by guest id, in seat order from seat 0.
+ */
+guests: Array<string>, 
+/**
+ * Their names.
+ */
+names: Array<string>, 
+/**
+ * Bots in the other seats.
+ */
+bots: number, 
+/**
+ * Each person's points once the match is over.
+ */
+points: Array<number> | null, };
+
+export type TournamentInfo = { 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * Swiss or arena.
+ */
+kind: TournamentKind, 
+/**
+ * The game.
+ */
+game: GameKind, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * The guest who made it.
+ */
+host: string, 
+/**
+ * `open` (players join; a swiss waits for its host to start it, an arena for its start),
+ * `running` or `finished`.
+ */
+status: string, 
+/**
+ * Swiss: its rounds.
+ */
+rounds: number | null, 
+/**
+ * Swiss: the rounds paired so far.
+ */
+round: number, 
+/**
+ * Arena: its start and end, milliseconds since the Unix epoch.
+ */
+starts_ms: number | null, 
+/**
+ * Arena: its end.
+ */
+ends_ms: number | null, 
+/**
+ * The server's clock.
+ */
+now_ms: number, 
+/**
+ * How many players it has.
+ */
+players: number, 
+/**
+ * The standings, best first.
+ */
+standings: Array<TournamentStanding>, 
+/**
+ * Its tables are rated.
+ */
+rated: boolean, 
+/**
+ * Swiss: when the people of the current round must be at their tables (milliseconds since
+ * the Unix epoch), while some table of it plays; `null` otherwise.
+ */
+deadline_ms: number | null, 
+/**
+ * Swiss: the people who forfeit their match of the current round (not at their table at
+ * its deadline), by guest id.
+ */
+forfeits: Array<string>, 
+/**
+ * Its tables, newest first.
+ */
+tables: Array<TournamentTable>, };
+
+export type TournamentList = { 
+/**
+ * Each without standings and tables.
+ */
+tournaments: Array<TournamentInfo>, };

@@ -12,7 +12,7 @@ use ai::dabaifen::expert::ExpertBot;
 use ai::dabaifen::heuristic::show;
 use ai::{Bot, Budget};
 use cards::{Rng, Seat};
-use dabaifen::{Action, DealSetup, Phase, Rank, State, Tables, Variants, deck_from_seed};
+use dabaifen::{Action, HandSetup, Phase, Rank, State, Tables, Variants, deck_from_seed};
 
 fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);
@@ -24,7 +24,7 @@ fn main() {
     let mut stats: BTreeMap<String, (u32, u32, f64)> = BTreeMap::new();
     for d in first..first + n {
         let mut rng = Rng::from_seed_stream(11, d);
-        let setup = DealSetup {
+        let setup = HandSetup {
             deck: deck_from_seed(11, d),
             starter: Seat::wrapping((d % 4) as usize),
             first_deal: false,
@@ -45,7 +45,7 @@ fn main() {
                 let w = bots[s.index()].weigh_play(&view, &legal).unwrap();
                 if let (Some(o), true) = (out.as_mut(), w.worlds > 0) {
                     use std::io::Write;
-                    let k = ai::dabaifen::know::Know::from_view(&view, &legal).unwrap();
+                    let k = ai::dabaifen::know::Knowledge::from_view(&view, &legal).unwrap();
                     let c = ai::dabaifen::heuristic::ctx_from_view(&view, &k);
                     let tr = view.trump.unwrap();
                     let line = serde_json::json!({

@@ -3,10 +3,10 @@
 //! heuristic-only deals, for each `expert:` setting given.
 use ai::dabaifen::expert::{ExpertBot, Params};
 use ai::dabaifen::heuristic::HeuristicBot;
-use ai::dabaifen::know::Know;
+use ai::dabaifen::know::Knowledge;
 use ai::{Bot, Budget};
 use cards::Seat;
-use dabaifen::{DealSetup, Phase, Rank, State, Variants, deck_from_seed};
+use dabaifen::{HandSetup, Phase, Rank, State, Variants, deck_from_seed};
 
 fn main() {
     let specs: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +20,7 @@ fn main() {
         let mut acc = [(0.0f64, 0u32); 12];
         let t0 = std::time::Instant::now();
         for seed in 0..deals {
-            let setup = DealSetup {
+            let setup = HandSetup {
                 deck: deck_from_seed(9, seed),
                 starter: Seat::wrapping((seed % 4) as usize),
                 first_deal: false,
@@ -35,7 +35,7 @@ fn main() {
                 if st.phase() == Phase::Playing && st.tricks().last().unwrap().count == 0 {
                     let trick = st.tricks().len() - 1;
                     let view = st.view(s);
-                    let k = Know::from_view(&view, &st.legal_actions()).unwrap();
+                    let k = Knowledge::from_view(&view, &st.legal_actions()).unwrap();
                     let worlds = e.worlds(&view, &k, 40);
                     let hidden_in_hands: u64 =
                         Seat::ALL.iter().filter(|&&o| o != s).fold(0, |m, &o| m | st.hand(o).bits());

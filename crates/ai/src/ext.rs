@@ -195,6 +195,28 @@ enum Failure {
     Crash(String),
 }
 
+/// Why a bot's process could not be started.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    /// The command line has no program.
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    /// The program could not be run.
+    #[error("cannot start {program:?}: {error}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The process was started without the pipes it needs.
+    #[error("the bot's standard input or output is missing")]
+    NoPipes,
+    /// The threads that talk to the process could not be started.
+    #[error("cannot start the threads that talk to the bot")]
+    NoThreads,
+}
+
 /// A running bot process with its reader and writer threads.
 struct Process {
     child: Child,
@@ -203,9 +225,9 @@ struct Process {
 }
 
 impl Process {
-    fn start(argv: &[String]) -> Result<Process, String> {
+    fn start(argv: &[String]) -> Result<Process, StartError> {
         let Some((program, args)) = argv.split_first() else {
-            return Err(CommandError::Empty.to_string());
+            return Err(CommandError::Empty.into());
         };
         let mut child = Command::new(program)
             .args(args)
@@ -213,11 +235,11 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start {program:?}: {e}"))?;
+            .map_err(|error| StartError::Spawn { program: program.clone(), error })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err("the bot's standard input or output is missing".to_string());
+            return Err(StartError::NoPipes);
         };
         let (to_child, rx) = mpsc::channel::<String>();
         let writer =
@@ -228,7 +250,7 @@ impl Process {
         if writer.is_err() || reader.is_err() {
             let _ = child.kill();
             let _ = child.wait();
-            return Err("cannot start the threads that talk to the bot".to_string());
+            return Err(StartError::NoThreads);
         }
         Ok(Process { child, to_child: Some(to_child), from_child })
     }
@@ -507,7 +529,7 @@ impl<G: Game> ExtBot<G> {
             .and_then(|p| p.lock().unwrap_or_else(PoisonError::into_inner).take(&self.argv));
         let process = match pooled {
             Some(p) => p,
-            None => Process::start(&self.argv).map_err(Failure::Crash)?,
+            None => Process::start(&self.argv).map_err(|e| Failure::Crash(e.to_string()))?,
         };
         let seat = view.get("seat").cloned().unwrap_or(Value::Null);
         self.seat = seat.as_u64();

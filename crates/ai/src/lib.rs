@@ -14,8 +14,11 @@ pub mod ext;
 pub mod game;
 pub mod hint;
 pub mod madiao;
+pub mod mlp;
 pub mod players;
+pub mod puzzle;
 pub mod random;
+pub mod record;
 pub mod resample;
 
 pub use game::{Dabaifen, Game, Illegal, Madiao};

@@ -179,22 +179,32 @@ pub fn play_hand<G: Registry>(
     Ok(())
 }
 
+/// A `--bots` value that names no four bots.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotsSpecError {
+    /// Neither one name nor four.
+    #[error("--bots {spec:?}: give one name for all seats or four comma-separated names, not {count}")]
+    Count {
+        /// The value as given.
+        spec: String,
+        /// How many names it has.
+        count: usize,
+    },
+    /// One of the names is empty.
+    #[error("--bots {0:?}: an empty bot name")]
+    Empty(String),
+}
+
 /// Reads `--bots`: one name for all four seats, or four comma-separated names in seat order.
-pub fn parse_bots(spec: &str) -> Result<[String; 4], String> {
+pub fn parse_bots(spec: &str) -> Result<[String; 4], BotsSpecError> {
     let names: Vec<String> = spec.split(',').map(|s| s.trim().to_string()).collect();
     match names.len() {
         1 => Ok(std::array::from_fn(|_| names[0].clone())),
         4 => Ok(std::array::from_fn(|i| names[i].clone())),
-        n => Err(format!(
-            "--bots {spec:?}: give one name for all seats or four comma-separated names, not {n}"
-        )),
+        count => Err(BotsSpecError::Count { spec: spec.to_string(), count }),
     }
     .and_then(|v: [String; 4]| {
-        if v.iter().any(String::is_empty) {
-            Err(format!("--bots {spec:?}: an empty bot name"))
-        } else {
-            Ok(v)
-        }
+        if v.iter().any(String::is_empty) { Err(BotsSpecError::Empty(spec.to_string())) } else { Ok(v) }
     })
 }
 

@@ -9,10 +9,9 @@
 
 use cards::{BySeat, Rng, Seat};
 
-use crate::dabaifen::know::{KITTY, Know};
+use crate::dabaifen::know::{KITTY, Knowledge};
 use crate::dabaifen::pos::TRUMPS;
 use crate::dabaifen::sample::Problem;
-use crate::madiao::know::Knowledge;
 
 /// Proposals tried before giving up.
 const TRIES: u32 = 2000;
@@ -49,7 +48,7 @@ pub fn madiao(state: &madiao::State, seat: Seat, rng: &mut Rng) -> Result<madiao
         return Ok(state.clone());
     }
     let view = state.view(seat);
-    let k = Knowledge::from_view(&view);
+    let k = crate::madiao::know::Knowledge::from_view(&view);
     let history = state.history();
     for _ in 0..TRIES {
         let w = k.sample(rng, 50);
@@ -125,7 +124,7 @@ pub fn madiao(state: &madiao::State, seat: Seat, rng: &mut Rng) -> Result<madiao
 ///   has not drawn; when another seat is being asked, conditioned on that seat having drawn a card
 ///   it may show (it is asked only then, §4);
 /// - once trumps are fixed, the hidden cards are placed by the bots' sampler from the seat's
-///   knowledge ([`Know`], [`Problem`]); when another seat is being asked whether to annul, it holds
+///   knowledge ([`Knowledge`], [`Problem`]); when another seat is being asked whether to annul, it holds
 ///   no trump (§6); the starter's kitty is six of his eighteen cards, the turned ones among them and
 ///   his declared card not; a declared card lies among its declarer's draws before the
 ///   declaration, the seat's own draws where they were.
@@ -145,11 +144,11 @@ pub fn dabaifen(
     use dabaifen::{Phase, State};
     let Some(mover) = state.to_move() else { return Ok(state.clone()) };
     let view = state.view(seat);
-    // The seat's legal leads are knowledge under `revoke: refuse` (see [`Know`]); nothing else is
+    // The seat's legal leads are knowledge under `revoke: refuse` (see [`Knowledge`]); nothing else is
     // read from them (a burial's eighteen thousand are not listed).
     let legal =
         if mover == seat && state.phase() == Phase::Playing { state.legal_actions() } else { Vec::new() };
-    let mut know = if view.trump.is_some() { Know::from_view(&view, &legal) } else { None };
+    let mut know = if view.trump.is_some() { Knowledge::from_view(&view, &legal) } else { None };
     if let Some(k) = &mut know
         && view.phase == Phase::Annulling
         && mover != seat
@@ -243,7 +242,7 @@ fn drawing_deck(state: &dabaifen::State, seat: Seat, rng: &mut Rng) -> [dabaifen
 fn dealt_deck(
     state: &dabaifen::State,
     view: &dabaifen::View,
-    k: &Know,
+    k: &Knowledge,
     problem: &Problem,
     rng: &mut Rng,
 ) -> Option<([dabaifen::Card; 54], Option<u64>)> {

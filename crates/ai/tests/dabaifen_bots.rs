@@ -4,14 +4,14 @@
 
 use ai::dabaifen::expert::{ExpertBot, Params as ExpertParams};
 use ai::dabaifen::heuristic::HeuristicBot;
-use ai::dabaifen::know::{KITTY, Know};
+use ai::dabaifen::know::{KITTY, Knowledge};
 use ai::dabaifen::pimc::{Cheater, PimcBot};
 use ai::dabaifen::policy::{BuryStyle, Ctx, bury};
 use ai::dabaifen::pos::Pos;
 use ai::{Bot, Budget, Dabaifen, Oracle, Registry};
 use cards::Seat;
 use dabaifen::{
-    Action, Annul, Card, Cards, DealSetup, FirstDrawer, GameEnd, KittyMultiplier, Outcome, Phase, Rank,
+    Action, Annul, Card, Cards, FirstDrawer, GameEnd, HandSetup, KittyMultiplier, Outcome, Phase, Rank,
     Revoke, State, Tables, Trump, Variants, deal_from_seed,
 };
 
@@ -63,7 +63,7 @@ enum Player {
 
 /// Plays one deal; checks every action is legal and that no bot revokes; returns the phases in
 /// which a bot chose among two or more actions, and the final state.
-fn play(setup: &DealSetup, players: &mut [Player; 4], may_revoke: bool) -> ([bool; 5], State) {
+fn play(setup: &HandSetup, players: &mut [Player; 4], may_revoke: bool) -> ([bool; 5], State) {
     let mut st = State::new(setup).unwrap();
     let mut seen = [false; 5];
     while let Some(s) = st.to_move() {
@@ -89,7 +89,7 @@ fn play(setup: &DealSetup, players: &mut [Player; 4], may_revoke: bool) -> ([boo
 /// The knowledge a seat draws from its view holds in the true deal: every hidden card may be
 /// where it really is, and the counts are right (so sampling never needs to drop a fact).
 fn check_knowledge(st: &State, seat: Seat, legal: &[Action]) {
-    let Some(k) = Know::from_view(&st.view(seat), legal) else { return };
+    let Some(k) = Knowledge::from_view(&st.view(seat), legal) else { return };
     for c in ai::dabaifen::pos::bits(k.hidden) {
         let card = Card::from_number(c as u8).unwrap();
         let place = match Seat::ALL.into_iter().find(|&o| st.hand(o).contains(card)) {
@@ -122,14 +122,14 @@ fn players(name: &str, seed: u64, budget: Budget) -> [Player; 4] {
     })
 }
 
-fn setups(v: Variants, k: u64) -> Vec<DealSetup> {
+fn setups(v: Variants, k: u64) -> Vec<HandSetup> {
     let deck = |d: u64| deal_from_seed(500 + k, d).0;
     let ranks = [Rank::from_index((k % 12) as u8), Rank::from_index((k * 5 % 12) as u8)];
     vec![
         // A first deal: whoever declares starts.
-        DealSetup::first(deck(0), Seat::ALL[(k % 4) as usize], v),
+        HandSetup::first(deck(0), Seat::ALL[(k % 4) as usize], v),
         // A later deal with ranks of its own.
-        DealSetup {
+        HandSetup {
             deck: deck(1),
             starter: Seat::ALL[(k + 1) as usize % 4],
             first_deal: false,
@@ -138,7 +138,7 @@ fn setups(v: Variants, k: u64) -> Vec<DealSetup> {
             variants: v,
         },
         // An open deal: each seat may show his own team's rank.
-        DealSetup {
+        HandSetup {
             deck: deck(2),
             starter: Seat::ALL[(k + 2) as usize % 4],
             first_deal: false,
@@ -147,7 +147,7 @@ fn setups(v: Variants, k: u64) -> Vec<DealSetup> {
             variants: v,
         },
         // A hand without trumps: annulment polls.
-        DealSetup {
+        HandSetup {
             deck: trumpless_deck(),
             starter: Seat::ALL[0],
             first_deal: false,
@@ -222,7 +222,7 @@ fn expert_plays_legally_under_every_variant() {
 }
 
 /// The actions of one deal with `name` in every seat.
-fn deal_actions(name: &str, setup: &DealSetup, seed: u64, budget: Budget) -> Vec<Action> {
+fn deal_actions(name: &str, setup: &HandSetup, seed: u64, budget: Budget) -> Vec<Action> {
     let mut p = players(name, seed, budget);
     let mut st = State::new(setup).unwrap();
     let mut actions = Vec::new();
@@ -292,7 +292,7 @@ fn hearts_deal(hands: [&str; 4], kitty: &str) -> State {
         deck.push(hands[p % 4][p / 4]);
     }
     deck.extend(kitty.split_whitespace().map(card));
-    let setup = DealSetup {
+    let setup = HandSetup {
         deck: deck.try_into().unwrap(),
         starter: Seat::ALL[0],
         first_deal: false,
@@ -371,7 +371,7 @@ fn knowledge_tracks_voids_and_top_card_facts() {
     st.apply(Action::Play(cards("QC JH"))).unwrap_err();
     st.apply(Action::Play(cards("QC JC"))).unwrap();
     let v = st.view(Seat::ALL[3]);
-    let k = Know::from_view(&v, &st.legal_actions()).unwrap();
+    let k = Knowledge::from_view(&v, &st.legal_actions()).unwrap();
     let t = Tables::of(Trump { suit: dabaifen::Suit::Hearts, rank: Rank::Two });
     // Seat 1 followed three spades with three spades: not void. Everyone played three spades.
     assert_eq!(k.void, [0; 4]);
@@ -390,7 +390,7 @@ fn knowledge_tracks_voids_and_top_card_facts() {
     // Seat 2 has 7C left.
     st.apply(Action::Play(cards("7C"))).unwrap();
     let v = st.view(Seat::ALL[3]);
-    let k = Know::from_view(&v, &st.legal_actions()).unwrap();
+    let k = Knowledge::from_view(&v, &st.legal_actions()).unwrap();
     assert_eq!(k.void, [0; 4]);
     st.apply(Action::Play(cards("4C"))).unwrap();
     // Seat 1 (won with TC) leads 2S (a trump); seat 2 plays 2C; seat 3 has no trump: plays AD.
@@ -400,7 +400,7 @@ fn knowledge_tracks_voids_and_top_card_facts() {
     st.apply(Action::Play(cards("2C"))).unwrap();
     st.apply(Action::Play(cards("AD"))).unwrap();
     let v = st.view(Seat::ALL[0]);
-    let k = Know::from_view(&v, &st.legal_actions()).unwrap();
+    let k = Knowledge::from_view(&v, &st.legal_actions()).unwrap();
     assert_eq!(k.void[3], 1 << 4, "seat 3 showed it has no trump");
     // No trump can be placed with seat 3 in any sample.
     let p = ai::dabaifen::sample::Problem::of(&k);
@@ -451,7 +451,7 @@ fn expert_worlds_respect_the_view_and_explain_the_heuristic_s_plays() {
         }
         let seat = Seat::ALL[0];
         let view = st.view(seat);
-        let know = Know::from_view(&view, &[]).unwrap();
+        let know = Knowledge::from_view(&view, &[]).unwrap();
         let obs = ai::dabaifen::infer::observed(&view, &know);
         let mut expert = ExpertBot::new(k, Budget::default());
         let mut plain = ExpertBot::with_params(
@@ -474,4 +474,47 @@ fn expert_worlds_respect_the_view_and_explain_the_heuristic_s_plays() {
     }
     // The chains find worlds that explain the plays far better (a third fewer unexplained plays).
     assert!(chains_misses * 3 < draws_misses * 2, "chains {chains_misses}, draws {draws_misses}");
+}
+
+#[test]
+fn expert_buries_among_pimc_s_burials_and_their_one_card_changes() {
+    use ai::dabaifen::pimc::bury_options;
+    let budget = Budget { think_ms: 20 };
+    let (mut outside, mut positions) = (0, 0);
+    for k in 0..6u64 {
+        let setup = &setups(Variants::STANDARD, k)[1];
+        let mut st = State::new(setup).unwrap();
+        let mut h = HeuristicBot::new();
+        while matches!(st.phase(), Phase::Drawing | Phase::Annulling) {
+            let seat = st.to_move().unwrap();
+            let legal = st.legal_actions();
+            st.apply(h.choose(&st.view(seat), &legal)).unwrap();
+        }
+        if st.phase() != Phase::Burying {
+            continue;
+        }
+        positions += 1;
+        let seat = st.to_move().unwrap();
+        let (view, legal) = (st.view(seat), st.legal_actions());
+        let k8 = Knowledge::from_view(&view, &legal).unwrap();
+        let pimc_cands = bury_options(k8.t, k8.hand, 8);
+        let mut e = ExpertBot::new(k, budget);
+        let w = e.weigh_bury(&view, &legal).unwrap();
+        // The screen holds the best candidates' one-card changes (72 each, some shared).
+        assert!(w.screened > 72 + 1, "screened {}", w.screened);
+        assert!(w.choice < w.burials.len() && w.sums.len() == w.burials.len());
+        assert!(w.burials.iter().all(|&b| b & !k8.hand == 0 && b.count_ones() == 6));
+        outside += w.burials.iter().filter(|b| !pimc_cands.contains(b)).count();
+        // Its choice is what it plays, and a legal burial.
+        let a = ExpertBot::new(k, budget).choose(&view, &legal);
+        assert_eq!(a, Action::Bury(Cards::from_bits(w.burials[w.choice])));
+        assert!(legal.contains(&a));
+        // Without the widening it buries as pimc does.
+        let mut plain = ExpertParams::for_budget(budget);
+        plain.bury_widen = 0;
+        let p = PimcBot::with_params(k, plain.base).choose(&view, &legal);
+        assert_eq!(ExpertBot::with_params(k, plain).choose(&view, &legal), p);
+    }
+    assert!(positions >= 3, "{positions} burial positions");
+    assert!(outside > 0, "no finalist outside pimc's candidates");
 }

@@ -5,7 +5,7 @@
 use ai::dabaifen::pos::Pos;
 use ai::dabaifen::solver::{Solver, for_each_reduced_play};
 use cards::{Rng, Seat};
-use dabaifen::{Action, Cards, DealSetup, KittyMultiplier, Phase, Revoke, State, Variants, deal_from_seed};
+use dabaifen::{Action, Cards, HandSetup, KittyMultiplier, Phase, Revoke, State, Variants, deal_from_seed};
 
 /// A random legal action that is not a revoke.
 fn random_action(st: &State, rng: &mut Rng) -> Action {
@@ -39,9 +39,9 @@ fn variants(i: u64) -> Variants {
 /// random too); `None` if it was annulled.
 fn into_play(seed: u64, rng: &mut Rng) -> Option<State> {
     let (deck, _) = deal_from_seed(seed, 0);
-    let setup = DealSetup {
+    let setup = HandSetup {
         first_deal: false,
-        ..DealSetup::first(deck, Seat::ALL[(seed % 4) as usize], variants(seed))
+        ..HandSetup::first(deck, Seat::ALL[(seed % 4) as usize], variants(seed))
     };
     let mut st = State::new(&setup).unwrap();
     while st.phase() != Phase::Playing {

@@ -42,7 +42,7 @@ fn arena<G: Scheme>(cfg: Config<G::Rules>, limit: Duration) -> Report {
         let r = run::<G>(&cfg, |d, _| {
             for r in &d.runs {
                 if r.states.is_empty() || r.states.iter().any(|s| G::to_move(s).is_some()) {
-                    return Err(format!("deal {}, {}: a hand is unfinished", d.index, r.seating.label));
+                    return Err(format!("deal {}, {}: a hand is unfinished", d.index, r.seating.label).into());
                 }
             }
             Ok(())

@@ -69,7 +69,7 @@ fn dabaifen_deals_play_through_the_trait() {
     for k in 0..20 {
         let deck = dabaifen::deck_from_seed(12, k);
         let setup =
-            dabaifen::DealSetup::first(deck, Seat::new((k % 4) as u8).unwrap(), dabaifen::Variants::STANDARD);
+            dabaifen::HandSetup::first(deck, Seat::new((k % 4) as u8).unwrap(), dabaifen::Variants::STANDARD);
         let state = dabaifen::State::new(&setup).unwrap();
         let (refused, applied): (Vec<dabaifen::IllegalAction>, usize) = playout(state, &mut rng);
         assert!(applied > 0);

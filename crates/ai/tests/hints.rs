@@ -212,12 +212,12 @@ fn dcards(s: &str) -> dabaifen::Cards {
 }
 
 /// Starter 0 draws first; each seat's twelve cards by seat; the kitty in turning order.
-fn dsetup(hands: [&str; 4], kitty: &str) -> dabaifen::DealSetup {
+fn dsetup(hands: [&str; 4], kitty: &str) -> dabaifen::HandSetup {
     let hands: Vec<Vec<dabaifen::Card>> =
         hands.iter().map(|h| h.split_whitespace().map(dcard).collect()).collect();
     let mut deck: Vec<dabaifen::Card> = (0..48).map(|p| hands[p % 4][p / 4]).collect();
     deck.extend(kitty.split_whitespace().map(dcard));
-    dabaifen::DealSetup {
+    dabaifen::HandSetup {
         deck: deck.try_into().unwrap(),
         starter: seat(0),
         first_deal: false,

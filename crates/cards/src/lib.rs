@@ -1,6 +1,7 @@
 //! The shared vocabulary of yezi: seats, per-seat values, card sets as bitmasks, seeded
 //! randomness, amounts counted in halves, and the `yezi/1` game-record types.
 pub mod cardset;
+pub mod deal;
 pub mod game;
 pub mod halves;
 pub mod record;

@@ -2,6 +2,8 @@
 //! client must do (a gap in `v` asks for a resync). The tests, `yezi loadtest` and terminal
 //! clients use it.
 
+pub mod page;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -13,14 +15,14 @@ use hyper_util::rt::TokioExecutor;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use table::protocol::{
-    AccountInfo, AccountTables, ActAction, CardsAction, ClientMsg, DeleteAccount, Legal, LobbyReply,
-    NewAccount, NewGuest, NewGuestReply, NewPassword, NewTable, NewTableReply, ServerMsg, SessionReply,
-    SignIn, SignedOut, StatsReply,
-};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use wire::{
+    AccountInfo, AccountTables, ActAction, CardsAction, ClientMsg, DeleteAccount, Legal, LobbyReply,
+    NewAccount, NewGuest, NewGuestReply, NewPassword, NewTable, NewTableReply, ServerMsg, SessionReply,
+    SignIn, SignedOut, StatsReply, TableMsg,
+};
 
 /// What went wrong talking to a server.
 #[derive(Debug, thiserror::Error)]
@@ -339,7 +341,13 @@ fn version(msg: &ServerMsg) -> (Option<u64>, bool) {
         ServerMsg::Hint(m) => (Some(m.v), false),
         ServerMsg::Tracker(m) => (Some(m.v), false),
         ServerMsg::Error(m) => (m.v, false),
-        ServerMsg::Welcome(_) | ServerMsg::Pong => (None, false),
+        ServerMsg::Welcome(_)
+        | ServerMsg::Pong
+        | ServerMsg::Moved(_)
+        | ServerMsg::Deal(_)
+        | ServerMsg::Friend(_)
+        | ServerMsg::Challenge(_)
+        | ServerMsg::Invited(_) => (None, false),
     }
 }
 
@@ -398,7 +406,7 @@ impl Socket {
                     _ => {
                         self.gaps += 1;
                         self.v = None;
-                        self.send_msg(&ClientMsg::Resync).await?;
+                        self.send_msg(&ClientMsg::Table(TableMsg::Resync)).await?;
                     }
                 }
             }
@@ -439,7 +447,7 @@ impl Socket {
     }
 }
 
-/// A uniformly random legal action from a `legal` description (see `table::protocol::Legal`), in
+/// A uniformly random legal action from a `legal` description (see `wire::Legal`), in
 /// JSON, for bot clients that have no rules code: `None` when the description is not a decision of
 /// the seat to move (nothing, a request during the draw or a window, or not a `legal` at all).
 pub fn random_action(legal: &Value, rng: &mut cards::Rng) -> Option<Value> {
@@ -480,7 +488,7 @@ pub fn random_act(legal: &Legal, rng: &mut cards::Rng) -> Option<ActAction> {
         Legal::Stake { low, high } => {
             let n = (high.saturating_sub(*low) / 2 + 1) as usize;
             let stake = low + 2 * rng.index(n) as u32;
-            Some(ActAction::Stake(table::protocol::StakeChoice { stake }))
+            Some(ActAction::Stake(wire::StakeChoice { stake }))
         }
         Legal::Declare { .. } | Legal::Annul { .. } | Legal::Redeal { .. } => None,
     }

@@ -295,15 +295,17 @@ impl fmt::Display for Event {
     }
 }
 
-/// The account of a deal: its events in order (those so far, if the deal is not over).
+/// The settlement of a deal, told as its account: its events in order (those so far, if the deal
+/// is not over).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Account {
+#[cfg_attr(feature = "ts", ts(rename = "Account"))]
+pub struct Settlement {
     /// The lines, in order.
     pub lines: Vec<Event>,
 }
 
-impl fmt::Display for Account {
+impl fmt::Display for Settlement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for l in &self.lines {
             writeln!(f, "{l}")?;
@@ -314,7 +316,7 @@ impl fmt::Display for Account {
 
 impl State {
     /// The readable account of the deal so far (complete once the deal is over).
-    pub fn account(&self) -> Account {
+    pub fn settlement(&self) -> Settlement {
         let mut lines = Vec::new();
         if let Some(d) = self.declaration {
             lines.push(Event::Declared {
@@ -383,7 +385,7 @@ impl State {
         if let Some(r) = &self.result {
             self.result_lines(r, &mut lines);
         }
-        Account { lines }
+        Settlement { lines }
     }
 
     fn result_lines(&self, r: &DealResult, lines: &mut Vec<Event>) {

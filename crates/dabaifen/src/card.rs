@@ -192,14 +192,19 @@ impl<'de> Deserialize<'de> for Rank {
     }
 }
 
+/// A text that is not a rank (`2`…`9`, `T`, `J`, `Q`, `K`, `A`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rank {0:?}; ranks are written 2…9, T, J, Q, K, A")]
+pub struct UnknownRank(pub String);
+
 /// Reads a rank written `2`…`9`, `T`, `J`, `Q`, `K`, `A`.
-pub fn parse_rank(s: &str) -> Result<Rank, String> {
+pub fn parse_rank(s: &str) -> Result<Rank, UnknownRank> {
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Rank::from_letter(c),
         _ => None,
     }
-    .ok_or_else(|| format!("unknown rank {s:?}; ranks are written 2…9, T, J, Q, K, A"))
+    .ok_or_else(|| UnknownRank(s.to_string()))
 }
 
 /// One of the 54 cards; see the module documentation for its number.
@@ -398,7 +403,7 @@ mod tests {
         assert_eq!(Rank::King.plus(2), Rank::Ace);
         assert_eq!(Rank::Ace.plus(1), Rank::Ace);
         assert_eq!(parse_rank("T"), Ok(Rank::Ten));
-        assert!(parse_rank("10").unwrap_err().contains("unknown rank \"10\""));
+        assert!(parse_rank("10").unwrap_err().to_string().contains("unknown rank \"10\""));
         assert_eq!(serde_json::to_string(&Rank::Jack).unwrap(), "\"J\"");
     }
 }

@@ -6,7 +6,7 @@ use cards::{Rng, Seat};
 use crate::card::{Card, Rank};
 use crate::score::DealResult;
 use crate::score::Outcome;
-use crate::setup::{DealSetup, FirstDraw, first_draw};
+use crate::setup::{BoardStart, FirstDraw, HandSetup, first_draw};
 use crate::variants::Variants;
 
 /// The state of a match between deals: what the next deal's setup will be.
@@ -19,6 +19,10 @@ pub struct Match {
     open: bool,
     winner: Option<u8>,
     deals: u32,
+    /// A duplicate board's match: it ends after this many deals that were not annulled.
+    limit: Option<u32>,
+    /// Deals recorded that were not annulled.
+    played: u32,
 }
 
 impl Match {
@@ -32,6 +36,26 @@ impl Match {
             open: false,
             winner: None,
             deals: 0,
+            limit: None,
+            played: 0,
+        }
+    }
+
+    /// The match of a duplicate board (`docs/dabaifen.md`, "Duplicate boards"): its first deal
+    /// starts as `start` says (a later deal: the starter fixed, §12.3, both teams at the board's
+    /// rank), and it is over once one deal has been played or ended by a revoke. An annulled
+    /// deal is followed by an open deal as in any match (§6) and does not count.
+    pub fn board(variants: Variants, start: BoardStart) -> Match {
+        Match {
+            variants,
+            ranks: [start.rank; 2],
+            starter: start.starter,
+            first_deal: false,
+            open: false,
+            winner: None,
+            deals: 0,
+            limit: Some(1),
+            played: 0,
         }
     }
 
@@ -43,7 +67,7 @@ impl Match {
 
     /// A match picked up before a deal with these fields (e.g. a record that does not start at the
     /// match's first deal).
-    pub fn resume(setup: &DealSetup) -> Match {
+    pub fn resume(setup: &HandSetup) -> Match {
         Match {
             variants: setup.variants,
             ranks: setup.ranks,
@@ -52,6 +76,8 @@ impl Match {
             open: setup.open,
             winner: None,
             deals: 0,
+            limit: None,
+            played: 0,
         }
     }
 
@@ -85,9 +111,9 @@ impl Match {
         self.winner
     }
 
-    /// True once a team has won.
+    /// True once a team has won, or a board's match has played its deal ([`Match::board`]).
     pub fn is_over(&self) -> bool {
-        self.winner.is_some()
+        self.winner.is_some() || self.limit.is_some_and(|n| self.played >= n)
     }
 
     /// How many deals have been recorded (annulled ones included).
@@ -96,8 +122,8 @@ impl Match {
     }
 
     /// The setup of the next deal from a deck.
-    pub fn setup(&self, deck: [Card; 54]) -> DealSetup {
-        DealSetup {
+    pub fn setup(&self, deck: [Card; 54]) -> HandSetup {
+        HandSetup {
             deck,
             starter: self.starter,
             first_deal: self.first_deal,
@@ -114,6 +140,9 @@ impl Match {
         self.starter = r.next_starter;
         self.first_deal = false;
         self.open = r.outcome == Outcome::Annulled;
+        if !self.open {
+            self.played += 1;
+        }
         if r.game_over {
             self.winner = r.winner;
         }

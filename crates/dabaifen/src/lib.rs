@@ -3,10 +3,10 @@
 //! The rules are those of the project's `docs/rules/dabaifen.md` (sections cited as §n in the
 //! code), with every variant of its §11 ([`Variants`]) and every clarification of its §12.
 //!
-//! The shape: an unvalidated [`DealSetup`] becomes a [`State`] with [`State::new`]; one
+//! The shape: an unvalidated [`HandSetup`] becomes a [`State`] with [`State::new`]; one
 //! [`Action`] type is the only way to change it ([`State::apply`] checks, [`State::apply_unchecked`]
 //! does not); [`State::for_each_legal_action`] enumerates without allocating; [`State::view`] is
-//! what one seat may know; [`State::result`] and [`State::account`] score and explain the deal;
+//! what one seat may know; [`State::result`] and [`State::settlement`] score and explain the deal;
 //! a [`Match`] chains deals; [`record`] reads, replays and writes `yezi/1` records; [`random`] is
 //! the random policy and the allocation-free playout used by `yezi sim` and `yezi bench`.
 //!
@@ -27,12 +27,13 @@
 //!     st.apply(a).unwrap();
 //! }
 //! let result = st.result().unwrap();
-//! println!("{}", st.account()); // the deal in words, trick by trick
+//! println!("{}", st.settlement()); // the deal in words, trick by trick
 //! assert!(result.defender_points.is_some() || result.winner.is_none());
 //! ```
 
 pub mod account;
 pub mod card;
+mod format;
 pub mod game;
 pub mod legal;
 pub mod pick;
@@ -46,13 +47,13 @@ pub mod trump;
 pub mod variants;
 pub mod view;
 
-pub use account::{Account, Event, StarterReason};
+pub use account::{Event, Settlement, StarterReason};
 pub use card::{Card, Cards, Rank, Suit, UnknownCard};
 pub use game::Match;
 pub use legal::{LeadGroup, LegalSummary};
 pub use pick::{PickOptions, pick_options_among};
 pub use score::{DealResult, Outcome, game_points};
-pub use setup::{DealSetup, FirstDraw, SetupError, deal_from_seed, deck_from_seed, first_draw};
+pub use setup::{BoardStart, FirstDraw, HandSetup, SetupError, deal_from_seed, deck_from_seed, first_draw};
 pub use state::{Action, Declaration, IllegalAction, KittyTurn, Phase, State, Trick};
 pub use track::Tracker;
 pub use trump::{EffSuit, Tables, Trump};

@@ -3,8 +3,11 @@
 //! are one. Interfaces that take one card per step (a learning agent's action ids, a keyboard)
 //! ask this instead of keeping rules of their own.
 
+use cards::Seat;
+
 use crate::card::Cards;
 use crate::state::{Action, Phase, State};
+use crate::variants::Revoke;
 
 /// What may follow a partial pick (see [`State::pick_options`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,8 +51,39 @@ impl State {
                 }
                 PickOptions { next: Cards::from_bits(next), complete: k == 6 }
             }
+            Phase::Playing if self.tricks[self.trick_no as usize].count == 0 => {
+                self.lead_pick_options(seat, p, low)
+            }
             Phase::Playing => self.pick_options_by_enumeration(p),
             _ => none,
+        }
+    }
+
+    /// [`State::pick_options`] for a lead, without enumerating the leads (`state.rs`, "Leads
+    /// (§8)"): a single card of the hand, or two or more cards of one effective suit's pool — its
+    /// top cards, or under `revoke: penalize` all its cards (a suit of which the hand holds fewer
+    /// than two has no multi-card lead). So picks of one pool continue with any pool card above
+    /// them, and are complete when they are one card or lie in a pool.
+    fn lead_pick_options(&self, seat: Seat, p: u64, low: u64) -> PickOptions {
+        let hand = self.hands[seat.index()];
+        if p & !hand != 0 {
+            return PickOptions { next: Cards::EMPTY, complete: false };
+        }
+        if p == 0 {
+            // Every card of the hand begins a single-card lead.
+            return PickOptions { next: Cards::from_bits(hand), complete: false };
+        }
+        let t = self.tables;
+        let mine = hand & t.suit_mask[t.eff[p.trailing_zeros() as usize] as usize];
+        let pool = match mine.count_ones() {
+            0 | 1 => 0,
+            _ if self.variants.revoke == Revoke::Penalize => mine,
+            _ => self.tops_in(seat, mine),
+        };
+        let in_pool = p & !pool == 0;
+        PickOptions {
+            next: Cards::from_bits(if in_pool { pool & !low } else { 0 }),
+            complete: p.count_ones() == 1 || in_pool,
         }
     }
 
@@ -151,6 +185,31 @@ mod tests {
                             }
                         } else {
                             checked[1] += 1;
+                            // The lead's closed form agrees with the enumeration for picks of
+                            // the hand, of one suit, across suits, and of cards not held.
+                            let seat = st.to_move().unwrap();
+                            let hand = st.hand(seat).bits();
+                            let other = st.hand(seat.next()).bits();
+                            let mut b = hand;
+                            let mut prefixes =
+                                vec![0, other & other.wrapping_neg(), hand, hand & !(hand >> 1)];
+                            while b != 0 {
+                                let c = b & b.wrapping_neg();
+                                b &= b - 1;
+                                prefixes.extend([
+                                    c,
+                                    c | (b & b.wrapping_neg()),
+                                    hand & !(c - 1),
+                                    c | (b >> 1 & b),
+                                ]);
+                            }
+                            for p in prefixes {
+                                assert_eq!(
+                                    st.pick_options(Cards::from_bits(p)),
+                                    st.pick_options_by_enumeration(p),
+                                    "picks {p:#x} of hand {hand:#x}"
+                                );
+                            }
                             let mut got = HashSet::new();
                             reachable(&st, 0, &mut got);
                             assert_eq!(got, legal_sets(&st));

@@ -25,8 +25,8 @@ use cards::{Rng, Seat};
 use crate::card::{Card, Cards};
 use crate::game::Match;
 use crate::score::DealResult;
-use crate::setup::{FIRST_DRAW_STREAM, canonical_deck, deal_from_seed};
-use crate::state::{Action, Phase, State};
+use crate::setup::{FIRST_DRAW_STREAM, deal_from_seed, draw_for_starter};
+use crate::state::{Action, IllegalAction, Phase, State};
 use crate::variants::{Revoke, Variants};
 
 /// Random bits per poll: declare when they are all zero (1/16).
@@ -254,13 +254,26 @@ pub fn play_out(st: &mut State, policy: &mut RandomPolicy) {
     }
 }
 
+/// An action the random policy chose that the engine refuses (a bug in the policy).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the random policy chose an illegal action ({action}): {error}")]
+pub struct IllegalChoice {
+    /// The action chosen.
+    pub action: Action,
+    /// Why the engine refuses it.
+    pub error: IllegalAction,
+}
+
 /// Plays a deal to its end with the policy through the checked path; returns the actions taken.
 /// An illegal choice (a policy bug) is reported as an error naming it.
-pub fn play_out_checked(st: &mut State, policy: &mut RandomPolicy) -> Result<Vec<(Seat, Action)>, String> {
+pub fn play_out_checked(
+    st: &mut State,
+    policy: &mut RandomPolicy,
+) -> Result<Vec<(Seat, Action)>, IllegalChoice> {
     let mut out = Vec::new();
     while let Some(seat) = st.to_move() {
         let a = policy.choose(st);
-        st.apply(a).map_err(|e| format!("the random policy chose an illegal action ({a}): {e}"))?;
+        st.apply(a).map_err(|error| IllegalChoice { action: a, error })?;
         out.push((seat, a));
     }
     Ok(out)
@@ -275,43 +288,6 @@ pub struct BenchTotals {
     pub matches: u64,
     /// A checksum of every result (defenders' points, ranks, next starters, outcomes).
     pub checksum: u64,
-}
-
-/// The provisional starter of a new match drawn without allocating (same draw as
-/// [`crate::first_draw`]).
-fn draw_starter(rng: &mut Rng) -> Seat {
-    let mut pack = canonical_deck();
-    rng.shuffle(&mut pack);
-    let mut next = 0usize;
-    let mut in_draw = [true; 4];
-    loop {
-        let needed = in_draw.iter().filter(|&&b| b).count();
-        if next + needed > pack.len() {
-            pack = canonical_deck();
-            rng.shuffle(&mut pack);
-            next = 0;
-        }
-        let mut st = [None; 4];
-        for s in 0..4 {
-            if in_draw[s] {
-                st[s] = Some(pack[next].draw_strength());
-                next += 1;
-            }
-        }
-        let best = st.iter().flatten().max().copied().unwrap_or(0);
-        let mut n = 0;
-        let mut last = 0;
-        for s in 0..4 {
-            in_draw[s] = st[s] == Some(best);
-            if in_draw[s] {
-                n += 1;
-                last = s;
-            }
-        }
-        if n == 1 {
-            return Seat::wrapping(last);
-        }
-    }
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -329,16 +305,22 @@ pub fn checksum(h: u64, r: &DealResult) -> u64 {
     mix(h, x)
 }
 
+/// The provisional starter of the match that begins at deal `k` of seed `seed`: the first draw
+/// (§4) with the draw stream of deal `k`, keeping no cards.
+fn match_starter(seed: u64, k: u64) -> Seat {
+    draw_for_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM + k), |_| {})
+}
+
 /// Plays `deals` random deals of seed `seed` as a chain of matches (a new match starts after each
 /// game over), through the fast path, allocating nothing per deal. Deal `k` uses the deck and the
 /// policy stream of deal `k` (see [`crate::setup`]).
 pub fn bench(variants: Variants, seed: u64, deals: u64) -> BenchTotals {
     let mut totals = BenchTotals::default();
-    let mut m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM)));
+    let mut m = Match::new(variants, match_starter(seed, 0));
     for k in 0..deals {
         if m.is_over() {
             totals.matches += 1;
-            m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM + k)));
+            m = Match::new(variants, match_starter(seed, k));
         }
         let (deck, rng) = deal_from_seed(seed, k);
         let mut st = State::new_unchecked(&m.setup(deck));
@@ -373,10 +355,10 @@ pub struct LegalTotals {
 /// them: a measure of legal-action generation in the search path.
 pub fn bench_legal(variants: Variants, seed: u64, deals: u64) -> LegalTotals {
     let mut totals = LegalTotals::default();
-    let mut m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM)));
+    let mut m = Match::new(variants, match_starter(seed, 0));
     for k in 0..deals {
         if m.is_over() {
-            m = Match::new(variants, draw_starter(&mut Rng::from_seed_stream(seed, FIRST_DRAW_STREAM + k)));
+            m = Match::new(variants, match_starter(seed, k));
         }
         let (deck, rng) = deal_from_seed(seed, k);
         let mut st = State::new_unchecked(&m.setup(deck));
@@ -416,15 +398,6 @@ mod tests {
             for (k, &pos) in want.iter().enumerate() {
                 assert_eq!(select(x, prefix, k as u32), pos, "{x:#x} k={k}");
             }
-        }
-    }
-
-    #[test]
-    fn draw_starter_agrees_with_first_draw() {
-        for s in 0..300 {
-            let a = draw_starter(&mut Rng::from_seed(s));
-            let b = crate::setup::first_draw(&mut Rng::from_seed(s)).starter;
-            assert_eq!(a, b, "seed {s}");
         }
     }
 }

@@ -18,26 +18,202 @@
 //! Every other deal must be finished.
 
 use cards::Seat;
-use cards::record::{DabaifenAction, DabaifenHand, GameKind, Record, diff_results};
+use cards::record::{GameKind, Record, diff_results};
 
-use crate::card::{Card, Cards, parse_rank};
+pub use crate::format::{DabaifenAction, DabaifenHand, DabaifenOutcome, DabaifenResult, TrumpRecord};
+
+use crate::card::{Card, Cards, UnknownCard, UnknownRank, parse_rank};
 use crate::game::Match;
-use crate::setup::DealSetup;
-use crate::state::{Action, Phase, State};
+use crate::setup::HandSetup;
+use crate::state::{Action, IllegalAction, Phase, State};
 use crate::variants::Variants;
 
 pub use cards::record::ReplayError;
 
-fn card(code: &str) -> Result<Card, String> {
-    code.parse::<Card>().map_err(|e| e.to_string())
+/// Why a recorded hand's deck or ranks cannot be read (`docs/record.md`, §Da Bai Fen).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandError {
+    /// A deck that is not 54 cards long.
+    #[error("deck has {0} cards; a Da Bai Fen deck has 54")]
+    DeckSize(usize),
+    /// A deck entry that is not a card code.
+    #[error("deck[{index}]: {code}")]
+    UnknownCard {
+        /// Its position in the deck, from 0.
+        index: usize,
+        /// The code as written.
+        code: UnknownCard,
+    },
+    /// A team's rank that is not a rank.
+    #[error("ranks[{team}]: {rank}")]
+    UnknownRank {
+        /// The team, 0 or 1.
+        team: usize,
+        /// The rank as written.
+        rank: UnknownRank,
+    },
 }
 
-fn card_set(field: &str, codes: &[String]) -> Result<Cards, String> {
+/// Why a recorded action cannot be applied to the deal (see the module documentation for how
+/// the record's actions map to the engine's); the text names the seat, the card and the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// A field's card code that is not a card (`declare`, `bury[2]`, `play[0]`).
+    #[error("{field}: {code}")]
+    UnknownCard {
+        /// The field and, for a list, the position in it.
+        field: String,
+        /// The code as written.
+        code: UnknownCard,
+    },
+    /// A burial or a play that names a card twice.
+    #[error("{field} lists {card} twice")]
+    Twice {
+        /// `bury` or `play`.
+        field: &'static str,
+        /// The card named twice.
+        card: Card,
+    },
+    /// An action after the end of the deal.
+    #[error("the deal is already over")]
+    DealOver,
+    /// A play by a seat whose turn it is not.
+    #[error("{seat} cannot {what}: it is {turn}'s turn")]
+    NotYourTurn {
+        /// The seat the record names.
+        seat: Seat,
+        /// What it tried to do (`play`).
+        what: &'static str,
+        /// The seat to move.
+        turn: Seat,
+    },
+    /// A second showing: the first one is final (§6).
+    #[error("{seat} cannot declare {card}: trumps were already declared (the first showing is final)")]
+    AlreadyDeclared {
+        /// The seat that showed.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+    },
+    /// A showing after the draw, when the trumps are fixed.
+    #[error("{seat} cannot declare {card}: trumps are already fixed")]
+    TrumpsFixed {
+        /// The seat that showed.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+    },
+    /// A `drawn` outside the draw.
+    #[error("drawn must be 1–48 (cards drawn when the card was shown), not {0}")]
+    Drawn(u8),
+    /// A showing of a card the seat is not dealt.
+    #[error("{seat} cannot declare {card}: {seat} does not hold it")]
+    NotHeld {
+        /// The seat that showed.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+    },
+    /// A showing before the seat draws the card.
+    #[error("{seat} cannot declare {card} at drawn {drawn}: {seat} draws it as card {position} of the draw")]
+    NotDrawnYet {
+        /// The seat that showed.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+        /// The record's `drawn`.
+        drawn: u8,
+        /// When the seat draws the card, from 1.
+        position: usize,
+    },
+    /// A showing at a poll the draw has already passed.
+    #[error("{seat} cannot declare {card} at drawn {drawn}: the draw is already at card {at}")]
+    DrawPast {
+        /// The seat that showed.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+        /// The record's `drawn`.
+        drawn: u8,
+        /// The card the draw is at.
+        at: u8,
+    },
+    /// An explicit decline by a seat that is not being asked whether to annul.
+    #[error("{seat} is not asked whether to annul now: {why}")]
+    NotAsked {
+        /// The seat that declined.
+        seat: Seat,
+        /// Why it is not asked, in words.
+        why: String,
+    },
+    /// An annulment the rules do not allow the seat (§12.5).
+    #[error("{seat} cannot annul: {why}")]
+    CannotAnnul {
+        /// The seat that annulled.
+        seat: Seat,
+        /// Why it may not, in words.
+        why: String,
+    },
+    /// An annulment during the draw.
+    #[error("{seat} cannot annul now")]
+    AnnulNotNow {
+        /// The seat that annulled.
+        seat: Seat,
+    },
+    /// A second burial.
+    #[error("{seat} cannot bury: the kitty is already buried")]
+    AlreadyBuried {
+        /// The seat that buried.
+        seat: Seat,
+    },
+    /// A burial by a seat that is not the starter.
+    #[error("{seat} cannot bury: {starter} is the starter")]
+    NotStarter {
+        /// The seat that buried.
+        seat: Seat,
+        /// The starter.
+        starter: Seat,
+    },
+    /// A play before the burial.
+    #[error("{seat} cannot play: {starter} must bury six cards first")]
+    BuryFirst {
+        /// The seat that played.
+        seat: Seat,
+        /// The starter, who buries.
+        starter: Seat,
+    },
+    /// The actions end before the deal does.
+    #[error("the record ends before the deal is over ({seat} to {what})")]
+    Unfinished {
+        /// The seat to move.
+        seat: Seat,
+        /// What it is asked to do (`bury`, `play`, …).
+        what: &'static str,
+    },
+    /// The engine refuses the action.
+    #[error(transparent)]
+    Illegal(#[from] IllegalAction),
+}
+
+/// The first recorded action of a deal that cannot be replayed, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("action {index}: {error}")]
+pub struct ActionFailed {
+    /// The action's position in the deal's actions, from 0 (the number of actions when the
+    /// actions end before the deal does).
+    pub index: usize,
+    /// Why it cannot be replayed.
+    pub error: ActionError,
+}
+
+fn card_set(field: &'static str, codes: &[String]) -> Result<Cards, ActionError> {
     let mut set = Cards::EMPTY;
     for (i, code) in codes.iter().enumerate() {
-        let c = card(code).map_err(|e| format!("{field}[{i}]: {e}"))?;
+        let c = code
+            .parse::<Card>()
+            .map_err(|code| ActionError::UnknownCard { field: format!("{field}[{i}]"), code })?;
         if !set.insert(c) {
-            return Err(format!("{field} lists {c} twice"));
+            return Err(ActionError::Twice { field, card: c });
         }
     }
     Ok(set)
@@ -55,19 +231,19 @@ pub fn variants_of(rec: &Record<DabaifenHand>) -> Result<Variants, ReplayError> 
 
 /// The setup of a recorded hand: card codes, deck size and ranks checked (duplicates and the
 /// other rules of a setup are checked by [`State::new`]).
-pub fn setup_of(hand: &DabaifenHand, variants: Variants) -> Result<DealSetup, String> {
+pub fn setup_of(hand: &DabaifenHand, variants: Variants) -> Result<HandSetup, HandError> {
     if hand.deck.len() != 54 {
-        return Err(format!("deck has {} cards; a Da Bai Fen deck has 54", hand.deck.len()));
+        return Err(HandError::DeckSize(hand.deck.len()));
     }
     let mut deck = [Card::BIG_JOKER; 54];
     for (i, code) in hand.deck.iter().enumerate() {
-        deck[i] = card(code).map_err(|e| format!("deck[{i}]: {e}"))?;
+        deck[i] = code.parse().map_err(|code| HandError::UnknownCard { index: i, code })?;
     }
     let mut ranks = [crate::Rank::Two; 2];
     for (t, r) in ranks.iter_mut().enumerate() {
-        *r = parse_rank(&hand.ranks[t]).map_err(|e| format!("ranks[{t}]: {e}"))?;
+        *r = parse_rank(&hand.ranks[t]).map_err(|rank| HandError::UnknownRank { team: t, rank })?;
     }
-    Ok(DealSetup {
+    Ok(HandSetup {
         deck,
         starter: hand.starter,
         first_deal: hand.first_deal,
@@ -89,53 +265,47 @@ fn pass_all_polls(st: &mut State) {
     }
 }
 
-fn expect_turn(st: &State, seat: Seat, what: &str) -> Result<(), String> {
+fn expect_turn(st: &State, seat: Seat, what: &'static str) -> Result<(), ActionError> {
     match st.to_move() {
-        None => Err("the deal is already over".into()),
+        None => Err(ActionError::DealOver),
         Some(s) if s == seat => Ok(()),
-        Some(s) => Err(format!("{seat} cannot {what}: it is {s}'s turn")),
+        Some(turn) => Err(ActionError::NotYourTurn { seat, what, turn }),
     }
 }
 
 /// Applies one recorded action (see the module documentation for how polls are passed).
-pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), String> {
+pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), ActionError> {
     match action {
         DabaifenAction::Declare { seat, card: code, drawn } => {
             let (seat, drawn) = (*seat, *drawn);
-            let c = card(code).map_err(|e| format!("declare: {e}"))?;
+            let card: Card =
+                code.parse().map_err(|code| ActionError::UnknownCard { field: "declare".into(), code })?;
             if st.phase() != Phase::Drawing {
                 return Err(match st.phase() {
-                    Phase::Over => "the deal is already over".into(),
-                    _ if st.declaration().is_some() => {
-                        format!(
-                            "{seat} cannot declare {c}: trumps were already declared (the first showing is final)"
-                        )
-                    }
-                    _ => format!("{seat} cannot declare {c}: trumps are already fixed"),
+                    Phase::Over => ActionError::DealOver,
+                    _ if st.declaration().is_some() => ActionError::AlreadyDeclared { seat, card },
+                    _ => ActionError::TrumpsFixed { seat, card },
                 });
             }
             if !(1..=48).contains(&drawn) {
-                return Err(format!("drawn must be 1–48 (cards drawn when the card was shown), not {drawn}"));
+                return Err(ActionError::Drawn(drawn));
             }
-            if let Some(e) = st.declaration_rank_error(seat, c) {
-                return Err(e.to_string());
+            if let Some(e) = st.declaration_rank_error(seat, card) {
+                return Err(e.into());
             }
             // Does the seat hold the card, and had it drawn it by then?
-            let pos = st.deck().iter().position(|&x| x == c).unwrap_or(53);
+            let pos = st.deck().iter().position(|&x| x == card).unwrap_or(53);
             let drawer = st.first_drawer().offset((pos & 3) as u8);
             if pos >= 48 || drawer != seat {
-                return Err(format!("{seat} cannot declare {c}: {seat} does not hold it"));
+                return Err(ActionError::NotHeld { seat, card });
             }
             if pos as u8 >= drawn {
-                return Err(format!(
-                    "{seat} cannot declare {c} at drawn {drawn}: {seat} draws it as card {} of the draw",
-                    pos + 1
-                ));
+                return Err(ActionError::NotDrawnYet { seat, card, drawn, position: pos + 1 });
             }
             // Pass every poll before (drawn, seat).
             loop {
                 if st.phase() != Phase::Drawing {
-                    return Err(format!("{seat} cannot declare {c}: trumps are already fixed"));
+                    return Err(ActionError::TrumpsFixed { seat, card });
                 }
                 let who = st.to_move().expect("a poll has an asked seat");
                 if st.drawn() > drawn || (st.drawn() == drawn && who == seat) {
@@ -144,27 +314,22 @@ pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), Str
                 st.apply_unchecked(Action::Pass);
             }
             if st.drawn() != drawn || st.to_move() != Some(seat) {
-                return Err(format!(
-                    "{seat} cannot declare {c} at drawn {drawn}: the draw is already at card {}",
-                    st.drawn()
-                ));
+                return Err(ActionError::DrawPast { seat, card, drawn, at: st.drawn() });
             }
-            st.apply(Action::Declare(c)).map_err(|e| e.to_string())
+            Ok(st.apply(Action::Declare(card))?)
         }
         DabaifenAction::Annul { seat, annul } => {
             let seat = *seat;
             pass_draw_polls(st);
             match st.phase() {
                 Phase::Annulling => {}
-                Phase::Over => return Err("the deal is already over".into()),
+                Phase::Over => return Err(ActionError::DealOver),
                 _ => return Err(cannot_annul(st, seat)),
             }
             if !*annul {
                 return match st.to_move() {
-                    Some(s) if s == seat => st.apply(Action::Pass).map_err(|e| e.to_string()),
-                    _ => {
-                        Err(format!("{seat} is not asked whether to annul now: {}", why_not_asked(st, seat)))
-                    }
+                    Some(s) if s == seat => Ok(st.apply(Action::Pass)?),
+                    _ => Err(ActionError::NotAsked { seat, why: why_not_asked(st, seat) }),
                 };
             }
             while st.phase() == Phase::Annulling && st.to_move() != Some(seat) {
@@ -173,30 +338,30 @@ pub fn apply_recorded(st: &mut State, action: &DabaifenAction) -> Result<(), Str
             if st.phase() != Phase::Annulling {
                 return Err(cannot_annul(st, seat));
             }
-            st.apply(Action::Annul).map_err(|e| e.to_string())
+            Ok(st.apply(Action::Annul)?)
         }
         DabaifenAction::Bury { seat, cards } => {
             pass_all_polls(st);
             let set = card_set("bury", cards)?;
             if st.phase() != Phase::Burying {
                 return Err(match st.phase() {
-                    Phase::Over => "the deal is already over".into(),
-                    _ => format!("{seat} cannot bury: the kitty is already buried"),
+                    Phase::Over => ActionError::DealOver,
+                    _ => ActionError::AlreadyBuried { seat: *seat },
                 });
             }
             if st.to_move() != Some(*seat) {
-                return Err(format!("{seat} cannot bury: {} is the starter", st.starter()));
+                return Err(ActionError::NotStarter { seat: *seat, starter: st.starter() });
             }
-            st.apply(Action::Bury(set)).map_err(|e| e.to_string())
+            Ok(st.apply(Action::Bury(set))?)
         }
         DabaifenAction::Play { seat, cards } => {
             pass_all_polls(st);
             let set = card_set("play", cards)?;
             if st.phase() == Phase::Burying {
-                return Err(format!("{seat} cannot play: {} must bury six cards first", st.starter()));
+                return Err(ActionError::BuryFirst { seat: *seat, starter: st.starter() });
             }
             expect_turn(st, *seat, "play")?;
-            st.apply(Action::Play(set)).map_err(|e| e.to_string())
+            Ok(st.apply(Action::Play(set))?)
         }
     }
 }
@@ -216,23 +381,24 @@ fn why_not_asked(st: &State, seat: Seat) -> String {
     }
 }
 
-fn cannot_annul(st: &State, seat: Seat) -> String {
-    match st.phase() {
+fn cannot_annul(st: &State, seat: Seat) -> ActionError {
+    let why = match st.phase() {
         Phase::Burying | Phase::Playing => {
             if st.trump().is_some()
                 && !(st.dealt(seat) & st.tables().map_or(Cards::EMPTY, |t| t.trumps())).is_empty()
             {
-                format!("{seat} cannot annul: {}", why_not_asked(st, seat))
+                why_not_asked(st, seat)
             } else if seat == st.starter() && st.variants().annul == crate::Annul::NonStartersOnly {
-                format!("{seat} cannot annul: under annul non_starters_only the starter may not annul")
+                "under annul non_starters_only the starter may not annul".into()
             } else if st.annul_declined().any(|s| s == seat) {
-                format!("{seat} cannot annul: it was already asked and kept the deal")
+                "it was already asked and kept the deal".into()
             } else {
-                format!("{seat} cannot annul: the annulment comes before the burial")
+                "the annulment comes before the burial".into()
             }
         }
-        _ => format!("{seat} cannot annul now"),
-    }
+        _ => return ActionError::AnnulNotNow { seat },
+    };
+    ActionError::CannotAnnul { seat, why }
 }
 
 /// What the seat to move is asked to do, in words (`"bury"`, `"play"`, …).
@@ -245,13 +411,13 @@ fn pending_what(st: &State) -> &'static str {
     }
 }
 
-/// Replays the actions of one hand from its state; `Err((action index, reason))` on the first
-/// illegal one, or `(actions.len(), reason)` when the actions end before the deal does.
-pub fn replay_actions(st: &mut State, actions: &[DabaifenAction]) -> Result<(), (usize, String)> {
+/// Replays the actions of one hand from its state; an error names the first illegal one, or
+/// index `actions.len()` when the actions end before the deal does.
+pub fn replay_actions(st: &mut State, actions: &[DabaifenAction]) -> Result<(), ActionFailed> {
     replay_actions_unfinished(st, actions)?;
-    if let Some(s) = st.to_move() {
+    if let Some(seat) = st.to_move() {
         let what = pending_what(st);
-        return Err((actions.len(), format!("the record ends before the deal is over ({s} to {what})")));
+        return Err(ActionFailed { index: actions.len(), error: ActionError::Unfinished { seat, what } });
     }
     Ok(())
 }
@@ -259,17 +425,36 @@ pub fn replay_actions(st: &mut State, actions: &[DabaifenAction]) -> Result<(), 
 /// Replays the actions of a deal that may be unfinished (a record's last deal): like
 /// [`replay_actions`], but when passing every pending poll after the last action does not end the
 /// deal, the deal is left where its actions leave it, its pending polls unanswered.
-pub fn replay_actions_unfinished(st: &mut State, actions: &[DabaifenAction]) -> Result<(), (usize, String)> {
-    for (i, a) in actions.iter().enumerate() {
+pub fn replay_actions_unfinished(st: &mut State, actions: &[DabaifenAction]) -> Result<(), ActionFailed> {
+    for (index, a) in actions.iter().enumerate() {
         if st.phase() == Phase::Over {
-            return Err((i, "the deal is already over".into()));
+            return Err(ActionFailed { index, error: ActionError::DealOver });
         }
-        apply_recorded(st, a).map_err(|e| (i, e))?;
+        apply_recorded(st, a).map_err(|error| ActionFailed { index, error })?;
     }
     let mut passed = st.clone();
     pass_all_polls(&mut passed);
     if passed.phase() == Phase::Over {
         *st = passed;
+    }
+    Ok(())
+}
+
+/// Replays the actions of a record cut at a position (a puzzle's hand): like
+/// [`replay_actions_unfinished`], and when the actions end in the draw or at the annulment polls
+/// and passing every pending poll brings the deal to the starter's burial (docs/rules/dabaifen.md
+/// §5–§7), the deal stands at the burial. A record leaves passes implicit, so the record of a deal
+/// cut at the burial where nobody declared (the kitty turned up fixed the trumps, §5) and nobody
+/// was asked to annul has no action at all: without this it would stand at the first draw poll.
+/// A record cut later than the burial replays as with [`replay_actions_unfinished`].
+pub fn replay_to_position(st: &mut State, actions: &[DabaifenAction]) -> Result<(), ActionFailed> {
+    replay_actions_unfinished(st, actions)?;
+    if matches!(st.phase(), Phase::Drawing | Phase::Annulling) {
+        let mut passed = st.clone();
+        pass_all_polls(&mut passed);
+        if passed.phase() == Phase::Burying {
+            *st = passed;
+        }
     }
     Ok(())
 }
@@ -281,7 +466,7 @@ pub struct ReplayedHand {
     /// (then [`State::result`] is `None`).
     pub state: State,
     /// Differences between the stored result and the replayed one (`result.x: …` lines).
-    pub diffs: Vec<String>,
+    pub differences: Vec<String>,
 }
 
 /// A replayed record: the hands replayed so far, and the error that stopped it, if any.
@@ -298,14 +483,14 @@ pub struct Replay {
 impl Replay {
     /// True when every action was legal and every stored result matched.
     pub fn is_clean(&self) -> bool {
-        self.error.is_none() && self.hands.iter().all(|h| h.diffs.is_empty())
+        self.error.is_none() && self.hands.iter().all(|h| h.differences.is_empty())
     }
 
     /// Every stored-result difference, as `hand H: result.x: …` lines.
     pub fn differences(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (i, h) in self.hands.iter().enumerate() {
-            for d in &h.diffs {
+            for d in &h.differences {
                 out.push(format!("hand {i}: {d}"));
             }
         }
@@ -313,7 +498,7 @@ impl Replay {
     }
 }
 
-fn chain_error(prev: usize, m: &Match, setup: &DealSetup, hand: &DabaifenHand) -> Option<String> {
+fn chain_error(prev: usize, m: &Match, setup: &HandSetup, hand: &DabaifenHand) -> Option<String> {
     if m.is_over() {
         return Some(format!("the game ended with hand {prev}; a record holds one match"));
     }
@@ -371,7 +556,7 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
         let setup = match setup_of(hand, variants) {
             Ok(s) => s,
             Err(e) => {
-                out.error = Some(err(None, e));
+                out.error = Some(err(None, e.to_string()));
                 return out;
             }
         };
@@ -388,8 +573,8 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
                 return out;
             }
         };
-        if let Err((i, reason)) = replay_actions_unfinished(&mut st, &hand.actions) {
-            out.error = Some(err(Some(i), reason));
+        if let Err(ActionFailed { index, error }) = replay_actions_unfinished(&mut st, &hand.actions) {
+            out.error = Some(err(Some(index), error.to_string()));
             return out;
         }
         let Some(result) = st.result().cloned() else {
@@ -403,19 +588,19 @@ pub fn replay(rec: &Record<DabaifenHand>) -> Replay {
                 ));
                 return out;
             }
-            let diffs = match hand.result {
+            let differences = match hand.result {
                 Some(_) => vec![format!(
                     "result: the record has a result but the deal is unfinished ({turn} to {what})"
                 )],
                 None => Vec::new(),
             };
-            out.hands.push(ReplayedHand { state: st, diffs });
+            out.hands.push(ReplayedHand { state: st, differences });
             return out;
         };
-        let diffs =
+        let differences =
             hand.result.as_ref().map_or(Vec::new(), |stored| diff_results(stored, &result.to_record()));
         m.get_or_insert_with(|| Match::resume(&setup)).record(&result);
-        out.hands.push(ReplayedHand { state: st, diffs });
+        out.hands.push(ReplayedHand { state: st, differences });
     }
     out
 }
@@ -458,6 +643,8 @@ pub fn hand_record(st: &State) -> DabaifenHand {
         first_deal: st.is_first_deal(),
         open: st.is_open(),
         ranks: st.ranks().map(|r| r.to_string()),
+        seed: None,
+        commitment: None,
         deck: st.deck().iter().map(|c| c.to_string()).collect(),
         actions: record_actions(st),
         result: st.result().map(|r| r.to_record()),

@@ -1,7 +1,7 @@
 //! Scoring a deal (§9), rank progression, next starter and game end (§10), and the result object.
 
+use crate::format::{DabaifenOutcome, DabaifenResult, TrumpRecord};
 use cards::Seat;
-use cards::record::{DabaifenOutcome, DabaifenResult, TrumpRecord};
 
 use crate::card::{Cards, Rank, points};
 use crate::trump::Trump;

@@ -19,7 +19,7 @@ pub const FIRST_DRAW_STREAM: u64 = 1 << 48;
 
 /// Everything that fixes a deal before anyone acts; checked by [`crate::State::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DealSetup {
+pub struct HandSetup {
     /// The pack after shuffling and cutting, top card first (§4).
     pub deck: [Card; 54],
     /// The starter who draws first: provisional in a first or an open deal (record `starter`).
@@ -34,10 +34,34 @@ pub struct DealSetup {
     pub variants: Variants,
 }
 
-impl DealSetup {
+impl HandSetup {
     /// The first deal of a match with `starter` as provisional starter.
-    pub fn first(deck: [Card; 54], starter: Seat, variants: Variants) -> DealSetup {
-        DealSetup { deck, starter, first_deal: true, open: false, ranks: [Rank::Two; 2], variants }
+    pub fn first(deck: [Card; 54], starter: Seat, variants: Variants) -> HandSetup {
+        HandSetup { deck, starter, first_deal: true, open: false, ranks: [Rank::Two; 2], variants }
+    }
+}
+
+/// The starting conditions a duplicate board fixes for every table that plays it
+/// (`docs/dabaifen.md`, "Duplicate boards"): a later deal (not a first deal, §4, nor an open
+/// one, §6) whose starter and team ranks are the board's, dealt from the board's table seed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BoardStart {
+    /// The starter (§3): he draws first, takes the kitty and leads, and his team declares.
+    pub starter: Seat,
+    /// Both teams' rank, hence the trump rank (§3, §12.2).
+    pub rank: Rank,
+}
+
+impl BoardStart {
+    /// Board `board` (from 0): the starter moves one seat on every board, as the dealer of
+    /// bridge boards does, so that in every four boards each seat starts once; both teams play
+    /// at rank 2 on the first four boards, 3 on the next four, and so on up to K, then from 2
+    /// again (A is left out: under `game_end: reach_ace` a team at A has won, §10).
+    pub fn of_board(board: u32) -> BoardStart {
+        BoardStart {
+            starter: Seat::wrapping((board % 4) as usize),
+            rank: Rank::ALL[(board / 4 % 12) as usize],
+        }
     }
 }
 
@@ -99,11 +123,18 @@ pub struct FirstDraw {
 /// for highest draw again, in seat order, from the rest of the same pack (a fresh pack shuffled with
 /// `rng` if it runs out).
 pub fn first_draw(rng: &mut Rng) -> FirstDraw {
+    let mut rounds = Vec::new();
+    let starter = draw_for_starter(rng, |round| rounds.push(round));
+    FirstDraw { starter, rounds }
+}
+
+/// The draw of [`first_draw`] without keeping the cards: the provisional starter, each round's
+/// cards told to `on_round` (`None` for a seat that did not draw in that round).
+pub(crate) fn draw_for_starter(rng: &mut Rng, mut on_round: impl FnMut([Option<Card>; 4])) -> Seat {
     let mut pack = canonical_deck();
     rng.shuffle(&mut pack);
     let mut next = 0usize;
     let mut in_draw = [true; 4];
-    let mut rounds = Vec::new();
     loop {
         let needed = in_draw.iter().filter(|&&b| b).count();
         if next + needed > pack.len() {
@@ -118,20 +149,20 @@ pub fn first_draw(rng: &mut Rng) -> FirstDraw {
                 next += 1;
             }
         }
-        rounds.push(round);
+        on_round(round);
         let best = round.iter().flatten().map(|c| c.draw_strength()).max().unwrap_or(0);
         for s in 0..4 {
             in_draw[s] = round[s].is_some_and(|c| c.draw_strength() == best);
         }
-        let tied: Vec<usize> = (0..4).filter(|&s| in_draw[s]).collect();
-        if tied.len() == 1 {
-            return FirstDraw { starter: Seat::wrapping(tied[0]), rounds };
+        let mut tied = (0..4).filter(|&s| in_draw[s]);
+        if let (Some(only), None) = (tied.next(), tied.next()) {
+            return Seat::wrapping(only);
         }
     }
 }
 
 /// Checks a setup (used by [`crate::State::new`]).
-pub(crate) fn check(setup: &DealSetup) -> Result<(), SetupError> {
+pub(crate) fn check(setup: &HandSetup) -> Result<(), SetupError> {
     let mut seen = [usize::MAX; 54];
     for (i, c) in setup.deck.iter().enumerate() {
         let n = c.number() as usize;
@@ -185,8 +216,30 @@ mod tests {
     }
 
     #[test]
+    fn boards_rotate_the_starter_and_step_the_rank_every_four() {
+        let starts: Vec<(usize, Rank)> =
+            (0..9).map(BoardStart::of_board).map(|b| (b.starter.index(), b.rank)).collect();
+        assert_eq!(
+            starts,
+            [
+                (0, Rank::Two),
+                (1, Rank::Two),
+                (2, Rank::Two),
+                (3, Rank::Two),
+                (0, Rank::Three),
+                (1, Rank::Three),
+                (2, Rank::Three),
+                (3, Rank::Three),
+                (0, Rank::Four)
+            ]
+        );
+        assert_eq!(BoardStart::of_board(47).rank, Rank::King);
+        assert_eq!(BoardStart::of_board(48).rank, Rank::Two);
+    }
+
+    #[test]
     fn setup_checks() {
-        let mut s = DealSetup::first(canonical_deck(), Seat::ALL[0], Variants::STANDARD);
+        let mut s = HandSetup::first(canonical_deck(), Seat::ALL[0], Variants::STANDARD);
         assert_eq!(check(&s), Ok(()));
         s.deck[5] = s.deck[2];
         assert_eq!(check(&s).unwrap_err().to_string(), "deck[5]: duplicate card 4S (already at deck[2])");

@@ -29,7 +29,7 @@ use cards::Seat;
 
 use crate::card::{Card, Cards, Rank, codes, points};
 use crate::score::{self, DealEnd, DealResult, Outcome};
-use crate::setup::{self, DealSetup, SetupError};
+use crate::setup::{self, HandSetup, SetupError};
 use crate::trump::{EffSuit, Tables, Trump};
 use crate::variants::{Annul, FirstDrawer, Revoke, Variants};
 
@@ -381,7 +381,7 @@ fn set_codes(set: u64, t: Option<&Tables>) -> String {
 impl State {
     /// Checks a setup and deals: the state waits for the first poll of the draw (or has gone on
     /// to the kitty, the annulment polls or the burial if nobody can be asked).
-    pub fn new(setup: &DealSetup) -> Result<State, SetupError> {
+    pub fn new(setup: &HandSetup) -> Result<State, SetupError> {
         setup::check(setup)?;
         Ok(State::new_unchecked(setup))
     }
@@ -389,7 +389,7 @@ impl State {
     /// [`State::new`] without the checks, for a setup known to be valid (e.g. made by a
     /// [`crate::Match`] from a shuffled deck).
     #[inline]
-    pub fn new_unchecked(setup: &DealSetup) -> State {
+    pub fn new_unchecked(setup: &HandSetup) -> State {
         let first_drawer = match setup.variants.first_drawer {
             FirstDrawer::Starter => setup.starter,
             FirstDrawer::StarterRight => setup.starter.next(),
@@ -476,8 +476,8 @@ impl State {
     }
 
     /// The setup this deal was made from.
-    pub fn setup(&self) -> DealSetup {
-        DealSetup {
+    pub fn setup(&self) -> HandSetup {
+        HandSetup {
             deck: self.deck,
             starter: self.provisional,
             first_deal: self.first_deal,
@@ -617,7 +617,7 @@ impl State {
     }
 
     /// The result as the record format's result object, once the deal is over.
-    pub fn to_record_result(&self) -> Option<cards::record::DabaifenResult> {
+    pub fn to_record_result(&self) -> Option<crate::format::DabaifenResult> {
         self.result.as_ref().map(DealResult::to_record)
     }
 

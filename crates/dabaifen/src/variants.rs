@@ -78,7 +78,7 @@ pub enum VariantError {
     #[error("unknown rules preset {0:?}; Da Bai Fen has the preset \"standard\"")]
     UnknownPreset(String),
     /// No such variant.
-    #[error("unknown variant `{0}`; Da Bai Fen's variants are {names}", names = NAMES.join(", "))]
+    #[error("unknown variant `{0}`; Da Bai Fen's variants are {names}", names = VARIANT_NAMES.join(", "))]
     UnknownVariant(String),
     /// A value the variant does not have.
     #[error("variant `{name}`: unknown value {value:?}; expected {expected}")]
@@ -92,13 +92,14 @@ pub enum VariantError {
     },
 }
 
-const NAMES: [&str; 5] = ["revoke", "kitty_multiplier", "first_drawer", "game_end", "annul"];
+/// The variant names, in the rules file's order.
+pub const VARIANT_NAMES: [&str; 5] = ["revoke", "kitty_multiplier", "first_drawer", "game_end", "annul"];
 
 /// Written as a map of every variant name to its text value, in the order of §11.
 impl serde::Serialize for Variants {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(NAMES.len()))?;
+        let mut m = s.serialize_map(Some(VARIANT_NAMES.len()))?;
         for (n, v) in self.entries() {
             m.serialize_entry(n, v)?;
         }
@@ -111,7 +112,7 @@ impl serde::Serialize for Variants {
 impl<'de> serde::Deserialize<'de> for Variants {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variants, D::Error> {
         let map = <record::Variants as serde::Deserialize>::deserialize(d)?;
-        if let Some(missing) = NAMES.iter().find(|n| !map.0.contains_key(**n)) {
+        if let Some(missing) = VARIANT_NAMES.iter().find(|n| !map.0.contains_key(**n)) {
             return Err(serde::de::Error::custom(format!("variant `{missing}` is missing")));
         }
         Variants::STANDARD.with_overrides(&map).map_err(serde::de::Error::custom)
@@ -121,8 +122,10 @@ impl<'de> serde::Deserialize<'de> for Variants {
 /// The TypeScript type of the variants' JSON: each name with its values (feature `ts`).
 #[cfg(feature = "ts")]
 pub(crate) fn ts_type() -> String {
-    let fields: Vec<String> =
-        NAMES.iter().map(|n| format!("{n}: {}", cards::ts_union(values(n).iter().copied()))).collect();
+    let fields: Vec<String> = VARIANT_NAMES
+        .iter()
+        .map(|n| format!("{n}: {}", cards::ts_union(values(n).iter().copied())))
+        .collect();
     format!("{{ {} }}", fields.join(", "))
 }
 
@@ -294,7 +297,7 @@ mod tests {
 
     #[test]
     fn every_variant_value_round_trips() {
-        for name in NAMES {
+        for name in VARIANT_NAMES {
             for value in values(name) {
                 let v = Variants::from_record("standard", &overrides(&[(name, value)])).unwrap();
                 assert!(v.entries().contains(&(name, value)), "{name}={value}");

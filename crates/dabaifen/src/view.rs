@@ -16,7 +16,7 @@
 use cards::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
-use crate::account::Account;
+use crate::account::Settlement;
 use crate::card::{Card, Cards, Rank};
 use crate::score::DealResult;
 use crate::score::Outcome;
@@ -107,7 +107,7 @@ pub struct View {
     /// The result, once the deal is over.
     pub result: Option<DealResult>,
     /// The account, once the deal is over.
-    pub account: Option<Account>,
+    pub account: Option<Settlement>,
 }
 
 impl View {
@@ -177,7 +177,7 @@ impl State {
             revoke: self.revoke,
             result: self.result.clone(),
             account: over.then(|| {
-                let mut a = self.account();
+                let mut a = self.settlement();
                 a.lines.retain(|l| !matches!(l, crate::account::Event::KeptDeal { .. }));
                 a
             }),
@@ -284,7 +284,7 @@ impl State {
 mod tests {
     use super::*;
     use crate::random::RandomPolicy;
-    use crate::setup::{DealSetup, deal_from_seed};
+    use crate::setup::{HandSetup, deal_from_seed};
 
     /// In the first deal the starter is provisional until trumps are fixed; in a later deal that
     /// is not open it is settled from the start.
@@ -292,7 +292,7 @@ mod tests {
     fn the_starter_is_settled_once_trumps_are_fixed_in_a_first_deal() {
         for seed in 0..10 {
             let (deck, rng) = deal_from_seed(seed, 0);
-            let setup = DealSetup::first(deck, Seat::ALL[(seed % 4) as usize], Variants::STANDARD);
+            let setup = HandSetup::first(deck, Seat::ALL[(seed % 4) as usize], Variants::STANDARD);
             let mut st = State::new(&setup).unwrap();
             assert!(!st.view(Seat::ALL[0]).starter_settled());
             let mut policy = RandomPolicy::new(rng);
@@ -301,7 +301,7 @@ mod tests {
                 assert_eq!(v.starter_settled(), v.trump.is_some(), "seed {seed}");
                 st.apply(policy.choose(&st)).unwrap();
             }
-            let later = DealSetup { first_deal: false, ..setup };
+            let later = HandSetup { first_deal: false, ..setup };
             assert!(State::new(&later).unwrap().view(Seat::ALL[2]).starter_settled());
         }
     }

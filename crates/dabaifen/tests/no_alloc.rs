@@ -45,7 +45,7 @@ fn random_playouts_and_legal_action_enumeration_do_not_allocate() {
     assert!(l.lead_calls > 0 && l.follow_calls > 0);
     assert_eq!(after - before, 0, "allocations during 3,300 playouts");
     // The counter does count: the convenience `legal_actions` allocates its Vec.
-    let st = dabaifen::State::new(&dabaifen::DealSetup::first(
+    let st = dabaifen::State::new(&dabaifen::HandSetup::first(
         dabaifen::deck_from_seed(1, 0),
         cards::Seat::ALL[0],
         v,

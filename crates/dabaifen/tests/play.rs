@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use dabaifen::{
-    Action, DealSetup, IllegalAction, KittyMultiplier, Outcome, Phase, Rank, Revoke, State, Suit, Trump,
+    Action, HandSetup, IllegalAction, KittyMultiplier, Outcome, Phase, Rank, Revoke, State, Suit, Trump,
 };
 
 /// Trumps hearts and 8 (the example of §2), starter 0 (team 0 at 8), seat 2 shows 8H after the
@@ -16,7 +16,7 @@ use dabaifen::{
 /// | 1 | 8D 9H 7H | JS TS 3S | 6D 5D | AC KC QC JC |
 /// | 2 | SJ 8H AH | 9S 7S 6S 4S 2S | 9D 7D 4D 3D | |
 /// | 3 | KH QH JH TH 6H 5H 3H 2H | | KD QD JD TD | |
-fn hearts_and_8() -> DealSetup {
+fn hearts_and_8() -> HandSetup {
     setup(
         0,
         ['8', '2'],
@@ -291,7 +291,7 @@ fn revoke_penalize_ends_the_deal_scored_against_the_offending_declarers() {
     // The lead is shown to everyone; the account names a stronger card another seat held.
     let v = st.view(seat(2));
     assert_eq!(v.tricks[0].plays[0].cards.len(), 4);
-    let text = st.account().to_string();
+    let text = st.settlement().to_string();
     assert!(
         text.contains("seat 0 led AS KS QS 5S: a revoke; 5S is not a top card (seat 1 holds JS)"),
         "{text}"

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use cards::{Rng, Seat};
 use dabaifen::random::RandomPolicy;
 use dabaifen::record::{hand_record, replay_actions};
-use dabaifen::{Action, Card, Cards, DealSetup, Outcome, Phase, Rank, State, Variants, card::points};
+use dabaifen::{Action, Card, Cards, HandSetup, Outcome, Phase, Rank, State, Variants, card::points};
 use proptest::prelude::*;
 
 fn variants(i: u8) -> Variants {
@@ -30,7 +30,7 @@ fn variants(i: u8) -> Variants {
     v
 }
 
-fn random_setup(seed: u64, vi: u8) -> DealSetup {
+fn random_setup(seed: u64, vi: u8) -> HandSetup {
     let mut rng = Rng::from_seed_stream(seed, 99);
     let mut deck = dabaifen::setup::canonical_deck();
     rng.shuffle(&mut deck);
@@ -38,7 +38,7 @@ fn random_setup(seed: u64, vi: u8) -> DealSetup {
     let kind = rng.below(4);
     let top = if v.game_end == dabaifen::GameEnd::ReachAce { 12 } else { 13 };
     let ranks = [Rank::from_index(rng.below(top) as u8), Rank::from_index(rng.below(top) as u8)];
-    DealSetup {
+    HandSetup {
         deck,
         starter: Seat::wrapping(rng.below(4) as usize),
         first_deal: kind == 0,
@@ -258,7 +258,7 @@ fn check_state(st: &State, rng: &mut Rng) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn play_checked(setup: &DealSetup, seed: u64) -> Result<State, TestCaseError> {
+fn play_checked(setup: &HandSetup, seed: u64) -> Result<State, TestCaseError> {
     let mut st = State::new(setup).unwrap();
     let mut policy = RandomPolicy::new(Rng::from_seed_stream(seed, 7));
     let mut rng = Rng::from_seed_stream(seed, 8);

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use cards::record::{DabaifenHand, parse_as, to_pretty_json};
+use cards::record::{parse_as, to_pretty_json};
+use dabaifen::record::DabaifenHand;
 use dabaifen::record::{hand_record, match_record, replay};
 
 fn files(dir: &str) -> Vec<std::path::PathBuf> {
@@ -66,7 +67,7 @@ fn every_illegal_record_fails_with_its_message() {
 
 #[test]
 fn stored_results_that_differ_are_reported_field_by_field() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hearts-and-8-trick-by-trick.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hearts_and_8_trick_by_trick.json");
     let mut rec = parse_as::<DabaifenHand>(&std::fs::read_to_string(path).unwrap()).unwrap();
     let r = rec.hands[0].result.as_mut().unwrap();
     r.defender_points = Some(30);
@@ -116,7 +117,7 @@ fn an_unfinished_last_deal_replays_without_a_result_where_its_actions_leave_it()
 
 #[test]
 fn a_deal_cut_in_the_draw_stays_in_the_draw() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid-draw.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid_draw.json");
     let rec = parse_as::<DabaifenHand>(&std::fs::read_to_string(path).unwrap()).unwrap();
     let st = &replay(&rec).hands[0].state;
     // Trump rank 8: seat 1 draws 8D as card 14, the first card anyone may show; nobody has
@@ -128,9 +129,9 @@ fn a_deal_cut_in_the_draw_stays_in_the_draw() {
 
 #[test]
 fn a_stored_result_on_an_unfinished_deal_is_a_difference() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid-play.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unfinished/mid_play.json");
     let mut rec = parse_as::<DabaifenHand>(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let done = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hearts-and-8-trick-by-trick.json");
+    let done = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hearts_and_8_trick_by_trick.json");
     let done = parse_as::<DabaifenHand>(&std::fs::read_to_string(done).unwrap()).unwrap();
     rec.hands[0].result = done.hands[0].result.clone();
     let rep = replay(&rec);
@@ -141,4 +142,47 @@ fn a_stored_result_on_an_unfinished_deal_is_a_difference() {
             "hand 0: result: the record has a result but the deal is unfinished (seat 0 to play)".to_string()
         ]
     );
+}
+
+/// A record cut at the burial of a deal where nobody declared and nobody was asked to annul has
+/// no action (passes are implicit): `replay_to_position` brings it to the burial, where
+/// `replay_actions_unfinished` leaves it at the first draw poll.
+#[test]
+fn a_record_cut_at_a_burial_without_a_declaration_replays_to_the_burial() {
+    use dabaifen::record::{replay_actions_unfinished, replay_to_position, setup_of};
+    use dabaifen::{Action, HandSetup, Phase, Rank, State, Variants, deck_from_seed};
+    let mut found = 0;
+    for deal in 0..400u64 {
+        let setup = HandSetup {
+            deck: deck_from_seed(27, deal),
+            starter: cards::Seat::wrapping((deal % 4) as usize),
+            first_deal: false,
+            open: false,
+            ranks: [Rank::Two; 2],
+            variants: Variants::STANDARD,
+        };
+        let mut st = State::new(&setup).unwrap();
+        while matches!(st.phase(), Phase::Drawing | Phase::Annulling) {
+            st.apply(Action::Pass).unwrap();
+        }
+        let rec = hand_record(&st);
+        if st.phase() != Phase::Burying || !rec.actions.is_empty() {
+            continue;
+        }
+        found += 1;
+        let fresh = || State::new(&setup_of(&rec, Variants::STANDARD).unwrap()).unwrap();
+        let mut old = fresh();
+        replay_actions_unfinished(&mut old, &rec.actions).unwrap();
+        assert_eq!(old.phase(), Phase::Drawing, "deal {deal}: the plain replay stops at the draw");
+        let mut at = fresh();
+        replay_to_position(&mut at, &rec.actions).unwrap();
+        assert_eq!(at.phase(), Phase::Burying, "deal {deal}");
+        assert_eq!(at.to_move(), st.to_move(), "deal {deal}");
+        assert_eq!(at.legal_actions(), st.legal_actions(), "deal {deal}");
+        assert_eq!(hand_record(&at), rec, "deal {deal}");
+        if found == 3 {
+            break;
+        }
+    }
+    assert_eq!(found, 3, "deals of seed 27 where nobody declares nor annuls");
 }

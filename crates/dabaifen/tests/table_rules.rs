@@ -6,10 +6,10 @@
 
 use cards::{Rng, Seat, Viewer};
 use dabaifen::random::RandomPolicy;
-use dabaifen::{Action, Cards, DealSetup, LegalSummary, Phase, Rank, Revoke, State, Trick, Variants};
+use dabaifen::{Action, Cards, HandSetup, LegalSummary, Phase, Rank, Revoke, State, Trick, Variants};
 use proptest::prelude::*;
 
-fn random_setup(seed: u64, vi: u8) -> DealSetup {
+fn random_setup(seed: u64, vi: u8) -> HandSetup {
     let mut rng = Rng::from_seed_stream(seed, 99);
     let mut deck = dabaifen::setup::canonical_deck();
     rng.shuffle(&mut deck);
@@ -22,7 +22,7 @@ fn random_setup(seed: u64, vi: u8) -> DealSetup {
     }
     let kind = rng.below(4);
     let ranks = [Rank::from_index(rng.below(12) as u8), Rank::from_index(rng.below(12) as u8)];
-    DealSetup {
+    HandSetup {
         deck,
         starter: Seat::wrapping(rng.below(4) as usize),
         first_deal: kind == 0,

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use cards::record::{MadiaoOutcome, MadiaoResult};
+use crate::format::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Halves, Seat};
 use serde::{Deserialize, Serialize, Serializer};
 

@@ -12,6 +12,7 @@
 //!   and after the four lowest): seat `i` draws the `i`-th card of the canonical pack partly
 //!   shuffled ([`BankerDraw::from_rng`]); the highest card banks (§2).
 //! - stream `4k + 2`: the random policy's choices during hand `k` ([`crate::random`]).
+//! - stream `4k + 3`: the stake of hand `k` when a simulation names stakes ([`stake_from_seed`]).
 
 use cards::{BySeat, Rng, Seat};
 
@@ -177,6 +178,14 @@ impl BankerDraw {
     pub fn from_seed(seed: u64, k: u64) -> BankerDraw {
         BankerDraw::from_rng(&mut Rng::from_seed_stream(seed, k.wrapping_mul(4).wrapping_add(1)))
     }
+}
+
+/// The stake of hand `k` of `seed` for a simulation whose stakes go up to `max` chips: an even
+/// number from 2 to `max` (`max` taken down to an even number, at least 2), each equally likely,
+/// drawn on stream `4k + 3`.
+pub fn stake_from_seed(seed: u64, k: u64, max: u32) -> u32 {
+    let evens = (max / 2).max(1);
+    2 * (1 + Rng::from_seed_stream(seed, k.wrapping_mul(4).wrapping_add(3)).below(evens))
 }
 
 /// The random policy's generator for hand `k` of the seed `seed`.

@@ -1,7 +1,7 @@
 //! §7 A match: hands chained by their next banker, until the match ends.
 
+use crate::format::{MadiaoOutcome, MadiaoResult};
 use cards::Seat;
-use cards::record::{MadiaoOutcome, MadiaoResult};
 
 use crate::card::Card;
 use crate::deal::BankerDraw;

@@ -52,6 +52,7 @@ pub mod card;
 pub mod deal;
 pub mod declare;
 pub mod figures;
+mod format;
 pub mod game;
 pub mod random;
 pub mod record;

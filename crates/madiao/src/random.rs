@@ -19,7 +19,7 @@
 //! Every legal action has a positive probability: any card may be led; any card may be sloughed;
 //! any capture may be made; under `penalty` any card may be discarded face up.
 
-use cards::record::{MadiaoOutcome, MadiaoResult};
+use crate::format::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Rng, Seat};
 
 use crate::card::{Card, canonical_deck};
@@ -240,6 +240,12 @@ pub fn bench(seed: u64, hands: u64, variants: Variants, policy: RandomPolicy) ->
 pub struct SimHand {
     /// The hand number in the simulation (from 0).
     pub number: u64,
+    /// The seed the hand was dealt from: its match's seed ([`cards::deal::sim_match_seed`]).
+    pub seed: u64,
+    /// The match's number in the simulation (from 0).
+    pub match_index: u32,
+    /// The hand's number in its match (from 0): its deck is `deck_from_seed(seed, hand)`.
+    pub hand: u64,
     /// True for the first hand of a match.
     pub new_match: bool,
     /// The draw that chose this hand's banker, when one was made.
@@ -267,41 +273,74 @@ pub enum SimError {
 /// Plays matches from a seed with the random policy through the checked path, one hand per call
 /// of [`Iterator::next`], forever (a new match follows a finished one).
 ///
-/// Hand `k` uses the seed's streams for hand `k` (see [`crate::deal`]): its deck, its banker draw
-/// when needed, and its policy choices.
+/// Hand `k` of match `m` (both from 0) uses the streams for hand `k` (see [`crate::deal`]) of
+/// the match's seed, [`cards::deal::sim_match_seed`]`(seed, m)` (the seed itself for the first
+/// match): its deck, its banker draw when needed, its stake and its policy choices.
 pub struct Simulator {
     seed: u64,
     stake: u32,
+    stake_max: u32,
     sampler: Sampler,
     current: Match,
     next: u64,
+    /// The current match's number (from 0) and the next hand's number in it.
+    match_index: u32,
+    in_match: u64,
 }
 
 impl Simulator {
     /// A simulation of matches under `variants` at `stake` chips per stake.
     pub fn new(seed: u64, variants: Variants, stake: u32, policy: RandomPolicy) -> Simulator {
-        Simulator { seed, stake, sampler: policy.into(), current: Match::new(variants), next: 0 }
+        Simulator {
+            seed,
+            stake,
+            stake_max: stake,
+            sampler: policy.into(),
+            current: Match::new(variants),
+            next: 0,
+            match_index: 0,
+            in_match: 0,
+        }
     }
 
-    /// Plays the next hand.
+    /// The same simulation with named stakes: hand `k` of a match's stake is
+    /// [`crate::deal::stake_from_seed`]`(match seed, k, max)` when `max` is above the stake given.
+    pub fn with_stake_max(mut self, max: u32) -> Simulator {
+        self.stake_max = max;
+        self
+    }
+
+    /// Plays the next hand. Hand j of match m (both from 0) is dealt, drawn for, staked and
+    /// played as hand j of the match's seed [`cards::deal::sim_match_seed`]`(seed, m)`, so that
+    /// each match is what a table dealing from that seed would deal (`docs/record.md`).
     pub fn play_hand(&mut self) -> Result<SimHand, SimError> {
-        let k = self.next;
+        let number = self.next;
         self.next += 1;
         let new_match = self.current.is_over() || self.current.hands_finished() == 0;
         if self.current.is_over() {
             self.current = Match::new(*self.current.variants());
+            self.match_index += 1;
+            self.in_match = 0;
         }
-        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(self.seed, k));
+        let seed = cards::deal::sim_match_seed(self.seed, self.match_index);
+        let k = self.in_match;
+        self.in_match += 1;
+        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(seed, k));
         let banker = self.current.next_banker().or(draw.map(|d| d.banker)).unwrap_or(Seat::ALL[0]);
+        let stake = if self.stake_max > self.stake {
+            crate::deal::stake_from_seed(seed, k, self.stake_max)
+        } else {
+            self.stake
+        };
         let setup = self
             .current
-            .setup(banker, self.stake, deck_from_seed(self.seed, k))
-            .map_err(|e| SimError::Match(k, e))?;
-        let mut state = State::new(setup).map_err(|e| SimError::Setup(k, e))?;
-        let mut rng = policy_rng(self.seed, k);
-        play_out_checked(&mut state, &self.sampler, &mut rng).map_err(|e| SimError::Illegal(k, e))?;
-        let result = self.current.finish(&state).map_err(|e| SimError::Match(k, e))?;
-        Ok(SimHand { number: k, new_match, draw, state, result })
+            .setup(banker, stake, deck_from_seed(seed, k))
+            .map_err(|e| SimError::Match(number, e))?;
+        let mut state = State::new(setup).map_err(|e| SimError::Setup(number, e))?;
+        let mut rng = policy_rng(seed, k);
+        play_out_checked(&mut state, &self.sampler, &mut rng).map_err(|e| SimError::Illegal(number, e))?;
+        let result = self.current.finish(&state).map_err(|e| SimError::Match(number, e))?;
+        Ok(SimHand { number, seed, match_index: self.match_index, hand: k, new_match, draw, state, result })
     }
 }
 

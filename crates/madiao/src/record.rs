@@ -12,11 +12,14 @@
 //! declined; `{"seat": s, "redeal": false}` is an explicit decline by the seat being asked; a play
 //! declines every pending choice. Only a long-suit holder may force or decline a redeal.
 
-use cards::record::{GameKind, MadiaoAction, MadiaoHand, MadiaoOutcome, MadiaoResult, Record, diff_results};
+use cards::Seat;
+use cards::record::{GameKind, Record, diff_results};
 
-use crate::card::Card;
+pub use crate::format::{MadiaoAction, MadiaoHand, MadiaoOutcome, MadiaoResult};
+
+use crate::card::{Card, UnknownCard};
 use crate::game::{Match, MatchError};
-use crate::state::{Action, Phase, State};
+use crate::state::{Action, IllegalAction, Phase, State};
 use crate::variants::{VariantError, Variants};
 
 pub use cards::record::ReplayError;
@@ -118,61 +121,114 @@ impl Replay {
     }
 }
 
+/// Why a record action cannot be applied to the hand (`docs/record.md`, §Madiao): the hand is
+/// over, the redeal question is not the seat's to answer, the card code is unknown, it is another
+/// seat's turn, or the engine refuses the action.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The hand has already ended.
+    #[error("the hand is over ({how})")]
+    HandOver {
+        /// How it ended, in words (`a redeal was forced`, …).
+        how: &'static str,
+    },
+    /// A redeal choice by a seat without a long suit.
+    #[error("{seat} has no long suit (5 or more cards of one suit), so it has no redeal to {what}")]
+    NoLongSuit {
+        /// The seat that chose.
+        seat: Seat,
+        /// `force` or `decline`.
+        what: &'static str,
+    },
+    /// A redeal choice by a seat that already declined.
+    #[error("{seat} has already declined a redeal")]
+    AlreadyDeclined {
+        /// The seat that chose again.
+        seat: Seat,
+    },
+    /// A redeal choice after the first card, which declined every pending choice.
+    #[error("{seat} cannot {what} a redeal now: the first card is played, which declined it")]
+    RedealOver {
+        /// The seat that chose.
+        seat: Seat,
+        /// `force` or `decline`.
+        what: &'static str,
+    },
+    /// An explicit decline by a seat that is not the one asked.
+    #[error("{asked} is asked about a redeal before {seat}")]
+    AskedFirst {
+        /// The seat being asked.
+        asked: Seat,
+        /// The seat that declined out of turn.
+        seat: Seat,
+    },
+    /// A card code that is not a Madiao card.
+    #[error(transparent)]
+    UnknownCard(#[from] UnknownCard),
+    /// A card played by a seat whose turn it is not.
+    #[error("it is {turn}'s turn, not {seat}'s")]
+    NotYourTurn {
+        /// The seat to play.
+        turn: Seat,
+        /// The seat the record names.
+        seat: Seat,
+    },
+    /// The engine refuses the action (§4–§6).
+    #[error(transparent)]
+    Illegal(#[from] IllegalAction),
+}
+
 /// Converts one record action to an engine action for `state`, applying the implicit declines the
 /// spec allows (a play while redeal questions are pending declines them all).
-pub fn apply_record_action(state: &mut State, a: &MadiaoAction) -> Result<(), String> {
+pub fn apply_record_action(state: &mut State, a: &MadiaoAction) -> Result<(), ActionError> {
     let seat = a.seat();
     if state.is_over() {
         let how = match state.outcome() {
-            Some(MadiaoOutcome::Meld) => " (it ended with a meld before play)",
-            Some(MadiaoOutcome::FourLowest) => " (it ended with the four lowest before play)",
-            Some(MadiaoOutcome::Redeal) => " (a redeal was forced)",
-            _ => " (all eight tricks are played)",
+            Some(MadiaoOutcome::Meld) => "it ended with a meld before play",
+            Some(MadiaoOutcome::FourLowest) => "it ended with the four lowest before play",
+            Some(MadiaoOutcome::Redeal) => "a redeal was forced",
+            _ => "all eight tricks are played",
         };
-        return Err(format!("the hand is over{how}"));
+        return Err(ActionError::HandOver { how });
     }
     let action = match a {
         MadiaoAction::Redeal { redeal, .. } => {
             let what = if *redeal { "force" } else { "decline" };
             if !state.long_suit_holders().any(|s| s == seat) {
-                return Err(format!(
-                    "{seat} has no long suit (5 or more cards of one suit), so it has no redeal to {what}"
-                ));
+                return Err(ActionError::NoLongSuit { seat, what });
             }
             if state.redeal_choices().iter().any(|&(s, _)| s == seat) {
-                return Err(format!("{seat} has already declined a redeal"));
+                return Err(ActionError::AlreadyDeclined { seat });
             }
             if state.phase() != Phase::Redeal {
-                return Err(format!(
-                    "{seat} cannot {what} a redeal now: the first card is played, which declined it"
-                ));
+                return Err(ActionError::RedealOver { seat, what });
             }
             // Phase::Redeal: the question is for `to_move`. Spec: a `redeal: true` by seat s
             // means every seat asked before s declined; a decline is written by the seat asked.
             let mut asked = state.to_move().unwrap_or(seat);
             if seat != asked && !*redeal {
-                return Err(format!("{asked} is asked about a redeal before {seat}"));
+                return Err(ActionError::AskedFirst { asked, seat });
             }
             while seat != asked && state.phase() == Phase::Redeal {
-                state.apply(Action::Redeal(false)).map_err(|e| e.to_string())?;
+                state.apply(Action::Redeal(false))?;
                 asked = state.to_move().unwrap_or(seat);
             }
             Action::Redeal(*redeal)
         }
         MadiaoAction::Play { card, .. } | MadiaoAction::Slough { card, .. } => {
-            let c: Card = card.parse().map_err(|e| format!("{e}"))?;
+            let c: Card = card.parse()?;
             // Spec: "if the next action is a play, every pending choice counts as declined".
             while state.phase() == Phase::Redeal {
-                state.apply(Action::Redeal(false)).map_err(|e| e.to_string())?;
+                state.apply(Action::Redeal(false))?;
             }
             let turn = state.to_move().unwrap_or(seat);
             if seat != turn {
-                return Err(format!("it is {turn}'s turn, not {seat}'s"));
+                return Err(ActionError::NotYourTurn { turn, seat });
             }
             if matches!(a, MadiaoAction::Play { .. }) { Action::Play(c) } else { Action::Slough(c) }
         }
     };
-    state.apply(action).map_err(|e| e.to_string())
+    Ok(state.apply(action)?)
 }
 
 /// Replays a record: checks its variants, every deck, the chaining of hands and every action;
@@ -255,7 +311,7 @@ pub fn replay(rec: &Record<MadiaoHand>) -> Replay {
         for (j, a) in h.actions.iter().enumerate() {
             if let Err(reason) = apply_record_action(&mut state, a) {
                 out.hands.push(ReplayedHand { state, result: None, differences: Vec::new() });
-                out.error = Some(action_err(i, j, reason));
+                out.error = Some(action_err(i, j, reason.to_string()));
                 return out;
             }
         }
@@ -289,6 +345,8 @@ pub fn hand_to_record(state: &State) -> MadiaoHand {
     MadiaoHand {
         banker: state.banker(),
         stake: state.stake(),
+        seed: None,
+        commitment: None,
         deck: state.deck().iter().map(|c| c.code().to_string()).collect(),
         actions: state
             .history()

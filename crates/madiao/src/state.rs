@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use cards::record::MadiaoOutcome;
+use crate::format::MadiaoOutcome;
 use cards::{BySeat, Seat};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -886,10 +886,10 @@ pub(crate) mod tests {
         assert!(State::new(s).is_ok());
     }
 
-    #[test]
-    fn leader_and_capture_rules() {
-        // Banker 0, upcard W3 (a 3: the banker is dealt first and leads).
-        let deck = deck_for(
+    /// Banker 0 with upcard W3 (a 3: the banker is dealt first and leads); seat 0 holds
+    /// `M5 M2 S4 W1 T3 T4 T5 T6`.
+    fn banker_leads_deck() -> [Card; 40] {
+        deck_for(
             0,
             [
                 "M5 M2 S4 W1 T3 T4 T5 T6",
@@ -898,7 +898,13 @@ pub(crate) mod tests {
                 "M6 M7 M8 S1 S2 S3 W8 W9",
             ],
             "TW TQ TB T2 S9 W0 WH W3",
-        );
+        )
+    }
+
+    #[test]
+    fn leader_and_capture_rules() {
+        // Banker 0, upcard W3 (a 3: the banker is dealt first and leads).
+        let deck = banker_leads_deck();
         let mut st = State::new(HandSetup::new(Seat::ALL[0], deck)).unwrap();
         assert_eq!(st.phase(), Phase::Play);
         assert_eq!(st.to_move(), Some(Seat::ALL[0]));
@@ -923,16 +929,7 @@ pub(crate) mod tests {
 
     #[test]
     fn hands_dealt_and_stock_are_card_sets() {
-        let deck = deck_for(
-            0,
-            [
-                "M5 M2 S4 W1 T3 T4 T5 T6",
-                "M9 M1 S5 S6 W2 T7 T8 T9",
-                "M3 M4 S7 S8 W4 W5 W6 W7",
-                "M6 M7 M8 S1 S2 S3 W8 W9",
-            ],
-            "TW TQ TB T2 S9 W0 WH W3",
-        );
+        let deck = banker_leads_deck();
         let mut st = State::new(HandSetup::new(Seat::ALL[0], deck)).unwrap();
         let c = |s: &str| s.parse::<Card>().unwrap();
         // The same generic set type as Da Bai Fen's hands, of Madiao's cards.
@@ -949,16 +946,7 @@ pub(crate) mod tests {
 
     #[test]
     fn forbidden_discard_message() {
-        let deck = deck_for(
-            0,
-            [
-                "M5 M2 S4 W1 T3 T4 T5 T6",
-                "M9 M1 S5 S6 W2 T7 T8 T9",
-                "M3 M4 S7 S8 W4 W5 W6 W7",
-                "M6 M7 M8 S1 S2 S3 W8 W9",
-            ],
-            "TW TQ TB T2 S9 W0 WH W3",
-        );
+        let deck = banker_leads_deck();
         let mut setup = HandSetup::new(Seat::ALL[0], deck);
         setup.variants = Variants::FENG;
         let mut st = State::new(setup).unwrap();

@@ -1,7 +1,7 @@
 //! What one seat may know of a hand (§5: a face-down card is seen only by its owner, and by
 //! everyone once the hand is over).
 
-use cards::record::{MadiaoOutcome, MadiaoResult};
+use crate::format::{MadiaoOutcome, MadiaoResult};
 use cards::{BySeat, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 

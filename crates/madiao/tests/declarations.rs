@@ -4,8 +4,8 @@
 
 mod common;
 
-use cards::record::MadiaoOutcome;
 use common::*;
+use madiao::record::MadiaoOutcome;
 use madiao::{Action, Match, MeldKind, Phase, State, Suit, Variants};
 
 /// Seat 1 gets `meld_hand`; the other hands and the stock are filled from the remaining cards in

@@ -4,8 +4,8 @@
 
 mod common;
 
-use cards::record::MadiaoOutcome;
 use cards::{Rng, Seat};
+use madiao::record::MadiaoOutcome;
 use madiao::{Action, Card, Cards, HandSetup, PlayKind, State, VariantError, Variants, deck_from_seed};
 use proptest::prelude::*;
 

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use cards::record::{self, AnyRecord, MadiaoAction, MadiaoHand, Record};
+use cards::record::{self, GameKind, Record};
+use madiao::record::{MadiaoAction, MadiaoHand};
 use madiao::record::{parse_deck, replay, to_record};
 use madiao::{Variants, random};
 use proptest::prelude::*;
@@ -24,10 +25,11 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn parse_madiao(text: &str) -> Result<Record<MadiaoHand>, String> {
-    match record::parse(text).map_err(|e| e.to_string())? {
-        AnyRecord::Madiao(r) => Ok(r),
-        AnyRecord::Dabaifen(_) => Err("not a madiao record".into()),
+    let e = record::envelope(text).map_err(|e| e.to_string())?;
+    if e.game != GameKind::Madiao {
+        return Err("not a madiao record".into());
     }
+    e.read().map_err(|e| e.to_string())
 }
 
 #[test]
@@ -196,11 +198,11 @@ fn under_hands_1_a_redeal_does_not_end_the_match() {
         // A match is redeals (never game over) and then one settled hand that ends it.
         let (last, before) = hs.split_last().unwrap();
         for h in before {
-            assert_eq!(h.result.outcome, cards::record::MadiaoOutcome::Redeal);
+            assert_eq!(h.result.outcome, madiao::record::MadiaoOutcome::Redeal);
             assert!(!h.result.game_over);
             redeals += 1;
         }
-        assert!(last.result.outcome != cards::record::MadiaoOutcome::Redeal || !last.result.game_over);
+        assert!(last.result.outcome != madiao::record::MadiaoOutcome::Redeal || !last.result.game_over);
     }
     assert!(redeals > 0, "the seed gives at least one redeal");
 }
@@ -276,7 +278,15 @@ proptest! {
                 }
             })
             .collect();
-        let hand = MadiaoHand { banker: cards::Seat::new(banker).unwrap(), stake, deck, actions, result: None };
+        let hand = MadiaoHand {
+            banker: cards::Seat::new(banker).unwrap(),
+            stake,
+            seed: None,
+            commitment: None,
+            deck,
+            actions,
+            result: None,
+        };
         let mut rec = Record::new(cards::record::GameKind::Madiao, "standard");
         rec.hands = vec![hand.clone(), hand];
         let rep = replay(&rec);

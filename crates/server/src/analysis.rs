@@ -26,6 +26,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
+use ai::record::AnyRecord;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -33,10 +34,10 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use cards::Seat;
-use cards::record::{self, AnyRecord};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use table::protocol::ApiCode;
+use wire::ApiCode;
+
+pub use wire::analysis::*;
 
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, ok_json};
@@ -92,54 +93,6 @@ impl Default for AnalysisLimits {
             poll_burst: 100.0,
         }
     }
-}
-
-/// Where an analysis is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum AnalysisStatus {
-    /// Waiting for a thread.
-    Queued,
-    /// Being analysed: `done` of `total` decisions.
-    Running,
-    /// Analysed: the analysis is given.
-    Done,
-    /// The analysis failed: `error` says why.
-    Failed,
-}
-
-/// The answer of `POST` and `GET /api/games/{id}/analysis`.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct AnalysisReply {
-    /// The game (table) id.
-    pub game: String,
-    /// The hand, from 0.
-    pub hand: u32,
-    /// The seat analysed.
-    pub seat: Seat,
-    /// Where the analysis is.
-    pub status: AnalysisStatus,
-    /// Decisions analysed so far.
-    pub done: u32,
-    /// Decisions of the seat in the hand (0 until the job has begun).
-    pub total: u32,
-    /// While queued: how many jobs are ahead of this one.
-    pub ahead: Option<u32>,
-    /// When failed: why.
-    pub error: Option<String>,
-    /// When done: the analysis (docs/analysis.md, "JSON").
-    #[ts(type = "unknown")]
-    pub analysis: Option<Value>,
-}
-
-/// `POST /api/games/{id}/analysis`'s body.
-#[derive(Clone, Debug, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct AnalysisRequest {
-    /// The hand, from 0.
-    pub hand: u32,
-    /// The seat whose decisions are analysed (0–3).
-    pub seat: u8,
 }
 
 /// A job's state as kept in memory.
@@ -419,16 +372,33 @@ fn worker(app: std::sync::Weak<App>, rt: tokio::runtime::Handle) {
                     Err(e) => JobState::Failed(format!("the analysis could not be stored: {e}")),
                 }
             }
-            Err(e) => JobState::Failed(e),
+            Err(e) => JobState::Failed(e.to_string()),
         };
         a.analyses.set(&job.key, state);
     }
 }
 
+/// Why a job's analysis failed (its text is the job's failure, as the page shows it).
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    /// The stored record is not a record.
+    #[error("the stored record cannot be read: {0}")]
+    Record(cards::record::RecordError),
+    /// The job names no seat.
+    #[error("no such seat")]
+    Seat,
+    /// The analyser refused the hand.
+    #[error(transparent)]
+    Analysis(#[from] ai::analysis::AnalysisError),
+    /// The analysis could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 /// Analyses a job's hand: its JSON and its number of decisions.
-fn run(app: &App, job: &Job) -> Result<(String, u32), String> {
-    let rec = record::parse(&job.record).map_err(|e| format!("the stored record cannot be read: {e}"))?;
-    let seat = Seat::new(job.key.seat).ok_or("no such seat")?;
+fn run(app: &App, job: &Job) -> Result<(String, u32), RunError> {
+    let rec = ai::record::parse(&job.record).map_err(RunError::Record)?;
+    let seat = Seat::new(job.key.seat).ok_or(RunError::Seat)?;
     let opts = ai::analysis::Options {
         seat,
         hand: job.key.hand as usize,
@@ -443,14 +413,16 @@ fn run(app: &App, job: &Job) -> Result<(String, u32), String> {
             app.analyses.set(&job.key, JobState::Running { done: p.done as u32, total: p.total as u32 });
         }
     };
-    let a = ai::analysis::analyse(&rec, &opts, &mut progress).map_err(|e| e.to_string())?;
-    let json = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+    let a = ai::analysis::analyse(&rec, &opts, &mut progress)?;
+    let json = serde_json::to_string(&a)?;
     Ok((json, a.decisions.len() as u32))
 }
 
 /// The analyses' routes.
 pub fn routes() -> Router<Arc<App>> {
-    Router::new().route("/api/games/{id}/analysis", get(status).post(ask))
+    Router::new()
+        .route("/api/games/{id}/analysis", get(status).post(ask))
+        .route("/api/games/{id}/accuracy", get(accuracy))
 }
 
 fn store_error(e: crate::store::StoreError) -> ApiError {
@@ -500,8 +472,8 @@ async fn record_text(app: &App, row: &TableRow) -> Result<String, ApiError> {
 }
 
 /// For each hand of a record, whether it was played to its end.
-fn outline_from(text: &str) -> Result<Vec<bool>, String> {
-    let rec = record::parse(text).map_err(|e| format!("the stored record cannot be read: {e}"))?;
+fn outline_from(text: &str) -> Result<Vec<bool>, cards::record::RecordError> {
+    let rec = ai::record::parse(text)?;
     Ok(match &rec {
         AnyRecord::Madiao(r) => r.hands.iter().map(|h| h.result.is_some()).collect(),
         AnyRecord::Dabaifen(r) => r.hands.iter().map(|h| h.result.is_some()).collect(),
@@ -531,7 +503,7 @@ async fn outline(app: &App, row: &TableRow, text: Option<&str>) -> Result<HandsO
     let read = tokio::task::spawn_blocking(move || outline_from(&text))
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
-        .map_err(ApiError::internal)?;
+        .map_err(|e| ApiError::internal(format!("the stored record cannot be read: {e}")))?;
     app.analyses.outlines_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let o: HandsOutline = Arc::new(read);
     app.analyses.keep_outline(&row.id, o.clone());
@@ -623,6 +595,25 @@ fn off() -> ApiError {
     )
 }
 
+/// The refusal of a poll (an analysis's status, a match's accuracy) from an address past its share
+/// of polls, with the seconds to wait; `None` when the poll may go on.
+fn poll_refused(app: &App, peer: Option<IpAddr>) -> Option<Response> {
+    let secs = app.analyses.allow_poll(peer?).err()?;
+    let l = app.analyses.limits();
+    let secs = secs.ceil().clamp(1.0, 3600.0) as u64;
+    Some(with_retry(
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ApiCode::RateLimited,
+            format!(
+                "an address may follow analyses {} times a second ({} at once): try again in {secs} s",
+                l.polls_per_second, l.poll_burst
+            ),
+        ),
+        secs,
+    ))
+}
+
 fn with_retry(e: ApiError, secs: u64) -> Response {
     let mut res = e.into_response();
     res.headers_mut().insert(header::RETRY_AFTER, secs.into());
@@ -701,22 +692,8 @@ async fn status(
     headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult {
-    if let Some(ip) = peer
-        && let Err(secs) = app.analyses.allow_poll(ip)
-    {
-        let l = app.analyses.limits();
-        let secs = secs.ceil().clamp(1.0, 3600.0) as u64;
-        return Ok(with_retry(
-            ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                ApiCode::RateLimited,
-                format!(
-                    "an address may follow analyses {} times a second ({} at once): try again in {secs} s",
-                    l.polls_per_second, l.poll_burst
-                ),
-            ),
-            secs,
-        ));
+    if let Some(refused) = poll_refused(&app, peer) {
+        return Ok(refused);
     }
     let number = |k: &str| -> Result<u32, ApiError> {
         crate::api::error::query_number(&q, k)?
@@ -757,6 +734,88 @@ async fn status(
         ApiCode::NoAnalysis,
         format!("hand {hand} has not been analysed for seat {seat}: ask for it with POST"),
     ))
+}
+
+/// The costs of the searched decisions of a stored analysis's JSON (`docs/analysis.md`, "JSON").
+fn searched_costs(analysis: &Value) -> Vec<f64> {
+    analysis
+        .get("decisions")
+        .and_then(Value::as_array)
+        .map(|ds| {
+            ds.iter()
+                .filter(|d| d["verdict"]["kind"] == "searched")
+                .filter_map(|d| d["verdict"]["cost"].as_f64())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The accuracy of `seat` over the finished match at `row` from the analyses of its hands stored
+/// so far ([`ai::analysis::match_accuracy`]): every hand played to its end is listed, analysed
+/// or not.
+pub(crate) async fn match_accuracy(app: &App, row: &TableRow, seat: u8) -> Result<MatchAccuracy, ApiError> {
+    check_seat(seat)?;
+    let unit = match row.game.as_str() {
+        "dabaifen" => ai::analysis::Unit::Levels,
+        _ => ai::analysis::Unit::Stakes,
+    };
+    let outline = outline(app, row, None).await?;
+    let mut hands = Vec::new();
+    let mut costs = Vec::new();
+    for (i, finished) in outline.iter().enumerate() {
+        if !finished {
+            continue;
+        }
+        let hand = u32::try_from(i).unwrap_or(u32::MAX);
+        let stored = app.store.analysis(&key(app, &row.id, hand, seat)).await.map_err(store_error)?;
+        let Some(text) = stored else {
+            hands.push(HandAccuracy { hand, analysed: false, moves: 0, accuracy: None });
+            continue;
+        };
+        let v: Value = serde_json::from_str(&text)
+            .map_err(|e| ApiError::internal(format!("the stored analysis cannot be read: {e}")))?;
+        let c = searched_costs(&v);
+        hands.push(HandAccuracy {
+            hand,
+            analysed: true,
+            moves: u32::try_from(c.len()).unwrap_or(u32::MAX),
+            accuracy: v["summary"]["accuracy"].as_f64(),
+        });
+        costs.push(c);
+    }
+    let moves = costs.iter().map(Vec::len).sum::<usize>();
+    Ok(MatchAccuracy {
+        game: row.id.clone(),
+        seat,
+        analysed: u32::try_from(costs.len()).unwrap_or(u32::MAX),
+        moves: u32::try_from(moves).unwrap_or(u32::MAX),
+        accuracy: ai::analysis::match_accuracy(&costs, unit),
+        hands,
+    })
+}
+
+/// `GET /api/games/{id}/accuracy?seat=S`: the seat's accuracy over the finished match from the
+/// analyses of its hands made so far (a token is needed only for a private game).
+async fn accuracy(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult {
+    if let Some(refused) = poll_refused(&app, peer) {
+        return Ok(refused);
+    }
+    let seat = crate::api::error::query_number(&q, "seat")?
+        .ok_or_else(|| ApiError::bad("seat: a whole number is needed"))?;
+    let seat = u8::try_from(seat).unwrap_or(u8::MAX);
+    check_seat(seat)?;
+    let guest = match headers.get(header::AUTHORIZATION) {
+        Some(_) => Some(crate::api::accounts::identify(&app, bearer(&headers)?).await?.0.id),
+        None => None,
+    };
+    let row = visible_row(&app, &id, guest.as_deref(), q.get("share").map(String::as_str)).await?;
+    ok_json(StatusCode::OK, match_accuracy(&app, &row, seat).await?)
 }
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ pub async fn probe(app: &App) {
     if app.cluster.draining() {
         return;
     }
-    let sent = Instant::now();
+    let sent = app.cluster.now();
     let bus = app.cluster.has_bus();
     let beat = tokio::time::timeout(PROBE_TIMEOUT, app.store.beat(bus)).await;
     let db = match beat {
@@ -88,7 +88,7 @@ pub async fn probe(app: &App) {
         Err(_) => Err(format!("no answer within {} ms", PROBE_TIMEOUT.as_millis())),
     };
     let bus = match tokio::time::timeout(PROBE_TIMEOUT, app.cluster.bus_ready(app.store.node())).await {
-        Ok(r) => r.err(),
+        Ok(r) => r.err().map(|e| e.to_string()),
         Err(_) => Some(format!("no answer within {} ms", PROBE_TIMEOUT.as_millis())),
     };
     if let Ok(mut p) = app.health.state.lock() {
@@ -129,9 +129,9 @@ async fn healthz() -> Response {
 
 async fn readyz(State(app): State<Arc<App>>) -> Response {
     let (status, body) = match app.health.not_ready(&app) {
-        None => (StatusCode::OK, serde_json::json!({ "ready": true })),
+        None => (StatusCode::OK, wire::ReadyReply { ready: true, reason: None }),
         Some(reason) => {
-            (StatusCode::SERVICE_UNAVAILABLE, serde_json::json!({ "ready": false, "reason": reason }))
+            (StatusCode::SERVICE_UNAVAILABLE, wire::ReadyReply { ready: false, reason: Some(reason) })
         }
     };
     (status, [(header::CACHE_CONTROL, "no-store")], axum::Json(body)).into_response()

@@ -15,8 +15,8 @@
 //! - the rules below them: [`ratings`] (account ratings over the `rating` crate), [`ids`]
 //!   (identifiers, tokens, the time of day) and [`rate`] (the token bucket).
 //!
-//! [`App`] wires them together for `yezi serve`; [`loadtest`] and [`typescript`] serve
-//! `yezi loadtest` and the browser client's generated types.
+//! [`App`] wires them together for `yezi serve`; [`loadtest`] serves `yezi loadtest`. The types
+//! that cross the server's edges are the `wire` crate's.
 
 #![warn(clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -28,20 +28,23 @@ use std::sync::{Arc, Mutex};
 pub mod analysis;
 pub mod api;
 pub mod cluster;
+pub mod duplicate;
 pub mod health;
 pub mod ids;
 pub mod listen;
 pub mod loadtest;
 pub mod metrics;
+pub mod notices;
 pub mod pool;
 pub mod proxy;
+pub mod puzzles;
 pub mod rate;
 pub mod ratings;
 pub mod replay;
 pub mod starve;
 pub mod store;
 pub mod tables;
-pub mod typescript;
+pub mod tournaments;
 pub mod web;
 pub mod ws;
 
@@ -409,6 +412,11 @@ impl App {
             tables::claim_batch(&app.tables, cluster::CLAIM_BATCH).await?;
             tables::spawn_upkeep(&app.tables);
         }
+        // Duplicate events carry on by themselves (`docs/events.md`).
+        api::events::spawn_driver(&app);
+        api::tournaments::spawn_driver(&app);
+        // Followers hear of a friend's comings and goings (`docs/protocol.md`, "Friend notices").
+        api::friends::spawn_worker(&app);
         Ok(app)
     }
 
@@ -527,7 +535,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
 
 #[cfg(test)]
 mod tests {
-    use cards::record::MadiaoOutcome;
+    use madiao::record::MadiaoOutcome;
     use madiao::{BankerDraw, HandSetup, Phase, State, deck_from_seed};
 
     /// The browser test "Ready, and the next hand is settled at once by a meld" (`e2e/scenarios/ready.test.mjs`)

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
-use table::protocol::{ApiCode, ApiErrorBody, ApiErrorDetail};
+use wire::{ApiCode, ApiErrorBody, ApiErrorDetail};
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -163,8 +163,8 @@ async fn refuse(mut stream: TcpStream, why: Refusal) {
             ("503 Service Unavailable", ApiCode::Unavailable, "the server is at its connection cap".into())
         }
     };
-    let body =
-        serde_json::to_string(&ApiErrorBody { error: ApiErrorDetail { code, message } }).unwrap_or_default();
+    let body = serde_json::to_string(&ApiErrorBody { error: ApiErrorDetail { code, message, reason: None } })
+        .unwrap_or_default();
     let text = format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()

@@ -26,8 +26,8 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use client::{Client, ClientError, Socket, random_act};
-use table::protocol::{
-    ActAction, ClientMsg, ErrorCode, GameView, Legal, NewTable, SeatChoice, ServerMsg, TableEvent,
+use wire::{
+    ActAction, ClientMsg, ErrorCode, GameView, Legal, NewTable, SeatChoice, ServerMsg, TableEvent, TableMsg,
 };
 
 /// What to run.
@@ -58,6 +58,26 @@ pub struct LoadOptions {
     /// (which should run with fast bots: `--bot-delay-ms 0 --trick-ms 0 --pause-ms 0`), and this
     /// many analyses of their hands are kept queued or running from then on.
     pub analyses: usize,
+    /// Of the `tables`, this many belong to duplicate events (`docs/events.md`), with their
+    /// people as clients of this tool.
+    pub events: Option<EventLoad>,
+}
+
+/// The duplicate events of a run: `tables` of the run's tables are the events' tables of
+/// people, `per_event` to an event; `people` clients of this tool sit at each (the event's bot
+/// plays the other seats), and play its boards one after another, each board a one-hand table
+/// the event makes. The events are hosted by accounts this tool claims (at most
+/// [`crate::api::events::EVENTS_PER_HOST`] events each) and begin when full.
+#[derive(Clone, Debug)]
+pub struct EventLoad {
+    /// The events' tables, all events together.
+    pub tables: usize,
+    /// Tables per event (1 to [`crate::api::events::MAX_TABLES`]).
+    pub per_event: usize,
+    /// People at each table (1 to 4).
+    pub people: u8,
+    /// Boards per event (1 to [`crate::api::events::MAX_BOARDS`]).
+    pub boards: u32,
 }
 
 /// With `analyses`: how many games of four bots are played for their hands to be analysed…
@@ -102,16 +122,44 @@ pub struct LoadReport {
     pub analyses: usize,
     /// Analyses finished while measuring.
     pub analyses_done: u64,
+    /// The events driven (0: none) and their tables.
+    pub events: usize,
+    /// The events' tables of people.
+    pub event_tables: usize,
+    /// Latencies of the moves at the events' tables alone (microseconds, sorted; they are in
+    /// `latencies_us` too).
+    pub event_latencies_us: Vec<u64>,
+    /// For each board of an event whose last table finished while measuring: the time from
+    /// that table's end (its first person reading the `update` that ends the match) to the
+    /// event's page (`GET /api/events/{id}`) showing the board's traveller complete, with the
+    /// standings counting it (microseconds, sorted).
+    pub standings_us: Vec<u64>,
+    /// Boards whose traveller was not complete 30 s after their last table ended.
+    pub standings_missed: u64,
+    /// Boards played to the end at the events' tables while measuring.
+    pub event_boards: u64,
+    /// Moves refused as `stale` (a bot standing in for a person moved first), answered with a
+    /// resync.
+    pub stale: u64,
+}
+
+fn quantile_ms(v: &[u64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let i = ((v.len() as f64 * q).ceil() as usize).clamp(1, v.len()) - 1;
+    v[i] as f64 / 1000.0
 }
 
 impl LoadReport {
     /// The latency at quantile `q` (0–1), in milliseconds.
     pub fn percentile_ms(&self, q: f64) -> f64 {
-        if self.latencies_us.is_empty() {
-            return 0.0;
-        }
-        let i = ((self.latencies_us.len() as f64 * q).ceil() as usize).clamp(1, self.latencies_us.len()) - 1;
-        self.latencies_us[i] as f64 / 1000.0
+        quantile_ms(&self.latencies_us, q)
+    }
+
+    /// The standings' latency at quantile `q` (0–1), in milliseconds (see `standings_us`).
+    pub fn standings_ms(&self, q: f64) -> f64 {
+        quantile_ms(&self.standings_us, q)
     }
 
     /// Server memory per table (bytes), from the resident memory before and during.
@@ -160,6 +208,32 @@ impl std::fmt::Display for LoadReport {
         for e in &self.error_samples {
             writeln!(f, "  error: {e}")?;
         }
+        if self.events > 0 {
+            let e = &self.event_latencies_us;
+            writeln!(
+                f,
+                "events: {} ({} of the tables); boards finished while measuring: {}; moves refused as stale: {}",
+                self.events, self.event_tables, self.event_boards, self.stale
+            )?;
+            writeln!(
+                f,
+                "latency at the events' tables: {} moves, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                e.len(),
+                quantile_ms(e, 0.5),
+                quantile_ms(e, 0.99),
+                quantile_ms(e, 1.0)
+            )?;
+            writeln!(
+                f,
+                "standings after a board's last table ended: {} boards, p50 {:.0} ms, p90 {:.0} ms, p99 {:.0} ms, max {:.0} ms; not updated in 30 s: {}",
+                self.standings_us.len(),
+                self.standings_ms(0.5),
+                self.standings_ms(0.9),
+                self.standings_ms(0.99),
+                self.standings_ms(1.0),
+                self.standings_missed
+            )?;
+        }
         if self.analyses > 0 {
             writeln!(
                 f,
@@ -193,6 +267,9 @@ pub enum LoadError {
     /// Talking to the server failed while setting up.
     #[error("setting up the tables: {0}")]
     Setup(#[from] ClientError),
+    /// The options do not describe a run.
+    #[error("{0}")]
+    Options(String),
     /// Talking to the server failed during a replay run.
     #[error("the replay run: {0}")]
     Replay(ClientError),
@@ -201,7 +278,8 @@ pub enum LoadError {
 /// Moves sent and not yet read by all four seats, by move number, for one table.
 #[derive(Default)]
 struct Probe {
-    sent: HashMap<u64, (Instant, u8)>,
+    /// By (board, move number): a board of an event is a new table whose moves count from 0.
+    sent: HashMap<(u32, u64), (Instant, u8)>,
 }
 
 struct Totals {
@@ -213,6 +291,11 @@ struct Totals {
     hands: AtomicU64,
     retries: AtomicU64,
     samples: Mutex<Vec<String>>,
+    event_latencies: Mutex<Vec<u64>>,
+    standings: Mutex<Vec<u64>>,
+    standings_missed: AtomicU64,
+    event_boards: AtomicU64,
+    stale: AtomicU64,
 }
 
 impl Totals {
@@ -269,16 +352,36 @@ async fn seat_table(
 /// How often a person asks again to enter a table its node could not reach in time.
 const ENTRY_RETRIES: u32 = 20;
 
+/// Where a client plays: its table and seat, and for an event's table the board (its moves'
+/// key in the [`Probe`]) and the people at the table (the reads a move waits for).
+struct Place {
+    table: String,
+    seat: u8,
+    board: u32,
+    people: u8,
+    event: bool,
+}
+
+/// How a client's play ended.
+#[derive(Debug, PartialEq)]
+enum Ended {
+    /// Told to stop, or its connection failed.
+    Stopped,
+    /// (An event's table) the match is over: read then.
+    Over(Instant),
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn play(
     mut sock: Socket,
-    (table, seat): (String, u8),
+    place: Place,
     probe: Arc<Mutex<Probe>>,
     totals: Arc<Totals>,
     mut stop: watch::Receiver<bool>,
-    mut rng: Rng,
+    rng: &mut Rng,
     think: (u64, u64),
-) {
+) -> Ended {
+    let Place { table, seat, board, people, event: at_event } = place;
     let mut pending: Option<(Instant, ActAction, u64)> = None;
     let mut requested_hand: Option<u64> = None;
     let (mut entered, mut retries) = (false, 0);
@@ -292,7 +395,7 @@ async fn play(
                         if !*stop.borrow() {
                             totals.error(format!("connection: {e}"));
                         }
-                        return;
+                        return Ended::Stopped;
                     }
                 };
                 let measuring = *totals.measuring.borrow();
@@ -305,7 +408,17 @@ async fn play(
                         tokio::time::sleep(Duration::from_millis(250)).await;
                         if let Err(e) = sock.send_msg(&ClientMsg::Join { table: table.clone(), seat: Some(seat) }).await {
                             totals.error(format!("send: {e}"));
-                            return;
+                            return Ended::Stopped;
+                        }
+                        None
+                    }
+                    // At an event's table a bot plays for a person until he comes: a move that
+                    // crosses the bot's is refused, and the state asked for again.
+                    ServerMsg::Error(e) if e.code == ErrorCode::Stale => {
+                        totals.stale.fetch_add(1, Ordering::Relaxed);
+                        pending = None;
+                        if sock.send_msg(&ClientMsg::Table(TableMsg::Resync)).await.is_err() {
+                            return Ended::Stopped;
                         }
                         None
                     }
@@ -313,26 +426,32 @@ async fn play(
                         totals.error(m.text());
                         None
                     }
-                    ServerMsg::Update(u) => Some((Some(u.event), u.move_no, u.legal, u.hand, u.view)),
+                    ServerMsg::Update(u) => Some((Some(u.event), u.move_no, u.legal, u.hand, u.view, u.match_)),
                     ServerMsg::Sync(s) => {
                         entered = true;
-                        Some((None, s.move_no, s.legal, s.hand, s.view))
+                        let s = *s;
+                        Some((None, s.move_no, s.legal, s.hand, s.view, s.match_))
                     }
                     _ => None,
                 };
-                if let Some((event, mv, legal, hand, view)) = now {
+                if let Some((event, mv, legal, hand, view, summary)) = now {
+                    let over = matches!(&summary, Some(wire::MatchSummary::Madiao(m)) if m.over)
+                        || matches!(&summary, Some(wire::MatchSummary::Dabaifen(m)) if m.over);
                     {
                         if let Some(TableEvent::Action { by_bot: false, .. }) = event
                             && let Some(n) = mv.checked_sub(1)
                         {
                             let mut p = probe.lock().unwrap_or_else(|e| e.into_inner());
-                            if let Some(entry) = p.sent.get_mut(&n) {
+                            if let Some(entry) = p.sent.get_mut(&(board, n)) {
                                 entry.1 += 1;
-                                if entry.1 == 4 {
-                                    let (t0, _) = p.sent.remove(&n).unwrap_or((Instant::now(), 4));
+                                if entry.1 == people {
+                                    let (t0, _) = p.sent.remove(&(board, n)).unwrap_or((Instant::now(), 4));
                                     if measuring {
                                         let us = t0.elapsed().as_micros() as u64;
                                         if let Ok(mut l) = totals.latencies.lock() {
+                                            l.push(us);
+                                        }
+                                        if at_event && let Ok(mut l) = totals.event_latencies.lock() {
                                             l.push(us);
                                         }
                                         totals.moves.fetch_add(1, Ordering::Relaxed);
@@ -346,8 +465,12 @@ async fn play(
                         {
                             totals.hands.fetch_add(1, Ordering::Relaxed);
                         }
+                        if at_event && over {
+                            sock.close().await;
+                            return Ended::Over(Instant::now());
+                        }
                         let hand = Some(u64::from(hand));
-                        if let Some(a) = legal.as_ref().and_then(|l| random_act(l, &mut rng)) {
+                        if let Some(a) = legal.as_ref().and_then(|l| random_act(l, rng)) {
                             let wait = think.0 + rng.below((think.1 - think.0 + 1) as u32) as u64;
                             pending = Some((Instant::now() + Duration::from_millis(wait), a, mv));
                         } else if requested_hand != hand {
@@ -365,9 +488,9 @@ async fn play(
                             };
                             if let Some(action) = req {
                                 requested_hand = hand;
-                                let msg = ClientMsg::Act { action, move_no: None, seat: None };
+                                let msg = ClientMsg::Table(TableMsg::Act { action, move_no: None, seat: None });
                                 if sock.send_msg(&msg).await.is_err() {
-                                    return;
+                                    return Ended::Stopped;
                                 }
                             }
                         }
@@ -377,18 +500,245 @@ async fn play(
             }
             _ = async { if let Some(t) = at { tokio::time::sleep_until(t).await } }, if at.is_some() => {
                 if let Some((_, action, mv)) = pending.take() {
-                    probe.lock().unwrap_or_else(|e| e.into_inner()).sent.insert(mv, (Instant::now(), 0));
-                    let msg = ClientMsg::Act { action, move_no: Some(mv), seat: None };
+                    probe.lock().unwrap_or_else(|e| e.into_inner()).sent.insert((board, mv), (Instant::now(), 0));
+                    let msg = ClientMsg::Table(TableMsg::Act { action, move_no: Some(mv), seat: None });
                     if let Err(e) = sock.send_msg(&msg).await {
                         totals.error(format!("send: {e}"));
-                        return;
+                        return Ended::Stopped;
                     }
                 }
             }
             _ = stop.changed() => {
                 sock.close().await;
+                return Ended::Stopped;
+            }
+        }
+    }
+}
+
+/// An event of a run, as its people's clients share it.
+struct EventRun {
+    id: String,
+    /// Its tables of people.
+    groups: usize,
+    /// For each board, when each table's match ended (as its first person read it). A board's
+    /// row is kept once complete: a table's other people read the same end later, and a row
+    /// made again for them would complete the board a second time.
+    ends: Mutex<HashMap<u32, Vec<Option<Instant>>>>,
+}
+
+impl EventRun {
+    /// Table `group` ended board `board` at `at`: the end of the board's last table, when this
+    /// one completes the board (once per board, however many people each table has).
+    fn ended(&self, board: u32, group: usize, at: Instant) -> Option<Instant> {
+        let mut ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        let row = ends.entry(board).or_insert_with(|| vec![None; self.groups]);
+        if row[group].is_some() {
+            return None;
+        }
+        row[group] = Some(at);
+        row.iter().copied().collect::<Option<Vec<_>>>()?.into_iter().max()
+    }
+}
+
+/// One person of an event: the event, the table (group), the seat and the guest.
+struct EventSeat {
+    event: Arc<EventRun>,
+    group: usize,
+    seat: u8,
+    token: String,
+}
+
+/// Claims the hosts' accounts, creates the events of `ev` and enters their people (the events
+/// begin as they fill); every person's seat.
+async fn set_up_events(client: &Client, ev: &EventLoad, seed: u64) -> Result<Vec<EventSeat>, LoadError> {
+    use crate::api::events::{EVENTS_PER_HOST, MAX_BOARDS, MAX_TABLES};
+    let bad = |m: String| Err(LoadError::Options(m));
+    if ev.per_event == 0 || ev.per_event > MAX_TABLES as usize || !ev.tables.is_multiple_of(ev.per_event) {
+        return bad(format!(
+            "the events' tables ({}) must be a multiple of the tables per event ({}, at most {MAX_TABLES})",
+            ev.tables, ev.per_event
+        ));
+    }
+    if !(1..=4).contains(&ev.people) {
+        return bad(format!("people per event table must be 1 to 4, not {}", ev.people));
+    }
+    if !(1..=MAX_BOARDS).contains(&ev.boards) {
+        return bad(format!("boards per event must be 1 to {MAX_BOARDS}, not {}", ev.boards));
+    }
+    let events = ev.tables / ev.per_event;
+    let tag = (crate::ids::now_ms() / 1000) % 100_000_000;
+    let mut hosts = Vec::new();
+    for h in 0..events.div_ceil(EVENTS_PER_HOST) {
+        let g = client.guest(&format!("load host {h}")).await?;
+        let s =
+            client.claim_account(&g.token, &format!("lh{tag}x{h}"), &format!("load-{seed}-{tag}")).await?;
+        hosts.push(s.token);
+    }
+    let people = ev.per_event * usize::from(ev.people);
+    let made: Vec<Result<Vec<EventSeat>, ClientError>> = futures_util::stream::iter(0..events)
+        .map(|e| {
+            let host = hosts[e / EVENTS_PER_HOST].clone();
+            let client = client.clone();
+            async move {
+                let body = serde_json::json!({
+                    "name": format!("load event {e}"),
+                    "game": "madiao",
+                    "boards": ev.boards,
+                    "tables": ev.per_event,
+                    "people_per_table": ev.people,
+                    "turn_seconds": 60,
+                });
+                let (status, v) = client.post("/api/events", &body, Some(&host)).await?;
+                let Some(id) = v["id"].as_str().filter(|_| status == 201).map(str::to_string) else {
+                    return Err(ClientError::Unexpected(format!("creating an event: {status} {v}")));
+                };
+                let run = Arc::new(EventRun { id: id.clone(), groups: ev.per_event, ends: Mutex::default() });
+                let mut seats = Vec::with_capacity(people);
+                for i in 0..people {
+                    let g = client.guest(&format!("ev {e}.{i}")).await?;
+                    let (status, v) =
+                        client.post(&format!("/api/events/{id}/enter"), &Value::Null, Some(&g.token)).await?;
+                    if status != 200 {
+                        return Err(ClientError::Unexpected(format!("entering event {id}: {status} {v}")));
+                    }
+                    let per = usize::from(ev.people);
+                    seats.push(EventSeat {
+                        event: run.clone(),
+                        group: i / per,
+                        seat: (i % per) as u8,
+                        token: g.token,
+                    });
+                }
+                Ok(seats)
+            }
+        })
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    let mut seats = Vec::new();
+    for m in made {
+        seats.extend(m?);
+    }
+    Ok(seats)
+}
+
+/// Waits `d`, or less when told to stop; true when told to stop.
+async fn pause(stop: &mut watch::Receiver<bool>, d: Duration) -> bool {
+    tokio::select! {
+        _ = tokio::time::sleep(d) => {}
+        _ = stop.changed() => {}
+    }
+    *stop.borrow()
+}
+
+/// How often a person asks for his event's page while waiting for his next board's table, and
+/// how often the page is asked for while waiting for a board's standings (milliseconds).
+const EVENT_POLL_MS: u64 = 100;
+const STANDINGS_POLL_MS: u64 = 20;
+/// How long a board's standings may take before the board counts as missed.
+const STANDINGS_LIMIT: Duration = Duration::from_secs(30);
+
+/// A person of an event: plays its boards one after another, each on a new connection to the
+/// board's table that the event's page names (`you.table_id`), until told to stop or the event
+/// is over. The person who ends a board's last table then watches the event's page until the
+/// board's traveller is complete.
+#[allow(clippy::too_many_arguments)]
+async fn play_event_seat(
+    client: Client,
+    me: EventSeat,
+    people: u8,
+    probe: Arc<Mutex<Probe>>,
+    totals: Arc<Totals>,
+    mut stop: watch::Receiver<bool>,
+    mut rng: Rng,
+    think: (u64, u64),
+) {
+    let id = me.event.id.clone();
+    let mut board: u32 = 0;
+    loop {
+        let table = loop {
+            if *stop.borrow() {
                 return;
             }
+            match client.get_authed(&me.token, &format!("/api/events/{id}")).await {
+                Ok((200, e)) => {
+                    if e["status"] == "finished" {
+                        return;
+                    }
+                    let you = &e["you"];
+                    if let (Some(b), Some(t)) = (you["board"].as_u64(), you["table_id"].as_str())
+                        && b >= u64::from(board)
+                    {
+                        board = b as u32;
+                        break t.to_string();
+                    }
+                }
+                Ok((s, e)) => totals.error(format!("event {id}: {s} {e}")),
+                Err(e) => totals.error(format!("event {id}: {e}")),
+            }
+            if pause(&mut stop, Duration::from_millis(EVENT_POLL_MS)).await {
+                return;
+            }
+        };
+        let mut sock = match client.connect_as(&me.token).await {
+            Ok(s) => s,
+            Err(e) => {
+                totals.error(format!("connecting: {e}"));
+                return;
+            }
+        };
+        if let Err(e) = sock.send_msg(&ClientMsg::Join { table: table.clone(), seat: Some(me.seat) }).await {
+            totals.error(format!("send: {e}"));
+            return;
+        }
+        let place = Place { table, seat: me.seat, board, people, event: true };
+        let at = match play(sock, place, probe.clone(), totals.clone(), stop.clone(), &mut rng, think).await {
+            Ended::Stopped => return,
+            Ended::Over(at) => at,
+        };
+        if let Some(last) = me.event.ended(board, me.group, at) {
+            watch_standings(&client, &id, board, last, &totals, &mut stop).await;
+        }
+        board += 1;
+    }
+}
+
+/// Asks for event `id`'s page until board `board`'s traveller is complete; records the time
+/// from `last` (the end of the board's last table) when that end fell while measuring.
+async fn watch_standings(
+    client: &Client,
+    id: &str,
+    board: u32,
+    last: Instant,
+    totals: &Totals,
+    stop: &mut watch::Receiver<bool>,
+) {
+    let measuring = *totals.measuring.borrow();
+    loop {
+        if let Ok((200, e)) = client.get(&format!("/api/events/{id}")).await {
+            let done = e["travellers"].as_array().is_some_and(|ts| {
+                ts.iter().any(|t| t["board"].as_u64() == Some(u64::from(board)) && t["complete"] == true)
+            });
+            if done {
+                if measuring {
+                    let us = last.elapsed().as_micros() as u64;
+                    if let Ok(mut l) = totals.standings.lock() {
+                        l.push(us);
+                    }
+                    totals.event_boards.fetch_add(1, Ordering::Relaxed);
+                }
+                return;
+            }
+        }
+        if last.elapsed() > STANDINGS_LIMIT {
+            if measuring {
+                totals.standings_missed.fetch_add(1, Ordering::Relaxed);
+            }
+            return;
+        }
+        if pause(stop, Duration::from_millis(STANDINGS_POLL_MS)).await {
+            return;
         }
     }
 }
@@ -409,14 +759,32 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         Vec::new()
     };
     let before = client.stats().await?;
-    progress(&format!("creating and seating {} tables…", opts.tables));
     let t0 = Instant::now();
+    let (event_tables, event_seats) = match &opts.events {
+        Some(ev) if ev.tables > 0 => {
+            if ev.tables > opts.tables {
+                return Err(LoadError::Options(format!(
+                    "the events' tables ({}) are more than the tables ({})",
+                    ev.tables, opts.tables
+                )));
+            }
+            progress(&format!(
+                "creating {} events of {} tables…",
+                ev.tables / ev.per_event.max(1),
+                ev.per_event
+            ));
+            (ev.tables, set_up_events(&client, ev, opts.seed).await?)
+        }
+        _ => (0, Vec::new()),
+    };
+    let plain = opts.tables - event_tables;
+    progress(&format!("creating and seating {plain} tables…"));
     let games = |i: usize| match opts.game {
         Some(g) => g,
         None if i.is_multiple_of(2) => GameKind::Madiao,
         None => GameKind::Dabaifen,
     };
-    let seated: Vec<Result<(String, Vec<Socket>), ClientError>> = futures_util::stream::iter(0..opts.tables)
+    let seated: Vec<Result<(String, Vec<Socket>), ClientError>> = futures_util::stream::iter(0..plain)
         .map(|i| {
             let owner = nodes[i % nodes.len()].clone();
             let via = nodes[(i + usize::from(opts.cross)) % nodes.len()].clone();
@@ -441,23 +809,42 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         hands: AtomicU64::new(0),
         retries: AtomicU64::new(0),
         samples: Mutex::new(Vec::new()),
+        event_latencies: Mutex::new(Vec::new()),
+        standings: Mutex::new(Vec::new()),
+        standings_missed: AtomicU64::new(0),
+        event_boards: AtomicU64::new(0),
+        stale: AtomicU64::new(0),
     });
     let mut seeds = Rng::from_seed(opts.seed);
     let mut tasks = Vec::new();
-    let connections = tables.len() * 4;
+    let connections = tables.len() * 4 + event_seats.len();
     for (id, sockets) in tables {
         let probe = Arc::new(Mutex::new(Probe::default()));
         for (seat, sock) in sockets.into_iter().enumerate() {
-            tasks.push(tokio::spawn(play(
-                sock,
-                (id.clone(), seat as u8),
-                probe.clone(),
-                totals.clone(),
-                stop_rx.clone(),
-                seeds.fork(),
-                opts.think_ms,
-            )));
+            let place = Place { table: id.clone(), seat: seat as u8, board: 0, people: 4, event: false };
+            let (probe, totals, stop, mut rng, think) =
+                (probe.clone(), totals.clone(), stop_rx.clone(), seeds.fork(), opts.think_ms);
+            tasks.push(tokio::spawn(async move {
+                play(sock, place, probe, totals, stop, &mut rng, think).await;
+            }));
         }
+    }
+    let events =
+        event_seats.iter().map(|s| s.event.id.clone()).collect::<std::collections::HashSet<_>>().len();
+    let people = opts.events.as_ref().map_or(4, |e| e.people);
+    let mut probes: HashMap<(String, usize), Arc<Mutex<Probe>>> = HashMap::new();
+    for me in event_seats {
+        let probe = probes.entry((me.event.id.clone(), me.group)).or_default().clone();
+        tasks.push(tokio::spawn(play_event_seat(
+            client.clone(),
+            me,
+            people,
+            probe,
+            totals.clone(),
+            stop_rx.clone(),
+            seeds.fork(),
+            opts.think_ms,
+        )));
     }
     let feeder = (opts.analyses > 0).then(|| {
         tokio::spawn(feed_analyses(
@@ -487,6 +874,11 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
     };
     let mut latencies = std::mem::take(&mut *totals.latencies.lock().unwrap_or_else(|e| e.into_inner()));
     latencies.sort_unstable();
+    let mut event_latencies =
+        std::mem::take(&mut *totals.event_latencies.lock().unwrap_or_else(|e| e.into_inner()));
+    event_latencies.sort_unstable();
+    let mut standings = std::mem::take(&mut *totals.standings.lock().unwrap_or_else(|e| e.into_inner()));
+    standings.sort_unstable();
     let error_samples = totals.samples.lock().map(|s| s.clone()).unwrap_or_default();
     Ok(LoadReport {
         tables: opts.tables,
@@ -506,6 +898,13 @@ pub async fn run(opts: &LoadOptions, progress: impl Fn(&str)) -> Result<LoadRepo
         entry_retries: totals.retries.load(Ordering::Relaxed),
         analyses: opts.analyses,
         analyses_done,
+        events,
+        event_tables,
+        event_latencies_us: event_latencies,
+        standings_us: standings,
+        standings_missed: totals.standings_missed.load(Ordering::Relaxed),
+        event_boards: totals.event_boards.load(Ordering::Relaxed),
+        stale: totals.stale.load(Ordering::Relaxed),
     })
 }
 
@@ -815,4 +1214,27 @@ pub async fn run_replay(opts: &ReplayLoadOptions) -> Result<ReplayLoadReport, Lo
         rss_after: after.rss_bytes,
         hands,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board is complete once, when the last of its tables has ended, however many of each
+    /// table's people report the end (two people a table: each table's end is read twice).
+    #[test]
+    fn a_board_of_tables_of_two_people_is_complete_once() {
+        let run = EventRun { id: "e".into(), groups: 2, ends: Mutex::default() };
+        let t0 = Instant::now();
+        let (t1, t2, t3) =
+            (t0 + Duration::from_millis(1), t0 + Duration::from_millis(2), t0 + Duration::from_millis(3));
+        assert_eq!(run.ended(0, 0, t0), None, "one table of two ended");
+        assert_eq!(run.ended(0, 1, t2), Some(t2), "the last table ended: the board is complete");
+        // Each table's second person reads its end after the board was complete.
+        assert_eq!(run.ended(0, 0, t1), None, "table 0's second person");
+        assert_eq!(run.ended(0, 1, t3), None, "table 1's second person: not complete again");
+        // The next board is counted on its own.
+        assert_eq!(run.ended(1, 1, t1), None);
+        assert_eq!(run.ended(1, 0, t3), Some(t3));
+    }
 }

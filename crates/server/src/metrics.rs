@@ -130,6 +130,13 @@ pub fn render(app: &App) -> String {
     );
     family(
         &mut out,
+        "yezi_clock_jumps_total",
+        "counter",
+        "Times the node found its clocks behind the database's: it was paused with its clocks stopped.",
+        load(&app.cluster.clock_jumps),
+    );
+    family(
+        &mut out,
         "yezi_fenced_writes_total",
         "counter",
         "Writes refused because the node no longer held the lease (GET /api/stats fenced_writes).",
@@ -141,6 +148,13 @@ pub fn render(app: &App) -> String {
         "counter",
         "Tables handed off by a drain.",
         load(&c.handed_off),
+    );
+    family(
+        &mut out,
+        "yezi_tables_rebalanced_total",
+        "counter",
+        "Tables handed to a less loaded node to even out the load.",
+        load(&c.rebalanced),
     );
     family(
         &mut out,

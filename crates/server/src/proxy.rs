@@ -95,14 +95,19 @@ pub enum ForwardedHeader {
     Forwarded,
 }
 
-impl FromStr for ForwardedHeader {
-    type Err = String;
+/// A `--forwarded-header` that names no header the server reads (the value as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--forwarded-header {0:?}: expected x-forwarded-for or forwarded")]
+pub struct ForwardedHeaderError(String);
 
-    fn from_str(s: &str) -> Result<ForwardedHeader, String> {
+impl FromStr for ForwardedHeader {
+    type Err = ForwardedHeaderError;
+
+    fn from_str(s: &str) -> Result<ForwardedHeader, ForwardedHeaderError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "x-forwarded-for" => Ok(ForwardedHeader::XForwardedFor),
             "forwarded" => Ok(ForwardedHeader::Forwarded),
-            _ => Err(format!("--forwarded-header {s:?}: expected x-forwarded-for or forwarded")),
+            _ => Err(ForwardedHeaderError(s.to_string())),
         }
     }
 }

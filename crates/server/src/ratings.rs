@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use cards::record::GameKind;
 use rating::{Config, Entrant, Rating, rate_match};
-use table::protocol::RatedOutcome;
 use table::rated::{RatedMatch, RatedPlayer};
+use wire::RatedOutcome;
 
 /// The bots' fixed ratings, measured by `yezi calibrate` (the table in `docs/ratings.md`).
 pub const BOT_RATINGS: &[(GameKind, &str, f64)] = &[
@@ -235,35 +235,184 @@ pub fn settle(
             opponents,
             forfeited: me.forfeited,
         };
-        let old = accounts.get(*guest).cloned().flatten();
-        let (mut wins, mut losses, mut draws, games) =
-            old.as_ref().map_or((0, 0, 0, 0), |o| (o.wins, o.losses, o.draws, o.games));
-        match history.outcome() {
-            RatedOutcome::Win => wins += 1,
-            RatedOutcome::Loss => losses += 1,
-            RatedOutcome::Draw => draws += 1,
+        out.push(stored(history, accounts.get(*guest).cloned().flatten()));
+    }
+    Ok(out)
+}
+
+/// An account's new stored rating from its history row of a rated match (or event) and the
+/// rating it had (`None`: its first in the game): the new rating, and one more match won, lost
+/// or drawn.
+fn stored(history: HistoryRow, old: Option<RatingRow>) -> (RatingRow, HistoryRow) {
+    let (mut wins, mut losses, mut draws, games) =
+        old.as_ref().map_or((0, 0, 0, 0), |o| (o.wins, o.losses, o.draws, o.games));
+    match history.outcome() {
+        RatedOutcome::Win => wins += 1,
+        RatedOutcome::Loss => losses += 1,
+        RatedOutcome::Draw => draws += 1,
+    }
+    let row = RatingRow {
+        guest: history.guest.clone(),
+        game: history.game.clone(),
+        rating: history.after.rating,
+        deviation: history.after.deviation,
+        volatility: history.after.volatility,
+        games: games + 1,
+        wins,
+        losses,
+        draws,
+        updated_ms: history.at_ms,
+    };
+    (row, history)
+}
+
+/// One holder of a seat of a rated duplicate event (`docs/events.md`, "Rated events").
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventPlayer {
+    /// A person (his guest) or a bot.
+    pub player: RatedPlayer,
+    /// The table a person's history row names: his table on the event's last board.
+    pub table: String,
+}
+
+/// One comparison of a rated duplicate event: on one board, the holders of one seat at two of
+/// its tables (indices into [`RatedEvent::players`]) and their scores there; the higher score
+/// wins, equal scores draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    /// The first holder…
+    pub a: usize,
+    /// …and the second.
+    pub b: usize,
+    /// The first's score on the board…
+    pub a_score: f64,
+    /// …and the second's.
+    pub b_score: f64,
+}
+
+/// A rated duplicate event that is over, as ratings read it: every seat's holder and every
+/// comparison of its boards (`crate::duplicate::EventDoc::rated_event` makes it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedEvent {
+    /// The game (ratings are per game).
+    pub game: GameKind,
+    /// Every seat's holder, table by table.
+    pub players: Vec<EventPlayer>,
+    /// Every comparison of every board.
+    pub comparisons: Vec<Comparison>,
+}
+
+impl RatedEvent {
+    /// The guests of the event's people.
+    pub fn persons(&self) -> Vec<String> {
+        self.players
+            .iter()
+            .filter_map(|p| match &p.player {
+                RatedPlayer::Person { guest, .. } => Some(guest.clone()),
+                RatedPlayer::Bot(_) => None,
+            })
+            .collect()
+    }
+
+    /// The tables the people's history rows name (an event with any is rated already).
+    pub fn history_tables(&self) -> Vec<String> {
+        let mut t: Vec<String> = self
+            .players
+            .iter()
+            .filter(|p| matches!(p.player, RatedPlayer::Person { .. }))
+            .map(|p| p.table.clone())
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    }
+}
+
+/// The new ratings of a rated duplicate event's accounts and their history rows
+/// (`docs/events.md`, "Rated events"), as [`settle`] does for a match: the event is one rating
+/// period; each comparison is one game for each of its two holders (a win for the higher score,
+/// a draw for equal ones, scored by [`rating::matches::score`]), played against the other's
+/// rating before the event — an account's stored one, a bot's fixed [`bot_rating`]. A person
+/// without an account and a bot without a calibrated rating are left out, as is a pair of
+/// accounts that `shared` puts at [`PAIR_LIMIT`]. Bots never change.
+pub fn settle_event(
+    event: &RatedEvent,
+    accounts: &HashMap<String, Option<RatingRow>>,
+    shared: &HashMap<(String, String), u32>,
+    at_ms: i64,
+) -> Result<Vec<(RatingRow, HistoryRow)>, rating::RatingError> {
+    let game = game_name(event.game).to_string();
+    for c in &event.comparisons {
+        for x in [c.a_score, c.b_score] {
+            if !x.is_finite() {
+                return Err(rating::RatingError::Result(x));
+            }
         }
-        let row = RatingRow {
+    }
+    // Each holder's rating before the event, and the account it is (`None`: a bot); `None`
+    // for one left out.
+    let rated: Vec<Option<(Rating, Option<&String>)>> = event
+        .players
+        .iter()
+        .map(|p| match &p.player {
+            RatedPlayer::Person { guest, .. } => {
+                accounts.get(guest).map(|row| (rating_of(row.as_ref()), Some(guest)))
+            }
+            RatedPlayer::Bot(b) => bot_rating(event.game, b).map(|r| (r, None)),
+        })
+        .collect();
+    let counts = |i: usize, j: usize| match (rated[i], rated[j]) {
+        (Some((_, Some(a))), Some((_, Some(b)))) => {
+            a != b && shared.get(&pair(a, b)).is_none_or(|&n| n < PAIR_LIMIT)
+        }
+        (Some(_), Some(_)) => true,
+        _ => false,
+    };
+    let entrant =
+        |rating: Rating, result: f64| Entrant { rating, fixed: false, side: None, result, forfeited: false };
+    let mut out = Vec::new();
+    for (i, holder) in rated.iter().enumerate() {
+        let Some((before, Some(guest))) = holder else { continue };
+        let mut games = Vec::new();
+        for c in &event.comparisons {
+            let (other, mine, theirs) = if c.a == i {
+                (c.b, c.a_score, c.b_score)
+            } else if c.b == i {
+                (c.a, c.b_score, c.a_score)
+            } else {
+                continue;
+            };
+            if !counts(i, other) {
+                continue;
+            }
+            let Some((opponent, _)) = rated[other] else { continue };
+            let me = entrant(*before, mine);
+            let them = entrant(opponent, theirs);
+            if let Some(score) = rating::matches::score(&me, &them) {
+                games.push(rating::Game { opponent, score });
+            }
+        }
+        let after = rating::update(*before, &games, &Config::default())?;
+        let history = HistoryRow {
             guest: (*guest).clone(),
             game: game.clone(),
-            rating: after.rating,
-            deviation: after.deviation,
-            volatility: after.volatility,
-            games: games + 1,
-            wins,
-            losses,
-            draws,
-            updated_ms: at_ms,
+            table: event.players[i].table.clone(),
+            at_ms,
+            before: *before,
+            after,
+            score: games.iter().map(|g| g.score).sum(),
+            opponents: games.len() as u32,
+            forfeited: false,
         };
-        out.push((row, history));
+        out.push(stored(history, accounts.get(*guest).cloned().flatten()));
     }
     Ok(out)
 }
 
 /// The refusal of a seat at a rated table (or of creating one) to a guest without an account.
-pub fn account_required() -> table::protocol::Refusal {
-    table::protocol::Refusal::new(
-        table::protocol::ErrorCode::AccountRequired,
+pub fn account_required() -> wire::Refusal {
+    wire::Refusal::new(
+        wire::ErrorCode::AccountRequired,
         "only a guest with an account may play at a rated table: claim one (POST /api/account) or sign in",
     )
 }

@@ -16,14 +16,15 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use ai::record::AnyRecord;
 use cards::Seat;
-use cards::record::{
-    self, AnyRecord, DabaifenAction, DabaifenHand, GameKind, MadiaoAction, MadiaoHand, Record,
-};
+use cards::record::{GameKind, Record};
+use dabaifen::record::{DabaifenAction, DabaifenHand};
+use madiao::record::{MadiaoAction, MadiaoHand};
 use serde::Serialize;
 use serde_json::Value;
-use table::protocol::GameView;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+pub use wire::replay::*;
 
 /// The largest record `POST /api/replay` accepts (bytes).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
@@ -60,84 +61,6 @@ impl Default for ReplayLimits {
             ttl_seconds: 30 * 60,
         }
     }
-}
-
-/// The outline of a replay: `POST /api/replay`'s answer and `GET /api/replays/{id}`'s. Each
-/// hand's steps are fetched on their own (`GET /api/replays/{id}?hand=K`).
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct ReplayOutline {
-    /// What the hands are fetched by: a finished table's id, or the id given to a posted record
-    /// (kept for a while after its last use: half an hour unless the server says otherwise).
-    pub id: String,
-    /// The game.
-    pub game: GameKind,
-    /// The record's preset.
-    pub rules: String,
-    /// Every variant in force, by name.
-    #[ts(type = "Record<string, string>")]
-    pub variants: serde_json::Map<String, Value>,
-    /// The players' names, if the record names them (`bot:NAME` for bots).
-    pub players: Option<[String; 4]>,
-    /// The seed the decks came from, if the record gives it.
-    #[ts(type = "number | null")]
-    pub seed: Option<u64>,
-    /// The hands, in order.
-    pub hands: Vec<ReplayHandOutline>,
-}
-
-/// One hand of a replay's outline.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct ReplayHandOutline {
-    /// How many steps the hand has (what `GET /api/replays/{id}?hand=K` gives).
-    pub steps: u32,
-    /// The hand's result (the record's result object), once it is over.
-    #[ts(type = "MadiaoResult | DabaifenResult | null")]
-    pub result: Value,
-}
-
-/// One hand of a replay with its steps: `GET /api/replays/{id}?hand=K`'s answer.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct ReplayHand {
-    /// The hand's index in the record, from 0.
-    pub hand: u32,
-    /// The cards nobody holds: Madiao's stock (the upcard last), Da Bai Fen's kitty as dealt.
-    pub undealt: Vec<String>,
-    /// The states of the hand: as dealt, then after each event.
-    pub steps: Vec<ReplayStep>,
-    /// The hand's result (the record's result object), once it is over.
-    #[ts(type = "MadiaoResult | DabaifenResult | null")]
-    pub result: Value,
-}
-
-/// One state of a hand in a replay.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct ReplayStep {
-    /// What led to this state.
-    pub event: ReplayEvent,
-    /// Every seat's cards now, strongest first (during the Da Bai Fen draw: the twelve it draws).
-    pub hands: [Vec<String>; 4],
-    /// The hand as an all-seeing spectator sees it: the engine's view with every card played face
-    /// up and `hand` empty (the cards are in `hands`); `seat` is `null`.
-    #[ts(type = "MadiaoView | DabaifenView")]
-    pub view: GameView,
-}
-
-/// What led to a step.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ReplayEvent {
-    /// The cards are dealt (Da Bai Fen: the draw begins).
-    Deal,
-    /// Da Bai Fen: the draw ended without a showing (the kitty is turned, or an open deal annulled).
-    DrawEnd,
-    /// Da Bai Fen: the last polls are passed and the deal ends without a further action.
-    End,
-    /// A recorded action.
-    Action {
-        /// The record's action, with its seat.
-        #[ts(type = "MadiaoRecordAction | DabaifenRecordAction")]
-        action: Value,
-    },
 }
 
 /// What led to a step, before it is turned into a [`ReplayEvent`] (which only the steps that are
@@ -185,7 +108,7 @@ pub enum HandError {
 #[derive(Clone, Debug)]
 enum Start {
     Madiao(::madiao::HandSetup),
-    Dabaifen(::dabaifen::DealSetup),
+    Dabaifen(::dabaifen::HandSetup),
 }
 
 /// One hand of a prepared replay.
@@ -256,10 +179,74 @@ impl Prepared {
 /// Checks a record's text and prepares its replay under `id`; the error says what is wrong and
 /// where (`hand 0, action 7: …`), as `yezi replay` does.
 pub fn prepare(id: &str, text: &str) -> Result<Prepared, ReplayFailed> {
-    let rec = record::parse(text).map_err(|e| ReplayFailed(format!("not a yezi/1 record: {e}")))?;
-    match rec {
+    let rec = ai::record::parse(text).map_err(|e| ReplayFailed(format!("not a yezi/1 record: {e}")))?;
+    let deals = deals_checked(&rec);
+    let mut prepared = match rec {
         AnyRecord::Madiao(r) => madiao_prepare(id, &r),
         AnyRecord::Dabaifen(r) => dabaifen_prepare(id, &r),
+    }?;
+    if let Some(deals) = deals {
+        let mut outline: Value =
+            serde_json::from_str(&prepared.outline).map_err(|e| ReplayFailed(e.to_string()))?;
+        if let Some(o) = outline.as_object_mut() {
+            o.insert("deals".into(), serde_json::to_value(deals).map_err(|e| ReplayFailed(e.to_string()))?);
+        }
+        prepared.outline = outline.to_string();
+    }
+    Ok(prepared)
+}
+
+/// The verification of a record's deals (`docs/record.md`, "Deal verification"), when any hand
+/// carries a seed or a commitment.
+fn deals_checked(rec: &AnyRecord) -> Option<wire::replay::DealsChecked> {
+    let carries = match rec {
+        AnyRecord::Madiao(r) => r.hands.iter().any(|h| h.seed.is_some() || h.commitment.is_some()),
+        AnyRecord::Dabaifen(r) => r.hands.iter().any(|h| h.seed.is_some() || h.commitment.is_some()),
+    };
+    if !carries {
+        return None;
+    }
+    let check = ai::record::verify_deals(rec);
+    Some(wire::replay::DealsChecked {
+        hands: check.hands as u32,
+        problems: check
+            .problems
+            .into_iter()
+            .map(|p| wire::replay::DealProblem {
+                hand: p.hand as u32,
+                fault: match p.fault {
+                    ai::record::DealFault::Missing => "missing",
+                    ai::record::DealFault::Deck => "deck",
+                    ai::record::DealFault::Commitment => "commitment",
+                }
+                .into(),
+                detail: p.detail,
+                why: deal_mismatch(p.why),
+            })
+            .collect(),
+    })
+}
+
+/// A deal's mismatch as the wire says it.
+fn deal_mismatch(why: ai::record::DealMismatch) -> wire::replay::DealMismatch {
+    use ai::record::DealMismatch as A;
+    use wire::replay::DealMismatch as W;
+    let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+    match why {
+        A::NoSeed => W::NoSeed,
+        A::NoCommitment => W::NoCommitment,
+        A::NoTable => W::NoTable,
+        A::DeckSize { cards, dealt } => W::DeckSize { cards: n(cards), dealt: n(dealt) },
+        A::DeckCards { places, first } => W::DeckCards {
+            places: n(places),
+            first: first
+                .into_iter()
+                .map(|(i, card, seed_card)| wire::replay::CardMismatch { index: n(i), card, seed_card })
+                .collect(),
+        },
+        A::Commitment { commitment, seed, table, expected } => {
+            W::Commitment { commitment, seed: seed.to_string(), table, expected }
+        }
     }
 }
 
@@ -289,6 +276,7 @@ impl Outliner {
                 players: rec_meta.players,
                 seed: rec_meta.seed,
                 hands: Vec::new(),
+                deals: None,
             },
             hands_json: String::new(),
             hands: Vec::new(),
@@ -369,7 +357,7 @@ fn madiao_walk(
     let mut state = ::madiao::State::new(*setup).map_err(|e| ReplayFailed(format!("hand {k}: {e}")))?;
     step(&state, Event::Deal);
     for (j, a) in actions.iter().enumerate() {
-        ::madiao::record::apply_record_action(&mut state, a)
+        madiao::record::apply_record_action(&mut state, a)
             .map_err(|e| ReplayFailed(format!("hand {k}, action {j}: {e}")))?;
         step(&state, Event::Action(a));
     }
@@ -377,7 +365,7 @@ fn madiao_walk(
 }
 
 fn madiao_prepare(id: &str, rec: &Record<MadiaoHand>) -> Result<Prepared, ReplayFailed> {
-    let checked = ::madiao::record::replay(rec);
+    let checked = madiao::record::replay(rec);
     if let Some(e) = &checked.error {
         return Err(ReplayFailed(e.to_string()));
     }
@@ -432,7 +420,7 @@ fn dabaifen_step(state: &::dabaifen::State, event: ReplayEvent) -> ReplayStep {
 /// Plays deal `k` from its setup through its actions, showing `step` each state: as dealt, the
 /// end of a draw without a showing, after each action, and the end when the last polls pass.
 fn dabaifen_walk(
-    setup: &::dabaifen::DealSetup,
+    setup: &::dabaifen::HandSetup,
     actions: &[DabaifenAction],
     k: usize,
     mut step: impl FnMut(&::dabaifen::State, Event<'_, DabaifenAction>),
@@ -448,7 +436,7 @@ fn dabaifen_walk(
             }
             step(&state, Event::DrawEnd);
         }
-        ::dabaifen::record::apply_recorded(&mut state, a)
+        dabaifen::record::apply_recorded(&mut state, a)
             .map_err(|e| ReplayFailed(format!("hand {k}, action {j}: {e}")))?;
         step(&state, Event::Action(a));
     }
@@ -465,7 +453,7 @@ fn dabaifen_walk(
 }
 
 fn dabaifen_prepare(id: &str, rec: &Record<DabaifenHand>) -> Result<Prepared, ReplayFailed> {
-    let checked = ::dabaifen::record::replay(rec);
+    let checked = dabaifen::record::replay(rec);
     if let Some(e) = &checked.error {
         return Err(ReplayFailed(e.to_string()));
     }

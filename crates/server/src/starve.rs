@@ -25,9 +25,9 @@ use cards::Rng;
 use cards::record::GameKind;
 use client::{Client, ClientError, Socket, random_act};
 use futures_util::StreamExt;
-use table::protocol::{ClientMsg, NewTable, SeatChoice, ServerMsg, TableEvent};
 use tokio::sync::watch;
 use tokio::time::Instant;
+use wire::{ClientMsg, NewTable, SeatChoice, ServerMsg, TableEvent, TableMsg};
 
 use crate::loadtest::{LoadError, check_loopback};
 
@@ -165,7 +165,7 @@ struct Shared {
 /// Plays a victim table's person: random legal moves after 300–600 ms; measures the bots' moves.
 async fn victim(mut sock: Socket, shared: Arc<Shared>, mut rng: Rng, mut stop: watch::Receiver<bool>) {
     let mut last: Option<(Instant, bool)> = None;
-    let mut pending: Option<(Instant, table::protocol::ActAction, u64)> = None;
+    let mut pending: Option<(Instant, wire::ActAction, u64)> = None;
     loop {
         let at = pending.as_ref().map(|p| p.0);
         tokio::select! {
@@ -216,7 +216,7 @@ async fn victim(mut sock: Socket, shared: Arc<Shared>, mut rng: Rng, mut stop: w
             }
             _ = async { if let Some(t) = at { tokio::time::sleep_until(t).await } }, if at.is_some() => {
                 if let Some((_, action, mv)) = pending.take() {
-                    let msg = ClientMsg::Act { action, move_no: Some(mv), seat: None };
+                    let msg = ClientMsg::Table(TableMsg::Act { action, move_no: Some(mv), seat: None });
                     if sock.send_msg(&msg).await.is_err() {
                         return;
                     }
@@ -288,7 +288,7 @@ pub async fn run_starve(opts: &StarveOptions, progress: impl Fn(&str)) -> Result
         let mut sock = client.connect_as(&g.token).await?;
         sock.send_msg(&ClientMsg::Join { table: id, seat: Some(0) }).await?;
         // The match begins when its host starts it (it may have begun already: then it says so).
-        sock.send_msg(&ClientMsg::Start).await?;
+        sock.send_msg(&ClientMsg::Table(TableMsg::Start)).await?;
         tasks.push(tokio::spawn(victim(sock, shared.clone(), seeds.fork(), stop_rx.clone())));
     }
     progress(&format!("warming up for {:.0} s…", opts.warmup.as_secs_f64()));

@@ -46,7 +46,15 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/tutorial/{game}", get(index))
         .route("/account", get(index))
         .route("/ratings", get(index))
+        .route("/puzzles", get(index))
+        .route("/events", get(index))
+        .route("/events/{id}", get(index))
+        .route("/tournaments", get(index))
+        .route("/tournaments/{id}", get(index))
         .route("/players/{name}", get(index))
+        .route("/tv", get(index))
+        .route("/tv/{id}", get(index))
+        .route("/friends", get(index))
         .route("/{*path}", get(file))
 }
 

@@ -21,19 +21,19 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
-use table::protocol::{GuestInfo, ServerMsg, WelcomeMsg};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
+use wire::{GuestInfo, ServerMsg, WelcomeMsg};
 
 use crate::App;
-use crate::cluster::{Control, Wire};
+use crate::cluster::{Cluster, Command, Control};
 use crate::rate::RateBucket;
 use crate::store::TableStatus;
 use crate::tables::{Cmd, TableHandle};
 use table::machine::ConnId;
 use table::machine::Request;
-use table::protocol::{self, ClientMsg, ErrorCode};
 use table::settings::Guest;
+use wire::{ClientMsg, ErrorCode, TableMsg};
 
 /// How many messages may wait for a slow connection; more are dropped (it sees a gap in `v`).
 const OUT_QUEUE: usize = 128;
@@ -72,15 +72,18 @@ async fn upgrade(
         .on_upgrade(move |socket| connection(app, socket, peer))
 }
 
-/// A guest's WebSocket, counted for the guest until dropped.
+/// A guest's WebSocket, counted for the guest until dropped. An account's first connection on
+/// this node, and its last one closing, are changes its followers hear of ([`crate::notices`]).
 struct GuestSlot {
     app: Arc<App>,
     guest: String,
+    /// The connection said `hello` with an account's session.
+    account: bool,
 }
 
 impl GuestSlot {
     /// Counts a connection of `guest`, or gives the cap when the guest is at it.
-    fn take(app: &Arc<App>, guest: &str) -> Result<GuestSlot, usize> {
+    fn take(app: &Arc<App>, guest: &str, account: bool) -> Result<GuestSlot, usize> {
         let cap = app.limits.sockets_per_guest;
         let mut m = app.per_guest.lock().map_err(|_| cap)?;
         let n = m.entry(guest.to_string()).or_insert(0);
@@ -88,7 +91,10 @@ impl GuestSlot {
             return Err(cap);
         }
         *n += 1;
-        Ok(GuestSlot { app: app.clone(), guest: guest.to_string() })
+        if *n == 1 && account {
+            app.cluster.notices.changed(crate::notices::Change::Presence(guest.to_string()));
+        }
+        Ok(GuestSlot { app: app.clone(), guest: guest.to_string(), account })
     }
 }
 
@@ -100,6 +106,9 @@ impl Drop for GuestSlot {
             *n -= 1;
             if *n == 0 {
                 m.remove(&self.guest);
+                if self.account {
+                    self.app.cluster.notices.changed(crate::notices::Change::Presence(self.guest.clone()));
+                }
             }
         }
     }
@@ -128,6 +137,9 @@ struct Conn {
     chats: RateBucket,
     dropped: u32,
     warned: Option<Instant>,
+    /// The connection watches through the delayed stream (the TV): its entry as a spectator is
+    /// a delayed one.
+    tv: bool,
 }
 
 impl Conn {
@@ -136,7 +148,7 @@ impl Conn {
     }
 
     fn error(&self, code: ErrorCode, message: impl Into<String>) {
-        self.send(protocol::error(code, message, None));
+        self.send(wire::error(code, message, None));
     }
 
     /// Handles one text message; false closes the connection.
@@ -175,10 +187,10 @@ impl Conn {
             );
             return true;
         }
-        let msg = match protocol::parse(text) {
+        let msg = match wire::parse(text) {
             Ok(m) => m,
-            Err((code, why)) => {
-                self.error(code, why);
+            Err(e) => {
+                self.error(e.code(), e.to_string());
                 return true;
             }
         };
@@ -202,7 +214,7 @@ impl Conn {
                             );
                             return false;
                         }
-                        match GuestSlot::take(&self.app, &g.id) {
+                        match GuestSlot::take(&self.app, &g.id, session.is_some()) {
                             Ok(slot) => self.slot = Some(slot),
                             Err(cap) => {
                                 self.error(
@@ -220,6 +232,11 @@ impl Conn {
                             })
                             .text(),
                         );
+                        // An account's connection hears the notices to him (`docs/protocol.md`,
+                        // "Friend notices").
+                        if session.is_some() {
+                            self.app.cluster.notices.register(&g.id, self.id, self.out.clone());
+                        }
                         self.guest = Some(Guest { id: g.id, name: g.name });
                         self.session = session.map(|s| s.token_hash);
                         true
@@ -248,93 +265,77 @@ impl Conn {
             }
             (_, Some(g)) => g.clone(),
         };
-        match msg {
-            ClientMsg::Join { table, seat } => self.enter(table, Some(seat), guest).await,
-            ClientMsg::Watch { table } => self.enter(table, None, guest).await,
-            other => {
-                if matches!(other, ClientMsg::Chat { .. })
-                    && (self.table.is_some() || self.remote.is_some())
-                    && !self.chats.take()
-                {
-                    let l = self.app.limits;
-                    self.app.cluster.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
-                    self.error(
-                        ErrorCode::RateLimited,
-                        format!(
-                            "too many chat lines (at most {} in a burst, then one every {} s): dropped",
-                            l.chat_burst,
-                            1.0 / l.chat_per_second
-                        ),
-                    );
-                    return true;
+        let msg = match msg {
+            ClientMsg::Join { table, seat } => return self.enter(table, Some(seat), guest).await,
+            ClientMsg::Watch { table } => return self.enter(table, None, guest).await,
+            ClientMsg::Tv { table } => {
+                if self.table.is_none() && self.remote.is_none() {
+                    self.tv = true;
                 }
-                if self.remote.is_none() && self.table.is_none() {
-                    self.error(ErrorCode::NotAtTable, "join or watch a table first");
-                    return true;
-                }
-                if matches!(other, ClientMsg::Chat { .. })
-                    && let Some((code, why)) =
-                        crate::api::moderation::chat_refusal(&self.app, &guest.id, self.ip).await
-                {
-                    self.error(code, why);
-                    return true;
-                }
-                let conn = self.id;
-                let request = match other {
-                    ClientMsg::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
-                    ClientMsg::Chat { text } => Request::Chat { conn, text, at_ms: crate::ids::now_ms() },
-                    ClientMsg::Resync => Request::Resync { conn },
-                    ClientMsg::Leave => {
-                        // Entering again after a move, the connection watches.
-                        if let Some((_, entry)) = &mut self.at {
-                            *entry = None;
-                        }
-                        Request::Leave { conn }
-                    }
-                    ClientMsg::Back => Request::Back { conn },
-                    ClientMsg::Start => Request::Start { conn },
-                    ClientMsg::Next => Request::Next { conn },
-                    ClientMsg::Close { keep } => Request::Close { conn, keep },
-                    ClientMsg::TakeBack => Request::TakeBack { conn },
-                    ClientMsg::Pause => Request::Pause { conn, pause: true },
-                    ClientMsg::Resume => Request::Pause { conn, pause: false },
-                    ClientMsg::Remove { seat } => Request::Remove { conn, seat },
-                    ClientMsg::Rematch => Request::Rematch { conn },
-                    ClientMsg::Hint => Request::Hint { conn },
-                    ClientMsg::Tracker => Request::Tracker { conn },
-                    ClientMsg::Hello { .. }
-                    | ClientMsg::Ping
-                    | ClientMsg::Join { .. }
-                    | ClientMsg::Watch { .. } => {
-                        return true;
-                    }
-                };
-                self.route(request).await;
-                true
+                return self.enter(table, None, guest).await;
+            }
+            ClientMsg::Hello { .. } | ClientMsg::Ping => return true,
+            ClientMsg::Table(msg) => msg,
+        };
+        let chat = matches!(msg, TableMsg::Chat { .. });
+        if chat && (self.table.is_some() || self.remote.is_some()) && !self.chats.take() {
+            let l = self.app.limits;
+            self.app.cluster.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
+            self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "too many chat lines (at most {} in a burst, then one every {} s): dropped",
+                    l.chat_burst,
+                    1.0 / l.chat_per_second
+                ),
+            );
+            return true;
+        }
+        if self.remote.is_none() && self.table.is_none() {
+            self.error(ErrorCode::NotAtTable, "join or watch a table first");
+            return true;
+        }
+        if chat
+            && let Some((code, why)) =
+                crate::api::moderation::chat_refusal(&self.app, &guest.id, self.ip).await
+        {
+            self.error(code, why);
+            return true;
+        }
+        if msg == TableMsg::Leave {
+            // Entering again after a move, the connection watches.
+            if let Some((_, entry)) = &mut self.at {
+                *entry = None;
             }
         }
+        self.route(msg).await;
+        true
     }
 
-    /// Sends a request to the connection's table wherever it runs: to its task on this node, or
-    /// over the bus to the node that runs it.
-    async fn route(&mut self, request: Request) {
+    /// Sends a message to the connection's table wherever it runs, as the client sent it: to its
+    /// task on this node, or over the bus to the node that runs it.
+    async fn route(&mut self, msg: TableMsg) {
         if let Some(table) = &self.remote {
-            if let Some(wire) = Wire::of(request)
-                && let Err(e) =
-                    self.app.cluster.send_remote(self.app.store.node(), table, self.id, wire).await
-            {
-                // The command is lost: the client hears it at once (and enters the table again).
-                self.error(
-                    ErrorCode::Unavailable,
-                    format!("table {table}: its node could not be reached ({e})"),
-                );
-            }
+            let cmd = Command::Table(msg);
+            let why = match self.app.cluster.send_remote(self.app.store.node(), table, self.id, cmd).await {
+                Err(e) => e.to_string(),
+                // Nobody heard it (the table's node does not hear its channel now: the bus has
+                // just come back, or the node is gone): lost as surely.
+                Ok(Some(0)) => "nobody heard it".to_string(),
+                Ok(_) => return,
+            };
+            // The command is lost: the client hears it at once (and enters the table again).
+            self.error(
+                ErrorCode::Unavailable,
+                format!("table {table}: its node could not be reached ({why})"),
+            );
             return;
         }
         let Some(t) = &self.table else {
             self.error(ErrorCode::NotAtTable, "join or watch a table first");
             return;
         };
+        let request = Request::Table { conn: self.id, msg, at_ms: crate::ids::now_ms() };
         if t.send(Cmd::Request(request)).await.is_err() {
             self.error(ErrorCode::Unavailable, "the table has closed");
             self.table = None;
@@ -352,13 +353,26 @@ impl Conn {
         }
         // A table whose node did not answer (it died: its lease runs out within a lease, and
         // this node may then claim it) is asked again, for up to a lease and a second, before the
-        // client hears `unavailable`.
+        // client hears `unavailable`: after a quarter of a second, or as soon as a node begins
+        // to hear the table (it has just claimed it).
         let until = Instant::now() + self.app.cluster.lease() + Duration::from_secs(1);
         loop {
+            let mut hearings = self.app.cluster.hearings();
             match Box::pin(self.try_enter(&id, seat, guest.clone())).await {
                 Ok(()) => return true,
-                Err((ErrorCode::Unavailable, _)) if Instant::now() < until && self.app.cluster.has_bus() => {
-                    tokio::time::sleep(Duration::from_millis(250)).await;
+                // Also a node without a bus on a database with leases: the lease of a node that
+                // is gone runs out within a lease, and this node then claims the table (a node
+                // started on a restored backup, `docs/deploy.md`); or this node's own claim of
+                // orphans holds the table and is still loading it, and the next try finds it
+                // running here.
+                Err((ErrorCode::Unavailable, _))
+                    if Instant::now() < until
+                        && (self.app.cluster.has_bus() || self.app.store.backend() != "sqlite") =>
+                {
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(250)) => {}
+                        _ = Cluster::heard_of(&mut hearings, &id) => {}
+                    }
                 }
                 Err((code, why)) => {
                     self.error(code, why);
@@ -376,8 +390,9 @@ impl Conn {
         }
         let unavailable = |e: crate::store::StoreError| (ErrorCode::Unavailable, format!("table {id}: {e}"));
         let asked = self.app.cluster.now();
-        // A draining node claims nothing: the table waits for another node.
-        let claimed = if self.app.cluster.draining() {
+        // A draining node claims nothing: the table waits for another node; nor does a node
+        // claim back a table it has just handed to another to even out the load.
+        let claimed = if self.app.cluster.draining() || self.app.cluster.handed_lately(id) {
             None
         } else {
             self.app.store.claim_table(id).await.map_err(unavailable)?
@@ -423,16 +438,44 @@ impl Conn {
                 crate::api::accounts::note_address(&self.app, &guest.id, self.ip).await;
             }
         }
+        // A player of a duplicate event under way does not watch a board he has still to play.
+        if seat.is_none()
+            && let Some(refused) = crate::api::events::watch_refusal(&self.app, id, &guest.id).await
+        {
+            self.tv = false;
+            return Err(refused);
+        }
         // A new entry: whatever an earlier one through the bus would still bring is dropped.
         self.app.cluster.left_remote(conn);
         let Some(handle) = self.find(id).await? else {
+            // Who runs it, for a bus that cannot tell whether anyone heard the entry.
+            let counts = self.app.cluster.bus().is_none_or(|b| b.kind() != "postgres");
+            let holder = match counts {
+                true => None,
+                false => match self.app.store.holders(&[id.to_string()]).await {
+                    // Nobody holds it: its lease has run out, and this node could not claim
+                    // it (another node's claim is under way, or the row is still locked by the
+                    // step of a node stopped in its middle, until the database ends it). An
+                    // entry sent on the bus now would wait out the whole reply time for an
+                    // answer nobody can give: the caller tries again, and claims it in a moment.
+                    Ok(h) if h.is_empty() => {
+                        return Err((
+                            ErrorCode::Unavailable,
+                            format!("table {id}: no node holds it now; it is claimed in a moment"),
+                        ));
+                    }
+                    Ok(h) => h.into_iter().next(),
+                    Err(_) => None,
+                },
+            }
+            .map(|(_, h)| h.node);
             let (guest, name) = (guest.id, guest.name);
             // The entry's name is given by the cluster.
             let wire = match seat {
-                Some(seat) => Wire::Join { guest, name, seat, attach: 0 },
-                None => Wire::Watch { guest, name, attach: 0 },
+                Some(seat) => Command::Join { guest, name, seat, attach: 0 },
+                None => Command::Watch { guest, name, attach: 0, delayed: self.tv },
             };
-            self.app.cluster.enter_remote(self.app.store.node(), id, conn, wire).await?;
+            self.app.cluster.enter_remote(self.app.store.node(), id, conn, wire, holder.as_deref()).await?;
             self.remote = Some(id.to_string());
             self.at = Some((id.to_string(), seat));
             return Ok(());
@@ -441,6 +484,7 @@ impl Conn {
         let out = self.out.clone();
         let request = match seat {
             Some(seat) => Request::Join { conn, guest, seat },
+            None if self.tv => Request::Tv { conn, guest },
             None => Request::Watch { conn, guest },
         };
         let closed = || (ErrorCode::Unavailable, "the table has closed".to_string());
@@ -467,25 +511,44 @@ impl Conn {
         self.error(ErrorCode::SignedOut, "this session was signed out: the connection is closed");
     }
 
+    /// Tells the client that it should enter table `id` again at once, on a new connection
+    /// (`moved`, `docs/protocol.md`): the connection's node is leaving, or could not enter the
+    /// table again for it after the table moved.
+    fn tell_moved(&self, id: &str) {
+        self.send(ServerMsg::Moved(wire::MovedMsg { table: id.to_string() }).text());
+    }
+
     /// The table stopped where the connection reached it: enter it again where it runs now
-    /// (the client gets a fresh `sync`), trying for up to twice a lease's length.
+    /// (the client gets a fresh `sync`), trying for up to twice a lease's length and a second;
+    /// still unavailable then, the client is told `moved` and enters again itself.
     async fn moved(&mut self, table: &str) {
         let Some((id, entry)) = self.at.clone().filter(|(id, _)| id == table) else { return };
         let Some(guest) = self.guest.clone() else { return };
         self.table = None;
         self.remote = None;
         self.at = None;
-        // This node drains: the connection is about to close, and the client enters the
-        // table again through another node.
+        // This node drains: the connection is about to close, and the client is told to enter
+        // the table again at once, through another node.
         if self.app.cluster.draining() {
+            self.tell_moved(&id);
             return;
         }
         let until = Instant::now() + self.app.cluster.lease() * 2 + Duration::from_secs(1);
         loop {
+            let mut hearings = self.app.cluster.hearings();
             match Box::pin(self.try_enter(&id, entry, guest.clone())).await {
                 Ok(()) => return,
                 Err((ErrorCode::Unavailable, _)) if Instant::now() < until => {
-                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(250)) => {}
+                        _ = Cluster::heard_of(&mut hearings, &id) => {}
+                    }
+                }
+                // Not entered again in time: the client is told to enter it again itself (as
+                // when a node drains), rather than left with an error it may not act on.
+                Err((ErrorCode::Unavailable, _)) => {
+                    self.tell_moved(&id);
+                    return;
                 }
                 Err((code, why)) => {
                     self.error(code, format!("the table moved and could not be entered again: {why}"));
@@ -544,6 +607,7 @@ async fn serve_connection(
         chats: RateBucket::new(limits.chat_per_second, limits.chat_burst),
         dropped: 0,
         warned: None,
+        tv: false,
     };
     let idle = Duration::from_secs(limits.idle_seconds);
     let hello_by = Instant::now() + Duration::from_millis(limits.hello_timeout_ms);
@@ -572,6 +636,11 @@ async fn serve_connection(
             // The node has drained: the client reconnects (through the balancer, to another node).
             Ok(()) = closing.changed() => {
                 if *closing.borrow() {
+                    // Still at a table (one on another node, or one not handed off in time):
+                    // the client enters it again at once through another node.
+                    if let Some((id, _)) = conn.at.clone() {
+                        conn.tell_moved(&id);
+                    }
                     break;
                 }
                 continue;
@@ -636,8 +705,13 @@ async fn serve_connection(
         }
     }
     app.cluster.detach(id);
+    if let Some(g) = &conn.guest
+        && conn.session.is_some()
+    {
+        app.cluster.notices.unregister(&g.id, id);
+    }
     if let Some(table) = conn.remote.take() {
-        let _ = app.cluster.send_remote(app.store.node(), &table, id, Wire::Gone).await;
+        let _ = app.cluster.send_remote(app.store.node(), &table, id, Command::Gone).await;
     }
     if let Some(t) = conn.table.take() {
         let _ = t.send(Cmd::Request(Request::Gone { conn: id })).await;

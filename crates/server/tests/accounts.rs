@@ -2,7 +2,7 @@
 //! changing the password, deleting the account, sessions that expire, the sign-in limits, and
 //! that no answer tells an existing username from a missing one.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

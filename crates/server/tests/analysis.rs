@@ -4,7 +4,7 @@
 //! seat, a private game of others, the queue full, the allowance spent, analyses off). Each
 //! analysis served is checked against `ai::analysis` run here on the game's record.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,7 +64,7 @@ async fn finished_game(
 
 /// What `ai::analysis` makes of the record's hand for the seat, with the server's seed and budget.
 fn expected(record: &str, hand: usize, seat: u8, limits: &AnalysisLimits) -> Value {
-    let rec = cards::record::parse(record).unwrap();
+    let rec = ai::record::parse(record).unwrap();
     let opts = ai::analysis::Options {
         seat: cards::Seat::new(seat).unwrap(),
         hand,
@@ -162,12 +162,7 @@ async fn a_madiao_hand_is_analysed_once_and_served_from_the_store_after_a_restar
     let db = srv.dir.path().join("yezi.db");
     let store = Arc::new(SqliteStore::open(db.to_str().unwrap()).unwrap());
     let app = App::start(store, config(1, 16, 10)).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let a = app.clone();
-    tokio::spawn(async move {
-        let _ = server::serve(listener, a).await;
-    });
+    let (addr, _) = common::listen(&app).await;
     let c = client::Client::new(&addr);
     let (status, back) = c.get(&format!("{}?hand=0&seat=0", path(&id))).await.unwrap();
     assert_eq!((status, &back["status"]), (200, &json!("done")), "{back}");
@@ -321,14 +316,22 @@ async fn status_reads_a_record_once_and_is_rate_limited() {
     // A done analysis: its polls read nothing more.
     let (s, b) = srv.client.post(&path(&id), &json!({"hand": 0, "seat": 1}), Some(&ann.token)).await.unwrap();
     assert_eq!(s, 202, "{b}");
-    let seen = until_done(&srv, &id, 0, 1).await;
+    // Waited for without asking over HTTP: every poll spends the allowance, and on a slow
+    // machine polling until done would spend it all.
+    let end = tokio::time::Instant::now() + Duration::from_secs(120);
+    while srv.app.analyses.started() == 0 || srv.app.analyses.pending() != (0, 0) {
+        assert!(tokio::time::Instant::now() < end, "the analysis did not finish in 2 minutes");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (s, b) = srv.client.get(&format!("{}?hand=0&seat=1", path(&id))).await.unwrap();
+    assert_eq!((s, &b["status"]), (200, &json!("done")), "{b}");
     for _ in 0..5 {
         let (s, b) = srv.client.get(&format!("{}?hand=0&seat=1", path(&id))).await.unwrap();
         assert_eq!((s, &b["status"]), (200, &json!("done")), "{b}");
     }
     assert_eq!(srv.app.analyses.outlines_read(), 1);
     // The allowance (60 at once, then one in about twenty minutes) runs out.
-    let used = 20 + seen.len() + 5;
+    let used = 20 + 1 + 5;
     let mut limited = None;
     for _ in used..70 {
         let (s, b) = srv.client.get(&format!("{}?hand=0&seat=1", path(&id))).await.unwrap();
@@ -374,4 +377,81 @@ async fn one_address_holds_only_its_share_of_the_queue() {
     let g = other.guest("Elsewhere").await.unwrap();
     let (s, b) = other.post(&path(&two), &json!({"hand": 0, "seat": 3}), Some(&g.token)).await.unwrap();
     assert_eq!((s, &b["status"]), (202, &json!("queued")), "{b}");
+}
+
+/// The searched decisions' costs of an analysis's JSON.
+fn costs(analysis: &Value) -> Vec<f64> {
+    analysis["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["verdict"]["kind"] == "searched")
+        .map(|d| d["verdict"]["cost"].as_f64().unwrap())
+        .collect()
+}
+
+/// Seat 0's accuracy over the match at `id`, as `GET /api/games/{id}/accuracy` answers.
+async fn accuracy_of(srv: &TestServer, id: &str) -> (u16, Value) {
+    srv.client.get(&format!("/api/games/{id}/accuracy?seat=0")).await.unwrap()
+}
+
+/// The accuracy My games gives for the newest game of the token's guest.
+async fn my_games_accuracy(srv: &TestServer, token: &str) -> Value {
+    let (status, page) = srv.client.get_authed(token, "/api/account/games").await.unwrap();
+    assert_eq!(status, 200, "{page}");
+    page["games"][0]["accuracy"].clone()
+}
+
+/// A seat's accuracy over a match (`GET /api/games/{id}/accuracy`, and in My games) pools the
+/// searched moves of the hands analysed so far (`ai::analysis::match_accuracy`): none before any
+/// analysis, one hand's after it, every hand's at the end; the errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_accuracy_pools_the_analysed_hands_and_shows_in_my_games() {
+    let srv = TestServer::start_config(config(1, 16, 10)).await;
+    let ann = srv.guest("Ann").await;
+    let id = srv.table(&ann, json!({ "game": "madiao", "variants": { "game_length": "hands:2" } })).await;
+    let (mut s, _) = srv.join(&ann, &id, None).await;
+    common::play_randomly(&mut s, 3, Duration::from_secs(60)).await;
+    let record = srv.record_within(&id, Duration::from_secs(10)).await.expect("the record");
+    let ai::record::AnyRecord::Madiao(rec) = ai::record::parse(&record).unwrap() else { panic!() };
+    let finished: Vec<u32> =
+        (0..rec.hands.len()).filter(|&h| rec.hands[h].result.is_some()).map(|h| h as u32).collect();
+    assert!(finished.len() >= 2, "{} hands", finished.len());
+    // Before any analysis: every finished hand listed, none analysed, no accuracy.
+    let (status, before) = accuracy_of(&srv, &id).await;
+    assert_eq!(status, 200, "{before}");
+    let listed: Vec<u64> =
+        before["hands"].as_array().unwrap().iter().map(|h| h["hand"].as_u64().unwrap()).collect();
+    assert_eq!(listed, finished.iter().map(|&h| u64::from(h)).collect::<Vec<_>>());
+    assert_eq!((before["analysed"].clone(), before["accuracy"].clone()), (json!(0), Value::Null));
+    assert_eq!(my_games_accuracy(&srv, &ann.token).await, before, "My games carries the same accuracy");
+    // Each hand analysed in turn: the accuracy is the pooled formula over the hands so far.
+    let limits = *srv.app.analyses.limits();
+    let mut so_far: Vec<Vec<f64>> = Vec::new();
+    for (k, &hand) in finished.iter().enumerate() {
+        let (status, r) =
+            srv.client.post(&path(&id), &json!({"hand": hand, "seat": 0}), Some(&ann.token)).await.unwrap();
+        assert!(status == 202 || status == 200, "{r}");
+        let done = until_done(&srv, &id, hand, 0).await.pop().unwrap();
+        let want = expected(&record, hand as usize, 0, &limits);
+        assert_eq!(done["analysis"], want);
+        so_far.push(costs(&want));
+        let (_, now) = accuracy_of(&srv, &id).await;
+        assert_eq!(now["analysed"], json!(k + 1), "{now}");
+        let moves: usize = so_far.iter().map(Vec::len).sum();
+        assert_eq!(now["moves"], json!(moves));
+        let pooled = ai::analysis::match_accuracy(&so_far, ai::analysis::Unit::Stakes);
+        assert_eq!(now["accuracy"].as_f64(), pooled, "{now}");
+        assert_eq!(now["hands"][k]["accuracy"], want["summary"]["accuracy"], "the hand's own accuracy");
+        assert_eq!(now["hands"][k]["analysed"], true);
+        assert_eq!(my_games_accuracy(&srv, &ann.token).await, now);
+    }
+    assert!(so_far.iter().any(|c| !c.is_empty()), "no searched move in the match: {so_far:?}");
+    // The errors.
+    let (status, _) = srv.client.get(&format!("/api/games/{id}/accuracy?seat=4")).await.unwrap();
+    assert_eq!(status, 400);
+    let (status, _) = srv.client.get(&format!("/api/games/{id}/accuracy")).await.unwrap();
+    assert_eq!(status, 400);
+    let (status, _) = srv.client.get("/api/games/nosuchgame/accuracy?seat=0").await.unwrap();
+    assert_eq!(status, 404);
 }

@@ -2,7 +2,7 @@
 //! creating tables with their validation, the lobby, a table's summary, records (served only once
 //! a game is over), statistics and the static pages.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -136,7 +136,7 @@ async fn the_games_options() {
         assert!(research.iter().all(|r| bots.contains(r)), "{research:?} are bots");
         assert!(!research.contains(&default), "the default bot is offered");
         if g["game"] == "madiao" {
-            assert_eq!(research, ["pimc-coalition", "pimc-mixed"]);
+            assert_eq!(research, ["pimc-coalition", "pimc-mixed", "learned"]);
         } else {
             assert!(research.is_empty());
         }
@@ -144,10 +144,13 @@ async fn the_games_options() {
     let (_, token) = api.guest("Res").await;
     let body = json!({
         "game": "madiao", "turn_seconds": 20,
-        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "pimc-coalition"}, {"kind": "bot", "bot": "pimc-mixed"}, {"kind": "bot"}],
+        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "pimc-coalition"}, {"kind": "bot", "bot": "pimc-mixed"}, {"kind": "bot", "bot": "learned"}],
     });
     let (s, v) = api.json("POST", "/api/tables", Some(body), Some(&token)).await;
     assert_eq!(s, StatusCode::CREATED, "the API seats the research bots: {v}");
+    let seated: Vec<&str> =
+        v["table"]["seats"].as_array().unwrap().iter().filter_map(|s| s["bot"].as_str()).collect();
+    assert_eq!(seated, ["pimc-coalition", "pimc-mixed", "learned"], "{v}");
 }
 
 /// `GET /api/tutorial/{game}`: each game's scripted hand as seat 0 sees it, ending settled; the same
@@ -307,14 +310,12 @@ async fn records_are_served_only_once_the_game_is_over() {
     })
     .await
     .unwrap();
-    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
-        panic!("{text}")
-    };
+    let ai::record::AnyRecord::Madiao(rec) = ai::record::parse(&text).unwrap() else { panic!("{text}") };
     // hands:2 counts every hand but a long-suit redeal (the same hand dealt again).
     let counted = rec
         .hands
         .iter()
-        .filter(|h| h.result.as_ref().is_some_and(|r| r.outcome != cards::record::MadiaoOutcome::Redeal));
+        .filter(|h| h.result.as_ref().is_some_and(|r| r.outcome != madiao::record::MadiaoOutcome::Redeal));
     assert_eq!(counted.count(), 2);
     assert!(rec.hands.iter().all(|h| h.result.is_some()), "every hand of a finished game is complete");
     assert!(rec.seed.is_some(), "a finished game's record shows its seed");
@@ -376,9 +377,7 @@ async fn a_madiao_table_draws_the_zero_cash_it_chose_and_keeps_it_out_of_its_rec
     .await
     .unwrap();
     assert!(!text.contains("zero_cash") && !text.contains("wang_ying"), "{text}");
-    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
-        panic!("{text}")
-    };
+    let ai::record::AnyRecord::Madiao(rec) = ai::record::parse(&text).unwrap() else { panic!("{text}") };
     assert!(madiao::record::replay(&rec).is_clean());
 }
 
@@ -399,7 +398,19 @@ async fn statistics_and_static_pages() {
     let (s, page) = api.call("GET", "/", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(page.contains("yezi") && page.contains("/js/main.js"), "{page}");
-    for path in ["/t/t1234", "/replay/t1234", "/replay", "/rules", "/account"] {
+    // The client's own pages, also reloaded or shared with their query (an analysis's deep link).
+    for path in [
+        "/t/t1234",
+        "/replay/t1234",
+        "/replay",
+        "/rules",
+        "/account",
+        "/analysis/t1234",
+        "/analysis/t1234?hand=1&seat=2",
+        "/tutorial/madiao",
+        "/ratings",
+        "/players/ann",
+    ] {
         let (s, same) = api.call("GET", path, None, None).await;
         assert_eq!((s, same == page), (StatusCode::OK, true), "{path}");
     }

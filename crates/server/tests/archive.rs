@@ -3,14 +3,14 @@
 //! gzip-compressed JSON Lines whose every line is a `yezi/1` record the engines replay; private
 //! tables never appear.
 
-mod common;
+use crate::common;
 
 use std::io::Read as _;
 use std::time::Duration;
 
+use ai::record::AnyRecord;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use cards::record::AnyRecord;
 use common::TestServer;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -68,7 +68,7 @@ async fn play_one(t: &TestServer, name: &str, private: bool, seed: u64) -> Strin
 
 /// Checks that `text` is a `yezi/1` record the engine replays without a fault; returns it.
 fn replays(text: &str) -> AnyRecord {
-    let rec = cards::record::parse(text).unwrap_or_else(|e| panic!("not a record: {e}: {text}"));
+    let rec = ai::record::parse(text).unwrap_or_else(|e| panic!("not a record: {e}: {text}"));
     match &rec {
         AnyRecord::Madiao(r) => {
             let rep = madiao::record::replay(r);

@@ -5,7 +5,7 @@
 //! or sending anything more, its connections are told the table moved, and the table plays on
 //! at the new node from its log.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,12 +40,7 @@ async fn node_with_lease(url: &str, schema: &str, timing: Timing, lease_ms: u64)
         ..Limits::default()
     };
     let app = App::start(store, Config { timing, limits, lease_ms, table_seed: None }).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let a = app.clone();
-    tokio::spawn(async move {
-        let _ = server::serve(listener, a).await;
-    });
+    let (addr, _) = common::listen(&app).await;
     Node { app, client: Client::new(&addr) }
 }
 
@@ -148,18 +143,24 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
     };
     assert!(table::machine::Table::<ai::Madiao>::new(config, &log, Vec::new(), 0).is_ok(), "the log replays");
 
-    // A's watcher is told the table moved: it enters it again if A holds it now (a fresh
-    // `sync`), else it is told it cannot (A alone cannot reach B's table: no bus).
+    // A's watcher is told the table moved: A enters it again for it if A holds it now (a fresh
+    // `sync`); else A tries for two leases and a second, and, unable to reach B's table (no
+    // bus), tells the client `moved` (docs/protocol.md, "moved"): it enters again itself.
+    // (This test expected an `unavailable` error there, which the server no longer sends; it
+    // failed whenever B claimed the table, which under load is most runs.)
     let told = watcher
         .until(Duration::from_secs(10), "the move", |m| {
-            (m["type"] == "error" && m["code"] == "unavailable") || m["type"] == "sync"
+            (m["type"] == "error" && m["code"] == "unavailable")
+                || m["type"] == "sync"
+                || m["type"] == "moved"
         })
         .await
         .unwrap();
     if holder.node == a.app.store.node() {
         assert_eq!(told["type"], "sync", "{told}");
     } else {
-        assert!(told["message"].as_str().unwrap().contains("moved"), "{told}");
+        assert_eq!(told["type"], "moved", "{told}");
+        assert_eq!(told["table"], id.as_str(), "{told}");
     }
     // A person at the holder's node watches it there.
     let mut at_b = runner.client.connect_as(&g.token).await.unwrap();
@@ -174,6 +175,28 @@ async fn a_stalled_nodes_table_is_fenced_and_taken_over() {
 /// refusal (`fenced_writes` in `GET /api/stats`) and stops the table, and no row of the log or
 /// the chat was written under the old epoch after the new one began. Without the fencing, the
 /// stale node's moves would land after the claim, and the provenance audit would count them.
+/// A store opened on a database whose layout is current (a node starting or restarted, a tool)
+/// takes no lock that holds up the running nodes' writes. Before, its `CREATE INDEX IF NOT
+/// EXISTS` statements locked their tables (`owners` among them) against writes until its setup
+/// ended, and under load every node's leases ran out meanwhile: the fault harness's tables
+/// stopped on all three nodes at once when it opened its own store at the end of its run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opening_a_store_holds_up_no_nodes_writes() {
+    let (url, schema) = (url(), server::ids::new_id("open_").unwrap());
+    PgStore::connect(&url, Some(&schema)).await.unwrap();
+    // A node's write under way: a transaction that has written to `owners` (its lease renewals'
+    // table) and is not over yet.
+    let (mut pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    let tx = pg.transaction().await.unwrap();
+    tx.execute("UPDATE owners SET expires = expires WHERE node = 'nobody'", &[]).await.unwrap();
+    let opened = tokio::time::timeout(Duration::from_secs(5), PgStore::connect(&url, Some(&schema))).await;
+    tx.rollback().await.unwrap();
+    let opened = opened.expect("opening a store waited for a node's write to end");
+    opened.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stale_owners_writes_are_refused_counted_and_never_stored() {
     let (url, schema) = (url(), server::ids::new_id("stale_").unwrap());
@@ -449,7 +472,7 @@ async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
     join_bus(&a, &redis_url, &url).await;
     let mut publisher =
         redis::aio::ConnectionManager::new(redis::Client::open(redis_url.as_str()).unwrap()).await.unwrap();
-    let body: table::protocol::NewTable = serde_json::from_value(
+    let body: wire::NewTable = serde_json::from_value(
         json!({ "game": "madiao", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}] }),
     )
     .unwrap();
@@ -457,8 +480,9 @@ async fn a_new_table_is_heard_on_the_bus_when_its_creation_is_answered() {
     let gone = serde_json::to_string(&server::cluster::BusMsg::Cmd {
         from: "test".into(),
         conn: u64::MAX,
-        cmd: server::cluster::Wire::Gone,
+        cmd: server::cluster::Command::Gone,
         attach: 0,
+        at: 0,
     })
     .unwrap();
     let mut unheard = Vec::new();
@@ -675,6 +699,7 @@ async fn a_load_run_across_two_nodes() {
         nodes: vec![b.client.addr().to_string()],
         cross: true,
         analyses: 0,
+        events: None,
     };
     let report = server::loadtest::run(&opts, |_| {}).await.expect("the run");
     assert_eq!((report.tables, report.connections, report.nodes, report.cross), (4, 16, 2, true));

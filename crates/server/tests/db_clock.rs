@@ -4,7 +4,7 @@
 //! `server::ids::set_clock_skew_ms` (this file is its own process: the skew is global); the
 //! SQLite database's clock is the machine's.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! see it among the bots and seat it by name, never by command, and it plays hands to the end with
 //! no fallback. The example bot of `examples/bots` plays both games.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -67,9 +67,7 @@ async fn an_operator_bot_is_seated_by_name_and_plays_both_games() {
     });
     let id = srv.table(&host, body).await;
     let text = srv.record_within(&id, Duration::from_secs(120)).await.expect("the Madiao match ends");
-    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else {
-        panic!("{text}")
-    };
+    let ai::record::AnyRecord::Madiao(rec) = ai::record::parse(&text).unwrap() else { panic!("{text}") };
     assert_eq!(
         rec.players.as_ref().unwrap().0,
         ["bot:pyrandom", "bot:heuristic", "bot:pyrandom", "bot:pymadiao"].map(String::from)

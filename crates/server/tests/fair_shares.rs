@@ -3,7 +3,7 @@
 //! `src/pool.rs` and `src/tables/bots.rs`; the figures are `yezi loadtest --scenario starve`
 //! and `--scenario signins`, docs/performance.md.)
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use server::tables::bots::BotLimits;

@@ -3,7 +3,7 @@
 //! tables it created, its chat lines, and the bytes of the SQLite files (database and
 //! write-ahead log).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,11 +2,11 @@
 //! from the server's legal descriptions) with three bots, for both games; the finished game's
 //! record replays cleanly.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use cards::record::{self, AnyRecord};
+use ai::record::AnyRecord;
 use common::{TestServer, fast, play_randomly};
 use serde_json::json;
 
@@ -22,7 +22,7 @@ async fn one_person_and_three_bots(game: &str) {
     assert_eq!(last["match"]["over"], true);
     // The record is served once the match is over, and it replays cleanly.
     let text = srv.record_within(&id, Duration::from_secs(10)).await.unwrap();
-    match record::parse(&text).unwrap() {
+    match ai::record::parse(&text).unwrap() {
         AnyRecord::Madiao(r) => {
             let rep = madiao::record::replay(&r);
             assert!(rep.is_clean(), "{:?}", rep.error);

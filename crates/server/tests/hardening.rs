@@ -3,7 +3,7 @@
 //! ignore the request's `Host`, every response carries the security headers, and a page of
 //! another site cannot open a WebSocket.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! connection), and the table is unharmed: the same view afterwards, and the match plays on to a
 //! record that replays cleanly.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -22,11 +22,10 @@ async fn error_for(s: &mut Socket, text: &str) -> Value {
 }
 
 async fn my_turn(s: &mut Socket) -> Value {
-    s.until(WAIT, "my turn", |m| {
+    common::until_playing(s, WAIT, "my turn", |m| {
         matches!(m["type"].as_str(), Some("update" | "sync")) && m["legal"]["kind"] == "actions"
     })
     .await
-    .unwrap()
 }
 
 fn closed(r: Result<Option<Value>, ClientError>) -> bool {
@@ -186,6 +185,6 @@ async fn hostile_messages_get_errors_and_leave_the_table_unharmed() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(status, 200, "{text}");
-    let cards::record::AnyRecord::Madiao(r) = cards::record::parse(&text).unwrap() else { panic!() };
+    let ai::record::AnyRecord::Madiao(r) = ai::record::parse(&text).unwrap() else { panic!() };
     assert!(madiao::record::replay(&r).is_clean());
 }

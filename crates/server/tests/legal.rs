@@ -10,7 +10,7 @@ use cards::{Rng, Seat};
 use dabaifen::random::RandomPolicy;
 use dabaifen::{Action, Cards, Match, Phase, Variants, deal_from_seed};
 use table::game::{Legal, Overlay, TableGame};
-use table::protocol::{CardsAction, RevokeRule};
+use wire::{CardsAction, RevokeRule};
 
 fn set_of(cards: &[dabaifen::Card]) -> Cards {
     cards.iter().copied().collect()

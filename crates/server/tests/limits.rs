@@ -4,7 +4,7 @@
 //! are created at a bounded rate per address; the lobby comes in pages; a table's length is
 //! bounded; a match with nobody connected is parked, and goes on when a person comes back.
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;

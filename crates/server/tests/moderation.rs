@@ -3,7 +3,7 @@
 //! API behind its token: bans of an account and of an address, a chat mute, a removed chat line,
 //! a player's games and the moderation log.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

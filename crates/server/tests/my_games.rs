@@ -1,7 +1,7 @@
 //! "My games" (`GET /api/account/games`): a guest's finished games with their results, filtered
 //! by game, result and opponent, in pages, each naming its replay.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ const PLAY: Duration = Duration::from_secs(60);
 /// Each seat's chips over a finished Madiao match, from its record alone (the sum over hands of
 /// the payoffs times the stake).
 fn chips_from_record(record: &str) -> [f64; 4] {
-    let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
+    let ai::record::AnyRecord::Madiao(rec) = ai::record::parse(record).unwrap() else { panic!() };
     let mut chips = [0.0f64; 4];
     for h in &rec.hands {
         for (c, x) in chips.iter_mut().zip(h.result.as_ref().unwrap().payoffs.0) {

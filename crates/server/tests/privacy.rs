@@ -3,7 +3,7 @@
 //! holds its share token; a stranger holding the id is told there is no such table. Public
 //! profiles leave out private games (their owner sees them).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

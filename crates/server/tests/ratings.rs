@@ -2,7 +2,7 @@
 //! bots ends with the account's rating what Glicko-2 gives for the match's standings; a person
 //! who leaves a rated match loses it to everyone; the leaderboard and the profile.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! A server given `--table-seed` draws every table's seed from it, a rematch's table as much as
 //! a table its host asks for: both are made by the one `Tables::create`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

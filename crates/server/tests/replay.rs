@@ -3,15 +3,17 @@
 //! the record; posting needs `application/json`, a guest's token and stays within a per-guest rate
 //! limit; the replays kept are bounded; a large record's answers stay small.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use ai::record::AnyRecord;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
-use cards::record::{AnyRecord, MadiaoHand, Record};
+use cards::record::Record;
 use http_body_util::BodyExt;
+use madiao::record::MadiaoHand;
 use serde_json::{Value, json};
 use server::replay::ReplayLimits;
 use server::store::sqlite::SqliteStore;
@@ -233,7 +235,7 @@ fn check_madiao(rec: &Record<MadiaoHand>, hands: &[Value]) {
         }
         let last = steps.last().unwrap();
         assert_eq!(h["result"], last["view"]["result"]);
-        if recorded.result.as_ref().unwrap().outcome == cards::record::MadiaoOutcome::Played {
+        if recorded.result.as_ref().unwrap().outcome == madiao::record::MadiaoOutcome::Played {
             assert!(last["view"]["settlement"]["lines"].as_array().is_some_and(|l| !l.is_empty()));
             assert!(last["hands"].as_array().unwrap().iter().all(|h| h.as_array().unwrap().is_empty()));
         }
@@ -264,7 +266,7 @@ async fn a_finished_tables_replay_is_served_hand_by_hand() {
     })
     .await
     .unwrap();
-    let AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else { panic!() };
+    let AnyRecord::Madiao(rec) = ai::record::parse(&text).unwrap() else { panic!() };
     let a = api.get(&format!("/api/replays/{id}")).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let outline = a.json();
@@ -278,7 +280,7 @@ async fn a_finished_tables_replay_is_served_hand_by_hand() {
     let counted = rec
         .hands
         .iter()
-        .filter(|h| h.result.as_ref().is_some_and(|r| r.outcome != cards::record::MadiaoOutcome::Redeal));
+        .filter(|h| h.result.as_ref().is_some_and(|r| r.outcome != madiao::record::MadiaoOutcome::Redeal));
     assert_eq!(counted.count(), 3);
     let n = rec.hands.len();
     assert_eq!(listed.len(), n);
@@ -312,7 +314,7 @@ async fn a_posted_dabaifen_record_is_replayed_with_the_draw_and_every_trick() {
     let api = Api::new(ReplayLimits::default()).await;
     let token = api.guest("Ann").await;
     let text = dabaifen_record(7, 4);
-    let AnyRecord::Dabaifen(rec) = cards::record::parse(&text).unwrap() else { panic!() };
+    let AnyRecord::Dabaifen(rec) = ai::record::parse(&text).unwrap() else { panic!() };
     let a = api.post(&text, &token).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let outline = a.json();
@@ -348,7 +350,7 @@ async fn a_posted_dabaifen_record_is_replayed_with_the_draw_and_every_trick() {
         assert_eq!(last["view"]["phase"], "over", "deal {k}");
         assert_eq!(last["view"]["result"], serde_json::to_value(st.view(st.starter()).result).unwrap());
         assert_eq!(h["result"], serde_json::to_value(recorded.result.as_ref().unwrap()).unwrap());
-        if recorded.result.as_ref().unwrap().outcome == cards::record::DabaifenOutcome::Played {
+        if recorded.result.as_ref().unwrap().outcome == dabaifen::record::DabaifenOutcome::Played {
             played += 1;
             assert!(steps.iter().any(|s| s["view"]["trump"].is_object()));
             assert!(last["view"]["account"]["lines"].as_array().is_some_and(|l| l.len() > 10));
@@ -364,7 +366,7 @@ async fn a_posted_dabaifen_record_is_replayed_with_the_draw_and_every_trick() {
 }
 
 /// Deal `k`'s setup as the engine's record replay finds it.
-fn rec_setup(rec: &Record<cards::record::DabaifenHand>, k: usize) -> dabaifen::DealSetup {
+fn rec_setup(rec: &Record<dabaifen::record::DabaifenHand>, k: usize) -> dabaifen::HandSetup {
     dabaifen::record::replay(rec).hands[k].state.setup()
 }
 
@@ -462,7 +464,7 @@ async fn a_long_record_is_outlined_and_each_hand_fetched_is_small() {
     let api = Api::new(unlimited()).await;
     let token = api.guest("Ann").await;
     let text = madiao_record(3, 400);
-    let AnyRecord::Madiao(rec) = cards::record::parse(&text).unwrap() else { panic!() };
+    let AnyRecord::Madiao(rec) = ai::record::parse(&text).unwrap() else { panic!() };
     assert_eq!(rec.hands.len(), 400);
     let a = api.post(&text, &token).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.message());

@@ -3,7 +3,7 @@
 //! clock hands a seat to a bot until its person is back; a person who leaves or disconnects is
 //! played for by a bot; versions have no gaps and a resync restores the state.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -42,12 +42,11 @@ async fn a_wrong_token_is_refused_and_nothing_works_before_hello() {
 
 /// Reads until the seat has a decision to make; returns that message.
 async fn until_my_turn(s: &mut client::Socket) -> Value {
-    s.until(WAIT, "my turn", |m| {
+    common::until_playing(s, WAIT, "my turn", |m| {
         matches!(m["type"].as_str(), Some("update" | "sync"))
             && matches!(m["legal"]["kind"].as_str(), Some("actions" | "cards" | "lead"))
     })
     .await
-    .unwrap()
 }
 
 fn tricks_cards(view: &Value) -> Vec<Value> {

@@ -3,11 +3,11 @@
 //! names is the hand's; bots name theirs; the match's ledger in chips and the record follow each
 //! hand's stake.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use cards::record::{self, AnyRecord};
+use ai::record::AnyRecord;
 use client::random_action;
 use common::{TestServer, fast};
 use serde_json::{Value, json};
@@ -77,7 +77,7 @@ async fn a_person_who_banks_names_the_stake_and_the_ledger_follows_each_hands_st
     assert!(named_hand.is_some(), "Ann banks once in a match where everyone banks");
     assert!(bot_named, "the bots name their stakes");
     let text = srv.record_within(&id, Duration::from_secs(10)).await.unwrap();
-    let AnyRecord::Madiao(r) = record::parse(&text).unwrap() else { panic!() };
+    let AnyRecord::Madiao(r) = ai::record::parse(&text).unwrap() else { panic!() };
     assert!(madiao::record::replay(&r).is_clean());
     let hand = named_hand.unwrap() as usize;
     assert_eq!((r.hands[hand].banker.number(), r.hands[hand].stake), (0, 8));

@@ -62,8 +62,13 @@ async fn postgres_leases_run_out_unless_renewed() {
     use server::store::{FIRST_EPOCH, OpenOptions, SeatRow, TableRow, TableStatus, Write};
     let url = std::env::var("YEZI_TEST_POSTGRES_URL")
         .expect("YEZI_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a local PostgreSQL");
+    use std::time::{Duration, Instant};
     let schema = server::ids::new_id("leases_").unwrap();
-    let options = OpenOptions { pool: 2, lease_ms: 600 };
+    // Each step below must come within a lease of the one before it on a loaded machine (a
+    // database call there took over 250 ms, past the margin a 600 ms lease left), so the lease
+    // is long and every wait is timed from when the lease it tests was taken or renewed.
+    let lease = Duration::from_millis(2_000);
+    let options = OpenOptions { pool: 2, lease_ms: lease.as_millis() as u64 };
     let a = PgStore::connect_with(&url, Some(&schema), options).await.unwrap();
     let b = PgStore::connect_with(&url, Some(&schema), options).await.unwrap();
     let table = |id: &str| TableRow {
@@ -79,19 +84,28 @@ async fn postgres_leases_run_out_unless_renewed() {
     let move_no = |seq: u64| {
         [Write::Actions(vec![server::store::LoggedAction { seq, hand: 0, seat: 0, action: "{}".into() }])]
     };
+    // Before the first lease is taken: every lease runs out no sooner than a lease after this.
+    let taken = Instant::now();
     for id in ["t_kept", "t_lost", "t_stale"] {
         a.create_table(&table(id)).await.unwrap();
     }
     assert!(b.claim_orphans(16).await.unwrap().is_empty(), "fresh leases were claimed");
-    // `a` renews halfway through: t_kept stays its own.
-    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    // `a` renews a third of a lease in: t_kept stays its own.
+    tokio::time::sleep_until((taken + lease / 3).into()).await;
+    let renewing = Instant::now();
     a.write_step("t_stale", FIRST_EPOCH, &move_no(0)).await.unwrap();
     let held = a.renew_leases().await.unwrap();
-    assert!(matches!(&held, server::store::Held::Only(h) if h.len() == 3), "{held:?}");
-    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    assert!(
+        matches!(&held, server::store::Held::Only(h) if h.len() == 3),
+        "{held:?}, renewed {:?} after the first lease was taken",
+        taken.elapsed()
+    );
+    // A third of a lease after the renewal, nothing is anyone else's to claim.
+    tokio::time::sleep_until((renewing + lease / 3).into()).await;
     assert!(b.claim_orphans(16).await.unwrap().is_empty(), "renewed leases were claimed");
     // Then `a` stalls: past the lease, its writes are refused even before anyone claims.
-    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let renewed = Instant::now();
+    tokio::time::sleep_until((renewed + lease + Duration::from_millis(100)).into()).await;
     let w = a.write_step("t_stale", FIRST_EPOCH, &move_no(1)).await;
     assert!(matches!(w, Err(StoreError::Fenced(_))), "a run-out lease wrote: {w:?}");
     let mut claimed: Vec<(String, i64)> =
@@ -107,6 +121,61 @@ async fn postgres_leases_run_out_unless_renewed() {
     assert!(matches!(w, Err(StoreError::Fenced(_))), "the stalled node wrote after the claim: {w:?}");
     b.write_step("t_stale", 2, &move_no(1)).await.unwrap();
     assert_eq!(b.actions("t_stale").await.unwrap().len(), 2);
+}
+
+/// A node paused in the middle of a step (its fence's lock on the lease row taken, its commit
+/// not yet sent) does not keep its table from the others: the database ends its transaction
+/// once it has idled for a lease, and another node claims the table as soon as the lease is out.
+/// (Before, the claim's `SKIP LOCKED` passed the locked row by for as long as the pause lasted:
+/// a paused node's table stood still until the node woke.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_paused_in_the_middle_of_a_step_does_not_keep_its_table() {
+    use server::store::{FIRST_EPOCH, OpenOptions, SeatRow, TableRow, TableStatus};
+    use std::time::{Duration, Instant};
+    let url = std::env::var("YEZI_TEST_POSTGRES_URL")
+        .expect("YEZI_TEST_POSTGRES_URL is not set: run ./test.sh, which starts a local PostgreSQL");
+    let schema = server::ids::new_id("midstep_").unwrap();
+    let lease = Duration::from_millis(600);
+    let options = OpenOptions { pool: 2, lease_ms: lease.as_millis() as u64 };
+    let a = Arc::new(PgStore::connect_with(&url, Some(&schema), options).await.unwrap());
+    let b = PgStore::connect_with(&url, Some(&schema), options).await.unwrap();
+    let row = TableRow {
+        id: "t_paused".into(),
+        game: "madiao".into(),
+        settings: "{}".into(),
+        seed: 7,
+        host: None,
+        status: TableStatus::Playing,
+        created_ms: 1,
+        seats: [SeatRow::Open, SeatRow::Open, SeatRow::Open, SeatRow::Open],
+    };
+    a.create_table(&row).await.unwrap();
+    // `a` stops in the middle of a step for ten leases.
+    let pause = lease * 10;
+    let started = Instant::now();
+    let paused = {
+        let a = a.clone();
+        tokio::spawn(async move { a.pause_in_step("t_paused", FIRST_EPOCH, pause).await })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // `b` tries to claim it, as a node's upkeep does every third of a lease.
+    let claimed = loop {
+        if let Some((t, epoch)) = b.claim_table("t_paused").await.unwrap() {
+            break Some((t.id, epoch, started.elapsed()));
+        }
+        if started.elapsed() > pause {
+            break None;
+        }
+        tokio::time::sleep(lease / 3).await;
+    };
+    let (id, epoch, took) = claimed.expect("the paused node's table was not claimed during its pause");
+    assert_eq!((id.as_str(), epoch), ("t_paused", FIRST_EPOCH + 1));
+    // The lease runs out a lease after its creation; the transaction ends a lease after its
+    // last statement; the claims come every third of a lease.
+    assert!(took < lease * 3, "claimed only {took:?} into the pause");
+    // The paused step's commit, when it comes, fails: its transaction was ended.
+    let commit = paused.await.unwrap();
+    assert!(commit.is_err(), "the paused step committed after its table was claimed: {commit:?}");
 }
 
 /// A PostgreSQL database of the first layout (before rows named the lease they were written

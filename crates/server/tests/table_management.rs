@@ -2,7 +2,7 @@
 //! people watching it; the host closes a table, removes a person who is away, and offers a
 //! rematch at the end.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! attacker cannot close on the owner; the JSON-only, same-origin state-changing requests; the
 //! JSON 413; and binary frames and pings counted as silence on a WebSocket.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

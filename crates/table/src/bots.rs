@@ -86,6 +86,24 @@ fn count_fallbacks(name: &str, f: Option<Fallbacks>) {
     }
 }
 
+/// Why a bot could not choose for a seat.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// The seat has no legal action: it is not to move.
+    #[error("{0} has nothing to do")]
+    NothingToDo(Seat),
+    /// Neither the bot named nor the `random` bot is known for the game (boxed: a job's result
+    /// that carries it stays small, `machine::tests::a_job_result_is_small`).
+    #[error(transparent)]
+    Unknown(Box<ai::UnknownBot>),
+}
+
+impl From<ai::UnknownBot> for BotError {
+    fn from(e: ai::UnknownBot) -> BotError {
+        BotError::Unknown(Box::new(e))
+    }
+}
+
 /// A bot's choice for the seat to move: the bot `name` (the `random` bot if there is none of that
 /// name), seeded with `seed`; an action the bot returns that is not legal is replaced by the
 /// first legal action. An operator's external bot plays this one decision as a match of its own
@@ -98,12 +116,12 @@ pub fn bot_choice<G: TableGame>(
     seat: Seat,
     seed: u64,
     budget: Budget,
-) -> Result<G::Action, String>
+) -> Result<G::Action, BotError>
 where
     G::Action: serde::de::DeserializeOwned,
 {
     let legal = G::legal_actions(state);
-    let Some(&first) = legal.first() else { return Err(format!("{seat} has nothing to do")) };
+    let Some(&first) = legal.first() else { return Err(BotError::NothingToDo(seat)) };
     if let Some(ext) = external_bot(G::KIND, name) {
         let mut bot = ExtBot::<G>::new(name, ext.argv, seed, budget, ext.limits).with_pool(POOL.clone());
         let view = <G as ai::Game>::view(state, seat);
@@ -111,8 +129,7 @@ where
         count_fallbacks(name, ai::Bot::fallbacks(&bot));
         return Ok(if legal.contains(&a) { a } else { first });
     }
-    let mut bot =
-        G::bot(name, seed, budget).or_else(|_| G::bot("random", seed, budget)).map_err(|e| e.to_string())?;
+    let mut bot = G::bot(name, seed, budget).or_else(|_| G::bot("random", seed, budget))?;
     let view = <G as ai::Game>::view(state, seat);
     let a = bot.choose(&view, &legal);
     Ok(if legal.contains(&a) { a } else { first })
@@ -136,10 +153,11 @@ pub fn builtin_names(game: GameKind) -> &'static [&'static str] {
 }
 
 /// The bots of a game kept for research (Madiao's PIMC variants with other objectives than the
-/// player's own score): a table accepts them, but they are not offered to players in a lobby.
+/// player's own score, and the `learned` baseline network, `docs/python.md`): a table accepts
+/// them, but they are not offered to players in a lobby, and they have no rating.
 pub fn research_bots(game: GameKind) -> &'static [&'static str] {
     match game {
-        GameKind::Madiao => &["pimc-coalition", "pimc-mixed"],
+        GameKind::Madiao => &["pimc-coalition", "pimc-mixed", "learned"],
         GameKind::Dabaifen => &[],
     }
 }
@@ -162,6 +180,21 @@ mod tests {
     fn state() -> madiao::State {
         let deal = Madiao::deal(&ai::arena::madiao::MadiaoRules::default(), 3, 0);
         Madiao::start(&deal, 0)
+    }
+
+    #[test]
+    fn a_hand_over_is_nothing_to_do_not_a_panic() {
+        let mut st = state();
+        let mut n = 0;
+        while let Some(&a) = Madiao::legal_actions(&st).first() {
+            Madiao::apply(&mut st, a).unwrap();
+            n += 1;
+            assert!(n < 1000, "the hand ends");
+        }
+        let seat = Seat::ALL[2];
+        let e = bot_choice::<Madiao>("heuristic", &st, seat, 1, Budget::default()).unwrap_err();
+        assert_eq!(e, BotError::NothingToDo(seat));
+        assert_eq!(e.to_string(), format!("{seat} has nothing to do"));
     }
 
     #[test]

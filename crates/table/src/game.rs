@@ -24,8 +24,8 @@ use cards::record;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::protocol::{
-    ActAction, ErrorCode, GameView, HandResult, MatchSummary, PublicAction, Refusal, WindowOutcome,
+use wire::{
+    ActAction, ErrorCode, GameView, HandResult, MatchSummary, PublicAction, Refusal, Tracker, WindowOutcome,
 };
 
 pub mod dabaifen;
@@ -44,18 +44,64 @@ pub struct Overlay {
     pub window: bool,
 }
 
-/// How a hand that is not over begins, or resumes after a restart.
+/// What a hand waits for next, read from its state alone: the one question the stage machine
+/// asks of a game. The table adds the pace (the draw shown a card a tick, a window open for its
+/// full length, a finished trick kept on show); the engine says whom it asks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Begin {
-    /// With the draw dealt at a steady pace (Da Bai Fen).
-    Draw,
-    /// With a decision window.
-    Window,
-    /// With a seat to move.
-    Play,
+pub enum Next {
+    /// Da Bai Fen's draw (§4): the engine asks `seat` whether to show a trump-rank card once
+    /// `drawn` cards are out.
+    Draw {
+        /// The count of cards drawn at which the engine asks.
+        drawn: u8,
+        /// The seat asked.
+        seat: Seat,
+    },
+    /// The hand's decision window (Madiao's redeal, §4.3; Da Bai Fen's annulment, §6): the
+    /// engine asks `seat`, in private.
+    Window {
+        /// The seat asked.
+        seat: Seat,
+    },
+    /// `seat` moves in the open. `first`: the hand's first open move after its deal and draw,
+    /// which its decision window comes before (shown even when nobody is asked in it, so that
+    /// the pace tells nobody who might have been).
+    Turn {
+        /// The seat to move.
+        seat: Seat,
+        /// True for the hand's first open move (Madiao: the first lead; Da Bai Fen: the burial).
+        first: bool,
+    },
+    /// A trick is complete and `seat` leads the next: after the move that completed it, the
+    /// table keeps the trick on show first.
+    TrickShown {
+        /// The seat that leads the next trick.
+        seat: Seat,
+    },
+    /// The hand is over.
+    Over,
 }
 
-pub use crate::protocol::{LeadGroup, Legal};
+impl Next {
+    /// The seat the engine waits for, if any.
+    pub fn seat(self) -> Option<Seat> {
+        match self {
+            Next::Draw { seat, .. }
+            | Next::Window { seat }
+            | Next::Turn { seat, .. }
+            | Next::TrickShown { seat } => Some(seat),
+            Next::Over => None,
+        }
+    }
+
+    /// True when the hand is at its decision window (a seat asked in it, or the first open move
+    /// that it comes before).
+    pub fn at_window(self) -> bool {
+        matches!(self, Next::Window { .. } | Next::Turn { first: true, .. })
+    }
+}
+
+pub use wire::{LeadGroup, Legal};
 
 /// Why a request cannot be made. `E` is the engine's illegal-action error, kept typed until the
 /// edge turns it into a protocol error ([`Refusal`]).
@@ -143,6 +189,9 @@ pub enum SettingsError {
     /// Madiao's stake limits (§2).
     #[error(transparent)]
     Stake(#[from] ::madiao::StakeError),
+    /// A stake named in a game whose hands have none.
+    #[error("this game has no stake")]
+    NoStake,
 }
 
 impl From<SettingsError> for Refusal {
@@ -160,6 +209,43 @@ pub struct StakeAsk {
     pub low: u32,
     /// The highest stake.
     pub high: u32,
+}
+
+/// The stake a hand's banker names before it is dealt (Madiao §2): [`TableGame::Stake`].
+pub trait Stake<G: TableGame>
+where
+    G::Action: DeserializeOwned,
+{
+    /// Who names the stake of hand `hand` before it is dealt, and within which limits; `None`
+    /// when nobody is asked (fixed limits, the match over).
+    fn ask(settings: &G::Settings, m: &G::Match, seed: u64, hand: u32) -> Option<StakeAsk>;
+    /// A stake named for a hand, checked against the table's limits.
+    fn check(settings: &G::Settings, stake: u32) -> Result<u32, SettingsError>;
+    /// The stake a bot banker names when asked (the engine's documented policy).
+    fn bot(settings: &G::Settings, m: &G::Match, seat: Seat, ask: StakeAsk) -> u32;
+}
+
+/// The stake of a game whose hands are dealt without one (Da Bai Fen): nobody is ever asked,
+/// and a stake named is refused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NoStake {}
+
+impl<G: TableGame> Stake<G> for NoStake
+where
+    G::Action: DeserializeOwned,
+{
+    fn ask(_settings: &G::Settings, _m: &G::Match, _seed: u64, _hand: u32) -> Option<StakeAsk> {
+        None
+    }
+
+    fn check(_settings: &G::Settings, _stake: u32) -> Result<u32, SettingsError> {
+        Err(SettingsError::NoStake)
+    }
+
+    /// Never asked ([`Stake::ask`] is always `None`); were it, the lowest.
+    fn bot(_settings: &G::Settings, _m: &G::Match, _seat: Seat, ask: StakeAsk) -> u32 {
+        ask.low
+    }
 }
 
 /// Why a table's record cannot be written.
@@ -188,6 +274,12 @@ where
     type Request: Copy + Default + Debug + PartialEq + Send + Sync + 'static;
     /// The result of a finished hand (the record's `result`).
     type HandResult: Clone + Debug + PartialEq + Send + Sync + Into<HandResult> + 'static;
+    /// What a hand's banker names before it is dealt: Madiao's stake (§2), or [`NoStake`].
+    type Stake: Stake<Self>;
+
+    /// True when a hand opens with its draw, dealt at a steady pace (Da Bai Fen §4); otherwise
+    /// it opens with its decision window.
+    const OPENS_WITH_DRAW: bool;
 
     /// Checks a table's rules: the preset, the variant overrides and (Madiao) the stake limits,
     /// lowest and highest (equal: a fixed stake).
@@ -196,6 +288,12 @@ where
         variants: &record::Variants,
         stakes: (u32, u32),
     ) -> Result<Self::Settings, SettingsError>;
+    /// The rules of a table with these stored settings: [`TableGame::settings`] of its rules and
+    /// stakes, and the duplicate board it plays if any (by default a board fixes nothing the
+    /// table's seed does not already).
+    fn table_settings(doc: &crate::settings::TableSettings) -> Result<Self::Settings, SettingsError> {
+        Self::settings(&doc.rules, &doc.variants, doc.stakes())
+    }
     /// Every variant in force, by name.
     fn variant_map(settings: &Self::Settings) -> serde_json::Map<String, Value>;
     /// A new match; the first banker or starter is drawn from the table's seed.
@@ -209,24 +307,6 @@ where
         hand: u32,
         stake: Option<u32>,
     ) -> Option<Self::State>;
-    /// Madiao: who names the stake of hand `hand` before it is dealt, and within which limits
-    /// (§2); `None` when nobody is asked (fixed limits, the match over, a game without a stake).
-    fn stake_choice(
-        _settings: &Self::Settings,
-        _m: &Self::Match,
-        _seed: u64,
-        _hand: u32,
-    ) -> Option<StakeAsk> {
-        None
-    }
-    /// A stake named for a hand, checked against the table's limits.
-    fn check_stake(_settings: &Self::Settings, stake: u32) -> Result<u32, SettingsError> {
-        Ok(stake)
-    }
-    /// The stake a bot banker names (the engine's documented policy).
-    fn bot_stake(_settings: &Self::Settings, _m: &Self::Match, _seat: Seat, ask: StakeAsk) -> u32 {
-        ask.low
-    }
     /// Records a finished hand in the match; returns its result (`None` when the hand is not over).
     fn finish_hand(m: &mut Self::Match, state: &Self::State) -> Option<Self::HandResult>;
     /// True once the match is over.
@@ -234,16 +314,8 @@ where
     /// The running score: `results` are the results of the finished hands.
     fn match_summary(m: &Self::Match, results: &[Self::HandResult]) -> MatchSummary;
 
-    /// How a hand begins (`resumed`: after a restart, from the state its log left it in).
-    fn begin(state: &Self::State, resumed: bool) -> Begin;
-    /// During the draw: the count at which the engine polls next and the seat it asks.
-    fn draw_poll(state: &Self::State) -> Option<(u8, Seat)>;
-    /// True when the draw is decided (a declaration ends the visible draw at once).
-    fn draw_decided(state: &Self::State) -> bool;
-    /// True when a decision window follows the draw (Da Bai Fen: trumps fixed, deal not over).
-    fn window_after_draw(state: &Self::State) -> bool;
-    /// The seat the engine asks in a window poll.
-    fn window_poll(state: &Self::State) -> Option<Seat>;
+    /// What the hand waits for next ([`Next`]).
+    fn next(state: &Self::State) -> Next;
     /// A person's request during the draw or a window, checked: the request as it now stands,
     /// or why it cannot be made.
     fn request(
@@ -293,12 +365,12 @@ pub fn decision_seed(table_seed: u64, seat: Seat, position: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The card tracker of a view (`madiao::Tracker`, `dabaifen::Tracker`) as JSON; `None` before it
+/// The card tracker of a view (`madiao::Tracker`, `dabaifen::Tracker`); `None` before it
 /// means anything (Da Bai Fen: before trumps are fixed).
-pub fn tracker_of(view: &GameView) -> Option<Value> {
+pub fn tracker_of(view: &GameView) -> Option<Tracker> {
     match view {
-        GameView::Madiao(v) => serde_json::to_value(::madiao::Tracker::from_view(v)).ok(),
-        GameView::Dabaifen(v) => ::dabaifen::Tracker::from_view(v).and_then(|t| serde_json::to_value(t).ok()),
+        GameView::Madiao(v) => Some(Tracker::Madiao(::madiao::Tracker::from_view(v))),
+        GameView::Dabaifen(v) => ::dabaifen::Tracker::from_view(v).map(Tracker::Dabaifen),
     }
 }
 
@@ -307,7 +379,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::protocol::ApiCode;
+    use wire::ApiCode;
 
     /// An engine's refusal reaches the edge typed: the request error keeps the engine's error,
     /// and the one edge error gives the WebSocket code and the HTTP status.

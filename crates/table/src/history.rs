@@ -3,82 +3,16 @@
 
 use cards::Seat;
 use cards::record::GameKind;
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::game::TableGame;
 use crate::log::{LoggedAction, replay};
-use crate::protocol::MatchSummary;
 use crate::settings::TableSettings;
+use wire::MatchSummary;
+
 use crate::standings::Standing;
+pub use wire::history::*;
 
-/// How one seat came out of a finished match.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// Above the table's average result (Madiao: chips won overall; Da Bai Fen: the winning side).
-    Won,
-    /// Below it.
-    Lost,
-    /// Exactly on it (Madiao: even in chips).
-    Drawn,
-}
-
-impl Outcome {
-    /// Reads `won`, `lost` or `drawn`.
-    pub fn parse(s: &str) -> Option<Outcome> {
-        match s {
-            "won" => Some(Outcome::Won),
-            "lost" => Some(Outcome::Lost),
-            "drawn" => Some(Outcome::Drawn),
-            _ => None,
-        }
-    }
-}
-
-/// One game of "my games" (`GET /api/account/games`): a finished match the guest played.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct MyGame {
-    /// The table's id.
-    pub id: String,
-    /// The game played.
-    pub game: GameKind,
-    /// The table's name.
-    pub name: String,
-    /// The guest's seat (0–3).
-    pub seat: u8,
-    /// The name in each seat as the match ended (`bot:NAME` for a bot).
-    pub players: [String; 4],
-    /// How the guest's seat came out.
-    pub result: Outcome,
-    /// The match's final score (Madiao: each seat's chips; Da Bai Fen: the teams' ranks, the
-    /// deals each won and the winner).
-    pub score: MatchSummary,
-    /// A rated match.
-    pub rated: bool,
-    /// When the table was made, milliseconds since the Unix epoch.
-    #[ts(type = "number")]
-    pub created_ms: i64,
-    /// The page of its replay (`/replay/{id}`; `GET /api/replays/{id}` serves it).
-    pub replay: String,
-}
-
-/// One page of "my games", newest first.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct MyGames {
-    /// The games of this page.
-    pub games: Vec<MyGame>,
-    /// How many games pass the filters.
-    pub total: u32,
-    /// How many games of the filtered list come before this page.
-    pub offset: u32,
-    /// The most games a page holds.
-    pub limit: u32,
-    /// The `offset` of the next page, `null` on the last.
-    pub next: Option<u32>,
-}
-
-/// Where `seat` finished among the standings ([`MatchSummary::standings`]): above the average of
+/// Where `seat` finished among the standings ([`MatchStandings::standings`](crate::standings::MatchStandings::standings)): above the average of
 /// the four seats' results is won, below it lost, on it drawn. Madiao's results (chips) sum to
 /// zero, so a seat that won chips over the match won it; Da Bai Fen's are 1 for the winning
 /// partnership and 0 for the other.
@@ -113,8 +47,7 @@ pub fn match_summary(
     where
         G::Action: serde::de::DeserializeOwned,
     {
-        let settings = G::settings(&doc.rules, &doc.variants, doc.stakes())
-            .map_err(|e| RebuildError(format!("settings: {e}")))?;
+        let settings = G::table_settings(doc).map_err(|e| RebuildError(format!("settings: {e}")))?;
         let r = replay::<G>(&settings, seed, log).map_err(|e| RebuildError(e.to_string()))?;
         let (mut m, mut results) = (r.m, r.results);
         // The replay leaves the match's last hand unscored when it ends the match (a hand waiting
@@ -133,6 +66,7 @@ pub fn match_summary(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standings::MatchStandings;
 
     fn seat(n: u8) -> Seat {
         Seat::new(n).unwrap()
@@ -172,6 +106,8 @@ mod tests {
             bank_seconds: 0,
             zero_cash: Default::default(),
             rated: false,
+            board: None,
+            no_aids: false,
         };
         let timing = Timing {
             draw_ms: 1,

@@ -2,7 +2,6 @@
 //!
 //! - [`game`]: each game as a table runs it (settings and matches, the stages of a hand, hidden
 //!   polls answered for persons, views and legal actions for any viewer, the record).
-//! - [`protocol`]: the one protocol between clients and the server, typed.
 //! - [`machine`]: a table's life as a stage machine driven by inputs, returning effects.
 //! - [`log`]: what a table persists, and the match rebuilt from its log.
 //! - [`settings`]: a table's settings and the timing of tables.
@@ -19,7 +18,6 @@ pub mod game;
 pub mod history;
 pub mod log;
 pub mod machine;
-pub mod protocol;
 pub mod rated;
 pub mod seats;
 pub mod settings;

@@ -3,12 +3,12 @@
 
 use cards::Seat;
 
-use crate::game::{StakeAsk, TableGame};
-use crate::protocol::{ChatMessage, StakeChoice};
+use crate::game::{Next, Stake, StakeAsk, TableGame};
 use crate::rated::{Conduct, ForfeitEntry, ForfeitKind};
+use wire::{ChatMessage, StakeChoice};
 
-pub use crate::protocol::TableStatus;
 pub use crate::seats::SeatRow;
+pub use wire::TableStatus;
 
 /// One action of a table's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ impl<A: serde::Serialize> Logged<A> {
 
 impl<A: serde::de::DeserializeOwned> Logged<A> {
     /// Reads an entry as the log stores it.
-    pub fn parse(text: &str) -> Result<Logged<A>, String> {
+    pub fn parse(text: &str) -> Result<Logged<A>, EntryError> {
         if let Ok(c) = serde_json::from_str::<StakeChoice>(text) {
             return Ok(Logged::Stake(c.stake));
         }
@@ -120,9 +120,15 @@ impl<A: serde::de::DeserializeOwned> Logged<A> {
         if let Ok(UndoEntry { undo }) = serde_json::from_str::<UndoEntry>(text) {
             return Ok(Logged::Undo(undo));
         }
-        serde_json::from_str(text).map(Logged::Act).map_err(|e| e.to_string())
+        serde_json::from_str(text).map(Logged::Act).map_err(|e| EntryError(e.to_string()))
     }
 }
+
+/// A stored log entry that is none of the shapes the log holds (an action of the game, a stake, a
+/// forfeit, a hint, a take-back): the JSON reader's reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EntryError(pub String);
 
 /// Why a table's log cannot be replayed, or its record written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -221,7 +227,7 @@ where
 {
     let mut m = G::new_match(settings, seed);
     // The hand being played, or `None` while its banker has to name the stake.
-    let mut stake_due = G::stake_choice(settings, &m, seed, 0);
+    let mut stake_due = G::Stake::ask(settings, &m, seed, 0);
     let mut st = match stake_due {
         Some(_) => None,
         None => Some(G::start_hand(settings, &m, seed, 0, None).ok_or(LogError::FirstHand)?),
@@ -275,7 +281,7 @@ where
         while let Some(cur) = st.as_ref().filter(|cur| G::to_move(cur).is_none()) {
             results.extend(G::finish_hand(&mut m, cur));
             let next = states.len() as u32 + 1;
-            stake_due = G::stake_choice(settings, &m, seed, next);
+            stake_due = G::Stake::ask(settings, &m, seed, next);
             let new = match stake_due {
                 Some(_) => None,
                 None => Some(
@@ -294,7 +300,7 @@ where
         }
         let seat = Seat::new(a.seat).ok_or(LogError::BadSeat { seq: a.seq, seat: a.seat })?;
         let entry = Logged::<G::Action>::parse(&a.action)
-            .map_err(|reason| LogError::NotAnAction { seq: a.seq, reason })?;
+            .map_err(|e| LogError::NotAnAction { seq: a.seq, reason: e.0 })?;
         match (stake_due, st.as_mut(), entry) {
             (_, Some(cur), Logged::Hint) if G::to_move(cur) == Some(seat) => hints.push((hand, seat)),
             (_, _, Logged::Hint) => {
@@ -304,7 +310,7 @@ where
                 if ask.seat != seat {
                     return Err(LogError::NotToMove { seq: a.seq, seat });
                 }
-                let stake = G::check_stake(settings, stake)
+                let stake = G::Stake::check(settings, stake)
                     .map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
                 let new = G::start_hand(settings, &m, seed, hand, Some(stake))
                     .ok_or(LogError::MatchOver { seq: a.seq })?;
@@ -329,7 +335,7 @@ where
                     return Err(LogError::NotToMove { seq: a.seq, seat });
                 }
                 let is_move = G::is_move(cur, &action);
-                let turn = is_move && G::draw_poll(cur).is_none() && G::window_poll(cur).is_none();
+                let turn = is_move && !matches!(G::next(cur), Next::Draw { .. } | Next::Window { .. });
                 moves += u64::from(is_move);
                 line.push((seat, action, turn));
                 G::apply(cur, action).map_err(|e| LogError::Illegal { seq: a.seq, reason: e.to_string() })?;
@@ -346,7 +352,7 @@ where
             break;
         }
         let next = states.len() as u32 + 1;
-        let ask = G::stake_choice(settings, &after, seed, next);
+        let ask = G::Stake::ask(settings, &after, seed, next);
         let new = match ask {
             Some(_) => None,
             None => match G::start_hand(settings, &after, seed, next, None) {
@@ -398,6 +404,27 @@ where
     let record = G::record(settings, seed, players, &r.states[..finished])?;
     let record = with_takebacks(with_hints(record, &hints), &takebacks);
     Ok(with_field(record, "ended", serde_json::json!({ "hands": finished })))
+}
+
+/// The record with its deals made verifiable (`docs/record.md`, "Deal verification"): the table's
+/// id as the top-level `table`, and on every hand k its `seed` (the match's: hand k's deck is the
+/// engine's shuffle of it for hand k) and its `commitment` ([`cards::deal::commitment`] of the
+/// seed, k and the table's id), as the seats were sent it before the deal. Only a finished match's
+/// record, or one of finished hands, is ever written, so no seed is revealed before its hand ends.
+pub fn with_deals(record: String, table: &str, seed: u64) -> String {
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&record) else { return record };
+    let Some(obj) = doc.as_object_mut() else { return record };
+    obj.insert("table".into(), serde_json::Value::String(table.to_string()));
+    if let Some(hands) = obj.get_mut("hands").and_then(|h| h.as_array_mut()) {
+        for (k, hand) in hands.iter_mut().enumerate() {
+            if let Some(h) = hand.as_object_mut() {
+                let commitment = cards::deal::commitment(seed, k as u32, table);
+                h.insert("seed".into(), serde_json::json!(seed));
+                h.insert("commitment".into(), serde_json::Value::String(commitment));
+            }
+        }
+    }
+    cards::record::to_pretty_json(&doc)
 }
 
 /// The record with a top-level field added (the record unchanged if it is not an object).
@@ -510,7 +537,7 @@ mod tests {
         assert_eq!(r.states.len(), 2, "the replay deals the second hand");
         let players = std::array::from_fn(|i| format!("p{i}"));
         let text = record_of::<Madiao>(&settings, seed, players, &log).unwrap();
-        let cards::record::AnyRecord::Madiao(rec) = record::parse(&text).unwrap() else { panic!() };
+        let ::ai::record::AnyRecord::Madiao(rec) = ::ai::record::parse(&text).unwrap() else { panic!() };
         assert_eq!(rec.hands.len(), 2, "{text}");
         assert!(rec.hands[1].actions.is_empty());
         assert!(rec.hands[1].result.as_ref().unwrap().game_over);
@@ -574,8 +601,8 @@ mod tests {
         // Without hints the record has no such field; the record reads and replays all the same.
         let bare = record_of::<Madiao>(&settings, 7, players, &plain).unwrap();
         assert!(!bare.contains("hints"));
-        match cards::record::parse(&rec).unwrap() {
-            cards::record::AnyRecord::Madiao(r) => assert!(::madiao::record::replay(&r).is_clean()),
+        match ::ai::record::parse(&rec).unwrap() {
+            ::ai::record::AnyRecord::Madiao(r) => assert!(::madiao::record::replay(&r).is_clean()),
             _ => panic!("a Madiao record"),
         }
         // A hint to a seat that is not to move is an error.

@@ -80,7 +80,7 @@ pub struct RatedSeat {
     pub seat: u8,
     /// Who held it.
     pub player: RatedPlayer,
-    /// Its side and result ([`crate::protocol::MatchSummary::standings`]).
+    /// Its side and result ([`crate::standings::MatchStandings::standings`]).
     pub side: Option<u8>,
     /// The higher the better.
     pub result: f64,

@@ -3,6 +3,8 @@
 use cards::record::{self, GameKind};
 use serde::{Deserialize, Serialize};
 
+pub use wire::http::{BANK_DEFAULT, Pace};
+
 /// The settings a table is created with (stored as JSON with the table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableSettings {
@@ -50,13 +52,25 @@ pub struct TableSettings {
     /// take its seats (`docs/ratings.md`); absent (tables stored before ratings) is casual.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The table plays board `k` (from 0) of a duplicate event (`docs/events.md`): the game
+    /// fixes the board's start from `k` ([`crate::game::TableGame::table_settings`]; Da Bai Fen:
+    /// one deal with the board's starter and ranks; Madiao: nothing beyond the table's seed, its
+    /// one hand is `game_length: hands:1`). Absent: an ordinary table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<u32>,
+    /// No aids: a board of a rated event (`docs/events.md`, "Rated events"). The table's own
+    /// match is not rated, but it offers what a rated table offers: no hints, no card tracker,
+    /// no take-backs and no pauses. Absent: the table's `rated` alone decides.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_aids: bool,
 }
 
 /// Whether hints and the card tracker are offered at a table with these settings: at a casual
-/// table, never at a rated one (`docs/protocol.md`, "Hints and the tracker"). It is the one place
+/// table, never at a rated one nor at a board of a rated event (`docs/protocol.md`, "Hints and
+/// the tracker"). It is the one place
 /// that decides.
 pub fn hints_allowed(settings: &TableSettings) -> bool {
-    !settings.rated
+    !settings.rated && !settings.no_aids
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -66,15 +80,11 @@ fn is_zero(n: &u32) -> bool {
 /// The largest time bank a table may have, in seconds.
 pub const BANK_MAX: u32 = 600;
 
-/// The time bank of a new table with several people (or a timed table whose creator did not
-/// choose one), in seconds.
-pub const BANK_DEFAULT: u32 = 60;
-
 /// Whether take-backs and pauses are offered at a table: an unrated table where `seat` is the
 /// only seat held by a person (spectators may watch; bots and open seats play the others). It is
 /// the one place that decides (`docs/protocol.md`, "Take-backs and pauses").
 pub fn solo_allowed(settings: &TableSettings, persons: &[bool; 4], seat: usize) -> bool {
-    !settings.rated && persons[seat] && persons.iter().filter(|&&p| p).count() == 1
+    !settings.rated && !settings.no_aids && persons[seat] && persons.iter().filter(|&&p| p).count() == 1
 }
 
 /// The longest grace period a table may have, in seconds.
@@ -82,41 +92,6 @@ pub const GRACE_MAX: u32 = 120;
 
 fn default_grace() -> u32 {
     15
-}
-
-/// How fast a table's fixed clocks run: the decision windows, the Da Bai Fen draw, and the time
-/// a finished trick stays on show. A table whose four seats are all bots plays `fast`.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Pace {
-    /// Twice the server's base timing.
-    Relaxed,
-    /// The server's base timing.
-    #[default]
-    Normal,
-    /// A quarter of the server's base timing.
-    Fast,
-}
-
-impl Pace {
-    /// `base` milliseconds at this pace.
-    pub fn scale(self, base: u64) -> u64 {
-        match self {
-            Pace::Relaxed => base.saturating_mul(2),
-            Pace::Normal => base,
-            Pace::Fast => base / 4,
-        }
-    }
-
-    /// Reads a pace's name.
-    pub fn parse(s: &str) -> Option<Pace> {
-        match s {
-            "relaxed" => Some(Pace::Relaxed),
-            "normal" => Some(Pace::Normal),
-            "fast" => Some(Pace::Fast),
-            _ => None,
-        }
-    }
 }
 
 fn default_stake() -> u32 {
@@ -176,5 +151,33 @@ impl Default for Timing {
             park_ms: 600_000,
             poll_hold_ms: 100,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table's settings as stored and as asked for: the zero cash's default and its values.
+    #[test]
+    fn the_zero_cash_defaults_to_an_unnamed_figure_for_stored_tables_and_old_clients() {
+        // A table stored before the choice existed.
+        let stored = r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30}"#;
+        let doc: TableSettings = serde_json::from_str(stored).unwrap();
+        assert_eq!(doc.zero_cash, madiao::ZeroCash::Unnamed);
+        let chosen =
+            r#"{"name":"t","game":"madiao","rules":"standard","turn_seconds":30,"zero_cash":"wang_ying"}"#;
+        let doc: TableSettings = serde_json::from_str(chosen).unwrap();
+        assert_eq!(doc.zero_cash, madiao::ZeroCash::WangYing);
+        let back: TableSettings = serde_json::from_str(&serde_json::to_string(&doc).unwrap()).unwrap();
+        assert_eq!(back, doc);
+        // A client that does not send it; one that sends a value that does not exist.
+        let req: wire::NewTable = serde_json::from_str(r#"{"game":"madiao"}"#).unwrap();
+        assert_eq!(req.zero_cash, madiao::ZeroCash::Unnamed);
+        let req: wire::NewTable = serde_json::from_str(r#"{"game":"madiao","zero_cash":"blank"}"#).unwrap();
+        assert_eq!(req.zero_cash, madiao::ZeroCash::Blank);
+        let err = serde_json::from_str::<wire::NewTable>(r#"{"game":"madiao","zero_cash":"portrait"}"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("unknown variant `portrait`"), "{err}");
     }
 }

@@ -3,7 +3,7 @@
 
 use cards::Seat;
 
-use crate::protocol::MatchSummary;
+use wire::MatchSummary;
 
 /// A seat's place at the end of a match.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -17,10 +17,21 @@ pub struct Standing {
     pub result: f64,
 }
 
-impl MatchSummary {
+/// The standings of a match score (a trait, since the score is a `wire` type).
+pub trait MatchStandings {
     /// Every seat's standing once the match is over (`None` before, or for a Da Bai Fen match
     /// without a winner).
-    pub fn standings(&self) -> Option<[Standing; 4]> {
+    fn standings(&self) -> Option<[Standing; 4]>;
+
+    /// Every seat's standing as the match stands now, finished or not (a rated match closed in
+    /// progress is rated so, `docs/ratings.md`, "Forfeits"): Madiao by the chips won so far; Da
+    /// Bai Fen by the sides' ranks (1 for the side ahead, 0 for the other, ½ each when level),
+    /// or its winner once it is over.
+    fn standings_now(&self) -> [Standing; 4];
+}
+
+impl MatchStandings for MatchSummary {
+    fn standings(&self) -> Option<[Standing; 4]> {
         match self {
             MatchSummary::Madiao(m) => m.over.then(|| m.chips.map(|c| Standing { side: None, result: c })),
             MatchSummary::Dabaifen(m) => {
@@ -32,14 +43,8 @@ impl MatchSummary {
             }
         }
     }
-}
 
-impl MatchSummary {
-    /// Every seat's standing as the match stands now, finished or not (a rated match closed in
-    /// progress is rated so, `docs/ratings.md`, "Forfeits"): Madiao by the chips won so far; Da
-    /// Bai Fen by the sides' ranks (1 for the side ahead, 0 for the other, ½ each when level),
-    /// or its winner once it is over.
-    pub fn standings_now(&self) -> [Standing; 4] {
+    fn standings_now(&self) -> [Standing; 4] {
         if let Some(s) = self.standings() {
             return s;
         }
@@ -61,7 +66,7 @@ impl MatchSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{DabaifenMatch, MadiaoMatch};
+    use wire::{DabaifenMatch, MadiaoMatch};
 
     #[test]
     fn madiao_ranks_by_chips_once_over() {

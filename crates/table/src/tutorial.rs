@@ -4,12 +4,13 @@
 //! table's rules, the seed the deck is dealt from, and every action of the hand in order, the
 //! learner's (seat 0) and the three bots'. It is replayed here with the engine — every action is
 //! checked, nothing above the engine decides a rule — into [`Tutorial`] steps: after each action,
-//! seat 0's view as a table would send it (the same [`GameView`] and [`Legal`] types, so a client
+//! seat 0's view as a table would send it (the same [`GameView`](wire::GameView) and [`Legal`](wire::Legal) types, so a client
 //! draws it with its table components), and at each of seat 0's decisions a [`Lesson`]: its text
 //! key, its [`Decision`] kind, the rules section it is about and the legal choices.
 //!
 //! The scripts were found by [`search_madiao`] and [`search_dabaifen`] (heuristic bots at every
-//! seat, seat 0 steered to meet every kind of decision) and frozen, so that a change to a bot
+//! seat, seat 0 steered to meet every kind of decision, and to the analysis's best move wherever
+//! the heuristic's would be a mistake by [`taught_mistake`]) and frozen, so that a change to a bot
 //! never changes a lesson: `cargo run -p table --example tutorial_script -- madiao` prints a
 //! script again.
 
@@ -18,10 +19,10 @@ use cards::record::{self, GameKind};
 use cards::{Seat, Viewer};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::game::{Legal, Overlay, TableGame};
-use crate::protocol::{GameView, PublicAction};
+use crate::game::{Overlay, TableGame};
+
+pub use wire::tutorial::*;
 
 /// A frozen tutorial hand: the rules, the seed of the deal and every action, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,83 +46,6 @@ pub struct ScriptMove<A> {
     pub seat: Seat,
     /// What he does.
     pub action: A,
-}
-
-/// The kind of a decision the learner makes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Madiao: whether to force a redeal with a long suit (§4).
-    Redeal,
-    /// Madiao: the first card of a trick, face up.
-    Lead,
-    /// Madiao: a face-up card that beats the best so far in the led suit (捉).
-    Capture,
-    /// Madiao: a card face down (滅).
-    Slough,
-    /// Madiao: a face-up card that is not a capture (penalized under `faceup_discard: penalty`).
-    Discard,
-    /// Da Bai Fen: passing a draw poll (never a lesson: the draw goes on).
-    Pass,
-    /// Da Bai Fen: showing a card of the trump rank, which fixes the trump suit (§4).
-    Declare,
-    /// Da Bai Fen: burying six cards after taking the kitty (§7).
-    Bury,
-    /// Da Bai Fen: leading one card.
-    LeadOne,
-    /// Da Bai Fen: leading two or more top cards of one suit (§8).
-    LeadSeveral,
-    /// Da Bai Fen: following a lead.
-    Follow,
-}
-
-/// What the learner is taught at one of his decisions.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct Lesson {
-    /// The lesson's text key (`tut.madiao.lead`; `…_again` for a kind met before).
-    pub id: String,
-    /// The kind of decision.
-    pub kind: Decision,
-    /// The section of the rules page it is about (`play`, `settlement`, …).
-    pub rules: String,
-    /// What seat 0 may do, as a table sends it; the step's action is the one expected.
-    pub legal: Legal,
-}
-
-/// One step of a tutorial: an action and seat 0's view after it.
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct TutorialStep {
-    /// Who acts.
-    pub seat: Seat,
-    /// The action as seat 0 sees it; `null` for another seat's answer to a hidden poll (a
-    /// redeal or annulment question, a draw poll), which a table never shows.
-    pub action: Option<PublicAction>,
-    /// Seat 0's view after the action.
-    #[ts(type = "MadiaoView | DabaifenView")]
-    pub view: GameView,
-    /// At seat 0's decisions: the lesson (the view before it is the previous step's).
-    pub lesson: Option<Lesson>,
-}
-
-/// A tutorial as served (`GET /api/tutorial/{game}`).
-#[derive(Clone, Debug, Serialize, ts_rs::TS)]
-pub struct Tutorial {
-    /// The game.
-    pub game: GameKind,
-    /// The preset.
-    pub rules: String,
-    /// Every variant in force, by name.
-    #[ts(type = "Record<string, string>")]
-    pub variants: serde_json::Map<String, Value>,
-    /// Seat 0's view as the hand is dealt.
-    #[ts(type = "MadiaoView | DabaifenView")]
-    pub start: GameView,
-    /// The steps, one per action.
-    pub steps: Vec<TutorialStep>,
-    /// The lesson that reads the hand's end (the settlement, the account).
-    pub end_lesson: String,
-    /// The rules section of the hand's end.
-    pub end_rules: String,
 }
 
 /// Why a script cannot be replayed (a bug in a frozen script: its test fails).
@@ -192,6 +116,11 @@ where
     fn is_poll(state: &Self::State) -> bool;
     /// The rules section a decision is about.
     fn section(kind: Decision) -> &'static str;
+    /// A lesson of its own for a decision of kind `kind` that needs other words (its text key's
+    /// last part), else `None`.
+    fn special(_state: &Self::State, _action: &Self::Action) -> Option<&'static str> {
+        None
+    }
 }
 
 impl Shown for ai::Madiao {
@@ -213,6 +142,15 @@ impl Shown for ai::Madiao {
 
     fn is_poll(state: &madiao::State) -> bool {
         state.phase() == madiao::Phase::Redeal
+    }
+
+    /// A slough while a capture was possible (keeping the capturing card for later): `slough_keep`.
+    fn special(state: &madiao::State, action: &madiao::Action) -> Option<&'static str> {
+        let could_capture = state.legal_actions().iter().any(|a| match *a {
+            madiao::Action::Play(c) => state.face_up_kind(c) == Some(madiao::PlayKind::Capture),
+            _ => false,
+        });
+        (matches!(action, madiao::Action::Slough(_)) && could_capture).then_some("slough_keep")
     }
 
     fn section(kind: Decision) -> &'static str {
@@ -300,8 +238,12 @@ where
                 let again = if met.contains(&kind) { "_again" } else { "" };
                 met.push(kind);
                 let kind_name = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string));
+                let name = match G::special(&state, &m.action) {
+                    Some(special) => special.to_string(),
+                    None => format!("{}{again}", kind_name.unwrap_or_default()),
+                };
                 Some(Lesson {
-                    id: format!("tut.{prefix}.{}{again}", kind_name.unwrap_or_default()),
+                    id: format!("tut.{prefix}.{name}"),
                     kind,
                     rules: G::section(kind).to_string(),
                     legal,
@@ -357,6 +299,35 @@ fn dabaifen_start(
     Ok((settings, state))
 }
 
+/// The engine state at the end of a Madiao script (every action applied; the analysis of the
+/// learner's moves starts from it).
+pub fn madiao_finished(script: &Script<madiao::Action>) -> Result<madiao::State, TutorialError> {
+    let (_, mut state) = madiao_start(script)?;
+    for (index, m) in script.actions.iter().enumerate() {
+        state.apply(m.action).map_err(|e| TutorialError::Illegal {
+            index,
+            seat: m.seat.number(),
+            action: m.action.to_string(),
+            why: e.to_string(),
+        })?;
+    }
+    Ok(state)
+}
+
+/// The engine state at the end of a Da Bai Fen script (see [`madiao_finished`]).
+pub fn dabaifen_finished(script: &Script<dabaifen::Action>) -> Result<dabaifen::State, TutorialError> {
+    let (_, mut state) = dabaifen_start(script)?;
+    for (index, m) in script.actions.iter().enumerate() {
+        state.apply(m.action).map_err(|e| TutorialError::Illegal {
+            index,
+            seat: m.seat.number(),
+            action: m.action.to_string(),
+            why: e.to_string(),
+        })?;
+    }
+    Ok(state)
+}
+
 /// Madiao's tutorial from a script.
 pub fn madiao_tutorial(script: &Script<madiao::Action>) -> Result<Tutorial, TutorialError> {
     let (settings, state) = madiao_start(script)?;
@@ -385,6 +356,42 @@ pub fn dabaifen_tutorial(script: &Script<dabaifen::Action>) -> Result<Tutorial, 
     Ok(t)
 }
 
+/// The seed of the analysis a lesson's move is checked against (`yezi analyse`'s and the
+/// server's default).
+pub const CHECK_SEED: u64 = 1;
+
+/// Da Bai Fen: a play that leaves the other team this many more card points on average than the
+/// analysis's best play is a gift of points, taught as a mistake even when the deal's outcome
+/// (in levels) does not change.
+pub const GIFT_POINTS: f64 = 10.0;
+
+/// Why a lesson's move is a mistake by the analysis's verdict on it, if it is one: marked a
+/// mistake or a blunder, or (Da Bai Fen, `defends` saying the seat's team's side) a gift of at
+/// least [`GIFT_POINTS`] points against the best play. The text names the better move.
+pub fn taught_mistake(verdict: &ai::analysis::Verdict, played: &str, defends: bool) -> Option<String> {
+    let ai::analysis::Verdict::Searched(x) = verdict else { return None };
+    if x.mark >= Some(ai::analysis::Mark::Mistake) {
+        return Some(format!("costs {:.2} against {}", x.cost, x.bot));
+    }
+    let points = |a: &str| x.candidates.iter().find(|c| c.action == a).and_then(|c| c.points);
+    let (best, made) = (points(&x.bot)?, points(played)?);
+    let gift = if defends { best - made } else { made - best };
+    (gift >= GIFT_POINTS).then(|| format!("gives the other team {gift:.0} more points than {}", x.bot))
+}
+
+/// The analysis's better move when `verdict` marks the learner's move a mistake
+/// ([`taught_mistake`]): the legal action written as the analysis's best.
+fn better<A: Copy + std::fmt::Display>(
+    verdict: &ai::analysis::Verdict,
+    played: A,
+    defends: bool,
+    legal: &[A],
+) -> Option<A> {
+    taught_mistake(verdict, &played.to_string(), defends)?;
+    let ai::analysis::Verdict::Searched(x) = verdict else { return None };
+    legal.iter().copied().find(|a| a.to_string() == x.bot)
+}
+
 /// Four heuristic bots of game `G` (seeded; they do not depend on the seed), if it has them.
 fn heuristics<G: Registry>(seed: u64) -> Option<Vec<Box<dyn Bot<G>>>> {
     (0..4).map(|_| G::bot("heuristic", seed, Budget::default()).ok()).collect()
@@ -406,14 +413,24 @@ pub fn search_madiao(seeds: std::ops::Range<u64>) -> Option<Script<madiao::Actio
         let mut bots = heuristics::<ai::Madiao>(seed)?;
         let mut actions = Vec::new();
         let mut kinds = Vec::new();
+        let mut learner_moves = 0;
         while let Some(seat) = state.to_move() {
             let legal = state.legal_actions();
-            let action = if state.phase() == madiao::Phase::Redeal {
+            let mut action = if state.phase() == madiao::Phase::Redeal {
                 madiao::Action::Redeal(false)
             } else {
                 bots[seat.index()].choose(&state.view(seat), &legal)
             };
             if seat == LEARNER {
+                // A move the analysis marks as a mistake is never taught: its best move is.
+                let seed = ai::analysis::decision_seed(CHECK_SEED, learner_moves);
+                learner_moves += 1;
+                if state.phase() == madiao::Phase::Play {
+                    let verdict = ai::analysis::madiao_decision(&state, action, seed, Budget::default());
+                    if let Some(b) = better(&verdict, action, false, &legal) {
+                        action = b;
+                    }
+                }
                 let kind = <ai::Madiao as Shown>::decision(&state, &action);
                 if kind == Decision::Discard {
                     continue 'seed;
@@ -448,6 +465,7 @@ pub fn search_dabaifen(seeds: std::ops::Range<u64>) -> Option<Script<dabaifen::A
         let mut bots = heuristics::<ai::Dabaifen>(seed)?;
         let mut actions = Vec::new();
         let mut kinds = Vec::new();
+        let mut learner_moves = 0;
         while let Some(seat) = state.to_move() {
             let legal = state.legal_actions();
             let action = match state.phase() {
@@ -475,10 +493,35 @@ pub fn search_dabaifen(seeds: std::ops::Range<u64>) -> Option<Script<dabaifen::A
                     };
                     match several {
                         Some(a) => a,
-                        None => bots[seat.index()].choose(&state.view(seat), &legal),
+                        None => {
+                            let mut a = bots[seat.index()].choose(&state.view(seat), &legal);
+                            // A play the analysis marks as a mistake (or a gift of points) is
+                            // never taught: its best play is.
+                            if let (true, dabaifen::Action::Play(set)) = (seat == LEARNER, a) {
+                                let seed = ai::analysis::decision_seed(CHECK_SEED, learner_moves);
+                                let verdict = ai::analysis::dabaifen_play_decision(
+                                    &state,
+                                    set,
+                                    seed,
+                                    Budget::default(),
+                                );
+                                let defends = seat.team() != state.starter().team();
+                                if let Some(b) = better(&verdict, a, defends, &legal) {
+                                    a = b;
+                                }
+                            }
+                            a
+                        }
                     }
                 }
             };
+            // The analysis numbers the learner's recorded decisions (a draw poll's pass is not
+            // one).
+            if seat == LEARNER
+                && !(state.phase() == dabaifen::Phase::Drawing && action == dabaifen::Action::Pass)
+            {
+                learner_moves += 1;
+            }
             if seat == LEARNER {
                 kinds.push(<ai::Dabaifen as Shown>::decision(&state, &action));
             }

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use cards::record::GameKind;
 use table::game::Legal;
-use table::protocol::{GameView, PublicAction};
 use table::tutorial::{self, Decision, Tutorial};
+use wire::{GameView, PublicAction};
 
 fn kinds(t: &Tutorial) -> HashSet<Decision> {
     t.steps.iter().filter_map(|s| s.lesson.as_ref().map(|l| l.kind)).collect()
@@ -115,7 +115,11 @@ fn hidden_polls_stay_hidden() {
 /// Every lesson's text is in the browser client, in English and in Chinese (each key twice).
 #[test]
 fn every_lesson_has_its_text_in_both_languages() {
-    let i18n = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/js/i18n.js")).unwrap();
+    let words = |lang: &str| {
+        std::fs::read_to_string(format!("{}/../../web/js/i18n/{lang}.js", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+    };
+    let i18n = words("en") + &words("zh");
     for game in [GameKind::Madiao, GameKind::Dabaifen] {
         let t = tutorial::tutorial(game).unwrap();
         let mut keys: Vec<String> =
@@ -157,7 +161,7 @@ fn the_searches_find_the_frozen_scripts() {
     assert_eq!(found, frozen);
 }
 
-/// The facts the lessons' words state about the hand (web/js/i18n.js, `tut.*`) hold in the frozen
+/// The facts the lessons' words state about the hand (web/js/i18n/en.js, `tut.*`) hold in the frozen
 /// scripts: a new script needs its lessons read again.
 #[test]
 fn the_lessons_words_fit_the_scripted_hands() {
@@ -172,11 +176,27 @@ fn the_lessons_words_fit_the_scripted_hands() {
         "the Zero cash, no Myriad"
     );
     let end = serde_json::to_value(&t.steps.last().unwrap().view).unwrap();
-    assert_eq!(end["tricks_won"], serde_json::json!([2, 2, 2, 2]), "everyone took 2 tricks");
-    assert_eq!(end["settlement"]["totals"][0], -2, "you end on -2 stakes");
-    let items: Vec<&str> =
-        end["settlement"]["lines"].as_array().unwrap().iter().filter_map(|l| l["item"].as_str()).collect();
-    assert!(items.contains(&"hm_won") && items.contains(&"reward_trick"), "{items:?}");
+    assert_eq!(end["tricks_won"][0], 3, "you took 3 tricks");
+    assert_eq!(end["tricks_won"][end["banker"].as_u64().unwrap() as usize], 0, "the banker took none");
+    assert_eq!(end["settlement"]["totals"][0], 2, "you end on +2 stakes");
+    let mine: Vec<&str> = end["settlement"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["seat"] == 0 || l["seat"] == end["banker"])
+        .filter_map(|l| l["item"].as_str())
+        .collect();
+    for item in ["3_or_more_tricks", "reward_trick", "fewer_than_2_tricks", "hm_fewer_than_2_tricks"] {
+        assert!(mine.contains(&item), "{item}: {mine:?}");
+    }
+    // The slough that keeps the Zero cash: the learner could have captured with it.
+    let keep =
+        t.steps.iter().position(|s| s.lesson.as_ref().is_some_and(|l| l.id == "tut.madiao.slough_keep"));
+    let keep = keep.expect("a lesson keeps the Zero cash");
+    assert_eq!(serde_json::to_value(&t.steps[keep].action).unwrap(), serde_json::json!({"slough": "W7"}));
+    let led = serde_json::to_value(&t.steps[keep - 1].view).unwrap();
+    let hand: Vec<String> = serde_json::from_value(led["hand"].clone()).unwrap();
+    assert!(hand.contains(&"W0".to_string()) && !hand.contains(&"WH".to_string()), "{hand:?}");
 
     let t = tutorial::tutorial(GameKind::Dabaifen).unwrap();
     let declared =
@@ -197,7 +217,7 @@ fn the_lessons_words_fit_the_scripted_hands() {
     });
     assert!(played_bj, "the Big joker is gone before the lead of two");
     let end = serde_json::to_value(&t.steps.last().unwrap().view).unwrap();
-    assert_eq!(end["result"]["defender_points"], 30);
+    assert_eq!(end["result"]["defender_points"], 20);
     assert_eq!(end["result"]["ranks"], serde_json::json!(["3", "2"]));
     assert_eq!(end["result"]["next_starter"], 2, "your partner starts next");
     assert_eq!(end["result"]["kitty_points"], 0, "the buried kitty holds no points");
@@ -211,4 +231,74 @@ fn the_lessons_words_fit_the_scripted_hands() {
     )
     .unwrap();
     assert_eq!(before_bury["phase"], "burying", "no annulment window: every hand holds a trump");
+}
+
+/// The analysis (`ai::analysis`, seed 1, the default budget: what `yezi analyse` and the server
+/// give) of every move a tutorial tells the learner to make: none is a mistake or a blunder, and
+/// no Da Bai Fen play gives the defenders [`tutorial::GIFT_POINTS`] or more points than the best
+/// play (the old script's 10♣ on the partner's J♦ with an opponent still to play: 14 more).
+#[test]
+fn no_lesson_teaches_a_mistake() {
+    let budget = ai::Budget::default();
+    let seat = cards::Seat::ALL[0];
+    let script: tutorial::Script<madiao::Action> =
+        tutorial::parse(tutorial::script_json(GameKind::Madiao)).unwrap();
+    let end = tutorial::madiao_finished(&script).unwrap();
+    let madiao = ai::analysis::analyse_madiao_hand(&end, seat, 1, budget, &mut |_| {});
+    let script: tutorial::Script<dabaifen::Action> =
+        tutorial::parse(tutorial::script_json(GameKind::Dabaifen)).unwrap();
+    let end = tutorial::dabaifen_finished(&script).unwrap();
+    let actions = dabaifen::record::record_actions(&end);
+    let dabaifen = ai::analysis::analyse_dabaifen_hand(&end, &actions, seat, 1, budget, &mut |_| {});
+    let mut bad = Vec::new();
+    for a in [&madiao, &dabaifen] {
+        assert!(a.decisions.len() >= 4, "{:?}: the learner's moves are analysed", a.game);
+        assert!(
+            a.decisions.iter().filter(|d| matches!(d.verdict, ai::analysis::Verdict::Searched(_))).count()
+                >= 4,
+            "{:?}: most of them searched",
+            a.game
+        );
+        for d in &a.decisions {
+            // The learner is the Da Bai Fen starter: his team declares.
+            if let Some(why) = tutorial::taught_mistake(&d.verdict, &d.played, false) {
+                bad.push(format!("{:?} trick {:?}: {} {why}", a.game, d.trick, d.played));
+            }
+        }
+    }
+    if std::env::var_os("YEZI_SHOW").is_some() {
+        eprintln!("{}\n{}", ai::analysis::report(&madiao), ai::analysis::report(&dabaifen));
+    }
+    assert!(bad.is_empty(), "lessons teach mistakes:\n{}", bad.join("\n"));
+}
+
+/// A known position: the old Da Bai Fen tutorial's 8th trick, where the learner threw 10♣ on his
+/// partner's J♦ with an opponent still to play (`tests/data/dabaifen_tutorial_old.json`). The
+/// analysis says why Q♠ was better and what 10♣ gave away, in both languages.
+#[test]
+fn the_analysis_explains_the_old_lessons_gift_of_points() {
+    let script: tutorial::Script<dabaifen::Action> =
+        tutorial::parse(include_str!("data/dabaifen_tutorial_old.json")).unwrap();
+    let end = tutorial::dabaifen_finished(&script).unwrap();
+    let actions = dabaifen::record::record_actions(&end);
+    let seat = cards::Seat::ALL[0];
+    let a = ai::analysis::analyse_dabaifen_hand(&end, &actions, seat, 1, ai::Budget::default(), &mut |_| {});
+    let d = a.decisions.iter().find(|d| d.trick == Some(8)).unwrap();
+    assert_eq!(d.played, "play TC");
+    let ai::analysis::Verdict::Searched(x) = &d.verdict else { panic!("{d:?}") };
+    assert_eq!(x.bot, "play QS");
+    let pos = d.position.as_ref().unwrap();
+    // The trick so far: the partner's J♦ (seat 2) after an opponent's lead; one opponent to play.
+    assert!(pos.trick.iter().any(|p| p.seat.number() == 2 && p.cards == ["JD"]), "{pos:?}");
+    assert_eq!(pos.trick.len(), 2, "{pos:?}");
+    assert!(pos.hand.contains(&"TC".to_string()) && pos.trump.as_deref() == Some("2S"), "{pos:?}");
+    let why = d.why.as_ref().unwrap();
+    let against = why.played.as_ref().expect("a reason against 10♣");
+    assert!(why.best.en.contains("Q♠") && why.best.zh.contains("黑桃Q"), "{:?}", why.best);
+    assert!(
+        against.en.contains("gives the defenders 14 card points more on average than play Q♠"),
+        "{}",
+        against.en
+    );
+    assert!(against.zh.contains("多送守方14分"), "{}", against.zh);
 }

@@ -6,7 +6,7 @@
 use ai::{Dabaifen, Madiao};
 use cards::{Seat, Viewer};
 use table::game::{Overlay, TableGame};
-use table::protocol::GameView;
+use wire::GameView;
 
 /// Every viewer of a table.
 fn viewers() -> impl Iterator<Item = Viewer> {
@@ -147,7 +147,7 @@ fn dabaifen_views_read_back_the_same_and_hide_what_they_must() {
         let mut window_shown = false;
         while st.to_move().is_some() {
             checked += dabaifen_check(&st, Overlay::default());
-            if !window_shown && Dabaifen::window_after_draw(&st) {
+            if !window_shown && Dabaifen::next(&st).at_window() {
                 checked += dabaifen_check(&st, Overlay { drawn: None, window: true });
                 window_shown = true;
             }

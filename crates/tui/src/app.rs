@@ -26,7 +26,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 use crate::model::{Connection, GameView, Legal, MadiaoView, Model, Timer, hand_codes, timer_seat};
 use crate::names;
-use table::protocol::{ActAction, CardsAction, RevokeRule, StakeChoice};
+use wire::{ActAction, CardsAction, RevokeRule, StakeChoice, TableMsg};
 
 /// The seed of the analysis shown on `a` (the same hand, the same analysis).
 pub const ANALYSIS_SEED: u64 = 1;
@@ -91,17 +91,15 @@ pub struct App {
 }
 
 /// The cards of a hinted action as codes: a Madiao play or slough, a Da Bai Fen play or burial.
-pub fn hint_cards(action: &serde_json::Value) -> Vec<String> {
-    for k in ["play", "slough", "bury", "declare"] {
-        match action.get(k) {
-            Some(serde_json::Value::String(c)) => return vec![c.clone()],
-            Some(serde_json::Value::Array(v)) => {
-                return v.iter().filter_map(|c| c.as_str().map(str::to_string)).collect();
-            }
-            _ => {}
+pub fn hint_cards(action: &ActAction) -> Vec<String> {
+    match action {
+        ActAction::Madiao(madiao::Action::Play(c) | madiao::Action::Slough(c)) => vec![c.to_string()],
+        ActAction::Dabaifen(dabaifen::Action::Declare(c)) => vec![c.to_string()],
+        ActAction::Dabaifen(dabaifen::Action::Play(cs) | dabaifen::Action::Bury(cs)) => {
+            cs.iter().map(|c| c.to_string()).collect()
         }
+        _ => Vec::new(),
     }
-    Vec::new()
 }
 
 /// What the hand's cards are for the decision at hand.
@@ -189,7 +187,7 @@ impl App {
             match inc {
                 Incoming::Msg(m) => {
                     if let Err(e) = self.model.apply(&m, now) {
-                        self.model.error = Some(e);
+                        self.model.error = Some(e.to_string());
                     }
                 }
                 Incoming::Notice(n) => match n {
@@ -215,7 +213,7 @@ impl App {
         let at = (self.model.hand, self.model.move_no);
         if self.ui.tracker && self.model.view.is_some() && self.ui.tracker_asked != Some(at) {
             self.ui.tracker_asked = Some(at);
-            self.send(Outgoing::Tracker, now);
+            self.send(Outgoing::Table(TableMsg::Tracker), now);
         }
     }
 
@@ -319,7 +317,7 @@ impl App {
         self.ui.message = None;
         self.model.error = None;
         let move_no = (!is_request(&action)).then_some(self.model.move_no);
-        self.send(Outgoing::Act { action, move_no }, now);
+        self.send(Outgoing::Table(TableMsg::Act { action, move_no, seat: None }), now);
     }
 
     /// The lines to print once the terminal is restored (where the record is).
@@ -352,7 +350,7 @@ impl App {
             seed: ANALYSIS_SEED,
             budget: ai::Budget::default(),
         };
-        let done = cards::record::parse(&text)
+        let done = ai::record::parse(&text)
             .map_err(|e| e.to_string())
             .and_then(|r| ai::analysis::analyse(&r, &opts, &mut |_| {}).map_err(|e| e.to_string()));
         match done {
@@ -428,7 +426,7 @@ impl App {
             match key.code {
                 KeyCode::Enter | KeyCode::Char('n') => {
                     self.ui.message = None;
-                    self.send(Outgoing::Next, now);
+                    self.send(Outgoing::Table(TableMsg::Next), now);
                     if let Some(e) = self.model.error.take() {
                         self.ui.message = Some(e);
                     } else {
@@ -695,7 +693,7 @@ impl App {
             (GameKind::Dabaifen, 'n', Some(Legal::Annul { .. })) => self.act(dabaifen::Action::Annul, now),
             (_, 'h', Some(Legal::Actions { .. } | Legal::Cards { .. } | Legal::Lead { .. })) => {
                 self.ui.message = Some("asking for a hint…".into());
-                self.send(Outgoing::Hint, now);
+                self.send(Outgoing::Table(TableMsg::Hint), now);
             }
             (_, 'h', _) => self.ui.message = Some("a hint is given on your turn to play".into()),
             (_, 'c', _) => {
@@ -703,7 +701,7 @@ impl App {
                 self.ui.tracker_asked = None;
                 if self.ui.tracker && self.model.view.is_some() {
                     self.ui.tracker_asked = Some((self.model.hand, self.model.move_no));
-                    self.send(Outgoing::Tracker, now);
+                    self.send(Outgoing::Table(TableMsg::Tracker), now);
                 }
             }
             _ => {

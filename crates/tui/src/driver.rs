@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use table::protocol::{ActAction, ServerMsg, TableSummary};
+use wire::{ServerMsg, TableMsg, TableSummary};
 
 /// What a driver delivers to the interface.
 // One message at a time passes through: boxing the larger variant would save nothing.
@@ -44,19 +44,9 @@ pub enum Notice {
 /// What the interface asks of a driver.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outgoing {
-    /// An action of this seat, with the `move` it answers.
-    Act {
-        /// The action.
-        action: ActAction,
-        /// The move number of the update it answers.
-        move_no: Option<u64>,
-    },
-    /// Ready for the next hand.
-    Next,
-    /// A hint for this seat's turn (`docs/protocol.md`, "Hints and the tracker").
-    Hint,
-    /// The card tracker of this seat's view.
-    Tracker,
+    /// A message for the table, as a client sends it (`docs/protocol.md`, "Client messages"):
+    /// the local driver hands it to its table, the remote one sends it on the socket, unchanged.
+    Table(TableMsg),
     /// Lobby: join this table.
     Join(String),
     /// Lobby: create a table of this game (`madiao`, `dabaifen`) with bots in the other seats.

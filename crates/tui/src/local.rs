@@ -25,10 +25,21 @@ use serde::de::DeserializeOwned;
 use table::game::TableGame;
 use table::log::{SeatRow, TableStatus, replay};
 use table::machine::{Config, ConnId, Done, Effects, Input, Job, Millis, Request, Stage, Table, TableRules};
-use table::protocol::{ErrorCode, ErrorMsg, ServerMsg};
 use table::settings::{Guest, Pace, TableSettings, Timing};
+use wire::{ErrorCode, ErrorMsg, ServerMsg};
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
+
+/// Why the record of a local match could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordFailure {
+    /// The table's log does not replay.
+    #[error(transparent)]
+    Replay(#[from] table::log::LogError),
+    /// The hands replayed make no record.
+    #[error(transparent)]
+    Record(#[from] table::game::RecordError),
+}
 
 /// The settings of a local match.
 #[derive(Clone, Debug, PartialEq)]
@@ -205,6 +216,8 @@ where
             bank_seconds: 0,
             zero_cash: cfg.zero_cash,
             rated: false,
+            board: None,
+            no_aids: false,
         };
         let seats = std::array::from_fn(|i| {
             if i == cfg.seat.index() {
@@ -307,12 +320,12 @@ where
 
     /// The `yezi/1` record of the match so far: every hand dealt, the current one as far as its
     /// log goes.
-    pub fn record(&self) -> Result<String, String> {
-        let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log()).map_err(|e| e.to_string())?;
+    pub fn record(&self) -> Result<String, RecordFailure> {
+        let r = replay::<G>(&self.settings, self.cfg.seed, &self.table.log())?;
         // A hand waiting for its banker's stake is not dealt yet.
         let dealt = self.table.hand().map_or(self.table.hand_number() as usize, |(h, _)| h as usize + 1);
         let states = &r.states[..dealt.min(r.states.len())];
-        G::record(&self.settings, self.cfg.seed, self.players(), states).map_err(|e| e.to_string())
+        Ok(G::record(&self.settings, self.cfg.seed, self.players(), states)?)
     }
 
     fn players(&self) -> [String; 4] {
@@ -328,7 +341,7 @@ where
     /// Writes the record to the configured file (atomically: a temporary file renamed).
     fn save(&mut self) {
         let Some(path) = self.cfg.out.clone() else { return };
-        let result = self.record().and_then(|text| {
+        let result = self.record().map_err(|e| e.to_string()).and_then(|text| {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             }
@@ -370,10 +383,7 @@ where
     fn send(&mut self, cmd: Outgoing, now: Instant) {
         let now = self.millis(now).max(self.last);
         let input = match cmd {
-            Outgoing::Act { action, move_no } => Request::Act { conn: ME, action, move_no, seat: None },
-            Outgoing::Next => Request::Next { conn: ME },
-            Outgoing::Hint => Request::Hint { conn: ME },
-            Outgoing::Tracker => Request::Tracker { conn: ME },
+            Outgoing::Table(msg) => Request::Table { conn: ME, msg, at_ms: 0 },
             Outgoing::Join(_) | Outgoing::Create(_) | Outgoing::Refresh => {
                 let msg = ServerMsg::Error(ErrorMsg {
                     code: ErrorCode::NothingToDecide,

@@ -1,15 +1,15 @@
 //! The one model the interface shows, built from the server protocol's messages (`sync`,
 //! `update`, `seats`, `ack`, `error`; `docs/protocol.md`), typed as the protocol defines them
-//! ([`table::protocol`]). Both table drivers deliver them: the remote driver passes on what the
+//! ([`wire`]). Both table drivers deliver them: the remote driver passes on what the
 //! server sends, the local driver what its table core writes. So what is on the screen is built
 //! one way in both modes, from the engines' own views.
 
 use cards::Seat;
 use cards::record::GameKind;
 pub use table::game::{LeadGroup, Legal};
-pub use table::protocol::{
+pub use wire::{
     DabaifenMatch, ErrorCode, GameView, HandResult, HintMsg, HostEvent, MadiaoMatch, MatchSummary, SeatInfo,
-    SeatKind, ServerMsg, TableEvent, TableStatus, TableSummary, Timer, WindowOutcome,
+    SeatKind, ServerMsg, TableEvent, TableStatus, TableSummary, Timer, Tracker, WindowOutcome,
 };
 
 /// What a seat sees of a Madiao hand: the engine's view.
@@ -54,6 +54,19 @@ pub fn timer_remaining(t: &Timer) -> Option<u64> {
 
 // ---------------------------------------------------------------------------------------------
 // The model
+
+/// A message the model cannot take ([`Model::apply`]); it keeps what it had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// A view of one game at a table of the other.
+    #[error("a {} view at a {} table", .view.name(), .table.name())]
+    OtherGame {
+        /// The view's game.
+        view: GameKind,
+        /// The table's game.
+        table: GameKind,
+    },
+}
 
 /// How the connection stands (always `Connected` offline).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,9 +120,9 @@ pub struct Model {
     pub watchers: Vec<String>,
     /// The last hint the table gave this seat, while its move is current.
     pub hint: Option<HintMsg>,
-    /// The card tracker as the table last sent it (`madiao::Tracker` or `dabaifen::Tracker` as
-    /// JSON; `None` before one is asked for or means anything).
-    pub tracker: Option<serde_json::Value>,
+    /// The card tracker as the table last sent it (`None` before one is asked for or means
+    /// anything).
+    pub tracker: Option<Tracker>,
 }
 
 impl Default for Model {
@@ -195,11 +208,11 @@ impl Model {
         self.table.as_ref().and_then(|t| t.variants.get(name)).and_then(|v| v.as_str())
     }
 
-    fn set_view(&mut self, view: Option<GameView>) -> Result<(), String> {
+    fn set_view(&mut self, view: Option<GameView>) -> Result<(), ModelError> {
         if let (Some(v), Some(g)) = (&view, self.game)
             && v.game() != g
         {
-            return Err(format!("a {} view at a {} table", v.game().name(), g.name()));
+            return Err(ModelError::OtherGame { view: v.game(), table: g });
         }
         self.view = view;
         Ok(())
@@ -226,9 +239,9 @@ impl Model {
         self.timer_at = Some(now);
     }
 
-    /// Takes one protocol message; returns an error in words for a message the client cannot
-    /// show (a view of the other game's: the model then keeps the view it had).
-    pub fn apply(&mut self, msg: &ServerMsg, now: std::time::Instant) -> Result<(), String> {
+    /// Takes one protocol message; returns an error for a message the client cannot show (a
+    /// view of the other game's: the model then keeps the view it had).
+    pub fn apply(&mut self, msg: &ServerMsg, now: std::time::Instant) -> Result<(), ModelError> {
         match msg {
             ServerMsg::Sync(s) => {
                 self.game = Some(s.table.game);
@@ -340,7 +353,16 @@ impl Model {
                 self.hint = (h.move_no == self.move_no).then(|| h.clone());
             }
             ServerMsg::Tracker(t) => self.tracker = t.tracker.clone(),
-            ServerMsg::Welcome(_) | ServerMsg::Chat(_) | ServerMsg::ChatRemoved(_) | ServerMsg::Pong => {}
+            ServerMsg::Welcome(_)
+            | ServerMsg::Chat(_)
+            | ServerMsg::ChatRemoved(_)
+            | ServerMsg::Pong
+            | ServerMsg::Moved(_)
+            | ServerMsg::Deal(_)
+            // Notices to the account (friends, challenges, invitations): the terminal shows none.
+            | ServerMsg::Friend(_)
+            | ServerMsg::Challenge(_)
+            | ServerMsg::Invited(_) => {}
         }
         Ok(())
     }
@@ -485,7 +507,8 @@ mod tests {
         let msg: ServerMsg = serde_json::from_str(&text).unwrap();
         let mut m = Model::default();
         let e = m.apply(&msg, std::time::Instant::now()).unwrap_err();
-        assert!(e.contains("dabaifen view at a madiao table"), "{e}");
+        assert_eq!(e, ModelError::OtherGame { view: GameKind::Dabaifen, table: GameKind::Madiao });
+        assert!(e.to_string().contains("dabaifen view at a madiao table"), "{e}");
         assert_eq!(m.view, None);
         let err: ServerMsg =
             serde_json::from_str(r#"{"type": "error", "code": "not_your_turn", "message": "wait", "v": 1}"#)

@@ -12,7 +12,9 @@
 //!   looks the same (`docs/protocol.md`, "When the table's node fails"): an entry answered
 //!   `unavailable` or unanswered, a `no_table` at a table already entered, a ping or a move
 //!   answered by nothing, a move answered `unavailable`: the connection is given up and the
-//!   table entered again. A move refused otherwise asks for a fresh `sync`.
+//!   table entered again. A move refused otherwise asks for a fresh `sync`. A node leaving in
+//!   good order (it drains) says `moved` first: the table is entered again at once, with no
+//!   pause.
 //! - When the match is over, its `yezi/1` record is fetched from the server and saved.
 
 use std::collections::BTreeMap;
@@ -22,10 +24,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cards::record::GameKind;
+use client::page::{ENTRY_WAIT, MOVE_WAIT, PING_EVERY, PONG_WAIT};
 use client::{Client, ClientError, GuestToken};
 use serde::{Deserialize, Serialize};
-use table::protocol::{ClientMsg, ErrorCode, LobbyReply, NewTable, SeatChoice, ServerMsg, TableStatus};
 use tokio::sync::mpsc;
+use wire::{ClientMsg, ErrorCode, LobbyReply, NewTable, SeatChoice, ServerMsg, TableMsg, TableStatus};
 
 use crate::driver::{Driver, Incoming, Notice, Outgoing};
 
@@ -83,11 +86,25 @@ pub struct Target {
     pub table: Option<String>,
 }
 
+/// Why an address is neither a server's nor an invite link (the address, as given, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    /// `https://` or `wss://`: the client speaks plain HTTP only.
+    #[error("{0}: yezi servers speak plain http here (no TLS in the client yet)")]
+    Tls(String),
+    /// No host, or one with spaces.
+    #[error("{0}: expected http://HOST:PORT or an invite link http://HOST:PORT/t/ID")]
+    NoServer(String),
+    /// A path that is not an invite link's.
+    #[error("{0}: an invite link ends in /t/ID")]
+    NotInvite(String),
+}
+
 /// Reads an invite link or a server address.
-pub fn parse_url(url: &str) -> Result<Target, String> {
+pub fn parse_url(url: &str) -> Result<Target, UrlError> {
     let u = url.trim();
     if u.starts_with("https://") || u.starts_with("wss://") {
-        return Err(format!("{u}: yezi servers speak plain http here (no TLS in the client yet)"));
+        return Err(UrlError::Tls(u.to_string()));
     }
     let rest = u.strip_prefix("http://").or_else(|| u.strip_prefix("ws://")).unwrap_or(u);
     let (host, path) = match rest.find('/') {
@@ -95,7 +112,7 @@ pub fn parse_url(url: &str) -> Result<Target, String> {
         None => (rest, ""),
     };
     if host.is_empty() || host.contains(char::is_whitespace) {
-        return Err(format!("{u}: expected http://HOST:PORT or an invite link http://HOST:PORT/t/ID"));
+        return Err(UrlError::NoServer(u.to_string()));
     }
     let addr = if host.contains(':') { host.to_string() } else { format!("{host}:80") };
     let path = path.trim_end_matches('/');
@@ -105,7 +122,7 @@ pub fn parse_url(url: &str) -> Result<Target, String> {
             Some(id) if !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()) => {
                 Some(id.to_string())
             }
-            _ => return Err(format!("{u}: an invite link ends in /t/ID")),
+            _ => return Err(UrlError::NotInvite(u.to_string())),
         },
     };
     Ok(Target { addr, table })
@@ -142,21 +159,53 @@ pub fn config_path() -> PathBuf {
     }
 }
 
+/// Why the client's config could not be read or written: the file, and what went wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file (or its folder) could not be read or written.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The file is not a config.
+    #[error("{}: {error}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// Why it cannot be read.
+        error: serde_json::Error,
+    },
+    /// The config could not be written as JSON.
+    #[error("{0}")]
+    Write(serde_json::Error),
+}
+
+impl ConfigError {
+    fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ConfigError + '_ {
+        move |error| ConfigError::Io { path: path.to_path_buf(), error }
+    }
+}
+
 /// Reads the config (empty when the file does not exist).
-pub fn load_config(path: &Path) -> Result<ClientConfig, String> {
+pub fn load_config(path: &Path) -> Result<ClientConfig, ConfigError> {
     match std::fs::read_to_string(path) {
-        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("{}: {e}", path.display())),
+        Ok(t) => {
+            serde_json::from_str(&t).map_err(|error| ConfigError::Json { path: path.to_path_buf(), error })
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ClientConfig::default()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(e) => Err(ConfigError::io(path)(e)),
     }
 }
 
 /// Writes the config, readable by its owner only (it holds secrets).
-pub fn save_config(path: &Path, cfg: &ClientConfig) -> Result<(), String> {
+pub fn save_config(path: &Path, cfg: &ClientConfig) -> Result<(), ConfigError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(ConfigError::io(dir))?;
     }
-    let text = serde_json::to_string_pretty(cfg).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string_pretty(cfg).map_err(ConfigError::Write)?;
     let tmp = path.with_extension("json.tmp");
     {
         use std::io::Write;
@@ -164,10 +213,21 @@ pub fn save_config(path: &Path, cfg: &ClientConfig) -> Result<(), String> {
         o.write(true).create(true).truncate(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-        let mut f = o.open(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        f.write_all(text.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        let mut f = o.open(&tmp).map_err(ConfigError::io(&tmp))?;
+        f.write_all(text.as_bytes()).map_err(ConfigError::io(&tmp))?;
     }
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::rename(&tmp, path).map_err(ConfigError::io(path))
+}
+
+/// Why a remote table could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address is not a server's or a table's.
+    #[error(transparent)]
+    Url(#[from] UrlError),
+    /// The connection's thread could not be started.
+    #[error("{0}")]
+    Thread(std::io::Error),
 }
 
 /// What the driver's thread shares with the interface.
@@ -188,7 +248,7 @@ pub struct RemoteDriver {
 
 impl RemoteDriver {
     /// Starts the driver (it connects in the background).
-    pub fn start(opts: RemoteOptions) -> Result<RemoteDriver, String> {
+    pub fn start(opts: RemoteOptions) -> Result<RemoteDriver, StartError> {
         let target = parse_url(&opts.url)?;
         let addr = target.addr.clone();
         let (tx, cmd_rx) = mpsc::unbounded_channel();
@@ -211,7 +271,7 @@ impl RemoteDriver {
                 rt.block_on(conn.run());
                 let _ = done_tx.send(());
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(StartError::Thread)?;
         Ok(RemoteDriver { tx: Some(tx), rx, shared, addr, done: Some(done) })
     }
 
@@ -267,6 +327,8 @@ enum Ended {
     Quit,
     /// The connection dropped (the text says how).
     Dropped(String),
+    /// The server said `moved` (its node leaves): enter the table again at once.
+    Moved,
     /// The server refused for good (the text says why).
     Refused(String),
     /// The token is unknown to the server: a new guest is needed.
@@ -283,11 +345,6 @@ struct Connection {
     /// Whether the table has been entered before (a `no_table` then means its node failed).
     seen: bool,
 }
-
-/// How long an entry waits for its `sync`, a move for its answer, a ping for anything.
-const ENTRY_WAIT: Duration = Duration::from_secs(8);
-const MOVE_WAIT: Duration = Duration::from_secs(4);
-const PONG_WAIT: Duration = Duration::from_secs(5);
 
 /// What the driver does with an error: end the connection and enter the table again
 /// (`Some(true)`), ask for a fresh `sync` (`Some(false)`), or nothing (`None`: the interface
@@ -310,8 +367,10 @@ async fn sleep_until_opt(t: Option<tokio::time::Instant>) {
     }
 }
 
+/// The pause before entering again after `attempt` failures: the page's, undrawn (one
+/// terminal does not come back with a crowd).
 fn backoff(attempt: u32) -> Duration {
-    Duration::from_millis((500u64 << attempt.min(4)).min(5000))
+    client::page::backoff_full(attempt)
 }
 
 impl Connection {
@@ -423,6 +482,11 @@ impl Connection {
                     fresh = true;
                     continue;
                 }
+                Ended::Moved => {
+                    fresh = false;
+                    attempt = 0;
+                    self.notice(Notice::Connecting("the server moved the table: entering it again".into()));
+                }
                 Ended::Dropped(why) => {
                     fresh = false;
                     let wait = backoff(attempt);
@@ -440,8 +504,8 @@ impl Connection {
         }
     }
 
-    async fn create_table(&mut self, game: GameKind) -> Result<String, String> {
-        let g = self.guest(false).await.map_err(|e| e.to_string())?;
+    async fn create_table(&mut self, game: GameKind) -> Result<String, ClientError> {
+        let g = self.guest(false).await?;
         let bot = SeatChoice::Bot { bot: self.opts.bot.clone() };
         let body = NewTable {
             rules: self.opts.rules.clone(),
@@ -453,7 +517,7 @@ impl Connection {
             zero_cash: self.opts.zero_cash,
             ..NewTable::new(game)
         };
-        let v = self.client().create_table(&g.token, &body).await.map_err(|e| e.to_string())?;
+        let v = self.client().create_table(&g.token, &body).await?;
         Ok(v.table.id)
     }
 
@@ -468,7 +532,7 @@ impl Connection {
         loop {
             // One page of the lobby, as large as the server gives: the tables with open seats
             // come first.
-            match self.client().lobby(table::protocol::LOBBY_PAGE_MAX).await {
+            match self.client().lobby(wire::LOBBY_PAGE_MAX).await {
                 Ok(LobbyReply { tables, total, .. }) => {
                     let shown = tables.len();
                     self.notice(Notice::Lobby { server: self.target.addr.clone(), tables });
@@ -518,7 +582,7 @@ impl Connection {
             return Ended::Dropped(e.to_string());
         }
         let mut connected = false;
-        let mut ping = tokio::time::interval(Duration::from_secs(15));
+        let mut ping = tokio::time::interval(PING_EVERY);
         ping.tick().await;
         let mut fetched = false;
         // What the connection waits for, and until when: its entry's `sync`, its move's answer,
@@ -532,7 +596,7 @@ impl Connection {
                         // The move got no answer: the interface is told, and a fresh state asked.
                         moving = false;
                         self.notice(Notice::Info("the move got no answer: play it again".into()));
-                        if sock.send_msg(&ClientMsg::Resync).await.is_err() {
+                        if sock.send_msg(&ClientMsg::Table(TableMsg::Resync)).await.is_err() {
                             return Ended::Dropped("the move got no answer".into());
                         }
                         deadline = Some(tokio::time::Instant::now() + MOVE_WAIT);
@@ -548,12 +612,16 @@ impl Connection {
                     if connected && !moving {
                         deadline = None;
                     }
+                    if matches!(m, ServerMsg::Moved(_)) {
+                        sock.close().await;
+                        return Ended::Moved;
+                    }
                     if let ServerMsg::Error(e) = &m {
                         match on_error(e.code, !connected, self.seen, moving) {
                             Some(true) => return Ended::Dropped(format!("table {table}: {}", e.message)),
                             Some(false) => {
                                 moving = false;
-                                let _ = sock.send_msg(&ClientMsg::Resync).await;
+                                let _ = sock.send_msg(&ClientMsg::Table(TableMsg::Resync)).await;
                                 deadline = Some(tokio::time::Instant::now() + MOVE_WAIT);
                             }
                             None => {}
@@ -604,13 +672,10 @@ impl Connection {
                             sock.close().await;
                             return Ended::Quit;
                         }
-                        Some(Outgoing::Act { action, move_no }) => ClientMsg::Act { action, move_no, seat: None },
-                        Some(Outgoing::Next) => ClientMsg::Next,
-                        Some(Outgoing::Hint) => ClientMsg::Hint,
-                        Some(Outgoing::Tracker) => ClientMsg::Tracker,
+                        Some(Outgoing::Table(msg)) => ClientMsg::Table(msg),
                         Some(_) => continue,
                     };
-                    let act = matches!(msg, ClientMsg::Act { .. });
+                    let act = matches!(msg, ClientMsg::Table(TableMsg::Act { .. }));
                     if let Err(e) = sock.send_msg(&msg).await {
                         return Ended::Dropped(e.to_string());
                     }
@@ -678,7 +743,7 @@ impl Connection {
 
 /// Plays at a server in the terminal; returns the lines to print afterwards.
 pub fn play_remote(opts: RemoteOptions) -> Result<Vec<String>, crate::PlayError> {
-    let driver = RemoteDriver::start(opts).map_err(crate::PlayError::Remote)?;
+    let driver = RemoteDriver::start(opts).map_err(|e| crate::PlayError::Remote(e.to_string()))?;
     let place = driver.addr().to_string();
     let mut app = crate::App::new(Box::new(driver), place);
     Ok(crate::term::run(&mut app)?)
@@ -718,7 +783,10 @@ mod tests {
             parse_url("http://example.invalid/").unwrap(),
             Target { addr: "example.invalid:80".into(), table: None }
         );
-        assert!(parse_url("http://h:1/x/y").unwrap_err().contains("invite link"));
+        assert_eq!(parse_url("http://h:1/x/y"), Err(UrlError::NotInvite("http://h:1/x/y".into())));
+        assert!(parse_url("http://h:1/x/y").unwrap_err().to_string().contains("invite link"));
+        assert_eq!(parse_url("wss://h/t/x"), Err(UrlError::Tls("wss://h/t/x".into())));
+        assert_eq!(parse_url(" "), Err(UrlError::NoServer(String::new())));
         assert!(parse_url("https://h/t/x").is_err());
         assert!(parse_url("").is_err());
         assert!(parse_url("http://h:1/t/a b").is_err());

@@ -20,6 +20,7 @@ use crate::model::{
     Timer, timer_remaining, timer_seat,
 };
 use crate::names;
+use wire::{ActAction, Tracker};
 
 /// The smallest terminal the interface draws in.
 pub const MIN_WIDTH: u16 = 80;
@@ -749,12 +750,10 @@ pub fn assist_lines(app: &App) -> Option<(&'static str, Vec<String>)> {
     if let Some(h) = &m.hint {
         let cards: Vec<String> =
             crate::app::hint_cards(&h.action).iter().map(|c| names::label(game, c)).collect();
-        let verb = if h.action.get("slough").is_some() {
-            "slough"
-        } else if h.action.get("bury").is_some() {
-            "bury"
-        } else {
-            "play"
+        let verb = match h.action {
+            ActAction::Madiao(madiao::Action::Slough(_)) => "slough",
+            ActAction::Dabaifen(dabaifen::Action::Bury(_)) => "bury",
+            _ => "play",
         };
         lines.push(format!("hint: {verb} {}", cards.join(" ")));
         lines.push(h.reason.en.clone());
@@ -774,12 +773,30 @@ pub fn assist_lines(app: &App) -> Option<(&'static str, Vec<String>)> {
 }
 
 /// The tracker's facts in lines: each suit's cards played and unseen, the top cards, the voids.
-pub fn tracker_lines(game: GameKind, tracker: Option<&serde_json::Value>) -> Vec<String> {
+pub fn tracker_lines(game: GameKind, tracker: Option<&Tracker>) -> Vec<String> {
     let Some(t) = tracker else { return vec!["tracker: nothing to track yet".into()] };
-    let codes = |v: &serde_json::Value| -> String {
-        let cs: Vec<&str> =
-            v.as_array().map(|a| a.iter().filter_map(|c| c.as_str()).collect()).unwrap_or_default();
-        if cs.is_empty() { "—".into() } else { cs.join(" ") }
+    fn codes<C: ToString>(cs: &[C]) -> String {
+        if cs.is_empty() { "—".into() } else { cs.iter().map(C::to_string).collect::<Vec<_>>().join(" ") }
+    }
+    // Each suit's letter with its cards played and unseen; the cards played face down; the top
+    // cards; the voids (seat, suit).
+    type Suits = Vec<(String, String, String)>;
+    let (suits, hidden, top, voids): (Suits, u8, String, Vec<(u8, String)>) = match t {
+        Tracker::Madiao(t) => (
+            t.suits
+                .iter()
+                .map(|s| (s.suit.to_string(), codes(&s.played[..]), codes(&s.unseen[..])))
+                .collect(),
+            t.hidden_plays,
+            codes(&t.top[..]),
+            t.voids.iter().map(|v| (v.seat.number(), v.suit.to_string())).collect(),
+        ),
+        Tracker::Dabaifen(t) => (
+            t.suits.iter().map(|s| (s.suit.clone(), codes(&s.played[..]), codes(&s.unseen[..]))).collect(),
+            0,
+            codes(&t.top[..]),
+            t.voids.iter().map(|v| (v.seat.number(), v.suit.clone())).collect(),
+        ),
     };
     let suit_name = |s: &str| -> String {
         match (game, s) {
@@ -791,26 +808,15 @@ pub fn tracker_lines(game: GameKind, tracker: Option<&serde_json::Value>) -> Vec
         }
     };
     let mut out = Vec::new();
-    for s in t["suits"].as_array().into_iter().flatten() {
-        let name = suit_name(s["suit"].as_str().unwrap_or("?"));
-        out.push(format!("{name}: played {} · unseen {}", codes(&s["played"]), codes(&s["unseen"])));
+    for (suit, played, unseen) in suits {
+        out.push(format!("{}: played {played} · unseen {unseen}", suit_name(&suit)));
     }
-    if let Some(n) = t["hidden_plays"].as_u64().filter(|&n| n > 0) {
-        out.push(format!("{n} cards played face down by others"));
+    if hidden > 0 {
+        out.push(format!("{hidden} cards played face down by others"));
     }
-    out.push(format!("your top cards: {}", codes(&t["top"])));
-    let voids: Vec<String> = t["voids"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|v| {
-            format!(
-                "seat {} has no {}",
-                v["seat"].as_u64().unwrap_or(0),
-                suit_name(v["suit"].as_str().unwrap_or("?"))
-            )
-        })
-        .collect();
+    out.push(format!("your top cards: {top}"));
+    let voids: Vec<String> =
+        voids.into_iter().map(|(seat, suit)| format!("seat {seat} has no {}", suit_name(&suit))).collect();
     out.push(format!("voids shown: {}", if voids.is_empty() { "—".into() } else { voids.join("; ") }));
     out
 }
@@ -1077,7 +1083,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
         Some(Legal::Cards { action, count, must, .. }) => {
             let must: Vec<String> = must.iter().map(ToString::to_string).collect();
             let n = app.ui.selected.len();
-            let t = if *action == table::protocol::CardsAction::Bury {
+            let t = if *action == wire::CardsAction::Bury {
                 format!("Bury 6 cards (k: from the kitty): Space selects ({n}/6 chosen), Enter buries")
             } else if *count == 1 {
                 if must.is_empty() {
@@ -1098,7 +1104,7 @@ pub fn prompt(app: &App, now: Instant) -> (String, Style) {
         Some(Legal::Lead { revoke, .. }) => {
             let n = app.ui.selected.len();
             let t = if n >= 2 {
-                let warn = if *revoke == table::protocol::RevokeRule::Refuse {
+                let warn = if *revoke == wire::RevokeRule::Refuse {
                     "only top cards"
                 } else {
                     "a card that is not a top card is a revoke"
@@ -1249,11 +1255,11 @@ fn result_popup(f: &mut Frame, area: Rect, app: &App) {
     match &m.view {
         Some(GameView::Madiao(v)) => {
             let outcome = match v.result.as_ref().map(|r| r.outcome) {
-                Some(cards::record::MadiaoOutcome::FourLowest) => {
+                Some(madiao::record::MadiaoOutcome::FourLowest) => {
                     "the four lowest: paid, the banker is drawn again"
                 }
-                Some(cards::record::MadiaoOutcome::Meld) => "a meld wins at once",
-                Some(cards::record::MadiaoOutcome::Redeal) => "a redeal was forced",
+                Some(madiao::record::MadiaoOutcome::Meld) => "a meld wins at once",
+                Some(madiao::record::MadiaoOutcome::Redeal) => "a redeal was forced",
                 _ => "played",
             };
             head.push(Line::styled(

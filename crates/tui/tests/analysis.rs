@@ -15,7 +15,7 @@ fn over(a: &tui::App) -> bool {
 
 /// The report `ai::analysis` gives for hand `hand` of the record in `path`, seat `seat`.
 fn expected(path: &std::path::Path, hand: usize, seat: u8) -> Vec<String> {
-    let rec = cards::record::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let rec = ai::record::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     let opts = ai::analysis::Options {
         seat: cards::Seat::new(seat).unwrap(),
         hand,

@@ -6,6 +6,7 @@ use cards::record::GameKind;
 use ratatui::crossterm::event::KeyCode;
 use tui::model::Legal;
 use tui::testing::Harness;
+use wire::{ActAction, Tracker};
 
 fn config(seed: u64) -> tui::LocalConfig {
     let mut c = tui::LocalConfig::new(seed);
@@ -27,7 +28,7 @@ fn a_madiao_hint_puts_the_cursor_on_its_card_and_enter_plays_it() {
     assert!(h.run_until(2000, |a| a.model.hint.is_some()), "the hint arrives");
     let hint = h.app.model.hint.clone().unwrap();
     let Some(Legal::Actions { actions, .. }) = h.app.model.legal.clone() else { panic!("a Madiao play") };
-    let action: madiao::Action = serde_json::from_value(hint.action.clone()).unwrap();
+    let ActAction::Madiao(action) = hint.action.clone() else { panic!("a Madiao action: {:?}", hint.action) };
     assert!(actions.contains(&action), "{action} is legal");
     let card = tui::app::hint_cards(&hint.action)[0].clone();
     assert_eq!(h.app.hand()[h.app.ui.cursor], card, "the cursor is on the hinted card");
@@ -53,18 +54,19 @@ fn the_tracker_key_shows_the_tracker_and_it_follows_the_moves() {
     h.key(KeyCode::Char('c'));
     assert!(h.app.ui.tracker);
     assert!(h.run_until(2000, |a| a.model.tracker.is_some()), "the tracker arrives");
-    let t = h.app.model.tracker.clone().unwrap();
+    let Some(Tracker::Madiao(t)) = h.app.model.tracker.clone() else { panic!("Madiao's tracker") };
     let hand = h.app.hand();
-    for c in t["top"].as_array().unwrap() {
-        assert!(hand.contains(&c.as_str().unwrap().to_string()), "top cards are the hand's: {c}");
+    for c in &t.top {
+        assert!(hand.contains(&c.to_string()), "top cards are the hand's: {c}");
     }
     let screen = h.screen();
     assert!(screen.contains("Card tracker") && screen.contains("your top cards"), "{screen}");
     // After some moves the tracker is asked again and counts the cards played.
-    let played = |t: &serde_json::Value| -> usize {
-        t["suits"].as_array().unwrap().iter().map(|s| s["played"].as_array().unwrap().len()).sum()
+    let played = |t: &Tracker| -> usize {
+        let Tracker::Madiao(t) = t else { return 0 };
+        t.suits.iter().map(|s| s.played.len()).sum()
     };
-    let first = played(&t);
+    let first = played(&Tracker::Madiao(t));
     assert!(
         h.play_until(20_000, false, |a| a.model.tracker.as_ref().is_some_and(|t| played(t) >= first + 4))
     );
@@ -93,7 +95,7 @@ fn a_dabaifen_hint_selects_its_cards() {
         );
         let hint = h.app.model.hint.clone().unwrap();
         let cards = tui::app::hint_cards(&hint.action);
-        let action: dabaifen::Action = serde_json::from_value(hint.action.clone()).unwrap();
+        let ActAction::Dabaifen(action) = hint.action.clone() else { panic!("a Da Bai Fen action") };
         assert!(matches!(action, dabaifen::Action::Play(_) | dabaifen::Action::Bury(_)));
         if cards.len() > 1 {
             let mut sel = h.app.ui.selected.clone();

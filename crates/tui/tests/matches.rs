@@ -3,7 +3,7 @@
 //! driver is read back and replayed by the engines, and must agree with what the screen showed.
 //! Also: a match left midway is saved as far as it went, and still replays.
 
-use cards::record::{self, AnyRecord};
+use ai::record::AnyRecord;
 use ratatui::crossterm::event::KeyCode;
 use tui::model::{GameView, MatchSummary};
 use tui::testing::Harness;
@@ -22,7 +22,7 @@ fn match_over(a: &tui::App) -> bool {
 }
 
 fn read(path: &std::path::Path) -> AnyRecord {
-    record::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+    ai::record::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn a_complete_dabaifen_match_through_the_keys() {
     assert!(ranks.iter().any(|r| r == "A"), "{ranks:?}");
     // The person buried, led and followed: his plays are in the record.
     let mine: Vec<_> = rec.hands.iter().flat_map(|h| &h.actions).filter(|a| a.seat().number() == 0).collect();
-    assert!(mine.iter().any(|a| matches!(a, record::DabaifenAction::Play { .. })));
+    assert!(mine.iter().any(|a| matches!(a, dabaifen::record::DabaifenAction::Play { .. })));
 }
 
 #[test]

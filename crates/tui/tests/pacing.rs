@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use cards::record::{AnyRecord, GameKind};
+use ai::record::AnyRecord;
+use cards::record::GameKind;
 use ratatui::crossterm::event::KeyCode;
 use table::settings::Pace;
 use tui::model::{GameView, Legal, timer_remaining};
@@ -162,8 +163,7 @@ fn bots_on_a_thread_play_a_match_to_its_record() {
         }
     }
     h.app.finish();
-    let AnyRecord::Dabaifen(rec) = cards::record::parse(&std::fs::read_to_string(&out).unwrap()).unwrap()
-    else {
+    let AnyRecord::Dabaifen(rec) = ai::record::parse(&std::fs::read_to_string(&out).unwrap()).unwrap() else {
         panic!("not a Da Bai Fen record")
     };
     let rep = dabaifen::record::replay(&rec);

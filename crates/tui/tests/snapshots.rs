@@ -4,10 +4,10 @@
 
 use cards::record::GameKind;
 use ratatui::crossterm::event::KeyCode;
-use table::protocol::{CardsAction, LeadSuit};
 use tui::app::madiao_best;
 use tui::model::{GameView, Legal};
 use tui::testing::Harness;
+use wire::{CardsAction, LeadSuit};
 
 fn harness(game: GameKind, seed: u64, seat: u8, w: u16, h: u16) -> Harness {
     let mut c = tui::LocalConfig::new(seed);

@@ -4,8 +4,12 @@
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use server::api::moderation::{self as m, SanctionView};
+use server::api::moderation as m;
 use server::store::moderation::SanctionKind;
+use wire::{
+    LiftedReply, LogReply, LogView, PlayerGames, RemovedLine, RemovedReply, ReportsReply, SanctionView,
+    SanctionsReply,
+};
 
 // Its help text is its variant's in `Command` (a doc comment here would replace it).
 #[allow(missing_docs)]
@@ -196,13 +200,13 @@ async fn run(args: &AdminArgs) -> anyhow::Result<()> {
                     )
                 })
                 .collect();
-            print(serde_json::json!({ "reports": reports }), lines);
+            print(serde_json::to_value(ReportsReply { reports })?, lines);
         }
         AdminAction::Sanctions { limit } => {
             let rows = store.sanctions(*limit).await?;
             let views: Vec<SanctionView> = rows.into_iter().map(SanctionView::from).collect();
             let lines = views.iter().map(sanction_line).collect();
-            print(serde_json::json!({ "sanctions": views }), lines);
+            print(serde_json::to_value(SanctionsReply { sanctions: views })?, lines);
         }
         AdminAction::Log { limit } => {
             let rows = store.moderation_log(*limit).await?;
@@ -210,8 +214,8 @@ async fn run(args: &AdminArgs) -> anyhow::Result<()> {
                 .iter()
                 .map(|l| format!("{}  {}  {} {}: {}", when(l.at_ms), l.by, l.action, l.subject, l.reason))
                 .collect();
-            let views: Vec<m::LogView> = rows.into_iter().map(m::LogView::from).collect();
-            print(serde_json::json!({ "log": views }), lines);
+            let log: Vec<LogView> = rows.into_iter().map(LogView::from).collect();
+            print(serde_json::to_value(LogReply { log })?, lines);
         }
         AdminAction::MuteChat { player, minutes, because } => {
             let (v, l) = give(SanctionKind::MuteChat, player, *minutes, because).await?;
@@ -227,12 +231,14 @@ async fn run(args: &AdminArgs) -> anyhow::Result<()> {
         }
         AdminAction::Lift { id, because } => {
             m::lift(store, id, &because.reason, &by(because)).await?;
-            print(serde_json::json!({ "lifted": id }), vec![format!("lifted {id}")]);
+            print(serde_json::to_value(LiftedReply { lifted: id.clone() })?, vec![format!("lifted {id}")]);
         }
         AdminAction::RemoveChat { table, seq, because } => {
             m::remove_chat(store, table, *seq, &because.reason, &by(because)).await?;
             print(
-                serde_json::json!({ "removed": { "table": table, "chat": seq } }),
+                serde_json::to_value(RemovedReply {
+                    removed: RemovedLine { table: table.clone(), chat: *seq },
+                })?,
                 vec![format!("removed line {seq} of table {table}")],
             );
         }
@@ -242,7 +248,7 @@ async fn run(args: &AdminArgs) -> anyhow::Result<()> {
             lines.extend(games.iter().map(|g| {
                 format!("{}  {}  {}  {}  {}", g.id, when(g.created_ms), g.game, g.status, g.seats.join(" | "))
             }));
-            print(serde_json::json!({ "name": name, "games": games }), lines);
+            print(serde_json::to_value(PlayerGames { name, games })?, lines);
         }
     }
     Ok(())

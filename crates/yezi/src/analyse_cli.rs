@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use ai::Budget;
 use ai::analysis::{self, Options, Progress};
+use ai::record::AnyRecord;
 use anyhow::{Context as _, bail};
 use cards::Seat;
-use cards::record::{self, AnyRecord};
 use clap::Args;
 
 #[derive(Args, Debug)]
@@ -41,13 +41,19 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// The records of a file: one record, or one a line (plain or gzip-compressed JSON Lines).
 fn read_records(args: &AnalyseArgs) -> anyhow::Result<Vec<AnyRecord>> {
-    let name = args.file.display();
-    let bytes = if args.file.as_os_str() == "-" {
+    read_record_file(&args.file)
+}
+
+/// The records of a file (`-` for standard input): one record, or one a line (plain or
+/// gzip-compressed JSON Lines).
+pub(crate) fn read_record_file(file: &std::path::Path) -> anyhow::Result<Vec<AnyRecord>> {
+    let name = file.display();
+    let bytes = if file.as_os_str() == "-" {
         let mut b = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).context("reading standard input")?;
         b
     } else {
-        std::fs::read(&args.file).with_context(|| format!("reading {name}"))?
+        std::fs::read(file).with_context(|| format!("reading {name}"))?
     };
     let text = if bytes.starts_with(&GZIP_MAGIC) {
         let mut s = String::new();
@@ -57,14 +63,14 @@ fn read_records(args: &AnalyseArgs) -> anyhow::Result<Vec<AnyRecord>> {
     } else {
         String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?
     };
-    let whole = record::parse(&text);
+    let whole = ai::record::parse(&text);
     let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
     match whole {
         Ok(r) => Ok(vec![r]),
         Err(e) if lines.len() <= 1 => Err(anyhow::anyhow!("{name}: {e}")),
         Err(_) => lines
             .into_iter()
-            .map(|(i, l)| record::parse(l).with_context(|| format!("{name}, line {}", i + 1)))
+            .map(|(i, l)| ai::record::parse(l).with_context(|| format!("{name}, line {}", i + 1)))
             .collect(),
     }
 }

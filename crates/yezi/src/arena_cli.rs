@@ -178,7 +178,7 @@ fn run_game<G: Scheme>(args: &ArenaArgs, rules: G::Rules, rules_text: &str) -> a
     let mut deals = args.deals.as_deref().map(create).transpose()?;
     let mut progress = Progress::new(args.hands, args.quiet);
     progress.update(0, &Aggregator::<G>::new(args.hands));
-    let write_deal = |d: &DealResult<G>, agg: &Aggregator<G>| -> Result<(), String> {
+    let write_deal = |d: &DealResult<G>, agg: &Aggregator<G>| -> Result<(), arena::CallbackError> {
         if let Some(w) = records.as_mut() {
             for r in &d.runs {
                 let players: [String; 4] = std::array::from_fn(|s| {

@@ -23,7 +23,7 @@ pub struct BotTable<G: Registry> {
 impl<G: Registry> BotTable<G> {
     /// The table from a `--bots` value; every name is checked.
     pub fn new(spec: &str, think_ms: u32) -> anyhow::Result<BotTable<G>> {
-        let names = parse_bots(spec).map_err(anyhow::Error::msg)?;
+        let names = parse_bots(spec)?;
         let budget = Budget { think_ms };
         for n in &names {
             Player::<G>::new(n, 0, budget)?;

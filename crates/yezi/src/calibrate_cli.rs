@@ -16,6 +16,7 @@ use clap::Args;
 use rating::{Entrant, Rating};
 use serde::Serialize;
 use table::game::TableGame;
+use table::standings::MatchStandings;
 
 use crate::GameArg;
 

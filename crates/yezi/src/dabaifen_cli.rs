@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use cards::Seat;
-use cards::record::{DabaifenHand, Record, to_pretty_json};
+use cards::record::{Record, to_pretty_json};
 use dabaifen::random::{RandomPolicy, play_out_checked};
+use dabaifen::record::DabaifenHand;
 use dabaifen::record::{hand_record, match_record};
 use dabaifen::{Action, Event, Match, Outcome, Phase, State, Variants, deal_from_seed, first_draw};
 
@@ -37,7 +38,7 @@ fn write_hand(out: &mut impl Write, h: usize, st: &State) -> std::io::Result<()>
         writeln!(out, "  {s} drew: {}", sorted(st.dealt(s)))?;
     }
     writeln!(out, "  kitty: {}", sorted(st.kitty()))?;
-    for line in st.account().lines {
+    for line in st.settlement().lines {
         let indent = if matches!(line, Event::Trick { .. }) { "    " } else { "  " };
         writeln!(out, "{indent}{line}")?;
     }
@@ -194,23 +195,29 @@ fn pct(a: u64, b: u64) -> String {
 
 /// Plays hands with random legal play and prints a summary.
 ///
-/// Deal `k` (0-based over the whole run) uses the deck and policy stream of deal `k` of the
-/// seed; a new match starts at deal 0 and after every game over, with a first-deal draw from
-/// stream `FIRST_DRAW_STREAM + k`. With `--out FILE`, every match is written as its own record
+/// Match `m` (from 0) deals from its own seed, `cards::deal::sim_match_seed(seed, m)` (the run's
+/// seed for the first match): its first-deal draw from that seed's stream `FIRST_DRAW_STREAM`,
+/// its deal `k` (from 0 in the match) with the deck and policy stream of deal `k` of that seed, so
+/// that each match's record verifies as a table's would (`docs/record.md`, "Deal verification").
+/// A new match starts after every game over. With `--out FILE`, every match is written as its own record
 /// (one record holds one match): to FILE when the run holds a single match, else to `FILE`'s name
 /// with `-m001`, `-m002`, … inserted before the extension. The last match is written as far as
 /// it got when the run ends before its game over (a valid record of consecutive hands).
 pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.stake_max == 2, "--stake-max: Da Bai Fen has no stakes (it is Madiao's)");
     let variants = Variants::preset(&args.rules)?
         .with_overrides(&parse_variant_args(&args.variants)?)
         .context("--variant")?;
     let seed = args.seed;
     let mut summary = Summary::default();
-    let mut matches: Vec<Vec<DabaifenHand>> = Vec::new();
+    // Per match: its seed and its hands.
+    let mut matches: Vec<(u64, Vec<DabaifenHand>)> = Vec::new();
     let mut current: Vec<DabaifenHand> = Vec::new();
+    let mut match_index = 0u32;
+    let mut match_seed = seed;
     let mut m = Match::from_draw(
         variants,
-        &mut cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM),
+        &mut cards::Rng::from_seed_stream(match_seed, dabaifen::setup::FIRST_DRAW_STREAM),
     )
     .0;
     let mut match_start = 0u64;
@@ -224,16 +231,20 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
             summary.matches_completed += 1;
             summary.match_deals_total += k - match_start;
             summary.team_wins[m.winner().expect("over") as usize] += 1;
-            matches.push(std::mem::take(&mut current));
-            let mut rng = cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM + k);
+            matches.push((match_seed, std::mem::take(&mut current)));
+            match_index += 1;
+            match_seed = cards::deal::sim_match_seed(seed, match_index);
+            let mut rng = cards::Rng::from_seed_stream(match_seed, dabaifen::setup::FIRST_DRAW_STREAM);
             m = Match::new(variants, first_draw(&mut rng).starter);
             match_start = k;
         }
-        let (deck, rng) = deal_from_seed(seed, k);
+        // The deal's number in its match.
+        let j = k - match_start;
+        let (deck, rng) = deal_from_seed(match_seed, j);
         let mut st = State::new(&m.setup(deck)).with_context(|| format!("deal {k}"))?;
         let actions = match bots.as_mut() {
             Some(table) => {
-                table.play(&mut st, seed, k)?;
+                table.play(&mut st, match_seed, j)?;
                 Vec::new()
             }
             None => {
@@ -244,7 +255,12 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         debug_assert_eq!(st.phase(), Phase::Over);
         record_stats(&mut summary, &st, &actions);
         if args.out.is_some() {
-            current.push(hand_record(&st));
+            let mut hand = hand_record(&st);
+            hand.seed = Some(match_seed);
+            let n = u32::try_from(j).context("a match of more than 2^32 deals")?;
+            hand.commitment =
+                Some(cards::deal::commitment(match_seed, n, &cards::deal::sim_table_id(seed, match_index)));
+            current.push(hand);
         }
         m.record(st.result().expect("a played-out deal has a result"));
     }
@@ -255,7 +271,7 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         summary.team_wins[m.winner().expect("over") as usize] += 1;
     }
     if !current.is_empty() {
-        matches.push(current);
+        matches.push((match_seed, current));
     }
     let elapsed = started.elapsed();
     let mut out = std::io::stdout().lock();
@@ -282,10 +298,11 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     };
     if let Some(path) = &args.out {
         let n = matches.len();
-        for (i, hands) in matches.into_iter().enumerate() {
+        for (i, (match_seed, hands)) in matches.into_iter().enumerate() {
             let file = if n == 1 { path.clone() } else { crate::numbered(path, i + 1) };
-            let mut rec = match_record(&variants, Some(seed), hands);
+            let mut rec = match_record(&variants, Some(match_seed), hands);
             rec.players = Some(cards::BySeat(players.clone()));
+            rec.table = Some(cards::deal::sim_table_id(seed, u32::try_from(i).context("too many matches")?));
             std::fs::write(&file, to_pretty_json(&rec))
                 .with_context(|| format!("writing {}", file.display()))?;
             writeln!(out, "wrote {} ({} deals)", file.display(), rec.hands.len())?;

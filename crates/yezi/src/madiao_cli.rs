@@ -5,10 +5,11 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use cards::record::{self, MadiaoHand, MadiaoOutcome, MadiaoResult, Record};
+use cards::record::{self, Record};
 use cards::{BySeat, Halves, Seat};
 use madiao::card::mask_codes;
 use madiao::random::{RandomPolicy, SimHand, Simulator, outcome_index};
+use madiao::record::{MadiaoHand, MadiaoOutcome, MadiaoResult};
 use madiao::record::{Replay, ReplayedHand};
 use madiao::{BankerDraw, Item, Match, PlayKind, State, Suit, Variants, deck_from_seed};
 
@@ -379,6 +380,9 @@ struct RecordWriter {
     path: std::path::PathBuf,
     tail: String,
     hands: u64,
+    /// The match's seed, which every hand is dealt from, and the table id its commitments name.
+    seed: u64,
+    table: String,
 }
 
 impl RecordWriter {
@@ -387,10 +391,12 @@ impl RecordWriter {
         rules: &str,
         variants: &Variants,
         seed: u64,
+        table: String,
         players: Option<[String; 4]>,
     ) -> anyhow::Result<RecordWriter> {
         let mut empty = madiao::record::to_record(rules, variants, Some(seed), std::iter::empty())?;
         empty.players = players.map(|p| BySeat(p.map(|n| format!("bot:{n}"))));
+        empty.table = Some(table.clone());
         // The record's members one per line, as `to_pretty_json` lays out a record with hands.
         let value = serde_json::to_value(&empty)?;
         let mut head = String::from("{\n");
@@ -415,11 +421,17 @@ impl RecordWriter {
         let file = std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
         out.write_all(head.as_bytes())?;
-        Ok(RecordWriter { out, path: path.to_path_buf(), tail: tail.to_string(), hands: 0 })
+        Ok(RecordWriter { out, path: path.to_path_buf(), tail: tail.to_string(), hands: 0, seed, table })
     }
 
+    /// Writes the next hand, dealt as hand `self.hands` of the match's seed, with that seed and
+    /// its commitment (`docs/record.md`, "Deal verification").
     fn hand(&mut self, state: &State) -> anyhow::Result<()> {
-        let text = record::to_pretty_json(&madiao::record::hand_to_record(state));
+        let mut hand = madiao::record::hand_to_record(state);
+        hand.seed = Some(self.seed);
+        let k = u32::try_from(self.hands).context("a match of more than 2^32 hands")?;
+        hand.commitment = Some(cards::deal::commitment(self.seed, k, &self.table));
+        let text = record::to_pretty_json(&hand);
         self.out.write_all(if self.hands == 0 { b"[\n" } else { b",\n" })?;
         let lines: Vec<&str> = text.trim_end().lines().collect();
         for (i, line) in lines.iter().enumerate() {
@@ -455,9 +467,18 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
         .and_then(|v| v.with_overrides(&overrides))
         .context("--rules/--variant")?;
     let policy = RandomPolicy::default();
-    let mut simulator = Simulator::new(args.seed, variants, 2, policy);
+    anyhow::ensure!(
+        args.stake_max.is_multiple_of(2) && (2..=cards::record::MAX_STAKE).contains(&args.stake_max),
+        "--stake-max: a stake is an even number of chips from 2 to {}, not {}",
+        cards::record::MAX_STAKE,
+        args.stake_max
+    );
+    let mut simulator = Simulator::new(args.seed, variants, 2, policy).with_stake_max(args.stake_max);
     let mut bots = match &args.bots {
-        Some(spec) => Some(BotHands::new(BotTable::new(spec, args.think_ms)?, variants, args.seed)),
+        Some(spec) => Some(BotHands {
+            stake_max: args.stake_max,
+            ..BotHands::new(BotTable::new(spec, args.think_ms)?, variants, args.seed)
+        }),
         None => None,
     };
     let mut stats = SimStats::new();
@@ -485,10 +506,16 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
                     &crate::numbered(path, written.len() + 1),
                     &args.rules,
                     &variants,
-                    args.seed,
+                    h.seed,
+                    cards::deal::sim_table_id(args.seed, h.match_index),
                     players.clone(),
                 )?),
             };
+            anyhow::ensure!(
+                w.seed == h.seed && w.hands == h.hand,
+                "hand {}: not the record's next hand",
+                h.number
+            );
             w.hand(&h.state)?;
         }
     }
@@ -552,37 +579,56 @@ pub fn sim(args: &SimArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Hands of matches from a seed, played by bots: hand `k` has the deck and banker draw of hand `k`
-/// of the seed, as the random simulation does.
+/// Hands of matches from a seed, played by bots: hand `k` of match `m` has the deck, stake and
+/// banker draw of hand `k` of the match's seed (`cards::deal::sim_match_seed`), as the random
+/// simulation does.
 struct BotHands {
     table: BotTable<ai::Madiao>,
     seed: u64,
+    /// The highest stake (2: every hand at 2).
+    stake_max: u32,
     current: Match,
     next: u64,
+    /// The current match's number (from 0) and the next hand's number in it.
+    match_index: u32,
+    in_match: u64,
 }
 
 impl BotHands {
     fn new(table: BotTable<ai::Madiao>, variants: Variants, seed: u64) -> BotHands {
-        BotHands { table, seed, current: Match::new(variants), next: 0 }
+        BotHands {
+            table,
+            seed,
+            stake_max: 2,
+            current: Match::new(variants),
+            next: 0,
+            match_index: 0,
+            in_match: 0,
+        }
     }
 
     fn play_hand(&mut self) -> anyhow::Result<SimHand> {
-        let k = self.next;
+        let number = self.next;
         self.next += 1;
         let new_match = self.current.is_over() || self.current.hands_finished() == 0;
         if self.current.is_over() {
             self.current = Match::new(*self.current.variants());
+            self.match_index += 1;
+            self.in_match = 0;
         }
-        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(self.seed, k));
+        let seed = cards::deal::sim_match_seed(self.seed, self.match_index);
+        let k = self.in_match;
+        self.in_match += 1;
+        let draw = self.current.next_banker().is_none().then(|| BankerDraw::from_seed(seed, k));
         let banker = self.current.next_banker().or(draw.map(|d| d.banker)).unwrap_or(cards::Seat::ALL[0]);
         let setup = self
             .current
-            .setup(banker, 2, deck_from_seed(self.seed, k))
-            .with_context(|| format!("hand {k}"))?;
-        let mut state = State::new(setup).with_context(|| format!("hand {k}"))?;
-        self.table.play(&mut state, self.seed, k)?;
-        let result = self.current.finish(&state).with_context(|| format!("hand {k}"))?;
-        Ok(SimHand { number: k, new_match, draw, state, result })
+            .setup(banker, madiao::deal::stake_from_seed(seed, k, self.stake_max), deck_from_seed(seed, k))
+            .with_context(|| format!("hand {number}"))?;
+        let mut state = State::new(setup).with_context(|| format!("hand {number}"))?;
+        self.table.play(&mut state, seed, k)?;
+        let result = self.current.finish(&state).with_context(|| format!("hand {number}"))?;
+        Ok(SimHand { number, seed, match_index: self.match_index, hand: k, new_match, draw, state, result })
     }
 }
 

@@ -4,8 +4,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ai::record::AnyRecord;
 use anyhow::Context as _;
-use cards::record::{self, AnyRecord};
+use cards::record;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod admin_cli;
@@ -16,6 +17,7 @@ mod calibrate_cli;
 mod dabaifen_cli;
 mod madiao_cli;
 mod play_cli;
+mod puzzles_cli;
 mod serve_cli;
 
 /// Madiao (馬弔) and Da Bai Fen (打百分): historic Chinese trick-taking card games.
@@ -28,6 +30,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Verify every deal of a `yezi/1` record: each hand's deck rebuilt from its seed with the
+    /// documented shuffle, and its commitment checked (docs/record.md, "Deal verification").
+    Verify(VerifyArgs),
     /// Run the game server: tables for people and bots, over the web (see docs/protocol.md).
     Serve(serve_cli::ServeArgs),
     /// Play in the terminal: a match against bots at once, or at a server with --connect.
@@ -54,6 +59,10 @@ enum Command {
     /// Copy a server's SQLite database to a new file while the server runs (SQLite's online
     /// backup); for PostgreSQL use pg_dump (docs/deploy.md).
     Backup(BackupArgs),
+    /// Puzzles: make them from self-play deals (`make`), or check a puzzle file (`check`).
+    Puzzles(puzzles_cli::PuzzlesArgs),
+    /// Solve a puzzle in the terminal: the position, your choice, right or wrong and why.
+    Puzzle(puzzles_cli::PuzzleArgs),
 }
 
 // Its help text is its variant's in `Command`.
@@ -105,6 +114,44 @@ pub struct ReplayArgs {
 // Its help text is its variant's in `Command` (a doc comment here would replace it).
 #[allow(missing_docs)]
 #[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The record file (`-` for standard input).
+    pub file: PathBuf,
+}
+
+/// `yezi verify`: every deal of a record rebuilt from its seed and checked against its
+/// commitment; true when all verify. Each failing hand is named on standard error.
+fn verify(args: &VerifyArgs) -> anyhow::Result<bool> {
+    let text = if args.file.as_os_str() == "-" {
+        let mut t = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut t).context("reading standard input")?;
+        t
+    } else {
+        std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?
+    };
+    let name = args.file.display();
+    let rec = ai::record::parse(&text).with_context(|| format!("{name}"))?;
+    let check = ai::record::verify_deals(&rec);
+    for p in &check.problems {
+        eprintln!("{name}: {p}");
+    }
+    let failed: std::collections::BTreeSet<usize> = check.problems.iter().map(|p| p.hand).collect();
+    if check.is_verified() {
+        println!("{name}: all {} deal(s) verified", check.hands);
+    } else {
+        println!(
+            "{name}: {} of {} deal(s) fail: hand(s) {}",
+            failed.len(),
+            check.hands,
+            failed.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(check.is_verified())
+}
+
+// Its help text is its variant's in `Command` (a doc comment here would replace it).
+#[allow(missing_docs)]
+#[derive(Args, Debug)]
 pub struct SimArgs {
     /// The game.
     pub game: GameArg,
@@ -130,6 +177,10 @@ pub struct SimArgs {
     /// Thinking per decision for the bots, in nominal milliseconds.
     #[arg(long, default_value_t = 100)]
     pub think_ms: u32,
+    /// Madiao: name stakes up to this many chips; each hand's stake is an even number from 2 to
+    /// it, drawn from the seed (2: every hand at the lowest stake, 2).
+    #[arg(long, default_value_t = 2)]
+    pub stake_max: u32,
 }
 
 // Its help text is its variant's in `Command` (a doc comment here would replace it).
@@ -189,7 +240,7 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<bool> {
     }
     let text =
         String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", args.file.display()))?;
-    let rec = record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
+    let rec = ai::record::parse(&text).with_context(|| format!("{}", args.file.display()))?;
     replay_one(rec, args.json, &mut out)
 }
 
@@ -219,7 +270,7 @@ fn replay_archive(args: &ReplayArgs, bytes: &[u8], out: &mut impl std::io::Write
         if !args.json {
             writeln!(out, "== {name}, line {} ==", i + 1)?;
         }
-        let ok = match record::parse(&line) {
+        let ok = match ai::record::parse(&line) {
             Ok(rec) => replay_one(rec, args.json, out)?,
             Err(e) => {
                 eprintln!("{name}, line {}: {e}", i + 1);
@@ -248,6 +299,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Play(a) => play_cli::play(&a).map(|()| true),
         Command::Loadtest(a) => serve_cli::loadtest(&a),
         Command::Replay(a) => replay(&a),
+        Command::Verify(a) => verify(&a),
         Command::Analyse(a) => analyse_cli::analyse(&a).map(|()| true),
         Command::Sim(a) => match a.game {
             GameArg::Madiao => madiao_cli::sim(&a).map(|()| true),
@@ -261,6 +313,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         Command::Calibrate(a) => calibrate_cli::calibrate(&a).map(|()| true),
         Command::Admin(a) => admin_cli::admin(&a).map(|()| true),
         Command::Backup(a) => backup(&a).map(|()| true),
+        Command::Puzzles(a) => puzzles_cli::puzzles(&a).map(|()| true),
+        Command::Puzzle(a) => puzzles_cli::puzzle_cmd(&a).map(|()| true),
     }
 }
 

@@ -109,7 +109,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let variants = parse_variant_args(&args.variants)?;
     let name = args.name.clone().unwrap_or_else(default_name);
     let lines = if let Some(url) = &args.connect {
-        let bot = ai::players::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;
+        let bot = ai::players::parse_bots(&args.bots)?;
         let opts = tui::remote::RemoteOptions {
             url: url.clone(),
             name,
@@ -152,7 +152,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         cfg.stake_max = args.stake_max;
         cfg.seat = seat;
         cfg.name = name;
-        cfg.bots = ai::players::parse_bots(&args.bots).map_err(anyhow::Error::msg)?;
+        cfg.bots = ai::players::parse_bots(&args.bots)?;
         cfg.think_ms = args.think_ms;
         cfg.bot_delay = Duration::from_millis(args.delay_ms);
         cfg.pace = Pace::parse(&args.pace).with_context(|| format!("--pace {}", args.pace))?;

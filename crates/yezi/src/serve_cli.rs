@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use cards::record::GameKind;
 use clap::Args;
-use server::loadtest::{LoadOptions, ReplayLoadOptions, run, run_replay};
+use server::loadtest::{EventLoad, LoadOptions, ReplayLoadOptions, run, run_replay};
 use server::starve::{SigninOptions, StarveOptions, run_signins, run_starve};
 use server::{App, Config, Limits};
 use table::settings::Timing;
@@ -73,6 +73,11 @@ pub struct ServeArgs {
     /// Milliseconds a finished trick stays on show before the next lead (at normal pace).
     #[arg(long, default_value_t = Timing::default().trick_ms)]
     pub trick_ms: u64,
+    /// How many trick boundaries the TV (a table's delayed stream, `docs/protocol.md`, "Live
+    /// tables (TV)") is behind the table: 1 shows each trick once it is complete; 0 shows the
+    /// table as it is.
+    #[arg(long, default_value_t = 1)]
+    pub tv_delay_tricks: u32,
     /// Connections (HTTP and WebSocket) one IP address may hold at once; more are refused with
     /// HTTP 429.
     #[arg(long, default_value_t = Limits::default().connections_per_ip)]
@@ -313,6 +318,8 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<()> {
             }
             (None, _) => {}
         }
+        // Before the tables are resumed, which take it as they load.
+        server::tables::set_default_tv_delay(args.tv_delay_tricks);
         let app: Arc<App> = App::start(
             store,
             Config { timing, limits, lease_ms: args.lease_ms, table_seed: args.table_seed },
@@ -456,6 +463,22 @@ pub struct LoadtestArgs {
     /// out, so run the server with `--bot-delay-ms 0 --trick-ms 0 --pause-ms 0`.
     #[arg(long, default_value_t = 0)]
     pub analyses: usize,
+    /// Of the `--tables`, this many are the tables of duplicate events (docs/events.md): the
+    /// events (of `--event-size` tables, `--event-people` clients of this tool at each, the
+    /// event's bot in the other seats) are hosted by accounts the tool claims and play their
+    /// boards one after another; the report adds how long a board's standings take to show it
+    /// after its last table ends. Madiao only (as events are).
+    #[arg(long, default_value_t = 0)]
+    pub event_tables: usize,
+    /// With `--event-tables`: tables per event.
+    #[arg(long, default_value_t = 4)]
+    pub event_size: usize,
+    /// With `--event-tables`: people (clients of this tool) at each event table, 1 to 4.
+    #[arg(long, default_value_t = 3)]
+    pub event_people: u8,
+    /// With `--event-tables`: boards per event.
+    #[arg(long, default_value_t = 32)]
+    pub event_boards: u32,
     /// Instead of tables: post this `yezi/1` record to `POST /api/replay` (`--posts` times at
     /// once) while asking for `GET /api/stats` every `--poll-ms`, then fetch `--hands` of its
     /// hands; reports how long the statistics took and the server's peak resident memory.
@@ -543,6 +566,12 @@ pub fn loadtest(args: &LoadtestArgs) -> anyhow::Result<bool> {
         nodes: args.nodes.clone(),
         cross: args.cross,
         analyses: args.analyses,
+        events: (args.event_tables > 0).then_some(EventLoad {
+            tables: args.event_tables,
+            per_event: args.event_size,
+            people: args.event_people,
+            boards: args.event_boards,
+        }),
     };
     let report = runtime()?.block_on(run(&opts, |m| eprintln!("yezi loadtest: {m}")))?;
     print!("{report}");

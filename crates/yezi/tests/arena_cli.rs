@@ -139,8 +139,9 @@ fn sim_and_bench_take_bots() {
 
 #[test]
 fn madiao_bots_meet_in_a_short_arena_run() {
-    // pimc against heuristic, and the cheater against pimc, on a few deals with a tiny budget.
-    for (a, b) in [("pimc", "heuristic"), ("cheater", "pimc")] {
+    // pimc against heuristic, the cheater against pimc, and the learned network (docs/python.md)
+    // against heuristic, on a few deals with a tiny budget.
+    for (a, b) in [("pimc", "heuristic"), ("cheater", "pimc"), ("learned", "heuristic")] {
         let report = json(&yezi(&[
             "arena",
             "madiao",

@@ -1,11 +1,14 @@
 //! The cluster harness and fault injector: three `yezi serve` nodes (child processes on loopback
 //! ports) sharing one PostgreSQL database (`YEZI_TEST_POSTGRES_URL`) and a Redis bus of the
 //! test's own (a `redis-server` child), each reached through a loopback TCP proxy; tables whose
-//! two people are seated through different nodes (and two bots), people who reconnect through
-//! another node when theirs dies — and faults: a node `SIGKILL`ed and restarted, a node
+//! two people are seated through different nodes (and two bots), people who behave as the shipped
+//! browser page does (`web/js/socket.js`: they enter again, after the page's backoff, through
+//! the next node that accepts them, when theirs dies, stalls or answers `unavailable`) — and
+//! faults: a node `SIGKILL`ed and restarted, a node
 //! `SIGSTOP`ped for longer than its lease then `SIGCONT`ed (its writes must be fenced), delays and
 //! dropped connections on the way to PostgreSQL and to Redis, Redis restarted, and PostgreSQL
-//! restarted (`pg_ctl restart` on `YEZI_TEST_PG_DATA` with `YEZI_TEST_PG_BIN`).
+//! stopped for 1.5 s and started again (`pg_ctl` on `YEZI_TEST_PG_DATA` with `YEZI_TEST_PG_BIN`);
+//! Redis is down for 3 s.
 //!
 //! Checked: every action any client saw is the one every other view of the same seat saw at that
 //! place of the table (a move lost and played otherwise after a takeover shows as two actions at
@@ -32,6 +35,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use client::Client;
+use client::page::{ENTRY_WAIT, MOVE_WAIT, PING_EVERY, PONG_WAIT, backoff_drawn};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::watch;
@@ -220,22 +224,31 @@ async fn redis_up(port: u16) -> bool {
     false
 }
 
-/// Restarts the PostgreSQL server the tests use (`pg_ctl restart`, fast shutdown), as its own
-/// user when the tests run as root.
-fn restart_postgres() {
-    let pg_ctl = format!("{}/pg_ctl", env("YEZI_TEST_PG_BIN"));
-    let data = env("YEZI_TEST_PG_DATA");
-    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0");
-    let mut cmd = if root {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--", &pg_ctl]);
-        c
-    } else {
-        Command::new(&pg_ctl)
+/// Stops the PostgreSQL server the tests use (`pg_ctl stop`, fast shutdown), keeps it down for
+/// `down`, and starts it again, as its own user when the tests run as root.
+fn restart_postgres(down: Duration) {
+    let pg_ctl = |args: &[&str]| {
+        let program = format!("{}/pg_ctl", env("YEZI_TEST_PG_BIN"));
+        let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+        let mut cmd = if root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--", &program]);
+            c
+        } else {
+            Command::new(&program)
+        };
+        let status = cmd.args(args).stdout(Stdio::null()).status().unwrap();
+        assert!(status.success(), "pg_ctl {args:?} failed");
     };
-    let status =
-        cmd.args(["-D", &data, "-m", "fast", "-w", "restart"]).stdout(Stdio::null()).status().unwrap();
-    assert!(status.success(), "pg_ctl restart failed");
+    let data = env("YEZI_TEST_PG_DATA");
+    // The server's own command line (its port, socket folder, settings), as `pg_ctl restart`
+    // would reuse it: the program, then its quoted arguments.
+    let opts = std::fs::read_to_string(format!("{data}/postmaster.opts")).expect("postmaster.opts");
+    let args = opts.trim().split_once(' ').map(|(_, rest)| rest.to_string()).unwrap_or_default();
+    pg_ctl(&["-D", &data, "-m", "fast", "-w", "stop"]);
+    std::thread::sleep(down);
+    let log = format!("{data}/restarted.log");
+    pg_ctl(&["-D", &data, "-l", &log, "-o", &args, "-w", "start"]);
 }
 
 /// What the clients saw, shared.
@@ -245,13 +258,23 @@ struct Seen {
     actions: HashMap<(String, u8, u64, u64), String>,
     /// table → the most moves any client saw.
     most: HashMap<String, u64>,
+    /// table → how many distinct actions the clients have seen at it.
+    played: HashMap<String, usize>,
     violations: Vec<String>,
     /// The fault under way (for a violation's report).
     phase: String,
 }
 
-/// One person: plays seat `seat` of `table` through node `first` (another when it dies) until
-/// told to stop or the match ends.
+/// One person, who behaves as the shipped page does (`web/js/socket.js`): plays seat `seat` of
+/// `table`, each new connection going to the nodes in turn from node `first` (a round-robin
+/// balancer: the first that accepts it), until told to stop or the match ends. A closed
+/// connection, an entry answered `unavailable` or unanswered in [`ENTRY_WAIT`], a move answered
+/// `unavailable`, a `no_table` at a table already entered, a move unanswered in [`MOVE_WAIT`]
+/// whose `resync` goes unanswered as long, and a socket silent for [`PONG_WAIT`] after a ping
+/// all make it enter again on a new connection after the page's backoff; `moved` makes it enter
+/// again at once; a move refused otherwise asks for a fresh `sync`. (Before, this harness's
+/// players were more forgiving than the page: they went to another node at once on any of
+/// these, and asked for a `resync` after every 2 s of silence.)
 #[allow(clippy::too_many_arguments)]
 async fn person(
     ports: Vec<u16>,
@@ -267,35 +290,77 @@ async fn person(
     let mut rng = cards::Rng::from_seed(u64::from(seat) * 7919 + table.len() as u64);
     let mut at = first;
     let mut decisions = 0u64;
+    let mut attempt = 0u32;
+    let mut promptly = false;
+    let mut entered_before = false;
     while !stop.load(Ordering::Relaxed) {
-        let c = Client::new(&format!("127.0.0.1:{}", ports[at % ports.len()]));
+        if !promptly && attempt > 0 {
+            tokio::time::sleep(backoff_drawn(attempt - 1, &mut rng)).await;
+        }
+        promptly = false;
+        attempt += 1;
+        // The balancer: the nodes in turn, the first that accepts.
+        let mut sock = None;
+        for k in 0..ports.len() {
+            let port = ports[(at + k) % ports.len()];
+            if let Ok(s) = Client::new(&format!("127.0.0.1:{port}")).connect_as(&token).await {
+                sock = Some((s, port));
+                break;
+            }
+        }
         at += 1;
-        let Ok(mut s) = c.connect_as(&token).await else {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            continue;
-        };
+        let Some((mut s, node_port)) = sock else { continue };
         sessions.fetch_add(1, Ordering::Relaxed);
         if s.send(&json!({ "type": "join", "table": table, "seat": seat })).await.is_err() {
             continue;
         }
         let mut last_v: Option<u64> = None;
-        let node_port = ports[(at - 1) % ports.len()];
         let mut recent: std::collections::VecDeque<String> = Default::default();
+        let mut entering = true;
+        let mut moving = false;
+        let mut deadline = Some(Instant::now() + ENTRY_WAIT);
+        // The next ping (once entered), and whether the deadline is a ping's.
+        let mut ping_at: Option<Instant> = None;
+        let mut pinged = false;
         loop {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let m = match s.recv_timeout(Duration::from_secs(2)).await {
+            if ping_at.is_some_and(|p| Instant::now() >= p) {
+                ping_at = Some(Instant::now() + PING_EVERY);
+                if s.send(&json!({ "type": "ping" })).await.is_err() {
+                    break;
+                }
+                if deadline.is_none() {
+                    deadline = Some(Instant::now() + PONG_WAIT);
+                    pinged = true;
+                }
+            }
+            let wait = deadline.map_or(Duration::from_millis(200), |d| {
+                d.saturating_duration_since(Instant::now()).min(Duration::from_millis(200))
+            });
+            let m = match s.recv_timeout(wait).await {
                 Ok(Some(m)) => m,
                 Ok(None) => {
-                    // Silence (a command lost with a node): ask for the state again.
-                    if s.send(&json!({ "type": "resync" })).await.is_err() {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        if moving {
+                            // A move unanswered: ask for the state; unanswered again, leave.
+                            moving = false;
+                            let _ = s.send(&json!({ "type": "resync" })).await;
+                            deadline = Some(Instant::now() + MOVE_WAIT);
+                            continue;
+                        }
                         break;
                     }
                     continue;
                 }
                 Err(_) => break,
             };
+            // Anything heard answers a ping.
+            if pinged {
+                pinged = false;
+                deadline = None;
+            }
             let kind = m["type"].as_str().unwrap_or("").to_string();
             if recent.len() >= 12 {
                 recent.pop_front();
@@ -306,13 +371,36 @@ async fn person(
                 m["v"],
                 if kind == "error" { m["code"].to_string() } else { m["event"]["kind"].to_string() }
             ));
+            if kind == "moved" {
+                // Its node leaves in good order: enter again at once.
+                attempt = 0;
+                promptly = true;
+                break;
+            }
             if kind == "error" {
                 let code = m["code"].as_str().unwrap_or("");
-                if matches!(code, "unavailable" | "no_table") {
-                    // Its node cannot reach the table now: try through another.
+                if (code == "unavailable" && (entering || moving)) || (code == "no_table" && entered_before) {
                     break;
                 }
+                if moving {
+                    // Refused: the hand unlocks, and a fresh state is asked for.
+                    moving = false;
+                    let _ = s.send(&json!({ "type": "resync" })).await;
+                    deadline = Some(Instant::now() + MOVE_WAIT);
+                }
                 continue;
+            }
+            if kind == "sync" {
+                entering = false;
+                entered_before = true;
+                moving = false;
+                deadline = None;
+                attempt = 0;
+                ping_at = Some(Instant::now() + PING_EVERY);
+            }
+            if kind == "update" && moving {
+                moving = false;
+                deadline = None;
             }
             if let Some(v) = m["v"].as_u64() {
                 if kind != "sync"
@@ -348,18 +436,27 @@ async fn person(
                     }
                 } else {
                     g.actions.insert(key, shown);
+                    *g.played.entry(table.clone()).or_insert(0) += 1;
                 }
             }
-            if kind == "sync" && host && m["table"]["status"] == "waiting" {
+            // The host starts the match once he sees it waiting, or someone sits down (as a
+            // person clicks the page's start).
+            if host && ((kind == "sync" && m["table"]["status"] == "waiting") || kind == "seats") {
                 let _ = s.send(&json!({ "type": "start" })).await;
             }
             if m["match"]["over"] == true {
                 return;
             }
             if matches!(kind.as_str(), "update" | "sync")
+                && !moving
                 && let Some(a) = client::random_action(&m["legal"], &mut rng)
             {
-                let _ = s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await;
+                if s.send(&json!({ "type": "act", "action": a, "move": m["move"] })).await.is_err() {
+                    break;
+                }
+                moving = true;
+                pinged = false;
+                deadline = Some(Instant::now() + MOVE_WAIT);
                 // A chat line now and then: chat is a fenced write too.
                 decisions += 1;
                 if decisions.is_multiple_of(20) {
@@ -367,7 +464,6 @@ async fn person(
                 }
             }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -535,7 +631,6 @@ async fn three_nodes_survive_kills_and_stalls() {
             "PostgreSQL restarted",
         ];
         for (f, what) in faults.iter().enumerate() {
-            let before = actions_seen(&seen);
             let began = Instant::now();
             seen.lock().unwrap().phase = format!("{what} ({k}) at {:.3}", DIAG_T0.elapsed().as_secs_f64());
             match f {
@@ -554,32 +649,52 @@ async fn three_nodes_survive_kills_and_stalls() {
                 4 => {
                     let _ = redis_child.kill();
                     let _ = redis_child.wait();
-                    tokio::time::sleep(Duration::from_millis(1000)).await;
+                    // Down for 3 s, as issue 32's figure asks.
+                    tokio::time::sleep(Duration::from_millis(3000)).await;
                     redis_child = start_redis(redis_port, dir.path());
                     assert!(redis_up(redis_port).await, "redis-server did not restart");
                 }
-                _ => restart_postgres(),
+                // Down for 1.5 s, as issue 32's figure asks.
+                _ => restart_postgres(Duration::from_millis(1500)),
             }
-            // Play goes on: more actions are seen within a while.
+            // Play goes on at every table: each sees more actions within a while. (A table
+            // whose person never heard that his turn had come, the message lost on the bus,
+            // stood still for good while the others played on.)
+            // Counted from the moment the service is back: a move made during the fault does not
+            // count (issue 32: no table stands still more than 3 s after the service is back).
             let ended = Instant::now();
-            while actions_seen(&seen) <= before {
+            let before = seen.lock().unwrap().played.clone();
+            let mut resumed = None;
+            loop {
+                let now = seen.lock().unwrap().played.clone();
+                let count = |m: &HashMap<String, usize>, t: &String| m.get(t).copied().unwrap_or(0);
+                let still: Vec<&String> =
+                    tables.iter().filter(|t| count(&now, t) <= count(&before, t)).collect();
+                if resumed.is_none() && still.len() < tables.len() {
+                    resumed = Some(ended.elapsed());
+                }
+                if still.is_empty() {
+                    break;
+                }
                 assert!(
                     ended.elapsed() < Duration::from_secs(20),
-                    "nothing was played after {what} ({k})\n{}",
+                    "nothing was played at {} of {TABLES} tables after {what} ({k}): {still:?}\n{}",
+                    still.len(),
                     logs()
                 );
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            let resumed = ended.elapsed();
+            let (resumed, everywhere) = (resumed.unwrap_or_default(), ended.elapsed());
             tokio::time::sleep(settle).await;
             for t in &tables {
                 let n = runners(&ports, t).await;
                 assert!(n <= 1, "table {t} runs on {n} nodes after {what} ({k})\n{}", logs());
             }
             report.push(format!(
-                "{what}: {:.1} s, play seen again {:.2} s after it",
+                "{what}: {:.1} s, play seen again {:.2} s after it, at every table {:.2} s after it",
                 (ended - began).as_secs_f64(),
-                resumed.as_secs_f64()
+                resumed.as_secs_f64(),
+                everywhere.as_secs_f64()
             ));
         }
     }
@@ -627,6 +742,22 @@ async fn three_nodes_survive_kills_and_stalls() {
         }
     }
     tokio::time::sleep(Duration::from_millis(LEASE_MS + 200)).await;
+    // A node without a bus refuses to start on a cluster's database while the cluster's members
+    // are heard from (their heartbeats of the last `server::store::MEMBER_MS`): the killed
+    // nodes' last ones age out first. (Waiting a lease only, the fresh node refused to start
+    // in about one run in five.)
+    {
+        use server::store::Leases;
+        let mut members = Vec::new();
+        for _ in 0..100 {
+            members = store.beat(false).await.map(|b| b.members).unwrap_or_default();
+            if members.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(members.is_empty(), "the killed nodes are still heard from: {members:?}");
+    }
     let port = free_port();
     let fresh_log = dir.path().join("fresh.log");
     let mut fresh = start_node(port, &db, None, &fresh_log);
@@ -676,11 +807,6 @@ async fn three_nodes_survive_kills_and_stalls() {
         counts.leases_lost,
         report.join("; ")
     );
-}
-
-/// How many actions the clients have seen so far.
-fn actions_seen(seen: &Mutex<Seen>) -> usize {
-    seen.lock().unwrap().actions.len()
 }
 
 /// The nodes' logs, for a failure's message.

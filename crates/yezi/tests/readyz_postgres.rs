@@ -1,7 +1,8 @@
 //! `GET /readyz` follows PostgreSQL (issue 32, item 4): a node on PostgreSQL answers 503 within
 //! 2 s of the database going down and 200 within 2 s of its return. The test stops and starts
 //! the PostgreSQL server the tests use (`YEZI_TEST_PG_BIN`, `YEZI_TEST_PG_DATA`, as
-//! `cluster_faults.rs` restarts it; `./test.sh` sets them), so it is alone in its file.
+//! `cluster_faults.rs` restarts it; `./test.sh` sets them), so it is alone in its file and runs
+//! alone (`.config/nextest.toml`): every other test on that server would lose its connections.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

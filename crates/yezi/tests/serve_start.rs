@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cards::record::GameKind;
-use table::protocol::NewTable;
+use wire::NewTable;
 
 /// A `yezi serve` on a loopback port with `args`.
 fn spawn(args: &[&str], uid: Option<u32>) -> Child {

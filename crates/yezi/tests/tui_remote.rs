@@ -10,7 +10,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use cards::record::{self, AnyRecord, GameKind};
+use ai::record::AnyRecord;
+use cards::record::GameKind;
 use serde_json::json;
 use server::store::sqlite::SqliteStore;
 use server::{Config, Limits};
@@ -202,7 +203,7 @@ fn madiao_at_a_server_reconnects_and_ends_with_the_record() {
         h.app.model.summary
     );
     let path = h.app.record.clone().unwrap();
-    let AnyRecord::Madiao(rec) = record::parse(&std::fs::read_to_string(&path).unwrap()).unwrap() else {
+    let AnyRecord::Madiao(rec) = ai::record::parse(&std::fs::read_to_string(&path).unwrap()).unwrap() else {
         panic!()
     };
     let rep = madiao::record::replay(&rec);

@@ -53,14 +53,16 @@ pub(crate) mod model;
 
 use std::fmt::Write as _;
 
-use cards::record::AnyRecord;
+use crate::record::AnyRecord;
 
-pub use crate::dabaifen::analysis::{analyse_dabaifen, analyse_dabaifen_hand, dabaifen_face_up};
-pub use crate::madiao::analysis::{analyse_madiao, analyse_madiao_hand, madiao_face_up};
+pub use crate::dabaifen::analysis::{
+    analyse_dabaifen, analyse_dabaifen_hand, dabaifen_face_up, dabaifen_play_decision,
+};
+pub use crate::madiao::analysis::{analyse_madiao, analyse_madiao_hand, madiao_decision, madiao_face_up};
 pub use model::{
     Analysis, AnalysisError, Candidate, DABAIFEN_MARKS, Decision, FACE_UP_CARDS, FACE_UP_NODES,
-    FACE_UP_TRICKS, FaceUp, MADIAO_MARKS, Mark, Options, Progress, Search, Summary, Unit, Verdict,
-    decision_seed,
+    FACE_UP_TRICKS, FaceUp, MADIAO_MARKS, Mark, Options, Position, Progress, Search, Summary, TrickPlay,
+    Unit, Verdict, VoidShown, Why, accuracy, accuracy_scale, decision_seed, match_accuracy, move_accuracy,
 };
 
 /// Analyses hand `opts.hand` of a record for `opts.seat`; `progress` is told after each decision.
@@ -131,25 +133,48 @@ pub fn report(a: &Analysis) -> String {
                         mark_text(x.mark)
                     );
                 }
-                let mut c: Vec<String> = x
-                    .candidates
+                // The moves weighed, best first, each with its difference to the best.
+                let mut sorted: Vec<&Candidate> = x.candidates.iter().collect();
+                // Best first; among equal values the bot's choice first.
+                sorted.sort_by(|a, b| {
+                    b.value.total_cmp(&a.value).then_with(|| (b.action == x.bot).cmp(&(a.action == x.bot)))
+                });
+                let top = sorted.first().map_or(0.0, |c| c.value);
+                let mut c: Vec<String> = sorted
                     .iter()
-                    .map(|c| match c.points {
-                        Some(p) => format!("{} {:+.2} (T {:.0})", c.action, c.value, p),
-                        None => format!("{} {:+.2}", c.action, c.value),
+                    .map(|c| {
+                        let diff = if c.value == top {
+                            "best".to_string()
+                        } else {
+                            format!("{:+.2}", c.value - top)
+                        };
+                        match c.points {
+                            Some(p) => format!("{} {:+.2} ({diff}; T {:.0})", c.action, c.value, p),
+                            None => format!("{} {:+.2} ({diff})", c.action, c.value),
+                        }
                     })
                     .collect();
+                // At most 8, and the move made after them when it is not among them.
+                let made = sorted.iter().position(|c| c.action == d.played).filter(|&m| m >= 8);
+                let made = made.map(|m| c.swap_remove(m));
                 c.truncate(8);
-                let _ = writeln!(s, "    {} worlds: {}", x.samples, c.join(", "));
+                c.extend(made.map(|m| format!("… {m}")));
+                let _ = writeln!(s, "    estimated from {} deals: {}", x.samples, c.join(", "));
+                if let Some(w) = &d.why {
+                    let _ = writeln!(s, "    why {}: {}", x.bot, w.best.en);
+                    if let Some(p) = &w.played {
+                        let _ = writeln!(s, "    against {}: {}", d.played, p.en);
+                    }
+                }
                 match &x.face_up {
                     FaceUp::Solved { best, best_value, played_value, cost } => {
                         let _ = writeln!(
                             s,
-                            "    face up: best {best} ({best_value:+.2}), played {played_value:+.2}, cost {cost:.2}"
+                            "    with every card face up, the best play was {best} ({best_value:+.2}); the move made {played_value:+.2}, cost {cost:.2}"
                         );
                     }
                     FaceUp::Unsolved { reason } => {
-                        let _ = writeln!(s, "    face up: not solved ({reason})");
+                        let _ = writeln!(s, "    with every card face up: {}", face_up_words(reason));
                     }
                 }
             }
@@ -168,5 +193,32 @@ pub fn report(a: &Analysis) -> String {
         m.face_up_solved,
         m.face_up_cost
     );
+    let unit = match a.unit {
+        Unit::Stakes => "stakes",
+        Unit::Levels => "levels",
+    };
+    if let Some(acc) = m.accuracy {
+        let _ = writeln!(s, "accuracy: {acc:.1}%");
+    }
+    if let (Some(dealt), Some(result)) = (m.dealt_value, m.result) {
+        let _ = writeln!(
+            s,
+            "luck and play: the cards were worth {dealt:+.2} {unit} with the best play; the result was {result:+.2}: your moves cost {:.2}, the rest ({:+.2}) came from the others' play and the cards' fall",
+            m.total_cost,
+            result - dealt + m.total_cost
+        );
+    }
     s
+}
+
+/// Why no face-up verdict, in a player's words.
+fn face_up_words(reason: &str) -> String {
+    if let Some(n) = reason.split(" tricks remain").next().and_then(|r| r.parse::<u32>().ok()) {
+        format!("too many tricks left to solve exactly ({n}; solved from {FACE_UP_TRICKS})")
+    } else if let Some(n) = reason.split(" cards per hand remain").next().and_then(|r| r.parse::<u32>().ok())
+    {
+        format!("too many cards left to solve exactly ({n} a hand; solved from {FACE_UP_CARDS})")
+    } else {
+        format!("not solved ({reason})")
+    }
 }

@@ -6,6 +6,7 @@ use cards::record::GameKind;
 use serde::Serialize;
 
 use crate::Budget;
+use crate::hint::Reason;
 
 /// Madiao: the face-up verdict is exact once at most this many tricks remain (the current one
 /// included).
@@ -140,6 +141,17 @@ pub struct Summary {
     pub face_up_solved: usize,
     /// The summed face-up cost of those decisions.
     pub face_up_cost: f64,
+    /// The accuracy of the seat's searched moves, in percent ([`accuracy`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f64>,
+    /// What the cards were worth to the seat: the expected value of the best move at its first
+    /// searched decision of play (Madiao: of the redeal choice when it had one), in `unit`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dealt_value: Option<f64>,
+    /// The seat's actual result in `unit` (Madiao: its payoff in stakes; Da Bai Fen: its team's
+    /// payoff in levels, card points as the tie-break).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<f64>,
 }
 
 /// One decision of the seat.
@@ -151,6 +163,124 @@ pub struct Decision {
     pub played: String,
     /// What the analysis says of it.
     pub verdict: Verdict,
+    /// What the seat saw when it decided (absent where the analysis does not show it: a Da Bai
+    /// Fen showing, made at a draw poll of its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
+    /// Why, in words: for the best move, and against the move made when it cost something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Why>,
+}
+
+/// What a seat saw at a decision: its hand, the trick so far and what it knew of the other hands
+/// (the engines' trackers: the cards played, the voids shown; the upcard or the trump).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Position {
+    /// The seat's cards before the move.
+    pub hand: Vec<String>,
+    /// The trick so far, in order (empty when the seat leads or before play).
+    pub trick: Vec<TrickPlay>,
+    /// Every card seen played before this decision (face up), in the order of the tricks.
+    pub played: Vec<String>,
+    /// Suits a seat has shown it holds none of (Madiao: by sloughing on a lead of the suit; Da
+    /// Bai Fen: by not following it), by the engine's tracker.
+    pub voids: Vec<VoidShown>,
+    /// Madiao: the upcard, the stock's bottom card lying face up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upcard: Option<String>,
+    /// Da Bai Fen: the trump, as the suit and the rank (`"S2"`: spades, 2s), once fixed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+}
+
+/// One play of the trick so far.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrickPlay {
+    /// Who played.
+    pub seat: Seat,
+    /// The cards, as the seat saw them (empty when face down).
+    pub cards: Vec<String>,
+    /// Madiao: played face down (a slough).
+    pub face_down: bool,
+}
+
+/// A suit a seat has shown it holds none of.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VoidShown {
+    /// The seat.
+    pub seat: Seat,
+    /// The suit, as the engine's tracker names it (Madiao `T`, `M`, `S`, `W`; Da Bai Fen `S`, `H`,
+    /// `D`, `C` or `trump`).
+    pub suit: String,
+}
+
+/// The reasons of a decision, in English and Chinese (built as the hints' reasons are: from the
+/// position and the move, naming the cards and the facts behind it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Why {
+    /// Why the best move (the bot's choice).
+    pub best: Reason,
+    /// Against the move made, when it cost something: what it is, then what it gave away.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played: Option<Reason>,
+}
+
+/// The accuracy of one move of expected cost `cost` (in `unit`), in percent: lichess's formula
+/// for a move's accuracy from the expected loss (`docs/analysis.md`, "Accuracy"), the loss taken
+/// as a share of [`accuracy_scale`]: `103.1668 · e^(−0.04354 · L) − 3.1669` with
+/// `L = 100 · cost / scale`, kept within 0–100.
+pub fn move_accuracy(cost: f64, unit: Unit) -> f64 {
+    let loss = 100.0 * cost.max(0.0) / accuracy_scale(unit);
+    (103.1668 * (-0.04354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// The expected loss that counts as the whole scale of a hand's outcomes, in `unit`: 4 stakes
+/// (Madiao), 2 game levels (Da Bai Fen).
+pub fn accuracy_scale(unit: Unit) -> f64 {
+    match unit {
+        Unit::Stakes => 4.0,
+        Unit::Levels => 2.0,
+    }
+}
+
+/// The accuracy of a player over moves of expected costs `costs` (in `unit`), in percent, to 1/10:
+/// the mean of the moves' arithmetic and harmonic means of [`move_accuracy`] (the harmonic mean
+/// takes each move's accuracy as at least 1%), as lichess mixes them. `None` without a move.
+pub fn accuracy(costs: &[f64], unit: Unit) -> Option<f64> {
+    if costs.is_empty() {
+        return None;
+    }
+    let n = costs.len() as f64;
+    let acc: Vec<f64> = costs.iter().map(|&c| move_accuracy(c, unit)).collect();
+    let mean = acc.iter().sum::<f64>() / n;
+    let harmonic = n / acc.iter().map(|a| 1.0 / a.max(1.0)).sum::<f64>();
+    Some(((mean + harmonic) / 2.0 * 10.0).round() / 10.0)
+}
+
+/// A player's accuracy over a whole match, from the analyses of its hands (`docs/analysis.md`,
+/// "Accuracy"): [`accuracy`] over the searched moves of every hand analysed, pooled — each move
+/// counts once, whichever hand it was made in, as lichess counts every move of a game; so a hand
+/// of many choices weighs more than a hand of few, and one blunder anywhere in the match pulls
+/// it down through the harmonic mean as it would in a hand. `hands` holds each analysed hand's
+/// costs of its searched moves (a hand without one, settled by a meld or redealt, adds nothing).
+/// `None` without a searched move.
+pub fn match_accuracy(hands: &[Vec<f64>], unit: Unit) -> Option<f64> {
+    let moves: Vec<f64> = hands.iter().flatten().copied().collect();
+    accuracy(&moves, unit)
+}
+
+impl Analysis {
+    /// The costs of the searched decisions, in order (what [`accuracy`] and [`match_accuracy`]
+    /// are computed from).
+    pub fn searched_costs(&self) -> Vec<f64> {
+        self.decisions
+            .iter()
+            .filter_map(|d| match &d.verdict {
+                Verdict::Searched(x) => Some(x.cost),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// What the analysis says of a decision.
@@ -246,7 +376,7 @@ pub(crate) fn check_hand(hand: usize, hands: usize) -> Result<(), AnalysisError>
     Ok(())
 }
 
-pub(crate) fn summarize(decisions: &[Decision]) -> Summary {
+pub(crate) fn summarize(decisions: &[Decision], unit: Unit) -> Summary {
     let mut s = Summary { decisions: decisions.len(), ..Summary::default() };
     for d in decisions {
         if let Verdict::Searched(x) = &d.verdict {
@@ -266,5 +396,17 @@ pub(crate) fn summarize(decisions: &[Decision]) -> Summary {
     }
     s.total_cost = r4(s.total_cost);
     s.face_up_cost = r4(s.face_up_cost);
+    let costs: Vec<f64> = decisions
+        .iter()
+        .filter_map(|d| match &d.verdict {
+            Verdict::Searched(x) => Some(x.cost),
+            _ => None,
+        })
+        .collect();
+    s.accuracy = accuracy(&costs, unit);
+    s.dealt_value = decisions.iter().find_map(|d| match &d.verdict {
+        Verdict::Searched(x) => Some(x.bot_value),
+        _ => None,
+    });
     s
 }

@@ -28,7 +28,7 @@
 //! `T_BA − T_AB`.
 
 use cards::{Rng, Seat};
-use dabaifen::{DealSetup, Outcome, Rank, State, Variants};
+use dabaifen::{HandSetup, Outcome, Rank, State, Variants};
 use serde::Serialize;
 
 use super::{Key, Run, Scheme, Seating, Side};
@@ -111,7 +111,7 @@ impl Scheme for Dabaifen {
     }
 
     fn start(deal: &DabaifenDeal, _hand: u32) -> State {
-        let setup = DealSetup {
+        let setup = HandSetup {
             deck: dabaifen::deck_from_seed(deal.seed, deal.index),
             starter: deal.starter,
             first_deal: false,
@@ -122,7 +122,7 @@ impl Scheme for Dabaifen {
         // Only a game already won could be refused, and A is never drawn; fall back to the
         // first-deal setup, which is always valid, rather than panic.
         State::new(&setup).unwrap_or_else(|_| {
-            State::new_unchecked(&DealSetup::first(setup.deck, setup.starter, setup.variants))
+            State::new_unchecked(&HandSetup::first(setup.deck, setup.starter, setup.variants))
         })
     }
 
@@ -230,11 +230,10 @@ mod tests {
             for r in &d.runs {
                 let v =
                     Dabaifen::record(&Variants::STANDARD, 11, r, std::array::from_fn(|_| "random".into()));
-                let rec: cards::record::Record<cards::record::DabaifenHand> =
-                    serde_json::from_value(v).map_err(|e| e.to_string())?;
+                let rec: cards::record::Record<::dabaifen::record::DabaifenHand> = serde_json::from_value(v)?;
                 let rep = dabaifen::record::replay(&rec);
                 if !rep.is_clean() || rep.error.is_some() {
-                    return Err(format!("deal {} {} does not replay", d.index, r.seating.label));
+                    return Err(format!("deal {} {} does not replay", d.index, r.seating.label).into());
                 }
                 records += 1;
             }

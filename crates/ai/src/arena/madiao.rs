@@ -20,8 +20,8 @@
 //!
 //! Deals that end before anyone acts (a meld, the four lowest) are counted, with differences of 0.
 
+use ::madiao::record::MadiaoOutcome;
 use cards::Seat;
-use cards::record::MadiaoOutcome;
 use madiao::{HandSetup, MatchProgress, State, Variants};
 use serde::Serialize;
 
@@ -221,7 +221,7 @@ mod tests {
             let d = play_deal::<Madiao>(&c, i).unwrap();
             for r in &d.runs {
                 let v = Madiao::record(&c.rules, c.seed, r, std::array::from_fn(|_| "random".to_string()));
-                let rec: cards::record::Record<cards::record::MadiaoHand> =
+                let rec: cards::record::Record<::madiao::record::MadiaoHand> =
                     serde_json::from_value(v).unwrap();
                 let rep = madiao::record::replay(&rec);
                 assert!(rep.is_clean(), "deal {i} {}", r.seating.label);

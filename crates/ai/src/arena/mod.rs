@@ -252,11 +252,15 @@ pub enum ArenaError {
     },
     /// The caller's per-deal callback failed (e.g. writing a file).
     #[error("{0}")]
-    Callback(String),
+    Callback(CallbackError),
     /// Zero threads.
     #[error("--threads must be at least 1")]
     NoThreads,
 }
+
+/// Why a caller's per-deal callback to [`run`] stopped the run: any error of the caller's (a
+/// `String` or `&str` converts into it with `?` or `.into()`).
+pub type CallbackError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Plays one deal: every run of the scheme, with fresh players seeded per seat (external bots'
 /// processes are reused across the deal's runs, then asked to quit).
@@ -498,7 +502,7 @@ pub fn run_with<G: Scheme>(
 /// progress and per-deal output); an error from it stops the run.
 pub fn run<G: Scheme>(
     cfg: &Config<G::Rules>,
-    mut on_deal: impl FnMut(&DealResult<G>, &Aggregator<G>) -> Result<(), String>,
+    mut on_deal: impl FnMut(&DealResult<G>, &Aggregator<G>) -> Result<(), CallbackError>,
 ) -> Result<Report, ArenaError> {
     if cfg.threads == 0 {
         return Err(ArenaError::NoThreads);
@@ -597,6 +601,6 @@ mod tests {
         assert!(made.iter().any(|(s, _)| *s == Side::A) && made.iter().any(|(s, _)| *s == Side::B));
         // A player the factory refuses stops the run with its error.
         let e = run_with::<crate::Madiao>(&cfg, &mut |_, _, _| Err(ArenaError::Callback("no player".into())));
-        assert!(matches!(e, Err(ArenaError::Callback(m)) if m == "no player"));
+        assert!(matches!(e, Err(ArenaError::Callback(m)) if m.to_string() == "no player"));
     }
 }

@@ -2,25 +2,28 @@
 //! decision of the seat searched as a fresh `pimc` would, and its face-up verdict from the exact
 //! solver (docs/rules/dabaifen.md for the rules it plays by).
 
-use cards::record::{DabaifenAction, DabaifenHand, GameKind, Record};
+use ::dabaifen::record::{DabaifenAction, DabaifenHand};
+use cards::record::{GameKind, Record};
 
 use cards::{Rng, Seat};
 
 use crate::Budget;
 use crate::analysis::model::{
     Analysis, AnalysisError, Candidate, DABAIFEN_MARKS, Decision, FACE_UP_CARDS, FACE_UP_NODES, FaceUp, Mark,
-    Options, Progress, Search, Unit, Verdict, check_hand, decision_seed, r4, summarize,
+    Options, Position, Progress, Search, TrickPlay, Unit, Verdict, VoidShown, Why, check_hand, decision_seed,
+    r4, summarize,
 };
+use crate::dabaifen::expert::{ExpertBot, Params as ExpertParams};
 use crate::dabaifen::heuristic::legal_or_fallback;
 use crate::dabaifen::infer;
-use crate::dabaifen::know::Know;
+use crate::dabaifen::know::Knowledge;
 use crate::dabaifen::pimc::{
-    Params, PimcBot, Search as DSearch, bury_options, payoff, play_candidates, pos_from_view, resample,
-    resplit_burial,
+    Params, PimcBot, Search as DSearch, payoff, play_candidates, pos_from_view, resample, resplit_burial,
 };
 use crate::dabaifen::pos::Pos as DPos;
 use crate::dabaifen::sample::Problem;
 use crate::dabaifen::solver::{Solver as DSolver, for_each_reduced_play};
+use crate::hint::{Reason, dabaifen_reason};
 
 /// Analyses a Da Bai Fen record's hand (deal).
 pub fn analyse_dabaifen(
@@ -90,7 +93,16 @@ pub fn analyse_dabaifen_hand(
                     }
                     other => dabaifen_before_play(&st, other, decision_seed(seed, decisions.len()), budget),
                 };
-                decisions.push(Decision { trick, played, verdict });
+                // A showing is recorded with its own draw poll, later than this state: its
+                // position and reasons are not shown.
+                let here = st.to_move() == Some(seat) && !matches!(a, DabaifenAction::Declare { .. });
+                let (position, why) = if here {
+                    let view = st.view(seat);
+                    (Some(dabaifen_position(&view)), dabaifen_why(&st, &view, &played, &verdict))
+                } else {
+                    (None, None)
+                };
+                decisions.push(Decision { trick, played, verdict, position, why });
                 progress(Progress { done: decisions.len(), total });
             }
             if dabaifen::record::apply_recorded(&mut st, a).is_err() {
@@ -98,7 +110,11 @@ pub fn analyse_dabaifen_hand(
             }
         }
     }
-    let summary = summarize(&decisions);
+    let mut summary = summarize(&decisions, Unit::Levels);
+    summary.result = finished
+        .result()
+        .filter(|r| r.outcome == dabaifen::Outcome::Played)
+        .and_then(|r| r.defender_points.map(|t| r4(payoff(t, seat.team() != r.starter.team()))));
     Analysis {
         game: GameKind::Dabaifen,
         hand: 0,
@@ -110,6 +126,109 @@ pub fn analyse_dabaifen_hand(
         decisions,
         summary,
     }
+}
+
+/// What a Da Bai Fen seat saw at a decision (its view): its hand, the trick so far, the cards
+/// played, the voids shown and the trump.
+fn dabaifen_position(view: &dabaifen::View) -> Position {
+    let current = view.tricks.last().filter(|t| t.winner.is_none());
+    let codes = |cs: &[dabaifen::Card]| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let trick = current.map_or(Vec::new(), |t| {
+        t.plays.iter().map(|p| TrickPlay { seat: p.seat, cards: codes(&p.cards), face_down: false }).collect()
+    });
+    let played = view.tricks.iter().flat_map(|t| t.plays.iter()).flat_map(|p| codes(&p.cards)).collect();
+    let voids = dabaifen::Tracker::from_view(view).map_or(Vec::new(), |t| {
+        t.voids.iter().map(|v| VoidShown { seat: v.seat, suit: v.suit.clone() }).collect()
+    });
+    Position {
+        hand: codes(&view.hand),
+        trick,
+        played,
+        voids,
+        upcard: None,
+        trump: view.trump.map(|t| format!("{}{}", t.rank, t.suit.letter())),
+    }
+}
+
+/// A move of the analysis's words (`play AS KS`, `bury …`, `declare 2S`, `pass`, `annul`,
+/// `decline to annul`) as an action.
+fn read_move(text: &str) -> Option<dabaifen::Action> {
+    let mut words = text.split_whitespace();
+    let verb = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    let cards = || -> Option<dabaifen::Cards> {
+        let mut set = dabaifen::Cards::EMPTY;
+        for w in &rest {
+            set.insert(w.parse::<dabaifen::Card>().ok()?);
+        }
+        Some(set)
+    };
+    match verb {
+        "play" => Some(dabaifen::Action::Play(cards()?)),
+        "bury" => Some(dabaifen::Action::Bury(cards()?)),
+        "declare" => Some(dabaifen::Action::Declare(rest.first()?.parse().ok()?)),
+        "annul" => Some(dabaifen::Action::Annul),
+        "pass" | "decline" => Some(dabaifen::Action::Pass),
+        _ => None,
+    }
+}
+
+/// The reasons of a Da Bai Fen decision: the hints' reason for the best move
+/// ([`dabaifen_reason`]), and when the move made cost something, its reason with what it cost:
+/// the levels, and the card points it gave the other team on average.
+fn dabaifen_why(st: &dabaifen::State, view: &dabaifen::View, played: &str, verdict: &Verdict) -> Option<Why> {
+    let Verdict::Searched(x) = verdict else { return None };
+    let legal = if st.phase() == dabaifen::Phase::Playing { st.legal_actions() } else { Vec::new() };
+    let bot = read_move(&x.bot)?;
+    let made = read_move(played)?;
+    let best = dabaifen_reason(view, &legal, bot);
+    let against = (x.cost > 0.0 && bot != made).then(|| {
+        let r = dabaifen_reason(view, &legal, made);
+        let points = |a: &str| x.candidates.iter().find(|c| c.action == a).and_then(|c| c.points);
+        let defends = view.seat.is_some_and(|s| s.team() != view.starter.team());
+        let gift = match (points(&x.bot), points(played)) {
+            (Some(b), Some(p)) => {
+                if defends {
+                    b - p
+                } else {
+                    p - b
+                }
+            }
+            _ => 0.0,
+        };
+        let bot_zh = crate::dabaifen::hint::action_zh(view, bot);
+        let bot_en = crate::dabaifen::hint::action_en(view, bot);
+        let (points_en, points_zh) = if gift >= 1.0 && defends {
+            (
+                format!("; your team takes {gift:.0} card points fewer on average than with {bot_en}"),
+                format!("；你方平均比{bot_zh}少得{gift:.0}分"),
+            )
+        } else if gift >= 1.0 {
+            (
+                format!("; it gives the defenders {gift:.0} card points more on average than {bot_en}"),
+                format!("；平均比{bot_zh}多送守方{gift:.0}分"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
+        // A burial near the best: which cards to swap.
+        let (change_en, change_zh) = match (made, bot) {
+            (dabaifen::Action::Bury(m), dabaifen::Action::Bury(b)) => {
+                crate::dabaifen::hint::bury_change(view, m, b)
+                    .map_or((String::new(), String::new()), |(en, zh)| (format!("; {en}"), format!("；{zh}")))
+            }
+            _ => (String::new(), String::new()),
+        };
+        Reason {
+            kind: r.kind,
+            en: format!(
+                "{}; but it is worth {:.2} levels less on average than {bot_en}{points_en}{change_en}",
+                r.en, x.cost
+            ),
+            zh: format!("{}；但平均比{bot_zh}少{:.2}级{points_zh}{change_zh}", r.zh, x.cost),
+        }
+    });
+    Some(Why { best, played: against })
 }
 
 /// Why a decision before play has no face-up verdict.
@@ -156,6 +275,11 @@ fn dabaifen_before_play(
     (before_play_label(made, annul_poll), weigh_before_play(st, action.seat(), action, made, seed, budget))
 }
 
+/// How many times the analysis's budget its burial search is given (`docs/analysis.md`): the
+/// burial is one decision of a deal, and its verdict is worth the work (at the default 100 ms,
+/// `expert`'s burial at 1000 ms: about 12,000 rollouts, under a second of CPU in a debug build).
+pub const BURY_EFFORT: u32 = 10;
+
 /// The verdict of a decision before play (see [`dabaifen_before_play`]).
 fn weigh_before_play(
     st: &dabaifen::State,
@@ -194,10 +318,14 @@ fn weigh_before_play(
     let weighed = match made {
         dabaifen::Action::Declare(_) => bot.weigh_declare(&view, &legal, Some(made)),
         dabaifen::Action::Annul | dabaifen::Action::Pass => bot.weigh_annul(&view, &legal),
-        dabaifen::Action::Bury(set) => Know::from_view(&view, &legal).and_then(|k| {
-            let cands = bury_options(k.t, k.hand, Params::for_budget(budget).bury_candidates);
-            bot.weigh_bury(&view, &k, &cands, Some(set.bits()))
-        }),
+        // The burial: `expert`'s widened search at `BURY_EFFORT` times the budget (its screen
+        // of one-card changes), then a last pass over `pimc`'s candidates, the screen's
+        // finalists and the burial made.
+        dabaifen::Action::Bury(set) => {
+            let wide = Budget { think_ms: budget.think_ms.saturating_mul(BURY_EFFORT) };
+            let worlds = ExpertParams::for_budget(wide).bury_final;
+            ExpertBot::new(seed, wide).weigh_bury_wide(&view, &legal, set.bits(), worlds)
+        }
         dabaifen::Action::Play(_) => None,
     };
     let Some(w) = weighed else {
@@ -263,6 +391,18 @@ impl LastPlay for dabaifen::State {
     }
 }
 
+/// The verdict on one Da Bai Fen play: `played`, by the seat to move in `st` (in the play),
+/// searched as the analysis searches its plays (a fresh `pimc` seeded `seed`, the budget
+/// `budget`), with its face-up verdict.
+pub fn dabaifen_play_decision(
+    st: &dabaifen::State,
+    played: dabaifen::Cards,
+    seed: u64,
+    budget: Budget,
+) -> Verdict {
+    dabaifen_play(st, played, seed, budget)
+}
+
 /// Why a revoke is not valued.
 const REVOKE: &str =
     "a revoke (a multi-card lead of cards not all top cards): its penalty is outside the search's model";
@@ -287,7 +427,7 @@ fn dabaifen_play(st: &dabaifen::State, played: dabaifen::Cards, seed: u64, budge
         return Verdict::NotAnalysed { reason: REVOKE.into() };
     }
     let params = Params::for_budget(budget);
-    let Some(k) = Know::from_view(&view, &legal) else {
+    let Some(k) = Knowledge::from_view(&view, &legal) else {
         return Verdict::NotAnalysed {
             reason: "the seat's knowledge could not be read from its view".into(),
         };

@@ -2,7 +2,7 @@
 
 use dabaifen::{Action, Cards, KittyMultiplier, Phase, Tables, View};
 
-use super::know::{KITTY, Know};
+use super::know::{KITTY, Knowledge};
 use super::policy::{self, BuryStyle, Ctx};
 use super::pos::{TRUMPS, bits};
 use super::solver::pts;
@@ -46,7 +46,7 @@ pub fn current_trick(view: &View, t: &Tables) -> (u8, [u64; 4], u8, u8, u8) {
 }
 
 /// The play context of a view's seat.
-pub fn ctx_from_view(view: &View, k: &Know) -> Ctx {
+pub fn ctx_from_view(view: &View, k: &Knowledge) -> Ctx {
     let t = k.t;
     let (leader, plays, count, size, suit) = current_trick(view, t);
     let mut maybe = [0u64; 4];
@@ -116,7 +116,7 @@ pub fn heuristic_action(view: &View, legal: &[Action]) -> Option<Action> {
             Some(Action::Bury(Cards::from_bits(policy::bury(t, hand, bury_style(t, hand)))))
         }
         Phase::Playing => {
-            let k = Know::from_view(view, legal)?;
+            let k = Knowledge::from_view(view, legal)?;
             Some(Action::Play(Cards::from_bits(ctx_from_view(view, &k).choose())))
         }
         Phase::Over => None,

@@ -7,7 +7,7 @@ use crate::hint::model::{HINT_BOT, Hint, Reason, ReasonKind, plural, reason};
 use crate::{Budget, Dabaifen, Registry};
 
 /// A Da Bai Fen card in English: rank and suit symbol (`10♠`, `A♥`), or the joker's name.
-fn db_en(c: dabaifen::Card) -> String {
+pub fn db_en(c: dabaifen::Card) -> String {
     match (c.rank(), c.suit()) {
         (Some(r), Some(s)) => format!("{}{}", rank_text(r), suit_symbol(s)),
         _ if c.to_string() == "BJ" => "the big joker".into(),
@@ -16,7 +16,7 @@ fn db_en(c: dabaifen::Card) -> String {
 }
 
 /// A Da Bai Fen card in Chinese: 黑桃A, 红桃10, 大王, 小王.
-fn db_zh(c: dabaifen::Card) -> String {
+pub fn db_zh(c: dabaifen::Card) -> String {
     match (c.rank(), c.suit()) {
         (Some(r), Some(s)) => format!("{}{}", suit_zh(s), rank_text(r)),
         _ if c.to_string() == "BJ" => "大王".into(),
@@ -61,6 +61,61 @@ fn eff_zh(s: dabaifen::EffSuit) -> String {
         Some(p) => suit_zh(p).to_string(),
         None => "主牌".into(),
     }
+}
+
+/// A Da Bai Fen action in English words with the cards' symbols (`play Q♠`, `bury 3♠ 5♠ …`,
+/// `show 2♥`, `pass`, `annul`), for the analysis's reasons.
+pub(crate) fn action_en(view: &dabaifen::View, action: dabaifen::Action) -> String {
+    match action {
+        dabaifen::Action::Play(set) => format!("play {}", db_list(&sorted(view, set), db_en, " ")),
+        dabaifen::Action::Bury(set) => format!("bury {}", db_list(&sorted(view, set), db_en, " ")),
+        dabaifen::Action::Declare(c) => format!("show {}", db_en(c)),
+        dabaifen::Action::Pass => "pass".into(),
+        dabaifen::Action::Annul => "annul".into(),
+    }
+}
+
+/// A Da Bai Fen action in Chinese words (出黑桃A, 埋底…, 亮…, 不亮, 作废), for the analysis's
+/// reasons.
+pub(crate) fn action_zh(view: &dabaifen::View, action: dabaifen::Action) -> String {
+    match action {
+        dabaifen::Action::Play(set) => format!("出{}", db_list(&sorted(view, set), db_zh, "、")),
+        dabaifen::Action::Bury(set) => format!("埋底{}", db_list(&sorted(view, set), db_zh, "、")),
+        dabaifen::Action::Declare(c) => format!("亮{}", db_zh(c)),
+        dabaifen::Action::Pass => "不亮".into(),
+        dabaifen::Action::Annul => "作废".into(),
+    }
+}
+
+/// How a burial `made` differs from a better one `best` of the same hand, in English and
+/// Chinese, for the analysis's reason against it: "one card away from the best burial: keep 9♠
+/// and bury K♦ instead" (the cards
+/// `made` buries that `best` keeps, then those `best` buries instead); `None` when they differ
+/// by more than three cards (a list that long says nothing a player can use) or not at all.
+pub(crate) fn bury_change(
+    view: &dabaifen::View,
+    made: dabaifen::Cards,
+    best: dabaifen::Cards,
+) -> Option<(String, String)> {
+    let keep = made - best;
+    let bury = best - made;
+    if keep.is_empty() || keep.len() > 3 {
+        return None;
+    }
+    let n = keep.len();
+    Some((
+        format!(
+            "{} away from the best burial: keep {} and bury {} instead",
+            if n == 1 { "one card".to_string() } else { format!("{n} cards") },
+            db_list(&sorted(view, keep), db_en, " "),
+            db_list(&sorted(view, bury), db_en, " ")
+        ),
+        format!(
+            "与最佳埋法相差{n}张：留下{}，改埋{}",
+            db_list(&sorted(view, keep), db_zh, "、"),
+            db_list(&sorted(view, bury), db_zh, "、")
+        ),
+    ))
 }
 
 fn db_list(set: &[dabaifen::Card], f: fn(dabaifen::Card) -> String, sep: &str) -> String {

@@ -12,7 +12,7 @@
 use dabaifen::{KittyMultiplier, View};
 
 use super::heuristic::mask;
-use super::know::{ALL, KITTY, Know};
+use super::know::{ALL, KITTY, Knowledge};
 use super::policy::Ctx;
 use super::pos::{Pos, TRUMPS};
 use super::solver::{classes, pts};
@@ -43,7 +43,7 @@ impl Observed {
 }
 
 /// The plays of the other seats in a view, in order, with their public context.
-pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
+pub fn observed(view: &View, k: &Knowledge) -> Vec<Observed> {
     let t = k.t;
     let mut out = Vec::new();
     let mut played = 0u64;
@@ -87,7 +87,7 @@ pub fn observed(view: &View, k: &Know) -> Vec<Observed> {
 
 /// The weight of a world (the hidden cards of each place) given the observed plays: `miss` to
 /// the power of the number of plays the heuristic would not have made.
-pub fn weight(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5], miss: f64) -> f64 {
+pub fn weight(view: &View, k: &Knowledge, obs: &[Observed], world: &[u64; 5], miss: f64) -> f64 {
     let mut w = 1.0;
     for o in obs {
         match explains(view, k, o, world) {
@@ -101,7 +101,7 @@ pub fn weight(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5], miss: f
 
 /// For each seat, how many of its observed plays the heuristic would not have made in the world;
 /// `None` when the world cannot have made one of them.
-pub fn mismatches(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5]) -> Option<[u8; 4]> {
+pub fn mismatches(view: &View, k: &Knowledge, obs: &[Observed], world: &[u64; 5]) -> Option<[u8; 4]> {
     let mut m = [0u8; 4];
     for o in obs {
         if !explains(view, k, o, world)? {
@@ -113,7 +113,7 @@ pub fn mismatches(view: &View, k: &Know, obs: &[Observed], world: &[u64; 5]) -> 
 
 /// Whether the heuristic, in the world, makes the observed play (up to interchangeable cards);
 /// `None` when the world's hand could not have made it.
-fn explains(view: &View, k: &Know, o: &Observed, world: &[u64; 5]) -> Option<bool> {
+fn explains(view: &View, k: &Knowledge, o: &Observed, world: &[u64; 5]) -> Option<bool> {
     let t = k.t;
     let starter = view.starter.number();
     let defenders = 1 - view.starter.team();

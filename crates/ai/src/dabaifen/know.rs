@@ -31,7 +31,7 @@ pub const ALL: u64 = (1u64 << 54) - 1;
 
 /// A seat's knowledge of where the cards it cannot see are.
 #[derive(Clone, Debug)]
-pub struct Know {
+pub struct Knowledge {
     /// The seat.
     pub me: u8,
     /// The trumps' card order (the deal's trumps are fixed in every phase this is built for).
@@ -60,11 +60,11 @@ fn mask(cards: &[Card]) -> u64 {
     cards.iter().fold(0, |m, c| m | 1u64 << c.number())
 }
 
-impl Know {
+impl Knowledge {
     /// The knowledge of the view's seat, once trumps are fixed (annulment polls, burial, play);
     /// `legal` are its legal actions now (used under `revoke: refuse`). `None` before trumps
     /// are fixed.
-    pub fn from_view(view: &View, legal: &[Action]) -> Option<Know> {
+    pub fn from_view(view: &View, legal: &[Action]) -> Option<Knowledge> {
         let trump = view.trump?;
         let t = Tables::of(trump);
         let me = view.seat?.number();
@@ -104,7 +104,7 @@ impl Know {
             counts[KITTY] = 6;
             places |= 1 << KITTY;
         }
-        let mut k = Know {
+        let mut k = Knowledge {
             me,
             t,
             hand,

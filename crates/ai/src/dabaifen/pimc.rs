@@ -44,11 +44,11 @@
 use std::collections::HashSet;
 
 use cards::{Rng, Seat};
-use dabaifen::{Action, Card, Cards, DealSetup, KittyMultiplier, Phase, State, Tables, View};
+use dabaifen::{Action, Card, Cards, HandSetup, KittyMultiplier, Phase, State, Tables, View};
 
 use super::heuristic::{bury_style, ctx_from_view, current_trick, heuristic_action, legal_or_fallback, mask};
 use super::infer;
-use super::know::{KITTY, Know};
+use super::know::{KITTY, Knowledge};
 use super::policy::{self, BuryStyle, Ctx};
 use super::pos::{Pos, TRUMPS, bits};
 use super::sample::Problem;
@@ -284,7 +284,7 @@ pub fn argmax(v: &[f64]) -> usize {
 /// eighteen cards: the lowest keep values, within what the knowledge allows (cards that cannot be
 /// in his hand stay buried, cards that cannot be buried stay in his hand). A uniform burial would
 /// hold trumps and points far more often than any sensible starter buries them.
-pub fn resplit_burial(k: &Know, world: &mut [u64; 5]) {
+pub fn resplit_burial(k: &Knowledge, world: &mut [u64; 5]) {
     let s = k.starter as usize;
     if k.buried.is_some() || s == k.me as usize || world[KITTY] == 0 {
         return;
@@ -314,7 +314,7 @@ pub fn resplit_burial(k: &Know, world: &mut [u64; 5]) {
 }
 
 /// A play-phase position from a view and a world (the hidden cards of each place).
-pub fn pos_from_view(view: &View, k: &Know, world: &[u64; 5]) -> Pos {
+pub fn pos_from_view(view: &View, k: &Knowledge, world: &[u64; 5]) -> Pos {
     let t = k.t;
     let (leader, plays, count, size, suit) = current_trick(view, t);
     let mut hands = [0u64; 4];
@@ -345,7 +345,7 @@ pub fn pos_from_view(view: &View, k: &Know, world: &[u64; 5]) -> Pos {
 
 /// The candidate plays of a view's seat (see the module documentation); the heuristic's play
 /// first.
-pub fn play_candidates(view: &View, k: &Know, legal: &[Action], max: usize) -> Vec<u64> {
+pub fn play_candidates(view: &View, k: &Knowledge, legal: &[Action], max: usize) -> Vec<u64> {
     let t = k.t;
     let ctx = ctx_from_view(view, k);
     let heur_play = ctx.choose();
@@ -448,7 +448,7 @@ impl PimcBot {
     }
 
     fn play(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
-        let k = Know::from_view(view, legal)?;
+        let k = Knowledge::from_view(view, legal)?;
         let cands = play_candidates(view, &k, legal, self.search.params.max_candidates);
         if cands.len() <= 1 {
             return cands.first().map(|&c| Action::Play(Cards::from_bits(c)));
@@ -478,7 +478,7 @@ impl PimcBot {
     }
 
     fn bury(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
-        let k = Know::from_view(view, legal)?;
+        let k = Knowledge::from_view(view, legal)?;
         let cands = bury_options(k.t, k.hand, self.search.params.bury_candidates);
         if cands.len() <= 1 {
             return cands.first().map(|&c| Action::Bury(Cards::from_bits(c)));
@@ -493,7 +493,7 @@ impl PimcBot {
     pub fn weigh_bury(
         &mut self,
         view: &View,
-        k: &Know,
+        k: &Knowledge,
         cands: &[u64],
         extra: Option<u64>,
     ) -> Option<Weighed> {
@@ -537,7 +537,7 @@ impl PimcBot {
         if !legal.contains(&Action::Annul) {
             return None;
         }
-        let k = Know::from_view(view, legal)?;
+        let k = Knowledge::from_view(view, legal)?;
         let problem = Problem::of(&k);
         let mut sum = 0.0;
         let n = self.search.params.annul_samples;
@@ -558,7 +558,7 @@ impl PimcBot {
 
     /// The payoff of passing an annulment poll in a world: later seats without trumps annul by
     /// the heuristic's rule; otherwise the starter buries by the heuristic and the deal is played.
-    fn pass_value(&mut self, view: &View, k: &Know, world: &[u64; 5]) -> f64 {
+    fn pass_value(&mut self, view: &View, k: &Knowledge, world: &[u64; 5]) -> f64 {
         let t = k.t;
         let me = Seat::ALL[usize::from(k.me)];
         let starter = view.starter;
@@ -712,8 +712,16 @@ pub fn bury_options(t: &Tables, hand: u64, max: usize) -> Vec<u64> {
     out
 }
 
+/// The burials one card away from `burial` in a starter's `hand` (its 18 cards): each buried
+/// card swapped for a kept one (6 × 12 of them), in the order of the buried card, then of the
+/// kept card. The widened burial searches (`expert`'s, the analysis's) weigh these around their
+/// best candidates: the best burial is often one card away from the heuristic's.
+pub fn one_card_changes(hand: u64, burial: u64) -> impl Iterator<Item = u64> {
+    bits(burial).flat_map(move |c| bits(hand & !burial).map(move |d| burial & !(1u64 << c) | 1u64 << d))
+}
+
 /// The position after the starter (this view's seat) buries `b` in a world.
-fn pos_after_burial(view: &View, k: &Know, world: &[u64; 5], b: u64) -> Pos {
+pub(crate) fn pos_after_burial(view: &View, k: &Knowledge, world: &[u64; 5], b: u64) -> Pos {
     let me = k.me as usize;
     let mut hands = [0u64; 4];
     for (s, h) in hands.iter_mut().enumerate() {
@@ -764,7 +772,7 @@ pub fn sample_draw_state(view: &View, rng: &mut Rng) -> Option<State> {
     if mi != mine.len() {
         return None;
     }
-    let setup = DealSetup {
+    let setup = HandSetup {
         deck,
         starter: view.provisional_starter,
         first_deal: view.first_deal,

@@ -12,7 +12,7 @@
 
 use cards::Rng;
 
-use super::know::Know;
+use super::know::Knowledge;
 use super::pos::bits;
 
 /// Cards to place, each with its allowed places, and the room of each place.
@@ -26,7 +26,7 @@ pub struct Problem {
 
 impl Problem {
     /// The problem of a seat's knowledge.
-    pub fn of(k: &Know) -> Problem {
+    pub fn of(k: &Knowledge) -> Problem {
         Problem { cards: bits(k.hidden).map(|c| (c as u8, k.allowed[c as usize])).collect(), room: k.counts }
     }
 

@@ -2,15 +2,18 @@
 //! decision of the seat searched as a fresh `pimc` would, and its face-up verdict from the exact
 //! solver (docs/rules/madiao.md for the rules it plays by).
 
-use cards::record::{GameKind, MadiaoHand, Record};
+use ::madiao::record::MadiaoHand;
+use cards::record::{GameKind, Record};
 
 use cards::{Rng, Seat};
 
 use crate::Budget;
 use crate::analysis::model::{
     Analysis, AnalysisError, Candidate, Decision, FACE_UP_TRICKS, FaceUp, MADIAO_MARKS, Mark, Options,
-    Progress, Search, Unit, Verdict, check_hand, decision_seed, r4, summarize,
+    Position, Progress, Search, TrickPlay, Unit, Verdict, VoidShown, Why, check_hand, decision_seed, r4,
+    summarize,
 };
+use crate::hint::{Reason, madiao_reason};
 use crate::madiao::heuristic;
 use crate::madiao::know::Knowledge;
 use crate::madiao::pimc::{
@@ -76,7 +79,10 @@ pub fn analyse_madiao_hand(
                     }
                     _ => madiao_play(&st, action, decision_seed(seed, decisions.len()), budget),
                 };
-                decisions.push(Decision { trick, played: action.to_string(), verdict });
+                let view = st.view(seat);
+                let position = Some(madiao_position(&view));
+                let why = madiao_why(&view, &st.legal_actions(), action, &verdict);
+                decisions.push(Decision { trick, played: action.to_string(), verdict, position, why });
                 progress(Progress { done: decisions.len(), total });
             }
             if st.apply(action).is_err() {
@@ -84,7 +90,8 @@ pub fn analyse_madiao_hand(
             }
         }
     }
-    let summary = summarize(&decisions);
+    let mut summary = summarize(&decisions, Unit::Stakes);
+    summary.result = finished.is_over().then(|| r4(finished.payoffs()[seat].to_f64()));
     Analysis {
         game: GameKind::Madiao,
         hand: 0,
@@ -98,8 +105,87 @@ pub fn analyse_madiao_hand(
     }
 }
 
+/// What a Madiao seat saw at a decision (its view): its hand, the trick so far, the cards seen
+/// played, the voids shown and the upcard.
+fn madiao_position(view: &madiao::View) -> Position {
+    let tracker = madiao::Tracker::from_view(view);
+    let current = view.tricks.last().filter(|t| t.winner.is_none());
+    let trick = current.map_or(Vec::new(), |t| {
+        t.plays
+            .iter()
+            .map(|p| TrickPlay {
+                seat: p.seat,
+                cards: p.card.filter(|_| p.face_up).map(|c| vec![c.to_string()]).unwrap_or_default(),
+                face_down: !p.face_up,
+            })
+            .collect()
+    });
+    let played = view
+        .tricks
+        .iter()
+        .flat_map(|t| t.plays.iter())
+        .filter(|p| p.face_up)
+        .filter_map(|p| p.card.map(|c| c.to_string()))
+        .collect();
+    Position {
+        hand: view.hand.iter().map(|c| c.to_string()).collect(),
+        trick,
+        played,
+        voids: tracker.voids.iter().map(|v| VoidShown { seat: v.seat, suit: v.suit.to_string() }).collect(),
+        upcard: Some(view.upcard.to_string()),
+        trump: None,
+    }
+}
+
+/// The reasons of a Madiao decision: the hints' reason for the best move ([`madiao_reason`]), and
+/// when the move made cost something, its reason with what it cost against the best.
+fn madiao_why(
+    view: &madiao::View,
+    legal: &[madiao::Action],
+    action: madiao::Action,
+    verdict: &Verdict,
+) -> Option<Why> {
+    let Verdict::Searched(x) = verdict else { return None };
+    let bot = legal.iter().copied().find(|a| a.to_string() == x.bot)?;
+    let best = madiao_reason(view, bot);
+    let played = (x.cost > 0.0 && bot != action).then(|| {
+        let r = madiao_reason(view, action);
+        Reason {
+            kind: r.kind,
+            en: format!(
+                "{}; but it is worth {:.2} stakes less on average than {} ({:+.2} against {:+.2})",
+                r.en,
+                x.cost,
+                crate::madiao::hint::action_en(bot),
+                x.played_value,
+                x.bot_value
+            ),
+            zh: format!(
+                "{}；但平均比{}少得{:.2}注（{:+.2}对{:+.2}）",
+                r.zh,
+                crate::madiao::hint::action_zh(bot),
+                x.cost,
+                x.played_value,
+                x.bot_value
+            ),
+        }
+    });
+    Some(Why { best, played })
+}
+
+/// The verdict on one Madiao decision: `action`, made by the seat to move in `st`, searched as
+/// the analysis searches its decisions (a fresh `pimc` seeded `seed`, the budget `budget`; a
+/// redeal choice or a play). The analysis of a hand gives its `i`-th decision this verdict with
+/// the seed [`crate::analysis::decision_seed`]`(seed, i)`.
+pub fn madiao_decision(st: &madiao::State, action: madiao::Action, seed: u64, budget: Budget) -> Verdict {
+    match action {
+        madiao::Action::Redeal(_) => madiao_redeal(st, action, seed, budget),
+        _ => madiao_play(st, action, seed, budget),
+    }
+}
+
 /// A face-up card that is not a lead or a capture (a face-up discard): its card.
-fn madiao_discard(pos: &MPos, action: madiao::Action) -> Option<u8> {
+pub(crate) fn madiao_discard(pos: &MPos, action: madiao::Action) -> Option<u8> {
     match action {
         madiao::Action::Play(c) if pos.pos > 0 && pos.captures() & (1u64 << c.number()) == 0 => {
             Some(c.number())
@@ -112,7 +198,7 @@ fn madiao_discard(pos: &MPos, action: madiao::Action) -> Option<u8> {
 /// leaves the hand as a slough would, the discard's penalty is owed, and the card counts as
 /// played face up for the stock check. Exact when `exact`, else a rollout hands over to the
 /// solver as `pimc`'s do.
-fn madiao_discard_value(
+pub(crate) fn madiao_discard_value(
     solver: &mut MSolver,
     ctx: &Ctx,
     pos: &MPos,

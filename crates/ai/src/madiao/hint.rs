@@ -221,6 +221,26 @@ pub fn madiao_reason(view: &madiao::View, action: madiao::Action) -> Reason {
     }
 }
 
+/// A Madiao action in English words with the cards' names (`play 9 myriads 九萬`, `slough 3 cash
+/// 三文`, `force a redeal`, `decline a redeal`), for the analysis's reasons.
+pub(crate) fn action_en(action: madiao::Action) -> String {
+    match action {
+        madiao::Action::Play(c) => format!("play {}", md_en(c)),
+        madiao::Action::Slough(c) => format!("slough {}", md_en(c)),
+        other => other.to_string(),
+    }
+}
+
+/// A Madiao action in Chinese words (出九万, 灭三文, 要求重发, 不重发), for the analysis's reasons.
+pub(crate) fn action_zh(action: madiao::Action) -> String {
+    match action {
+        madiao::Action::Play(c) => format!("出{}", md_zh(c)),
+        madiao::Action::Slough(c) => format!("灭{}", md_zh(c)),
+        madiao::Action::Redeal(true) => "要求重发".into(),
+        madiao::Action::Redeal(false) => "不重发".into(),
+    }
+}
+
 /// The hint for the seat to move in a Madiao view: the choice of [`HINT_BOT`] among `legal`
 /// (seeded, with `budget`) and its reason. `None` when `legal` is empty.
 pub fn madiao_hint(

@@ -2,9 +2,11 @@
 
 pub mod analysis;
 pub mod expert;
+pub mod features;
 pub mod heuristic;
 pub mod hint;
 pub mod know;
+pub mod learned;
 pub mod pimc;
 pub mod pos;
 pub mod solver;
@@ -14,7 +16,7 @@ use crate::{Bot, Budget, Madiao, Oracle, Registry, UnknownBot};
 
 impl Registry for Madiao {
     fn bot_names() -> &'static [&'static str] {
-        &["random", "heuristic", "pimc", "expert", "pimc-coalition", "pimc-mixed"]
+        &["random", "heuristic", "pimc", "expert", "pimc-coalition", "pimc-mixed", "learned"]
     }
 
     fn bot(name: &str, seed: u64, budget: Budget) -> Result<Box<dyn Bot<Madiao>>, UnknownBot> {
@@ -23,6 +25,7 @@ impl Registry for Madiao {
             "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
             "pimc" => Ok(Box::new(pimc::PimcBot::new("pimc", seed, budget, pimc::PlayerObjective::Own))),
             "expert" => Ok(Box::new(expert::ExpertBot::new(seed, budget))),
+            "learned" => Ok(Box::new(learned::LearnedBot::new())),
             "pimc-coalition" => Ok(Box::new(pimc::PimcBot::new(
                 "pimc-coalition",
                 seed,

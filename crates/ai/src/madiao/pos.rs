@@ -503,7 +503,7 @@ pub fn discard_penalties(banker: u8, discarders: impl IntoIterator<Item = u8>) -
 /// The context and position of an engine state in play or of a played hand once over (every
 /// card known: for the `cheater` and for tests). `None` before play and for unplayed hands.
 pub fn from_state(st: &State) -> Option<(Ctx, Pos)> {
-    let played = st.outcome() == Some(cards::record::MadiaoOutcome::Played);
+    let played = st.outcome() == Some(::madiao::record::MadiaoOutcome::Played);
     if st.phase() != Phase::Play && !played {
         return None;
     }

@@ -2,9 +2,9 @@
 #![allow(dead_code)]
 
 use cards::Seat;
-use cards::record::DabaifenAction;
+use dabaifen::record::DabaifenAction;
 use dabaifen::record::apply_recorded;
-use dabaifen::{Action, Card, Cards, DealSetup, Phase, Rank, State, Suit, Trump, Variants};
+use dabaifen::{Action, Card, Cards, HandSetup, Phase, Rank, State, Suit, Trump, Variants};
 
 pub fn seat(n: u8) -> Seat {
     Seat::new(n).unwrap()
@@ -41,8 +41,8 @@ pub fn deck(first_drawer: u8, hands: [&str; 4], kitty: &str) -> [Card; 54] {
 }
 
 /// A setup for a deal that is not the first, with the first drawer = the starter.
-pub fn setup(starter: u8, ranks: [char; 2], hands: [&str; 4], kitty: &str) -> DealSetup {
-    DealSetup {
+pub fn setup(starter: u8, ranks: [char; 2], hands: [&str; 4], kitty: &str) -> HandSetup {
+    HandSetup {
         deck: deck(starter, hands, kitty),
         starter: seat(starter),
         first_deal: false,
@@ -62,11 +62,12 @@ pub fn pass_draw(st: &mut State) {
 /// Declares through the record semantics (passing earlier polls).
 pub fn declare(st: &mut State, seat: u8, code: &str, drawn: u8) -> Result<(), String> {
     apply_recorded(st, &DabaifenAction::Declare { seat: Seat::new(seat).unwrap(), card: code.into(), drawn })
+        .map_err(|e| e.to_string())
 }
 
 /// A deal in the play phase: `declarer` shows `card` after the whole draw, nobody annuls, and the
 /// starter buries the kitty as dealt, so each seat plays the twelve cards written for it.
-pub fn playing(setup: &DealSetup, declarer: u8, code: &str) -> State {
+pub fn playing(setup: &HandSetup, declarer: u8, code: &str) -> State {
     let mut st = State::new(setup).unwrap();
     declare(&mut st, declarer, code, 48).unwrap();
     while st.phase() == Phase::Annulling {

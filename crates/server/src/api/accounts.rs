@@ -30,7 +30,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{delete, get, post};
 use cards::record::GameKind;
-use table::protocol::{
+use wire::{
     AccountInfo, AccountTable, AccountTables, ApiCode, DeleteAccount, NewAccount, NewPassword, SessionReply,
     SignIn, SignedOut,
 };
@@ -339,12 +339,12 @@ async fn hashing<T: Send + 'static>(
     app: &App,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    app.accounts.hashing.run(f).await.map_err(ApiError::internal)
+    app.accounts.hashing.run(f).await.map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// Hashes `password` in its turn.
 async fn hash_in_turn(app: &App, password: String) -> Result<String, ApiError> {
-    hashing(app, move || hash_password(&password)).await?.map_err(ApiError::internal)
+    hashing(app, move || hash_password(&password)).await?.map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// Checks `password` against `hash` in its turn; without a hash (an unknown username), against

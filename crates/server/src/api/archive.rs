@@ -19,8 +19,8 @@ use axum::routing::get;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use table::archive::{ARCHIVE_PAGE, ARCHIVE_PAGE_MAX, ArchiveCursor, ArchivePage, month_range};
-use table::protocol::ApiCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use wire::ApiCode;
 
 use crate::App;
 use crate::api::error::ApiError;

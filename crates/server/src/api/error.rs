@@ -6,8 +6,8 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
-use table::protocol::{ApiCode, ApiErrorBody, ApiErrorDetail, Refusal};
 use table::text::{TextKind, check_text};
+use wire::{ApiCode, ApiErrorBody, ApiErrorDetail, ApiReason, Refusal};
 
 /// An API error: a status, a code and a message (and, for a limit, the seconds to wait, sent as
 /// `Retry-After`).
@@ -16,19 +16,20 @@ pub struct ApiError {
     status: StatusCode,
     code: ApiCode,
     message: String,
+    reason: Option<ApiReason>,
     retry_after: Option<u64>,
 }
 
 impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> ApiError {
         let status = StatusCode::from_u16(r.status()).unwrap_or(StatusCode::BAD_REQUEST);
-        ApiError { status, code: r.api_code(), message: r.message, retry_after: None }
+        ApiError { status, code: r.api_code(), message: r.message, reason: None, retry_after: None }
     }
 }
 
 impl ApiError {
     pub(crate) fn new(status: StatusCode, code: ApiCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, code, message: message.into(), retry_after: None }
+        ApiError { status, code, message: message.into(), reason: None, retry_after: None }
     }
 
     /// `429 rate_limited`: `message`, and `Retry-After` the whole seconds of `wait` (at least 1).
@@ -38,8 +39,15 @@ impl ApiError {
             status: StatusCode::TOO_MANY_REQUESTS,
             code: ApiCode::RateLimited,
             message: message.into(),
+            reason: None,
             retry_after: Some(secs),
         }
+    }
+
+    /// The error with the `reason` that tells which of its code's refusals it is.
+    pub(crate) fn because(mut self, reason: ApiReason) -> ApiError {
+        self.reason = Some(reason);
+        self
     }
 
     pub(crate) fn bad(message: impl Into<String>) -> ApiError {
@@ -53,7 +61,9 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ApiErrorBody { error: ApiErrorDetail { code: self.code, message: self.message } };
+        let body = ApiErrorBody {
+            error: ApiErrorDetail { code: self.code, message: self.message, reason: self.reason },
+        };
         let mut res = (self.status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after {
             res.headers_mut().insert(header::RETRY_AFTER, secs.into());

@@ -13,7 +13,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use table::protocol::ApiCode;
+use wire::ApiCode;
 
 use crate::App;
 use crate::api::ApiError;

@@ -44,25 +44,45 @@ pub fn kept_bytes() -> usize {
     BLOCKS.with(|b| b.borrow().len() * Block::SIZE)
 }
 
+/// Why a password could not be hashed.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    /// No random salt could be had from the system.
+    #[error("{0}")]
+    Random(getrandom::Error),
+    /// The hash could not be made.
+    #[error("{0}")]
+    Argon(argon2::Error),
+    /// The hash could not be written in the PHC string format.
+    #[error("{0}")]
+    Format(argon2::password_hash::Error),
+    /// The hashing threads could not be started.
+    #[error("the hashing threads cannot start: {0}")]
+    Threads(std::io::Error),
+    /// The hashing thread failed (its work panicked).
+    #[error("hashing failed")]
+    Failed,
+}
+
 /// `password`'s argon2id hash (the `argon2` crate's default parameters) in the PHC string
 /// format, with a new random salt, made in this thread's kept memory.
-pub fn hash_password(password: &str) -> Result<String, String> {
+pub fn hash_password(password: &str) -> Result<String, HashError> {
     let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| e.to_string())?;
+    getrandom::fill(&mut salt).map_err(HashError::Random)?;
     let params = Params::default();
     let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
     let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
     with_blocks(params.block_count(), |blocks| {
         argon.hash_password_into_with_memory(password.as_bytes(), &salt, &mut out, blocks)
     })
-    .map_err(|e| e.to_string())?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+    .map_err(HashError::Argon)?;
+    let salt = SaltString::encode_b64(&salt).map_err(HashError::Format)?;
     let hash = PasswordHash {
         algorithm: Algorithm::Argon2id.ident(),
         version: Some(Version::V0x13.into()),
-        params: ParamsString::try_from(&params).map_err(|e| e.to_string())?,
+        params: ParamsString::try_from(&params).map_err(HashError::Format)?,
         salt: Some(salt.as_salt()),
-        hash: Some(Output::new(&out).map_err(|e| e.to_string())?),
+        hash: Some(Output::new(&out).map_err(HashError::Format)?),
     };
     Ok(hash.to_string())
 }
@@ -109,22 +129,24 @@ impl Hasher {
 
     /// Runs `f` (a hash or a check) on a hashing thread in its turn (first come, first
     /// served); an error if the threads cannot be started or `f` failed.
-    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, HashError> {
         let pool = {
             let mut p = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
             match &*p {
                 Some(pool) => pool.clone(),
                 None => {
                     let pool = Arc::new(
-                        FairPool::new("yezi-hash", self.threads, || {})
-                            .map_err(|e| format!("the hashing threads cannot start: {e}"))?,
+                        FairPool::new("yezi-hash", self.threads, || {}).map_err(HashError::Threads)?,
                     );
                     *p = Some(pool.clone());
                     pool
                 }
             }
         };
-        pool.run((), (), f).await.ok_or_else(|| "hashing failed".to_string())
+        pool.run((), (), f).await.ok_or(HashError::Failed)
     }
 }
 

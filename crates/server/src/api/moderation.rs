@@ -17,9 +17,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post, put};
-use serde::{Deserialize, Serialize};
-use table::protocol::ApiCode;
 use table::text::{TextKind, check_text};
+use wire::{
+    ApiCode, Because, ErrorCode, GameLine, LiftedReply, Listed, LogReply, LogView, MyLists, NewReport,
+    NewSanction, PlayerGames, RelationReply, RemoveChat, RemovedLine, RemovedReply, ReportMade, ReportView,
+    ReportsReply, SanctionView, SanctionsReply,
+};
 
 use super::error::{ApiError, ApiResult, bearer, body, ok_json, query_number};
 use crate::App;
@@ -128,24 +131,6 @@ async fn account_guest(app: &App, headers: &HeaderMap) -> Result<crate::store::G
     Ok(g)
 }
 
-/// A player in a list.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct Listed {
-    /// The guest id.
-    pub id: String,
-    /// The name shown.
-    pub name: String,
-}
-
-/// `GET /api/me/moderation`'s answer.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct MyLists {
-    /// The players whose chat lines are hidden to this one.
-    pub muted: Vec<Listed>,
-    /// The players who never sit at a table with this one.
-    pub blocked: Vec<Listed>,
-}
-
 async fn listed(app: &App, relation: Relation, guest: &str) -> Result<Vec<Listed>, ApiError> {
     let ids = app.store.relations(relation, guest).await.map_err(internal)?;
     let mut out = Vec::with_capacity(ids.len());
@@ -183,10 +168,11 @@ async fn set_relation(
         return Err(ApiError::new(StatusCode::NOT_FOUND, ApiCode::NoPlayer, format!("no player {shown:?}")));
     };
     let changed = app.store.set_relation(relation, &g.id, &other.id, on, now_ms()).await.map_err(internal)?;
-    ok_json(
-        StatusCode::OK,
-        serde_json::json!({ "id": other.id, "name": other.name, verb: on, "changed": changed }),
-    )
+    let (mute, block) = match relation {
+        Relation::Mute => (Some(on), None),
+        Relation::Block => (None, Some(on)),
+    };
+    ok_json(StatusCode::OK, RelationReply { id: other.id, name: other.name, mute, block, changed })
 }
 
 async fn mute(State(app): State<Arc<App>>, Path(guest): Path<String>, headers: HeaderMap) -> ApiResult {
@@ -203,22 +189,6 @@ async fn block(State(app): State<Arc<App>>, Path(guest): Path<String>, headers: 
 
 async fn unblock(State(app): State<Arc<App>>, Path(guest): Path<String>, headers: HeaderMap) -> ApiResult {
     set_relation(&app, &headers, Relation::Block, &guest, false).await
-}
-
-/// `POST /api/reports`'s body.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct NewReport {
-    /// The guest id of the player reported.
-    player: String,
-    /// With `chat`: the table the line was said at.
-    #[serde(default)]
-    table: Option<String>,
-    /// The number (`seq`) of the chat line reported.
-    #[serde(default)]
-    chat: Option<u64>,
-    /// Why.
-    reason: String,
 }
 
 async fn report(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
@@ -273,7 +243,7 @@ async fn report(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -
         created_ms: now,
     };
     app.store.add_report(&row).await.map_err(internal)?;
-    ok_json(StatusCode::CREATED, serde_json::json!({ "id": id }))
+    ok_json(StatusCode::CREATED, ReportMade { id })
 }
 
 // The checks the rest of the server makes.
@@ -318,11 +288,7 @@ pub async fn refuse_banned(app: &App, guest: Option<&str>, ip: Option<IpAddr>) -
 }
 
 /// Why `guest` (at `ip`) may not chat now, if he may not: a ban, or a chat mute.
-pub async fn chat_refusal(
-    app: &App,
-    guest: &str,
-    ip: Option<IpAddr>,
-) -> Option<(table::protocol::ErrorCode, String)> {
+pub async fn chat_refusal(app: &App, guest: &str, ip: Option<IpAddr>) -> Option<(ErrorCode, String)> {
     let mut subjects = vec![guest.to_string()];
     if let Some(ip) = ip {
         subjects.push(ip.to_string());
@@ -330,8 +296,8 @@ pub async fn chat_refusal(
     let found = app.store.sanctions_on(&subjects, now_ms()).await.ok()?;
     let s = found.iter().find(|s| s.kind != SanctionKind::MuteChat).or(found.first())?;
     Some(match s.kind {
-        SanctionKind::MuteChat => (table::protocol::ErrorCode::ChatMuted, s.refusal(now_ms())),
-        _ => (table::protocol::ErrorCode::Banned, ban_message(s)),
+        SanctionKind::MuteChat => (ErrorCode::ChatMuted, s.refusal(now_ms())),
+        _ => (ErrorCode::Banned, ban_message(s)),
     })
 }
 
@@ -468,21 +434,6 @@ pub async fn remove_chat(
     Ok(())
 }
 
-/// A game of a player, as the operator sees it.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct GameLine {
-    /// The table.
-    pub id: String,
-    /// `madiao` or `dabaifen`.
-    pub game: String,
-    /// Where the table is in its life (`waiting`, `playing`, `finished`, `closed`).
-    pub status: String,
-    /// When it was created, milliseconds since the Unix epoch.
-    pub created_ms: i64,
-    /// The seats: a person's name and guest id, a bot's name, or empty.
-    pub seats: Vec<String>,
-}
-
 /// The latest `limit` tables of a player (a username or guest id), newest first.
 pub async fn recent_games(
     store: &dyn Store,
@@ -541,29 +492,6 @@ fn operator(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// A report as the operator sees it.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct ReportView {
-    /// The report.
-    pub id: String,
-    /// When, milliseconds since the Unix epoch.
-    pub created_ms: i64,
-    /// The guest who reports.
-    pub reporter: String,
-    /// The guest reported.
-    pub player: String,
-    /// The reported player's name now.
-    pub player_name: Option<String>,
-    /// The table of the line reported.
-    pub table: Option<String>,
-    /// The line's number.
-    pub chat: Option<u64>,
-    /// The line's text when reported.
-    pub chat_text: Option<String>,
-    /// Why.
-    pub reason: String,
-}
-
 /// The reports as the operator sees them, newest first.
 pub async fn report_views(store: &dyn Store, limit: u32) -> Result<Vec<ReportView>, ModError> {
     let rows = store.reports(limit).await?;
@@ -585,29 +513,6 @@ pub async fn report_views(store: &dyn Store, limit: u32) -> Result<Vec<ReportVie
     Ok(out)
 }
 
-/// A sanction as JSON.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct SanctionView {
-    /// The sanction.
-    pub id: String,
-    /// `mute_chat`, `ban_account` or `ban_address`.
-    pub kind: String,
-    /// The guest id or the address.
-    pub subject: String,
-    /// When it was given.
-    pub created_ms: i64,
-    /// When it ends.
-    pub until_ms: i64,
-    /// When it was lifted.
-    pub lifted_ms: Option<i64>,
-    /// Whether it holds now.
-    pub in_force: bool,
-    /// Why.
-    pub reason: String,
-    /// The operator.
-    pub by: String,
-}
-
 impl From<SanctionRow> for SanctionView {
     fn from(s: SanctionRow) -> SanctionView {
         SanctionView {
@@ -622,23 +527,6 @@ impl From<SanctionRow> for SanctionView {
             by: s.by,
         }
     }
-}
-
-/// A line of the log as JSON.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct LogView {
-    /// The line.
-    pub id: String,
-    /// When.
-    pub at_ms: i64,
-    /// The operator.
-    pub by: String,
-    /// What was done.
-    pub action: String,
-    /// To whom or what.
-    pub subject: String,
-    /// Why.
-    pub reason: String,
 }
 
 impl From<LogRow> for LogView {
@@ -658,7 +546,7 @@ async fn admin_reports(
 ) -> ApiResult {
     operator(&app, &headers)?;
     let reports = report_views(&*app.store, limit_of(&q)?).await?;
-    ok_json(StatusCode::OK, serde_json::json!({ "reports": reports }))
+    ok_json(StatusCode::OK, ReportsReply { reports })
 }
 
 async fn admin_sanctions(
@@ -669,7 +557,7 @@ async fn admin_sanctions(
     operator(&app, &headers)?;
     let rows = app.store.sanctions(limit_of(&q)?).await.map_err(internal)?;
     let sanctions: Vec<SanctionView> = rows.into_iter().map(SanctionView::from).collect();
-    ok_json(StatusCode::OK, serde_json::json!({ "sanctions": sanctions }))
+    ok_json(StatusCode::OK, SanctionsReply { sanctions })
 }
 
 async fn admin_log(
@@ -680,23 +568,7 @@ async fn admin_log(
     operator(&app, &headers)?;
     let rows = app.store.moderation_log(limit_of(&q)?).await.map_err(internal)?;
     let log: Vec<LogView> = rows.into_iter().map(LogView::from).collect();
-    ok_json(StatusCode::OK, serde_json::json!({ "log": log }))
-}
-
-/// `POST /api/admin/sanctions`'s body.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct NewSanction {
-    /// `mute_chat`, `ban_account` or `ban_address`.
-    kind: String,
-    /// The username or guest id (`mute_chat`, `ban_account`), or the address (`ban_address`).
-    target: String,
-    /// For how long.
-    minutes: u64,
-    /// Why.
-    reason: String,
-    /// The operator's name.
-    by: String,
+    ok_json(StatusCode::OK, LogReply { log })
 }
 
 async fn admin_sanction(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
@@ -712,14 +584,6 @@ async fn admin_sanction(State(app): State<Arc<App>>, headers: HeaderMap, bytes: 
     ok_json(StatusCode::CREATED, SanctionView::from(row))
 }
 
-/// The body of an action that only needs its reason and operator.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct Because {
-    reason: String,
-    by: String,
-}
-
 async fn admin_lift(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -729,17 +593,7 @@ async fn admin_lift(
     operator(&app, &headers)?;
     let req: Because = body(&bytes)?;
     lift(&*app.store, &id, &req.reason, &req.by).await?;
-    ok_json(StatusCode::OK, serde_json::json!({ "lifted": id }))
-}
-
-/// `POST /api/admin/chat/remove`'s body.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct RemoveChat {
-    table: String,
-    chat: u64,
-    reason: String,
-    by: String,
+    ok_json(StatusCode::OK, LiftedReply { lifted: id })
 }
 
 async fn admin_remove_chat(State(app): State<Arc<App>>, headers: HeaderMap, bytes: Bytes) -> ApiResult {
@@ -748,7 +602,7 @@ async fn admin_remove_chat(State(app): State<Arc<App>>, headers: HeaderMap, byte
     remove_chat(&*app.store, &req.table, req.chat, &req.reason, &req.by).await?;
     // A table running on this node drops the line at once and tells its connections.
     app.tables.remove_chat(&req.table, req.chat).await;
-    ok_json(StatusCode::OK, serde_json::json!({ "removed": { "table": req.table, "chat": req.chat } }))
+    ok_json(StatusCode::OK, RemovedReply { removed: RemovedLine { table: req.table, chat: req.chat } })
 }
 
 async fn admin_games(
@@ -760,5 +614,5 @@ async fn admin_games(
     operator(&app, &headers)?;
     let limit = query_number(&q, "limit")?.unwrap_or(20).clamp(1, 100);
     let (name, games) = recent_games(&*app.store, &player, limit).await?;
-    ok_json(StatusCode::OK, serde_json::json!({ "name": name, "games": games }))
+    ok_json(StatusCode::OK, PlayerGames { name, games })
 }

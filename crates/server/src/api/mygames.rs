@@ -12,8 +12,9 @@ use cards::Seat;
 use cards::record::GameKind;
 use table::history::{MyGame, MyGames, Outcome};
 use table::log::SeatRow;
-use table::protocol::MatchSummary;
 use table::settings::TableSettings;
+use table::standings::MatchStandings;
+use wire::MatchSummary;
 
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, ok_json, query_number};
@@ -133,6 +134,7 @@ pub async fn my_games(
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
     let mut games = Vec::new();
+    let mut kept_rows = Vec::new();
     for t in rows {
         if t.status != TableStatus::Finished {
             continue;
@@ -180,6 +182,7 @@ pub async fn my_games(
             .as_ref()
             .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
             .unwrap_or_default();
+        kept_rows.push(t.clone());
         games.push(MyGame {
             replay: format!("/replay/{}", t.id),
             id: t.id,
@@ -191,11 +194,17 @@ pub async fn my_games(
             score,
             rated,
             created_ms: t.created_ms,
+            accuracy: None,
         });
     }
     let total = u32::try_from(games.len()).unwrap_or(u32::MAX);
     let end = offset.saturating_add(limit).min(total);
-    let page: Vec<MyGame> = games.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let mut page: Vec<MyGame> = games.into_iter().skip(offset as usize).take(limit as usize).collect();
+    // The accuracy of the page's games only: from their stored analyses (a game whose record
+    // cannot be read shows none rather than failing the list).
+    for (game, row) in page.iter_mut().zip(kept_rows.iter().skip(offset as usize)) {
+        game.accuracy = crate::analysis::match_accuracy(&app, row, game.seat).await.ok();
+    }
     let next = (end < total).then_some(end);
     ok_json(StatusCode::OK, MyGames { games: page, total, offset, limit, next })
 }

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::App;
 use crate::api::error::{ApiError, ApiResult, bearer, ok_json};
 use crate::store::{SeatRow, TableRow, TableStatus};
-use table::protocol::ApiCode;
+use wire::{ApiCode, ShareReply};
 
 /// The share route.
 pub fn routes() -> Router<Arc<App>> {
@@ -106,16 +106,18 @@ async fn share(State(app): State<Arc<App>>, Path(id): Path<String>, headers: Hea
         return Err(hidden(&id));
     }
     let token = share_token(&row);
+    let finished = row.status == TableStatus::Finished;
+    let private = is_private(&row);
     ok_json(
         StatusCode::OK,
-        serde_json::json!({
-            "table": row.id,
-            "private": is_private(&row),
-            "token": token,
-            "finished": row.status == TableStatus::Finished,
-            "replay": format!("/replay/{}?share={token}", row.id),
-            "record": format!("/api/records/{}?share={token}", row.id),
-        }),
+        ShareReply {
+            replay: format!("/replay/{}?share={token}", row.id),
+            record: format!("/api/records/{}?share={token}", row.id),
+            table: row.id,
+            private,
+            token,
+            finished,
+        },
     )
 }
 

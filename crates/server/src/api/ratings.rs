@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use cards::record::GameKind;
 use table::log::SeatRow;
-use table::protocol::{
+use wire::{
     ApiCode, GameRating, LEADERBOARD_PAGE_MAX, LeaderboardEntry, LeaderboardReply, PROFILE_HISTORY,
     PROFILE_RECENT, PlayerProfile, RatedResult, RatingChange, TableRatings,
 };
@@ -25,12 +25,12 @@ use crate::tables::has_account;
 pub(crate) async fn check_rated(
     app: &App,
     host: &str,
-    seats: Option<&[table::protocol::SeatChoice]>,
+    seats: Option<&[wire::SeatChoice]>,
 ) -> Result<(), ApiError> {
     if !has_account(app.store.as_ref(), host).await.map_err(internal)? {
         return Err(account_required().into());
     }
-    use table::protocol::SeatChoice;
+    use wire::SeatChoice;
     if let Some(seats) = seats
         && !seats.iter().any(|s| matches!(s, SeatChoice::Me | SeatChoice::Open))
     {

@@ -12,7 +12,6 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use cards::record::GameKind;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::App;
@@ -24,12 +23,12 @@ use crate::listen::Peer;
 use crate::replay;
 use crate::store::{GuestRow, SeatRow, TableStatus};
 use crate::tables::{self, CreateError};
-use table::protocol::{
-    ApiCode, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest, NewGuestReply,
-    NewTable, NewTableReply, Refusal, SeatChoice, StatsReply, TableStub,
-};
 use table::settings::{GRACE_MAX, TableSettings};
 use table::text::TextKind;
+use wire::{
+    ApiCode, ExternalBotCounts, GameInfo, GamesReply, GuestInfo, LobbyReply, NewGuest, NewGuestReply,
+    NewTable, NewTableReply, Refusal, ReplayQuery, SeatChoice, ShareQuery, StatsReply, TableStub,
+};
 
 /// The API's routes.
 pub fn routes() -> Router<Arc<App>> {
@@ -109,8 +108,16 @@ async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult {
 /// seat 0's views and lessons; `table::tutorial`). The same for everyone: made once, then kept.
 async fn tutorial(Path(game): Path<String>) -> Result<Response, ApiError> {
     use std::sync::OnceLock;
-    static MADIAO: OnceLock<Result<String, String>> = OnceLock::new();
-    static DABAIFEN: OnceLock<Result<String, String>> = OnceLock::new();
+    /// Why the tutorial cannot be given (kept with the answer: it would fail the same again).
+    #[derive(Debug, thiserror::Error)]
+    enum TutorialFailure {
+        #[error(transparent)]
+        Tutorial(#[from] table::tutorial::TutorialError),
+        #[error(transparent)]
+        Json(#[from] serde_json::Error),
+    }
+    static MADIAO: OnceLock<Result<String, TutorialFailure>> = OnceLock::new();
+    static DABAIFEN: OnceLock<Result<String, TutorialFailure>> = OnceLock::new();
     let (kind, cell) = match game.as_str() {
         "madiao" => (GameKind::Madiao, &MADIAO),
         "dabaifen" => (GameKind::Dabaifen, &DABAIFEN),
@@ -123,14 +130,10 @@ async fn tutorial(Path(game): Path<String>) -> Result<Response, ApiError> {
             ));
         }
     };
-    let json = cell.get_or_init(|| {
-        table::tutorial::tutorial(kind)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::to_string(&t).map_err(|e| e.to_string()))
-    });
+    let json = cell.get_or_init(|| Ok(serde_json::to_string(&table::tutorial::tutorial(kind)?)?));
     match json {
         Ok(j) => Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], j.clone()).into_response()),
-        Err(e) => Err(ApiError::internal(e.clone())),
+        Err(e) => Err(ApiError::internal(e.to_string())),
     }
 }
 
@@ -176,14 +179,11 @@ async fn lobby(
 ) -> ApiResult {
     let offset = query_number(&q, "offset")?.unwrap_or(0);
     let limit = query_number(&q, "limit")?.unwrap_or(LOBBY_PAGE);
-    if !(1..=table::protocol::LOBBY_PAGE_MAX).contains(&limit) {
-        return Err(ApiError::bad(format!(
-            "limit must be 1 to {}, not {limit}",
-            table::protocol::LOBBY_PAGE_MAX
-        )));
+    if !(1..=wire::LOBBY_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!("limit must be 1 to {}, not {limit}", wire::LOBBY_PAGE_MAX)));
     }
     // This node's tables, and those of the other nodes as they last stored them.
-    let mut list: Vec<table::protocol::TableSummary> = crate::tables::all_summaries(&app.tables)
+    let mut list: Vec<wire::TableSummary> = crate::tables::all_summaries(&app.tables)
         .await
         .into_iter()
         .filter(|s| !s.private && !s.status.is_over())
@@ -289,6 +289,8 @@ async fn create_table(
         bank_seconds,
         zero_cash: req.zero_cash,
         rated: req.rated,
+        board: None,
+        no_aids: false,
     };
     let variants = tables::check_settings(&settings).map_err(|e| ApiError::from(Refusal::from(e)))?;
     check_length(&variants)?;
@@ -370,12 +372,6 @@ async fn table_info(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
     }
 }
 
-/// `share=TOKEN`: a private game's share token ([`crate::api::privacy`]).
-#[derive(Deserialize)]
-struct ShareQuery {
-    share: Option<String>,
-}
-
 async fn record_of(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -405,14 +401,6 @@ fn closed_error() -> ApiError {
         ApiCode::Closed,
         "the host closed this table before its match ended: it has no record and no replay",
     )
-}
-
-/// `GET /api/replays/{id}`'s query: `hand=K` asks for hand K's steps instead of the outline.
-#[derive(Deserialize)]
-struct ReplayQuery {
-    hand: Option<String>,
-    /// A private game's share token.
-    share: Option<String>,
 }
 
 /// The replay kept under `id`, or for a finished table one prepared from its record now.

@@ -29,6 +29,12 @@ pub enum BusError {
 /// A message heard on a channel: the channel's name and the text.
 pub type Heard = (String, String);
 
+/// Not a channel: what a bus gives its receiver (with an empty text) when it has connected again
+/// after losing its connection and hears its channels again. Whatever was sent to this node
+/// meanwhile, or was on its way when the connection broke, is lost without its sender knowing
+/// (Redis counted the subscriber that was about to go away).
+pub const RECONNECTED: &str = "";
+
 /// A bus: publish to a channel, subscribe to channels (what they carry arrives on the receiver
 /// given when the bus was opened).
 #[async_trait]
@@ -46,6 +52,18 @@ pub trait Bus: Send + Sync + 'static {
     async fn subscribe(&self, channel: &str, confirmed: bool) -> Result<(), BusError>;
     /// Stops hearing `channel`.
     async fn unsubscribe(&self, channel: &str) -> Result<(), BusError>;
+    /// Names this bus's connections after the node that uses them, so that other nodes can
+    /// ask [`Bus::hears`] about it.
+    async fn name(&self, _node: &str) -> Result<(), BusError> {
+        Ok(())
+    }
+    /// Whether `node`'s bus connection is up now, for a bus that cannot count who heard a
+    /// message (PostgreSQL): a node whose connection is gone (killed, its machine lost) hears
+    /// nothing, and waiting for its answer is in vain. `None` when the bus cannot tell, or need
+    /// not (Redis counts the subscribers of each message).
+    async fn hears(&self, _node: &str) -> Option<bool> {
+        None
+    }
 }
 
 /// Opens the bus a URL names (`redis://…`, `rediss://…`, or `postgres` for `LISTEN`/`NOTIFY` on
@@ -99,6 +117,7 @@ impl RedisBus {
         let (changes, mut changes_rx) = mpsc::unbounded_channel::<Change>();
         let wanted = channels.clone();
         tokio::spawn(async move {
+            let mut again = false;
             loop {
                 let pubsub = match client.get_async_pubsub().await {
                     Ok(p) => p,
@@ -117,6 +136,10 @@ impl RedisBus {
                 for ch in now {
                     ok &= sink.subscribe(&ch).await.is_ok();
                 }
+                if ok && again && heard_tx.send((RECONNECTED.to_string(), String::new())).is_err() {
+                    return;
+                }
+                again = true;
                 while ok {
                     tokio::select! {
                         m = stream.next() => match m {
@@ -212,6 +235,9 @@ const NOTIFY_PART: usize = 7_000;
 pub struct PgBus {
     notifier: mpsc::UnboundedSender<Notify>,
     listener: Arc<tokio::sync::Mutex<Option<tokio_postgres::Client>>>,
+    /// The `application_name` of the listening connection (`yezi-bus NODE`), set again when it
+    /// reconnects; [`Bus::hears`] looks for it among the database's sessions.
+    named: Arc<Mutex<Option<String>>>,
     channels: Arc<Mutex<HashSet<String>>>,
     next: std::sync::atomic::AtomicU64,
     prefix: String,
@@ -274,6 +300,15 @@ async fn notify_batch(
             .map_err(|_| BusError::Backend("PostgreSQL did not answer the bus's connection".into()))?
             .map_err(|e| BusError::Backend(crate::store::redact(&e.to_string())))?;
         tokio::spawn(conn);
+        // A transaction that notifies commits holding a lock every notifying transaction of the
+        // database takes, so that the queue of notifications keeps the commits' order; with
+        // durable commits it holds it through a flush of the log to disk, and the nodes'
+        // notifiers wait for each other's flushes. Notifications need no durability (nothing
+        // is stored): this connection's commits do not wait for the disk.
+        tokio::time::timeout(NOTIFY_WAIT, c.batch_execute("SET synchronous_commit = off"))
+            .await
+            .map_err(|_| BusError::Backend("PostgreSQL did not answer the bus's connection".into()))?
+            .map_err(|e| BusError::Backend(e.to_string()))?;
         *client = Some(c);
     }
     let Some(c) = client.as_ref() else { return Err(BusError::Backend("no connection".into())) };
@@ -307,9 +342,11 @@ impl PgBus {
         let listener = Arc::new(tokio::sync::Mutex::new(None));
         let (notify_tx, notify_rx) = mpsc::unbounded_channel();
         tokio::spawn(notifier(url.to_string(), notify_rx));
+        let named: Arc<Mutex<Option<String>>> = Arc::default();
         let bus = PgBus {
             notifier: notify_tx,
             listener: listener.clone(),
+            named: named.clone(),
             channels: channels.clone(),
             next: std::sync::atomic::AtomicU64::new(0),
             prefix: crate::ids::new_id("m").map_err(|e| BusError::Backend(e.to_string()))?,
@@ -330,12 +367,17 @@ impl PgBus {
                 }
                 match listen(&url, &heard_tx).await {
                     Ok(c) => {
+                        let name = named.lock().ok().and_then(|n| n.clone());
+                        if let Some(name) = name {
+                            let _ = c.batch_execute(&format!("SET application_name = '{name}'")).await;
+                        }
                         let now: Vec<String> =
                             channels.lock().map(|c| c.iter().cloned().collect()).unwrap_or_default();
                         for ch in now {
                             let _ = c.batch_execute(&format!("LISTEN {}", quoted(&ch))).await;
                         }
                         *l = Some(c);
+                        let _ = heard_tx.send((RECONNECTED.to_string(), String::new()));
                     }
                     Err(e) => tracing::error!(error = %e, "the PostgreSQL bus is unreachable"),
                 }
@@ -442,4 +484,39 @@ impl Bus for PgBus {
         }
         Ok(())
     }
+
+    /// The listening connection's `application_name` becomes `yezi-bus NODE`.
+    async fn name(&self, node: &str) -> Result<(), BusError> {
+        let name = listener_name(node);
+        if let Ok(mut n) = self.named.lock() {
+            *n = Some(name.clone());
+        }
+        let l = self.listener.lock().await;
+        if let Some(c) = l.as_ref() {
+            c.batch_execute(&format!("SET application_name = '{name}'"))
+                .await
+                .map_err(|e| BusError::Backend(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// Whether the database has a session named after `node`'s listening connection: when a
+    /// node dies, PostgreSQL ends its session as soon as its connection closes. `None` when the
+    /// database cannot be asked (no listening connection, or no answer in a tenth of a second).
+    async fn hears(&self, node: &str) -> Option<bool> {
+        let l = self.listener.lock().await;
+        let c = l.as_ref()?;
+        let name = listener_name(node);
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&name];
+        let asked = c.query_one("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", &params);
+        let row = tokio::time::timeout(Duration::from_millis(100), asked).await.ok()?.ok()?;
+        Some(row.get::<_, i64>(0) > 0)
+    }
+}
+
+/// The `application_name` of `node`'s listening connection (PostgreSQL keeps 63 bytes of it;
+/// node ids are far shorter, and only letters, digits and `-` are kept).
+fn listener_name(node: &str) -> String {
+    let node: String = node.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(50).collect();
+    format!("yezi-bus {node}")
 }

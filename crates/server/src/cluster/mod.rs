@@ -20,16 +20,15 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
 use table::machine::{ConnId, Request};
+use wire::TableMsg;
 
 use crate::store::{Epoch, Store, StoreError};
 
 pub mod bus;
 pub mod drain;
 
-/// Where a connection's outgoing messages go.
-pub type Out = mpsc::Sender<Utf8Bytes>;
+pub use crate::notices::Out;
 
 /// How many orphaned tables a node claims at once.
 pub const CLAIM_BATCH: u32 = 16;
@@ -87,7 +86,10 @@ pub struct Cluster {
     /// The bus, for a cluster member.
     bus: Mutex<Option<Arc<dyn bus::Bus>>>,
     /// Joins and watches sent to other nodes, waiting for their answer.
-    pending: Mutex<HashMap<ConnId, tokio::sync::oneshot::Sender<RemoteAnswer>>>,
+    pending: Mutex<HashMap<ConnId, Pending>>,
+    /// The tables a node has just begun to hear ([`BusMsg::Hearing`]), for the entries waiting
+    /// for them ([`Cluster::hearings`]).
+    hearing: tokio::sync::broadcast::Sender<String>,
     /// This node's connections at tables on other nodes.
     remote_at: Mutex<HashMap<ConnId, Remote>>,
     /// The current entry of each connection entering or at a table on another node.
@@ -116,6 +118,16 @@ pub struct Cluster {
     /// For tests: how far the node's monotonic clock is behind the real one (milliseconds), as
     /// for a machine whose clock stopped while it was suspended.
     clock_lag_ms: std::sync::atomic::AtomicU64,
+    /// For tests: how far the node's wall clock is behind the real one (milliseconds), as for a
+    /// machine whose clocks all stopped while it was suspended.
+    wall_lag_ms: std::sync::atomic::AtomicU64,
+    /// How much time the node found its own monotonic clock had missed, by the database's clock
+    /// (milliseconds; [`Cluster::db_clock_says`]): a pause during which its clocks stood still.
+    /// [`Cluster::now`] counts it, so that the terms of its leases end as by the database's
+    /// clock.
+    skipped_ms: std::sync::atomic::AtomicU64,
+    /// How many times the node found its clocks behind the database's.
+    pub clock_jumps: std::sync::atomic::AtomicU64,
     /// Tables this node stopped because it found, at a renewal of its leases (or when it claimed
     /// the table again in a newer epoch), that it no longer held their lease, or because it had
     /// not renewed their lease for so long that it may have run out ([`Term`]).
@@ -124,16 +136,28 @@ pub struct Cluster {
     pub(crate) draining: std::sync::atomic::AtomicBool,
     /// The cluster members this node heard from at its last heartbeat ([`drain::rendezvous`]).
     pub(crate) members: Mutex<Vec<String>>,
-    /// The database's clock at the last heartbeat, and the node's monotonic clock then.
-    pub(crate) db_clock: Mutex<Option<(i64, std::time::Instant)>>,
+    /// How many tables each member held at the last heartbeat ([`drain::plan`]).
+    pub(crate) loads: Mutex<Vec<(String, u64)>>,
+    /// The tables this node handed to another by a rebalance, and when: it does not claim them
+    /// back for [`HANDED_FOR`] leases (their taker claims them).
+    handed_at: Mutex<HashMap<String, std::time::Instant>>,
+    /// The database's clock at the last heartbeat, and the node's clock ([`Cluster::now`]) then.
+    pub(crate) db_clock: Mutex<Option<drain::DbClock>>,
     /// Set to true when the node's connections must close (the end of a drain).
     pub(crate) closing: tokio::sync::watch::Sender<bool>,
     /// Counts for `/metrics`.
     pub counters: drain::Counters,
+    /// The notices to people (friends, challenges, invitations): this node's connections by
+    /// guest, and the changes that make them ([`crate::notices`]).
+    pub notices: crate::notices::Hub,
 }
 
 /// The answer to a join or watch on another node, and who runs the table.
-type RemoteAnswer = (Option<(table::protocol::ErrorCode, String)>, crate::store::Holder);
+type RemoteAnswer = (Option<(wire::ErrorCode, String)>, crate::store::Holder);
+
+/// A join or watch sent to another node: where its answer goes, and the node it was sent to
+/// (when known).
+type Pending = (tokio::sync::oneshot::Sender<RemoteAnswer>, Option<String>);
 
 impl Cluster {
     /// A node whose leases last `lease_ms`.
@@ -144,6 +168,7 @@ impl Cluster {
             local: Mutex::new(HashMap::new()),
             bus: Mutex::new(None),
             pending: Mutex::new(HashMap::new()),
+            hearing: tokio::sync::broadcast::channel(HEARINGS_KEPT).0,
             remote_at: Mutex::new(HashMap::new()),
             attached: Mutex::new(HashMap::new()),
             entries: Mutex::new(HashMap::new()),
@@ -154,11 +179,17 @@ impl Cluster {
             stale_dropped: std::sync::atomic::AtomicU64::new(0),
             ticked: Mutex::new(None),
             clock_lag_ms: std::sync::atomic::AtomicU64::new(0),
+            wall_lag_ms: std::sync::atomic::AtomicU64::new(0),
+            skipped_ms: std::sync::atomic::AtomicU64::new(0),
+            clock_jumps: std::sync::atomic::AtomicU64::new(0),
             draining: std::sync::atomic::AtomicBool::new(false),
             members: Mutex::new(Vec::new()),
+            loads: Mutex::new(Vec::new()),
+            handed_at: Mutex::new(HashMap::new()),
             db_clock: Mutex::new(None),
             closing: tokio::sync::watch::channel(false).0,
             counters: drain::Counters::default(),
+            notices: crate::notices::Hub::default(),
         }
     }
 
@@ -181,17 +212,43 @@ impl Cluster {
         self.expiring.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// The node's own monotonic clock, which counts the terms of its leases: the real one,
-    /// unless a test set it behind ([`Cluster::set_clock_lag`]).
-    pub fn now(&self) -> Instant {
-        let lag = Duration::from_millis(self.clock_lag_ms.load(std::sync::atomic::Ordering::Relaxed));
-        let now = Instant::now();
-        now.checked_sub(lag).unwrap_or(now)
+    /// How far the node's clock ([`Cluster::now`]) is ahead of the process's monotonic clock:
+    /// the time it found it had missed ([`Cluster::db_clock_says`]), less a test's lag.
+    fn offset_ms(&self) -> i64 {
+        let lag = self.clock_lag_ms.load(std::sync::atomic::Ordering::Relaxed) as i64;
+        self.skipped_ms.load(std::sync::atomic::Ordering::Relaxed) as i64 - lag
     }
 
-    /// The real time at which the node's clock ([`Cluster::now`]) shows `t`.
+    /// The node's own monotonic clock, which counts the terms of its leases: the process's,
+    /// plus the time the node found it had missed during a pause ([`Cluster::db_clock_says`]),
+    /// less a test's lag ([`Cluster::set_clock_lag`]).
+    pub fn now(&self) -> Instant {
+        let now = Instant::now();
+        let off = self.offset_ms();
+        let shifted = if off >= 0 {
+            now.checked_add(Duration::from_millis(off as u64))
+        } else {
+            now.checked_sub(Duration::from_millis(off.unsigned_abs()))
+        };
+        shifted.unwrap_or(now)
+    }
+
+    /// The process's monotonic time at which the node's clock ([`Cluster::now`]) shows `t`.
     pub fn real(&self, t: Instant) -> Instant {
-        t + Duration::from_millis(self.clock_lag_ms.load(std::sync::atomic::Ordering::Relaxed))
+        let off = self.offset_ms();
+        let shifted = if off >= 0 {
+            t.checked_sub(Duration::from_millis(off as u64))
+        } else {
+            t.checked_add(Duration::from_millis(off.unsigned_abs()))
+        };
+        shifted.unwrap_or(t)
+    }
+
+    /// The node's wall clock: the system's, less a test's lag ([`Cluster::set_clocks_lag`]).
+    fn wall(&self) -> std::time::SystemTime {
+        let lag = Duration::from_millis(self.wall_lag_ms.load(std::sync::atomic::Ordering::Relaxed));
+        let now = std::time::SystemTime::now();
+        now.checked_sub(lag).unwrap_or(now)
     }
 
     /// For tests: sets the node's monotonic clock `lag` behind the real one, as a machine's
@@ -200,10 +257,50 @@ impl Cluster {
         self.clock_lag_ms.store(lag.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// For tests: sets both of the node's clocks, monotonic and wall, `lag` behind the real
+    /// ones, as a machine's whose clocks all stood still for `lag` while it was suspended
+    /// (libfaketime can do that to a process): only the database's clock shows the pause.
+    pub fn set_clocks_lag(&self, lag: Duration) {
+        self.wall_lag_ms.store(lag.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+        self.set_clock_lag(lag);
+    }
+
+    /// The time the node found its clocks had missed (a pause with its clocks stopped), by the
+    /// database's clock.
+    pub fn skipped(&self) -> Duration {
+        Duration::from_millis(self.skipped_ms.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The database's clock (read from the heartbeat, or the time a node stamped on a command
+    /// by its own reckoning of the database's clock) said `db_ms` at or before the node's clock
+    /// showed `at`: when that is more than a third of a lease past what the node reckons the
+    /// database's clock was then, the node's clocks stood still while it was paused (a
+    /// suspended machine whose monotonic and wall clocks both stopped, which neither its terms
+    /// nor [`Cluster::gap`] can see). The node's clock then moves on by the time it missed, so
+    /// that the terms of its leases end as they would by the database's clock (and the next
+    /// step of each table checks its lease against the database, [`Cluster::gap`]) before the
+    /// node answers anything more. Before the first heartbeat there is nothing to compare.
+    pub fn db_clock_says(&self, db_ms: i64, at: Instant) {
+        // The latest the database's clock can show by the node's reckoning: a node loaded so
+        // that its heartbeats' answers come late is not taken for a paused one.
+        let Some((_, latest)) = self.db_ms_bounds(at) else { return };
+        let ahead = db_ms - latest;
+        if ahead <= (self.lease_ms / 3) as i64 {
+            return;
+        }
+        self.skipped_ms.fetch_add(ahead as u64, std::sync::atomic::Ordering::Relaxed);
+        self.clock_jumps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::warn!(
+            missed_ms = ahead,
+            "the node's clocks are behind the database's: it was paused with its clocks stopped; \
+             its tables check their leases before they answer"
+        );
+    }
+
     /// The node's upkeep ticks (every third of a lease): noted, for [`Cluster::gap`].
     pub fn tick(&self) {
         if let Ok(mut t) = self.ticked.lock() {
-            *t = Some((self.now(), std::time::SystemTime::now()));
+            *t = Some((self.now(), self.wall()));
         }
     }
 
@@ -216,7 +313,7 @@ impl Cluster {
         let (mono, wall) = self.ticked.lock().ok().and_then(|t| *t)?;
         let late = (self.lease() / 3) * 2;
         let by_clock = self.now().saturating_duration_since(mono) > late;
-        let by_wall = std::time::SystemTime::now().duration_since(wall).is_ok_and(|d| d > late);
+        let by_wall = self.wall().duration_since(wall).is_ok_and(|d| d > late);
         (by_clock || by_wall).then_some(mono)
     }
 
@@ -277,10 +374,11 @@ impl Cluster {
 // ---------------------------------------------------------------------------------------------
 // Routing over the bus: a connection at a table that runs on another node.
 
-/// A command of a connection for a table that runs on another node.
+/// A command of a connection for a table that runs on another node: its entry, its messages
+/// for the table (carried as the client sent them), and its end.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "c", rename_all = "snake_case")]
-pub enum Wire {
+pub enum Command {
     /// Join (see [`table::machine::Request::Join`]); `attach` names this entry: the messages it gives carry it.
     Join {
         /// The guest.
@@ -300,109 +398,23 @@ pub enum Wire {
         name: String,
         /// The entry.
         attach: u64,
-    },
-    /// An action.
-    Act {
-        /// The action.
-        action: table::protocol::ActAction,
-        /// The move it answers, if the client said.
-        move_no: Option<u64>,
-        /// The seat it is for, if the client said.
-        seat: Option<u8>,
-    },
-    /// A chat line.
-    Chat {
-        /// The line.
-        text: String,
-    },
-    /// Asks for a `sync`.
-    Resync,
-    /// Gives up the seat.
-    Leave,
-    /// Back from a timeout.
-    Back,
-    /// Starts the match.
-    Start,
-    /// Ready for the next hand.
-    Next,
-    /// The host closes the table.
-    Close {
-        /// Ending the match with its finished hands kept as a record.
+        /// Through the delayed stream (the TV).
         #[serde(default)]
-        keep: bool,
+        delayed: bool,
     },
-    /// The player alone with bots takes back his last play.
-    TakeBack,
-    /// He pauses or resumes the match.
-    Pause {
-        /// True to pause, false to resume.
-        pause: bool,
-    },
-    /// The host removes an away person.
-    Remove {
-        /// The person's seat.
-        seat: u8,
-    },
-    /// The host offers a rematch.
-    Rematch,
-    /// Asks for a hint.
-    Hint,
-    /// Asks for the card tracker.
-    Tracker,
+    /// A message for the table, as the client sent it.
+    Table(TableMsg),
     /// The connection has closed.
     Gone,
 }
 
-impl Wire {
-    /// A connection's request as it travels to the table's node (`None` for what a connection
-    /// does not send this way: an entry goes by [`Cluster::enter_remote`], the rest is the
-    /// table's own).
-    pub fn of(request: Request) -> Option<Wire> {
-        Some(match request {
-            Request::Act { action, move_no, seat, .. } => Wire::Act { action, move_no, seat },
-            Request::Chat { text, .. } => Wire::Chat { text },
-            Request::Resync { .. } => Wire::Resync,
-            Request::Leave { .. } => Wire::Leave,
-            Request::Back { .. } => Wire::Back,
-            Request::Start { .. } => Wire::Start,
-            Request::Next { .. } => Wire::Next,
-            Request::Close { keep, .. } => Wire::Close { keep },
-            Request::TakeBack { .. } => Wire::TakeBack,
-            Request::Pause { pause, .. } => Wire::Pause { pause },
-            Request::Remove { seat, .. } => Wire::Remove { seat },
-            Request::Rematch { .. } => Wire::Rematch,
-            Request::Hint { .. } => Wire::Hint,
-            Request::Tracker { .. } => Wire::Tracker,
-            Request::Gone { .. } => Wire::Gone,
-            Request::Join { .. }
-            | Request::Watch { .. }
-            | Request::AutoStart
-            | Request::Rematched { .. }
-            | Request::Invite { .. }
-            | Request::Forget { .. }
-            | Request::RemoveChat { .. } => return None,
-        })
-    }
-
-    /// The request of connection `conn` this command carries to the table (a chat line is
-    /// stamped here, on the table's node; an entry that arrives here out of turn counts as gone).
+impl Command {
+    /// The request of connection `conn` this command carries to the table (a message is stamped
+    /// here, on the table's node; an entry that arrives here out of turn counts as gone).
     pub fn into_request(self, conn: ConnId) -> Request {
         match self {
-            Wire::Act { action, move_no, seat } => Request::Act { conn, action, move_no, seat },
-            Wire::Chat { text } => Request::Chat { conn, text, at_ms: crate::ids::now_ms() },
-            Wire::Resync => Request::Resync { conn },
-            Wire::Leave => Request::Leave { conn },
-            Wire::Back => Request::Back { conn },
-            Wire::Start => Request::Start { conn },
-            Wire::Next => Request::Next { conn },
-            Wire::Close { keep } => Request::Close { conn, keep },
-            Wire::TakeBack => Request::TakeBack { conn },
-            Wire::Pause { pause } => Request::Pause { conn, pause },
-            Wire::Remove { seat } => Request::Remove { conn, seat },
-            Wire::Rematch => Request::Rematch { conn },
-            Wire::Hint => Request::Hint { conn },
-            Wire::Tracker => Request::Tracker { conn },
-            Wire::Gone | Wire::Join { .. } | Wire::Watch { .. } => Request::Gone { conn },
+            Command::Table(msg) => Request::Table { conn, msg, at_ms: crate::ids::now_ms() },
+            Command::Gone | Command::Join { .. } | Command::Watch { .. } => Request::Gone { conn },
         }
     }
 }
@@ -419,10 +431,15 @@ pub enum BusMsg {
         /// The connection.
         conn: ConnId,
         /// The command.
-        cmd: Wire,
+        cmd: Command,
         /// The connection's entry.
         #[serde(default)]
         attach: u64,
+        /// When it was sent, by the sender's reckoning of the database's clock (milliseconds
+        /// since the Unix epoch; 0: not said): a node that hears a command from later than its
+        /// own reckoning allows was paused with its clocks stopped ([`Cluster::db_clock_says`]).
+        #[serde(default)]
+        at: i64,
     },
     /// To a node's channel: the answer to a join or watch of the connection's entry `attach`
     /// (0: not known), from the table's owner.
@@ -430,7 +447,7 @@ pub enum BusMsg {
         /// The connection.
         conn: ConnId,
         /// Why the table refused the entry (none: it let the connection in).
-        error: Option<(table::protocol::ErrorCode, String)>,
+        error: Option<(wire::ErrorCode, String)>,
         /// The node that runs the table.
         node: String,
         /// The epoch of its lease.
@@ -441,6 +458,12 @@ pub enum BusMsg {
         /// The table (empty: not said).
         #[serde(default)]
         table: String,
+        /// The node that sent it (empty: not said). An answer without an epoch comes from a
+        /// node that does not run the table: it counts only when it comes from the node the
+        /// entry was sent to (a node that was paused answers, when it wakes, entries it heard
+        /// meanwhile that were meant for the table's new owner).
+        #[serde(default)]
+        from: String,
     },
     /// To a node's channel: a message for its connection, of its entry `attach` (messages of an
     /// older entry, or of a table's task that has lost the table, are dropped).
@@ -459,6 +482,30 @@ pub enum BusMsg {
         #[serde(default)]
         epoch: Epoch,
     },
+    /// To every node ([`crate::notices::CHANNEL`]): a notice for the connections of these
+    /// guests, from node `from` (which has handed it to its own already).
+    Notice {
+        /// The sending node.
+        from: String,
+        /// The guests it is for.
+        to: Vec<String>,
+        /// The message, as the connections get it.
+        text: String,
+    },
+    /// To a node's channel: claim `table` now, whose lease its node has just given up to even
+    /// out the load ([`drain`], "Rebalancing").
+    Take {
+        /// The table.
+        table: String,
+    },
+    /// To every node ([`crate::notices::CHANNEL`]), on a bus that cannot count who hears a
+    /// message (PostgreSQL): `table`'s channel is heard from now on (its node has just claimed
+    /// or made it). An entry sent to the table before then may have been heard by nobody: it is
+    /// sent again at once rather than waiting out [`REMOTE_REPLY`] ([`Cluster::enter_remote`]).
+    Hearing {
+        /// The table.
+        table: String,
+    },
     /// To a node's channel: the table stopped where the connection's entry `attach` reached it
     /// (a later entry of the connection is not concerned; 0: any entry).
     Moved {
@@ -473,8 +520,18 @@ pub enum BusMsg {
         /// runs the table).
         #[serde(default)]
         epoch: Epoch,
+        /// The node that sent it (empty: not said). Without an epoch it counts only when it
+        /// comes from the node where the connection's entry reached the table: a node that
+        /// no longer runs the table (it was paused) has no word on an entry made elsewhere.
+        #[serde(default)]
+        from: String,
     },
 }
+
+/// For how many leases a node that handed a table to another by a rebalance does not claim it
+/// back (the taker claims it within milliseconds; should it not, the table's rendezvous member,
+/// or any node after a while, claims it as an orphan).
+pub const HANDED_FOR: u32 = 2;
 
 /// The channel a table's owner hears.
 pub fn table_channel(id: &str) -> String {
@@ -501,6 +558,14 @@ const UNHEARD_MAX_PAUSE: Duration = Duration::from_millis(200);
 /// died), and the connection's node tries again to claim the table, whose lease will soon run
 /// out (a node that has just made or claimed a table hears it within milliseconds).
 pub const UNHEARD_GIVE_UP: Duration = Duration::from_secs(1);
+
+/// How many [`BusMsg::Hearing`] a waiting entry may fall behind before it takes one it missed
+/// to be its table's (and sends its entry again).
+const HEARINGS_KEPT: usize = 256;
+
+/// How often an entry waiting for its answer on a bus that cannot count who heard it asks
+/// whether the table's node is still connected ([`Cluster::enter_remote`]).
+pub const HOLDER_CHECK: Duration = Duration::from_millis(250);
 
 /// A connection's place at a table that runs on another node.
 #[derive(Clone, Debug)]
@@ -546,11 +611,53 @@ impl Cluster {
     /// bus hears it for this node (see [`bus::Bus::subscribe`]): a table made here is
     /// heard before its creation is answered, so that the first join through another node is
     /// not lost.
+    ///
+    /// On a bus that cannot count who hears a message (PostgreSQL), every node is then told
+    /// ([`BusMsg::Hearing`]): an entry another node sent to the table's channel just before (the
+    /// table's lease already this node's, its channel not yet heard: it was lost) is sent again
+    /// at once, rather than after [`REMOTE_REPLY`].
     pub async fn running(&self, id: &str, confirmed: bool) {
-        if let Some(bus) = self.bus()
-            && let Err(e) = bus.subscribe(&table_channel(id), confirmed).await
-        {
+        let Some(bus) = self.bus() else { return };
+        if let Err(e) = bus.subscribe(&table_channel(id), confirmed).await {
             tracing::warn!(error = %e, "the bus failed");
+            return;
+        }
+        if bus.kind() == "postgres" {
+            let hearing = BusMsg::Hearing { table: id.to_string() };
+            self.publish(crate::notices::CHANNEL, &hearing).await;
+        }
+    }
+
+    /// The tables that nodes begin to hear from now on ([`BusMsg::Hearing`]).
+    pub fn hearings(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.hearing.subscribe()
+    }
+
+    /// Returns when `hearings` brings `table` (or may have missed it); never if nothing can
+    /// come any more.
+    pub async fn heard_of(hearings: &mut tokio::sync::broadcast::Receiver<String>, table: &str) {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match hearings.recv().await {
+                Ok(t) if t == table => return,
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => return,
+                Err(RecvError::Closed) => std::future::pending::<()>().await,
+            }
+        }
+    }
+
+    /// Sends a notice to every connection of `guests`, on this node (`node`) and, over the
+    /// bus, on the others.
+    pub async fn notify(&self, node: &str, guests: &[String], msg: &wire::ServerMsg) {
+        if guests.is_empty() {
+            return;
+        }
+        let text = msg.text();
+        self.notices.deliver(guests, &text);
+        if self.has_bus() {
+            let notice = BusMsg::Notice { from: node.to_string(), to: guests.to_vec(), text };
+            self.publish(crate::notices::CHANNEL, &notice).await;
         }
     }
 
@@ -569,10 +676,10 @@ impl Cluster {
         node: &str,
         table: &str,
         conn: ConnId,
-        cmd: Wire,
+        cmd: Command,
     ) -> Result<Option<u64>, bus::BusError> {
         let attach = match &cmd {
-            Wire::Join { attach, .. } | Wire::Watch { attach, .. } => *attach,
+            Command::Join { attach, .. } | Command::Watch { attach, .. } => *attach,
             _ => self.entry(conn).unwrap_or(0),
         };
         self.send_in(node, table, conn, cmd, attach).await
@@ -589,30 +696,58 @@ impl Cluster {
         node: &str,
         table: &str,
         conn: ConnId,
-        cmd: Wire,
+        cmd: Command,
         attach: u64,
     ) -> Result<Option<u64>, bus::BusError> {
-        self.try_publish(&table_channel(table), &BusMsg::Cmd { from: node.to_string(), conn, cmd, attach })
-            .await
+        // The earliest the database's clock can show now: so that a node receiving it never
+        // takes a sender's uncertain reckoning for a pause of its own.
+        let at = self.db_ms_bounds(self.now()).map_or(0, |(earliest, _)| earliest);
+        self.try_publish(
+            &table_channel(table),
+            &BusMsg::Cmd { from: node.to_string(), conn, cmd, attach, at },
+        )
+        .await
     }
 
-    /// Joins or watches a table on another node; the answer, and who runs the table.
+    /// Joins or watches a table on another node (run by `holder`, if known); the answer, and who
+    /// runs the table.
+    ///
+    /// On a bus that cannot count who heard a message (PostgreSQL), a holder whose bus
+    /// connection is gone ([`bus::Bus::hears`]: killed, its machine lost) cannot answer: the
+    /// entry is answered `unavailable` at once rather than after [`REMOTE_REPLY`], and while
+    /// it waits the holder is asked after every [`HOLDER_CHECK`], so that a connection whose node
+    /// died enters the table again as soon as its lease runs out and this node claims it.
     pub async fn enter_remote(
         &self,
         node: &str,
         table: &str,
         conn: ConnId,
-        cmd: Wire,
-    ) -> Result<crate::store::Holder, (table::protocol::ErrorCode, String)> {
+        cmd: Command,
+        holder: Option<&str>,
+    ) -> Result<crate::store::Holder, (wire::ErrorCode, String)> {
+        let gone = async || match (holder, self.bus()) {
+            (Some(h), Some(bus)) => bus.hears(h).await == Some(false),
+            _ => false,
+        };
+        if gone().await {
+            return Err((
+                wire::ErrorCode::Unavailable,
+                format!("table {table}: its node is gone; the table is claimed when its lease runs out"),
+            ));
+        }
         let (tx, rx) = tokio::sync::oneshot::channel();
         if let Ok(mut p) = self.pending.lock() {
-            p.insert(conn, tx);
+            p.insert(conn, (tx, holder.map(str::to_string)));
         }
+        // Heard before the entry is sent: a node that begins to hear the table after it was
+        // sent may not have heard it.
+        let mut hearings = self.hearings();
+        let mut hearings_open = true;
         // A new entry: messages of any earlier one are dropped from now on.
         let attach = self.next_attach.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let cmd = match cmd {
-            Wire::Join { guest, name, seat, .. } => Wire::Join { guest, name, seat, attach },
-            Wire::Watch { guest, name, .. } => Wire::Watch { guest, name, attach },
+            Command::Join { guest, name, seat, .. } => Command::Join { guest, name, seat, attach },
+            Command::Watch { guest, name, delayed, .. } => Command::Watch { guest, name, attach, delayed },
             other => other,
         };
         if let Ok(mut a) = self.attached.lock() {
@@ -635,19 +770,44 @@ impl Cluster {
                 p.remove(&conn);
             }
             forget();
-            (table::protocol::ErrorCode::Unavailable, format!("table {table}: the bus failed ({e})"))
+            (wire::ErrorCode::Unavailable, format!("table {table}: the bus failed ({e})"))
         };
         // A bus that does not take the entry answers it at once (the client enters again).
         let mut heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
         let mut pause = UNHEARD_FIRST_PAUSE;
         let first_sent = tokio::time::Instant::now();
         let answer = loop {
-            let wake =
-                if heard == Some(0) { deadline.min(tokio::time::Instant::now() + pause) } else { deadline };
-            match tokio::time::timeout_at(wake, &mut rx).await {
+            let wake = match heard {
+                Some(0) => deadline.min(tokio::time::Instant::now() + pause),
+                None if holder.is_some() => deadline.min(tokio::time::Instant::now() + HOLDER_CHECK),
+                _ => deadline,
+            };
+            // The table's channel heard from now on by a node (which may have claimed the table
+            // just after this entry was sent, and not heard it): on a bus that cannot tell who
+            // heard the entry, it is given up and the caller enters again at once.
+            let waited = tokio::select! {
+                waited = tokio::time::timeout_at(wake, &mut rx) => waited,
+                news = hearings.recv(), if hearings_open && heard.is_none() => {
+                    use tokio::sync::broadcast::error::RecvError;
+                    // An answer that came meanwhile counts.
+                    match news {
+                        Ok(t) if t == table => break rx.try_recv().ok(),
+                        Err(RecvError::Lagged(_)) => break rx.try_recv().ok(),
+                        Err(RecvError::Closed) => hearings_open = false,
+                        Ok(_) => {}
+                    }
+                    continue;
+                }
+            };
+            match waited {
                 Ok(answer) => break answer.ok(),
                 Err(_) if tokio::time::Instant::now() >= deadline => break None,
                 Err(_) if heard == Some(0) && first_sent.elapsed() >= UNHEARD_GIVE_UP => break None,
+                Err(_) if heard.is_none() => {
+                    if gone().await {
+                        break None;
+                    }
+                }
                 Err(_) => {
                     heard = self.send_remote(node, table, conn, cmd.clone()).await.map_err(unsent)?;
                     pause = (pause * 2).min(UNHEARD_MAX_PAUSE);
@@ -658,13 +818,13 @@ impl Cluster {
             p.remove(&conn);
         }
         let unavailable =
-            || (table::protocol::ErrorCode::Unavailable, format!("table {table}: its node did not answer"));
+            || (wire::ErrorCode::Unavailable, format!("table {table}: its node did not answer"));
         // An entry that failed is forgotten: whatever its node sends for it later (an answer
         // that came too late) is dropped, and the connection may enter elsewhere.
         let Some((error, holder)) = answer else {
             forget();
             // Should the table's node take the entry after all, it lets it go.
-            let _ = self.send_in(node, table, conn, Wire::Gone, attach).await;
+            let _ = self.send_in(node, table, conn, Command::Gone, attach).await;
             return Err(unavailable());
         };
         match error {
@@ -678,6 +838,21 @@ impl Cluster {
                 }
                 Ok(holder)
             }
+        }
+    }
+
+    /// Asks the table of each of this node's connections at a table on another node (`node`
+    /// is this node) for the connection's full state, after this node's bus connection broke
+    /// and came back ([`bus::RECONNECTED`]): messages for them may have been lost meanwhile,
+    /// and the last one a person gets before his turn may be among them.
+    pub async fn resync_remote(&self, node: &str) {
+        let at: Vec<(ConnId, String)> = self
+            .remote_at
+            .lock()
+            .map(|r| r.iter().map(|(c, r)| (*c, r.table.clone())).collect())
+            .unwrap_or_default();
+        for (conn, table) in at {
+            let _ = self.send_remote(node, &table, conn, Command::Table(TableMsg::Resync)).await;
         }
     }
 
@@ -697,8 +872,13 @@ impl Cluster {
     /// table that moved (a command for a table is the tables' own: [`crate::tables::remote`]).
     pub fn hear(&self, msg: BusMsg) {
         match msg {
-            BusMsg::Cmd { .. } => {}
-            BusMsg::Reply { conn, error, node, epoch, attach, table } => {
+            // The tables' own ([`crate::tables::remote`]).
+            BusMsg::Cmd { .. } | BusMsg::Take { .. } | BusMsg::Notice { .. } => {}
+            // Nobody waiting: nothing to wake.
+            BusMsg::Hearing { table, .. } => {
+                let _ = self.hearing.send(table);
+            }
+            BusMsg::Reply { conn, error, node, epoch, attach, table, from } => {
                 // Not from a node that has lost the table.
                 if !self.fresh(&table, epoch) {
                     return;
@@ -709,7 +889,18 @@ impl Cluster {
                 if attach != 0 && current != Some(attach) {
                     return;
                 }
-                let tx = self.pending.lock().ok().and_then(|mut p| p.remove(&conn));
+                let Ok(mut pending) = self.pending.lock() else { return };
+                // "Not here" from a node the entry was not sent to: a node that lost the table
+                // answers what it heard while it was paused; the table's owner answers.
+                let stranger = |expected: &Option<String>| {
+                    epoch == 0 && !from.is_empty() && expected.as_ref().is_some_and(|h| *h != from)
+                };
+                if pending.get(&conn).is_some_and(|(_, expected)| stranger(expected)) {
+                    self.stale_dropped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                let tx = pending.remove(&conn).map(|(tx, _)| tx);
+                drop(pending);
                 if let Some(tx) = tx {
                     let _ = tx.send((error, crate::store::Holder { node, epoch }));
                 }
@@ -728,11 +919,19 @@ impl Cluster {
                     let _ = out.try_send(text.into());
                 }
             }
-            BusMsg::Moved { conn, table, attach, epoch } => {
+            BusMsg::Moved { conn, table, attach, epoch, from } => {
                 if !self.fresh(&table, epoch) {
                     return;
                 }
-                let at = self.remote_at.lock().ok().and_then(|r| r.get(&conn).map(|r| r.table.clone()));
+                let at = self.remote_at.lock().ok().and_then(|r| r.get(&conn).cloned());
+                // Without an epoch, only the node where the entry reached the table may say it
+                // moved: a node that woke from a pause answers the commands it heard meanwhile,
+                // which were meant for the table's new owner.
+                if epoch == 0 && !from.is_empty() && at.as_ref().is_some_and(|r| r.holder.node != from) {
+                    self.stale_dropped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+                let at = at.map(|r| r.table);
                 let current = self.entry(conn);
                 // An earlier entry's end (its queue let go when the connection entered again)
                 // does not concern the current one.

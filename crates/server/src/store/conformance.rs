@@ -13,13 +13,13 @@ use super::{
 macro_rules! check {
     ($cond:expr, $($msg:tt)+) => {
         if !$cond {
-            return Err(format!($($msg)+));
+            return Err(Failed(format!($($msg)+)));
         }
     };
 }
 
-fn ok<T>(what: &str, r: Result<T, StoreError>) -> Result<T, String> {
-    r.map_err(|e| format!("{what}: {e}"))
+fn ok<T>(what: &str, r: Result<T, StoreError>) -> Result<T, Failed> {
+    r.map_err(|e| Failed(format!("{what}: {e}")))
 }
 
 fn unique(prefix: &str) -> String {
@@ -53,6 +53,12 @@ fn action(seq: u64, hand: u32, seat: u8, json: &str) -> LoggedAction {
 #[error("{0}")]
 pub struct Failed(pub String);
 
+impl From<String> for Failed {
+    fn from(text: String) -> Failed {
+        Failed(text)
+    }
+}
+
 /// Runs every check against stores made by `open`, which must open the **same** database each time
 /// it is called (the suite reopens it to check that writes persist).
 pub async fn run<F, Fut>(open: F) -> Result<(), Failed>
@@ -60,11 +66,401 @@ where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
 {
-    checks(open).await.map_err(Failed)
+    checks(open).await
+}
+
+/// Puzzle ratings and attempts: a first attempt is written with both ratings, a second one at
+/// the same puzzle writes nothing, and attempts read back newest first.
+async fn puzzles(store: &dyn Store, backend: &str) -> Result<(), Failed> {
+    use super::puzzles::{AttemptRow, PuzzleRatingRow};
+    let at = |what: &str| format!("{backend}: {what}");
+    let guest = unique("pg");
+    let none = ok(&at("puzzle_rating"), store.puzzle_rating("player", "madiao", &guest).await)?;
+    check!(none.is_none(), "{}: a new player has a puzzle rating {none:?}", at("puzzles"));
+    let r = |rating: f64, attempts: u64, solved: u64| PuzzleRatingRow {
+        rating: rating::glicko2::Rating { rating, deviation: 300.5, volatility: 0.06 },
+        attempts,
+        solved,
+    };
+    let a1 = AttemptRow {
+        guest: guest.clone(),
+        game: "madiao".into(),
+        puzzle: "m1-2-3".into(),
+        at_ms: 1_000,
+        solved: true,
+        rating_before: 1500.0,
+        rating_after: 1600.25,
+    };
+    let wrote =
+        ok(&at("record_attempt"), store.record_attempt(&a1, &r(1600.25, 1, 1), &r(1200.5, 1, 1)).await)?;
+    check!(wrote, "{}: a first attempt was not written", at("puzzles"));
+    let again = AttemptRow { solved: false, at_ms: 2_000, ..a1.clone() };
+    let wrote =
+        ok(&at("record_attempt"), store.record_attempt(&again, &r(1400.0, 2, 1), &r(1300.0, 2, 1)).await)?;
+    check!(!wrote, "{}: a second attempt at one puzzle was written", at("puzzles"));
+    let p = ok(&at("puzzle_rating"), store.puzzle_rating("player", "madiao", &guest).await)?;
+    check!(p == Some(r(1600.25, 1, 1)), "{}: the player's puzzle rating read back is {p:?}", at("puzzles"));
+    let q = ok(&at("puzzle_rating"), store.puzzle_rating("puzzle", "madiao", "m1-2-3").await)?;
+    check!(q == Some(r(1200.5, 1, 1)), "{}: the puzzle's rating read back is {q:?}", at("puzzles"));
+    let other = ok(&at("puzzle_rating"), store.puzzle_rating("player", "dabaifen", &guest).await)?;
+    check!(other.is_none(), "{}: a rating in one game shows in the other", at("puzzles"));
+    let a2 = AttemptRow { puzzle: "m9-9-9".into(), at_ms: 3_000, solved: false, ..a1.clone() };
+    ok(&at("record_attempt"), store.record_attempt(&a2, &r(1550.0, 2, 1), &r(1650.0, 1, 0)).await)?;
+    let list = ok(&at("attempts"), store.attempts(&guest, "madiao", 10).await)?;
+    check!(list == vec![a2.clone(), a1.clone()], "{}: attempts read back as {list:?}", at("puzzles"));
+    let one = ok(&at("attempts"), store.attempts(&guest, "madiao", 1).await)?;
+    check!(one == vec![a2], "{}: attempts limited to 1 read back as {one:?}", at("puzzles"));
+    Ok(())
+}
+
+/// Follows and challenges: following twice is one follow, unfollowing ends it, and a challenge
+/// is answered once (a second answer writes nothing), read back by either player.
+async fn friends(store: &dyn Store, backend: &str) -> Result<(), Failed> {
+    use super::friends::ChallengeRow;
+    let at = |what: &str| format!("{backend}: friends: {what}");
+    let (a, b, c) = (unique("fa"), unique("fb"), unique("fc"));
+    check!(ok(&at("follow"), store.follow(&a, &b, 100).await)?, "{}", at("a first follow is not written"));
+    check!(!ok(&at("follow"), store.follow(&a, &b, 200).await)?, "{}", at("a second follow is written"));
+    check!(ok(&at("follow"), store.follow(&a, &c, 150).await)?, "{}", at("a follow of c is not written"));
+    let list = ok(&at("following"), store.following(&a).await)?;
+    check!(list == vec![(b.clone(), 100), (c.clone(), 150)], "{}: {list:?}", at("following read back as"));
+    check!(ok(&at("following"), store.following(&b).await)?.is_empty(), "{}", at("following is one-way"));
+    check!(ok(&at("unfollow"), store.unfollow(&a, &b).await)?, "{}", at("unfollow did nothing"));
+    check!(!ok(&at("unfollow"), store.unfollow(&a, &b).await)?, "{}", at("a second unfollow did something"));
+    let list = ok(&at("following"), store.following(&a).await)?;
+    check!(list == vec![(c.clone(), 150)], "{}: {list:?}", at("after unfollowing, following read back as"));
+    let ch = ChallengeRow {
+        id: unique("ch"),
+        from: a.clone(),
+        to: c.clone(),
+        game: "dabaifen".into(),
+        status: "pending".into(),
+        table: None,
+        created_ms: 1_000,
+        answered_ms: None,
+    };
+    ok(&at("add_challenge"), store.add_challenge(&ch).await)?;
+    let older = ChallengeRow { id: unique("ch"), created_ms: 500, game: "madiao".into(), ..ch.clone() };
+    ok(&at("add_challenge"), store.add_challenge(&older).await)?;
+    let got = ok(&at("challenge"), store.challenge(&ch.id).await)?;
+    check!(got.as_ref() == Some(&ch), "{}: {got:?}", at("the challenge read back as"));
+    for who in [&a, &c] {
+        let l = ok(&at("challenges_of"), store.challenges_of(who, 0, 10).await)?;
+        check!(
+            l == vec![ch.clone(), older.clone()],
+            "{}: {l:?}",
+            at("challenges read back, newest first, as")
+        );
+    }
+    let recent = ok(&at("challenges_of"), store.challenges_of(&a, 600, 10).await)?;
+    check!(recent == vec![ch.clone()], "{}: {recent:?}", at("challenges since 600 read back as"));
+    let one = ok(&at("challenges_of"), store.challenges_of(&a, 0, 1).await)?;
+    check!(one == vec![ch.clone()], "{}: {one:?}", at("challenges limited to 1 read back as"));
+    check!(
+        ok(&at("challenges_of"), store.challenges_of(&b, 0, 10).await)?.is_empty(),
+        "{}",
+        at("b has challenges")
+    );
+    let answered =
+        ok(&at("answer_challenge"), store.answer_challenge(&ch.id, "accepted", Some("t123"), 2_000).await)?;
+    check!(answered, "{}", at("a pending challenge was not answered"));
+    let again = ok(&at("answer_challenge"), store.answer_challenge(&ch.id, "declined", None, 3_000).await)?;
+    check!(!again, "{}", at("an answered challenge was answered again"));
+    let got = ok(&at("challenge"), store.challenge(&ch.id).await)?;
+    let want = ChallengeRow {
+        status: "accepted".into(),
+        table: Some("t123".into()),
+        answered_ms: Some(2_000),
+        ..ch
+    };
+    check!(got == Some(want), "{}: {got:?}", at("the answered challenge read back as"));
+    check!(
+        ok(&at("challenge"), store.challenge("nope").await)?.is_none(),
+        "{}",
+        at("an unknown challenge is found")
+    );
+    let f = ok(&at("followers"), store.followers(&c).await)?;
+    check!(f == vec![a.clone()], "{}: {f:?}", at("c's followers read back as"));
+    check!(ok(&at("followers"), store.followers(&b).await)?.is_empty(), "{}", at("b kept a follower"));
+    // Presence: noted for this node (which lives: it beat), seen by any other node, not by
+    // this one (it knows its own connections), gone once unset.
+    ok(&at("beat"), store.beat(false).await)?;
+    let me = store.node().to_string();
+    ok(&at("set_present"), store.set_present(&b, &me, true, 10).await)?;
+    ok(&at("set_present"), store.set_present(&b, &me, true, 20).await)?;
+    let seen = ok(&at("present"), store.present(&[b.clone(), c.clone()], "elsewhere").await)?;
+    check!(seen == vec![b.clone()], "{}: {seen:?}", at("present read back as"));
+    let mine = ok(&at("present"), store.present(std::slice::from_ref(&b), &me).await)?;
+    check!(mine.is_empty(), "{}: {mine:?}", at("a node's own presence is read back"));
+    ok(&at("set_present"), store.set_present(&b, &me, false, 30).await)?;
+    let gone = ok(&at("present"), store.present(std::slice::from_ref(&b), "elsewhere").await)?;
+    check!(gone.is_empty(), "{}: {gone:?}", at("an unset presence is read back"));
+    Ok(())
+}
+
+/// Tournaments: stored as given, changed only from the version read (a stale write changes
+/// nothing), listed unfinished first then newest first, and driven by one node at a time (a
+/// lease another node takes only once it has run out).
+async fn tournaments(store: &dyn Store, backend: &str) -> Result<(), Failed> {
+    use super::tournaments::TournamentRow;
+    let at = |what: &str| format!("{backend}: tournaments: {what}");
+    let row = |id: &str, status: &str, created_ms: i64| TournamentRow {
+        id: id.to_string(),
+        kind: "swiss".into(),
+        game: "madiao".into(),
+        name: "Swiss 瑞士".into(),
+        host: "g_host".into(),
+        status: status.into(),
+        state: r#"{"format":{"kind":"swiss"}}"#.into(),
+        version: 0,
+        created_ms,
+        updated_ms: created_ms,
+    };
+    let (old, new, done) = (unique("z"), unique("z"), unique("z"));
+    let base = 4_000_000_000_000 + i64::from(std::process::id());
+    for r in [row(&old, "open", base), row(&new, "running", base + 10), row(&done, "finished", base + 20)] {
+        ok(&at("create_tournament"), store.create_tournament(&r).await)?;
+    }
+    check!(
+        store.create_tournament(&row(&old, "open", base)).await.is_err(),
+        "{}",
+        at("an id stored twice was accepted")
+    );
+    let got = ok(&at("tournament"), store.tournament(&old).await)?;
+    check!(got == Some(row(&old, "open", base)), "{}: {got:?}", at("a tournament read back as"));
+    check!(
+        ok(&at("tournament"), store.tournament("z_none").await)?.is_none(),
+        "{}",
+        at("an unknown one found")
+    );
+    // Versioned writes.
+    let wrote = ok(
+        &at("update_tournament"),
+        store.update_tournament(&old, 0, "running", "{\"v\":1}", base + 5).await,
+    )?;
+    check!(wrote, "{}", at("a write at the version read was refused"));
+    let stale =
+        ok(&at("update_tournament"), store.update_tournament(&old, 0, "finished", "{}", base + 6).await)?;
+    check!(!stale, "{}", at("a write at a stale version was taken"));
+    let got = ok(&at("tournament"), store.tournament(&old).await)?.ok_or_else(|| Failed(at("lost")))?;
+    check!(
+        (got.version, got.status.as_str(), got.state.as_str(), got.updated_ms)
+            == (1, "running", "{\"v\":1}", base + 5),
+        "{}: {got:?}",
+        at("after one write, read back as")
+    );
+    // Listed: the unfinished first, newest first.
+    let list = ok(&at("tournaments"), store.tournaments(10_000).await)?;
+    let ours: Vec<&str> =
+        list.iter().map(|r| r.id.as_str()).filter(|id| [&old, &new, &done].iter().any(|o| o == id)).collect();
+    check!(
+        ours == vec![new.as_str(), old.as_str(), done.as_str()],
+        "{}: {ours:?}",
+        at("listed (unfinished first, newest first) as")
+    );
+    // The lease: one node at a time, another once it ran out; the holder renews it.
+    let claim = |node: &'static str, now: i64, until: i64| {
+        let id = new.clone();
+        async move { store.claim_tournament(&id, node, now, until).await }
+    };
+    check!(ok(&at("claim"), claim("n1", 100, 10_100).await)?, "{}", at("a free lease was not taken"));
+    check!(!ok(&at("claim"), claim("n2", 5_000, 15_000).await)?, "{}", at("a held lease was taken"));
+    check!(ok(&at("claim"), claim("n1", 6_000, 16_000).await)?, "{}", at("the holder could not renew"));
+    check!(!ok(&at("claim"), claim("n2", 12_000, 22_000).await)?, "{}", at("a renewed lease was taken"));
+    check!(ok(&at("claim"), claim("n2", 16_000, 26_000).await)?, "{}", at("a lease run out was not taken"));
+    check!(!ok(&at("claim"), claim("n1", 17_000, 27_000).await)?, "{}", at("the old holder took it back"));
+    check!(
+        !ok(&at("claim"), store.claim_tournament("z_none", "n1", 0, 1).await)?,
+        "{}",
+        at("an unknown one claimed")
+    );
+    Ok(())
+}
+
+/// Duplicate events: stored as given (an id twice is refused), changed only from the version
+/// read, listed newest first (all, or the unfinished only).
+async fn events(store: &dyn Store, backend: &str) -> Result<(), Failed> {
+    use super::events::EventRow;
+    let at = |what: &str| format!("{backend}: events: {what}");
+    let base = 4_000_000_000_000 + i64::from(std::process::id());
+    let row = |id: &str, created_ms: i64| EventRow {
+        id: id.to_string(),
+        host: "g_host".into(),
+        status: "open".into(),
+        created_ms,
+        version: 0,
+        doc: r#"{"name":"Duplicate 复式"}"#.into(),
+    };
+    let (a, b) = (unique("e"), unique("e"));
+    ok(&at("create_event"), store.create_event(&row(&a, base)).await)?;
+    ok(&at("create_event"), store.create_event(&row(&b, base + 1)).await)?;
+    check!(store.create_event(&row(&a, base)).await.is_err(), "{}", at("an id stored twice was accepted"));
+    let got = ok(&at("event"), store.event(&a).await)?;
+    check!(got == Some(row(&a, base)), "{}: {got:?}", at("an event read back as"));
+    check!(ok(&at("event"), store.event("e_none").await)?.is_none(), "{}", at("an unknown one found"));
+    check!(
+        ok(&at("update_event"), store.update_event(&a, 0, "playing", "{\"a\":1}").await)?,
+        "{}",
+        at("a write at the version read was refused")
+    );
+    check!(
+        !ok(&at("update_event"), store.update_event(&a, 0, "finished", "{}").await)?,
+        "{}",
+        at("a stale write was taken")
+    );
+    let got = ok(&at("event"), store.event(&a).await)?.ok_or_else(|| Failed(at("lost")))?;
+    check!(
+        (got.version, got.status.as_str(), got.doc.as_str()) == (1, "playing", "{\"a\":1}"),
+        "{}: {got:?}",
+        at("after one write, read back as")
+    );
+    check!(
+        ok(&at("update_event"), store.update_event(&b, 0, "finished", "{}").await)?,
+        "{}",
+        at("b's write refused")
+    );
+    let ours = |list: Vec<EventRow>| -> Vec<String> {
+        list.into_iter().map(|r| r.id).filter(|id| *id == a || *id == b).collect()
+    };
+    let all = ours(ok(&at("events"), store.events(false, 10_000).await)?);
+    check!(all == vec![b.clone(), a.clone()], "{}: {all:?}", at("all events, newest first, listed as"));
+    let unfinished = ours(ok(&at("events"), store.events(true, 10_000).await)?);
+    check!(unfinished == vec![a.clone()], "{}: {unfinished:?}", at("the unfinished events listed as"));
+    rated_event(store, backend).await
+}
+
+/// A new guest named `name`, with an account of `username` claimed for him when there is one;
+/// `at` names the check for a failure's message.
+async fn guest_with_account(
+    store: &dyn Store,
+    at: &str,
+    name: &str,
+    username: Option<&str>,
+) -> Result<GuestRow, Failed> {
+    let g = GuestRow { id: unique("g"), name: name.to_string(), token_hash: unique("h"), created_ms: 5 };
+    ok(&format!("{at}create_guest"), store.create_guest(&g).await)?;
+    if let Some(username) = username {
+        let account = AccountRow {
+            guest: g.id.clone(),
+            username: username.to_string(),
+            username_key: unique(&name.to_lowercase()),
+            password_hash: "x".into(),
+            created_ms: 40,
+        };
+        let s = SessionRow {
+            token_hash: unique("s"),
+            guest: g.id.clone(),
+            created_ms: 40,
+            expires_ms: 1_000,
+            revoked_ms: None,
+        };
+        ok(&format!("{at}claim_account"), store.claim_account(&account, &s).await)?;
+    }
+    Ok(g)
+}
+
+/// A rated event's finish (`docs/events.md`, "Rated events"): the event finished and its
+/// accounts rated in one write, as `crate::ratings::settle_event` computes them; a finish from a
+/// stale version writes nothing, and one driven again changes no rating (the history backstop).
+async fn rated_event(store: &dyn Store, backend: &str) -> Result<(), Failed> {
+    use super::events::EventRow;
+    use crate::ratings::{Comparison, EventPlayer, RatedEvent, settle_event};
+    use table::rated::RatedPlayer;
+    let at = |what: &str| format!("{backend}: rated event: {what}");
+    let mut guests = Vec::new();
+    for name in ["Gao", "Hua"] {
+        guests.push(guest_with_account(store, &at(""), name, Some(&unique(name))).await?);
+    }
+    let (t1, t2) = (table_row(&unique("t"), 50), table_row(&unique("t"), 60));
+    for t in [&t1, &t2] {
+        ok(&at("create_table"), store.create_table(t).await)?;
+    }
+    let person = |g: &GuestRow, t: &TableRow| EventPlayer {
+        player: RatedPlayer::Person { guest: g.id.clone(), name: g.name.clone() },
+        table: t.id.clone(),
+    };
+    // Gao beats Hua and the bot on the board; Hua loses to both.
+    let event = RatedEvent {
+        game: cards::record::GameKind::Madiao,
+        players: vec![
+            person(&guests[0], &t1),
+            person(&guests[1], &t2),
+            EventPlayer { player: RatedPlayer::Bot("heuristic".into()), table: t2.id.clone() },
+        ],
+        comparisons: vec![
+            Comparison { a: 0, b: 1, a_score: 5.0, b_score: -5.0 },
+            Comparison { a: 0, b: 2, a_score: 5.0, b_score: 0.0 },
+            Comparison { a: 1, b: 2, a_score: -5.0, b_score: 0.0 },
+        ],
+    };
+    let accounts = guests.iter().map(|g| (g.id.clone(), None)).collect();
+    let want = settle_event(&event, &accounts, &Default::default(), 0).map_err(|e| e.to_string())?;
+    check!(want.len() == 2, "{}: {want:?}", at("settle_event"));
+    let id = unique("e");
+    let row = EventRow {
+        id: id.clone(),
+        host: guests[0].id.clone(),
+        status: "playing".into(),
+        created_ms: 70,
+        version: 0,
+        doc: "{}".into(),
+    };
+    ok(&at("create_event"), store.create_event(&row).await)?;
+    check!(
+        ok(&at("finish_rated_event"), store.finish_rated_event(&id, 0, "{\"over\":1}", &event).await)?,
+        "{}",
+        at("the finish was refused")
+    );
+    let got = ok(&at("event"), store.event(&id).await)?.ok_or_else(|| Failed(at("lost")))?;
+    check!(
+        (got.version, got.status.as_str(), got.doc.as_str()) == (1, "finished", "{\"over\":1}"),
+        "{}: {got:?}",
+        at("the finished event read back as")
+    );
+    let rated = async |g: &GuestRow| -> Result<_, Failed> {
+        let r = ok(&at("ratings_of"), store.ratings_of(&g.id).await)?;
+        let h = ok(&at("rating_history"), store.rating_history(&g.id, 10).await)?;
+        Ok((r, h))
+    };
+    let mut first = Vec::new();
+    for (g, t, wins) in [(&guests[0], &t1, 1), (&guests[1], &t2, 0)] {
+        let (r, h) = rated(g).await?;
+        let w = &want.iter().find(|(w, _)| w.guest == g.id).ok_or_else(|| Failed(at("not settled")))?.0;
+        check!(
+            r.len() == 1
+                && r[0].rating == w.rating
+                && r[0].deviation == w.deviation
+                && (r[0].games, r[0].wins) == (1, wins),
+            "{}: stored {r:?}, computed {w:?}",
+            at("ratings_of")
+        );
+        check!(h.len() == 1 && h[0].table == t.id, "{}: {h:?}", at("one history row naming his table"));
+        first.push(r);
+    }
+    let winner_above = first[0][0].rating > first[1][0].rating;
+    check!(winner_above, "{}: {first:?}", at("the winner below the loser"));
+    // A second node's finish from the version it read: nothing written.
+    check!(
+        !ok(&at("finish_rated_event"), store.finish_rated_event(&id, 0, "{}", &event).await)?,
+        "{}",
+        at("a stale finish was accepted")
+    );
+    // The finish driven again from the current version: the event's row changes, no rating.
+    ok(&at("finish_rated_event"), store.finish_rated_event(&id, 1, "{\"over\":2}", &event).await)?;
+    for (g, before) in guests.iter().zip(&first) {
+        let (r, h) = rated(g).await?;
+        check!(&r == before && h.len() == 1, "{}: {r:?} {h:?}", at("rated twice"));
+    }
+    // The accounts go, and their ratings with them (the ratings' checks count a leaderboard).
+    for g in &guests {
+        ok(&at("delete_account"), store.delete_account(&g.id, "deleted player").await)?;
+        check!(rated(g).await?.0.is_empty(), "{}", at("ratings stay after a deletion"));
+    }
+    Ok(())
 }
 
 /// Every check, in order; the first that fails says why.
-async fn checks<F, Fut>(open: F) -> Result<(), String>
+async fn checks<F, Fut>(open: F) -> Result<(), Failed>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
@@ -72,6 +468,10 @@ where
     let store = ok("open", open().await)?;
     let backend = store.backend();
     let at = |what: &str| format!("{backend}: {what}");
+    puzzles(store.as_ref(), backend).await?;
+    friends(store.as_ref(), backend).await?;
+    tournaments(store.as_ref(), backend).await?;
+    events(store.as_ref(), backend).await?;
 
     // Guests.
     let g = GuestRow {
@@ -200,7 +600,9 @@ where
         match h.await.map_err(|e| format!("{}: a writer panicked: {e}", at("concurrency")))? {
             Ok(()) => won += 1,
             Err(StoreError::Conflict(_)) => {}
-            Err(e) => return Err(format!("{}: a racing writer failed otherwise: {e}", at("concurrency"))),
+            Err(e) => {
+                return Err(Failed(format!("{}: a racing writer failed otherwise: {e}", at("concurrency"))));
+            }
         }
     }
     check!(won == 1, "{}: {won} of two writers of the same number succeeded", at("concurrency"));
@@ -375,13 +777,13 @@ where
     addresses(&*again, backend).await?;
     moderation(&*again).await.map_err(|e| format!("{backend}: moderation: {e}"))?;
     drop(again);
-    analyses(&open).await.map_err(|e| format!("{backend}: analyses: {e}"))
+    analyses(&open).await.map_err(|e| Failed(format!("{backend}: analyses: {e}")))
 }
 
 /// Analyses: stored by table, hand, seat, seed and budget (every part of the key tells them
 /// apart, a seed of 64 bits comes back whole), replaced when stored again, refused for a table
 /// that is not stored, and kept when the database is opened again.
-async fn analyses<F, Fut>(open: &F) -> Result<(), String>
+async fn analyses<F, Fut>(open: &F) -> Result<(), Failed>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<Arc<dyn Store>, StoreError>>,
@@ -427,31 +829,13 @@ where
 
 /// Ratings: a rated match's update (once), the leaderboard, the history, and an account's
 /// deletion taking its ratings.
-async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
+async fn ratings(store: &dyn Store, backend: &str) -> Result<(), Failed> {
     use crate::ratings::settle;
     use table::rated::{RatedMatch, RatedPlayer, RatedSeat};
     let at = |what: &str| format!("{backend}: ratings: {what}");
     let mut guests = Vec::new();
     for (i, name) in ["Dai", "Eve", "Fu"].iter().enumerate() {
-        let g = GuestRow { id: unique("g"), name: name.to_string(), token_hash: unique("h"), created_ms: 5 };
-        ok(&at("create_guest"), store.create_guest(&g).await)?;
-        if i < 2 {
-            let account = AccountRow {
-                guest: g.id.clone(),
-                username: name.to_string(),
-                username_key: unique(&name.to_lowercase()),
-                password_hash: "x".into(),
-                created_ms: 40,
-            };
-            let s = SessionRow {
-                token_hash: unique("s"),
-                guest: g.id.clone(),
-                created_ms: 40,
-                expires_ms: 1_000,
-                revoked_ms: None,
-            };
-            ok(&at("claim_account"), store.claim_account(&account, &s).await)?;
-        }
+        let g = guest_with_account(store, &at(""), name, (i < 2).then_some(*name)).await?;
         guests.push(g);
     }
     let person = |g: &GuestRow| RatedPlayer::Person { guest: g.id.clone(), name: g.name.clone() };
@@ -571,7 +955,7 @@ async fn ratings(store: &dyn Store, backend: &str) -> Result<(), String> {
 /// The address hashes of accounts: only a keyed hash is kept, one per address and account (the
 /// same for every account), at most `ADDRESS_LIMIT` per account within `ADDRESS_WINDOW_MS`, and
 /// none after the account's deletion.
-async fn addresses(store: &dyn Store, backend: &str) -> Result<(), String> {
+async fn addresses(store: &dyn Store, backend: &str) -> Result<(), Failed> {
     use crate::ratings::{ADDRESS_LIMIT, ADDRESS_WINDOW_MS};
     let at = |what: &str| format!("{backend}: addresses: {what}");
     let (a, b) = (unique("g"), unique("g"));
@@ -626,7 +1010,7 @@ async fn addresses(store: &dyn Store, backend: &str) -> Result<(), String> {
 }
 
 /// Accounts and sessions: claiming, looking up, revoking, deleting.
-async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
+async fn accounts(store: &dyn Store, backend: &str) -> Result<(), Failed> {
     let at = |what: &str| format!("{backend}: accounts: {what}");
     let g = GuestRow { id: unique("g"), name: "Cai 蔡".into(), token_hash: unique("h"), created_ms: 5 };
     ok(&at("create_guest"), store.create_guest(&g).await)?;
@@ -858,7 +1242,7 @@ async fn accounts(store: &dyn Store, backend: &str) -> Result<(), String> {
 
 /// The public archive: finished public games only, newest first, by name (any case, `%` and `_`
 /// taken literally), a page at a time, by end time, with their records.
-async fn archive(store: &dyn Store) -> Result<(), String> {
+async fn archive(store: &dyn Store) -> Result<(), Failed> {
     use super::{ArchiveCursor, ArchiveQuery, PlayerMatch};
     // Names no other check uses, so that other rows of a shared database do not count.
     let tag = unique("p");
@@ -904,7 +1288,7 @@ async fn archive(store: &dyn Store) -> Result<(), String> {
     let want: Vec<String> = public.iter().rev().map(|f| f.0.clone()).collect();
     check!(ids(&all) == want, "newest first: got {:?}, want {want:?}", ids(&all));
     check!(all.windows(2).all(|w| w[0].finished_ms > w[1].finished_ms), "end times not decreasing: {all:?}");
-    let first = all.last().ok_or("no games")?;
+    let first = all.last().ok_or_else(|| Failed("no games".into()))?;
     check!(
         first.name == "archive 0"
             && first.seats.len() == 4
@@ -963,7 +1347,7 @@ async fn archive(store: &dyn Store) -> Result<(), String> {
 
 /// The leases of a store shared by nodes: `a` holds `table` (it created it, epoch 1) and `b` is
 /// another node on the same database.
-async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), String> {
+async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), Failed> {
     check!(a.node() != b.node(), "two stores share the node name {:?}", a.node());
     let one = |seq: u64| [Write::Actions(vec![action(seq, 0, 0, r#"{"pass":true}"#)])];
     // A held table cannot be claimed by another node, nor written by it.
@@ -984,7 +1368,7 @@ async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), String
     let claimed = ok("claim_table", b.claim_table(table).await)?;
     let epoch: Epoch = match claimed {
         Some((row, e)) if row.id == table && e > FIRST_EPOCH => e,
-        other => return Err(format!("the released table's claim gave {other:?}")),
+        other => return Err(Failed(format!("the released table's claim gave {other:?}"))),
     };
     // The stale epoch's writes are refused, one statement or several, and change nothing.
     let w = a.write_step(table, FIRST_EPOCH, &one(n)).await;
@@ -1045,7 +1429,7 @@ async fn fencing(a: &dyn Store, b: &dyn Store, table: &str) -> Result<(), String
 /// Moderation: mutes and blocks (set once, listed in order, taken back, either way for blocks),
 /// reports (newest first, counted per reporter), sanctions (in force until their end or until
 /// lifted, each written with its log line), chat lines read and removed, and the log.
-async fn moderation(store: &dyn Store) -> Result<(), String> {
+async fn moderation(store: &dyn Store) -> Result<(), Failed> {
     use super::moderation::{LogRow, Relation, ReportRow, SanctionKind, SanctionRow};
     let (a, b, c) = (unique("g"), unique("g"), unique("g"));
     // Mutes and blocks.

@@ -13,10 +13,16 @@ use async_trait::async_trait;
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod events;
+pub mod friends;
 pub mod moderation;
+pub mod play_now;
 pub mod postgres;
 pub mod provenance;
+pub mod puzzles;
+pub(crate) mod sql;
 pub mod sqlite;
+pub mod tournaments;
 
 /// What went wrong in storage.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -133,7 +139,20 @@ pub struct TableRow {
 ///
 /// Storage by concern: a part of the server that needs one concern names that trait.
 pub trait Store:
-    TableLog + Leases + Identities + Archive + AnalysisStore + moderation::Moderation + Send + Sync + 'static
+    TableLog
+    + Leases
+    + Identities
+    + Archive
+    + AnalysisStore
+    + moderation::Moderation
+    + puzzles::PuzzleStore
+    + friends::FriendStore
+    + events::EventStore
+    + tournaments::TournamentStore
+    + play_now::PlayNowStore
+    + Send
+    + Sync
+    + 'static
 {
     /// A short name of the backend (`sqlite`, `postgres`).
     fn backend(&self) -> &'static str;
@@ -223,6 +242,8 @@ pub struct Beat {
     /// The cluster members (nodes with a bus) heard from in the last [`MEMBER_MS`], this one
     /// included when it has a bus, sorted.
     pub members: Vec<String>,
+    /// How many tables each node holds a live lease of (nodes holding none are left out).
+    pub loads: Vec<(String, u64)>,
 }
 
 /// Guests, accounts and sessions (see `crate::api::accounts`). An account belongs to one guest
@@ -344,6 +365,108 @@ pub(crate) const ANALYSIS_SCHEMA: &[&str] = &["CREATE TABLE IF NOT EXISTS analys
         analysis TEXT NOT NULL,
         created_ms BIGINT NOT NULL,
         PRIMARY KEY (table_id, hand, seat, seed, think_ms))"];
+
+/// The schema of friends, in SQL both backends accept.
+pub(crate) const FRIENDS_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS follows (
+        follower_id TEXT NOT NULL,
+        followed_id TEXT NOT NULL,
+        since_ms BIGINT NOT NULL,
+        PRIMARY KEY (follower_id, followed_id))",
+    "CREATE INDEX IF NOT EXISTS follows_by_followed ON follows (followed_id)",
+    // `status`: `pending`, `accepted` (with `table_id`), `declined` or `withdrawn`.
+    "CREATE TABLE IF NOT EXISTS challenges (
+        id TEXT PRIMARY KEY,
+        from_id TEXT NOT NULL,
+        to_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        status TEXT NOT NULL,
+        table_id TEXT,
+        created_ms BIGINT NOT NULL,
+        answered_ms BIGINT)",
+    "CREATE INDEX IF NOT EXISTS challenges_to ON challenges (to_id, created_ms)",
+    "CREATE INDEX IF NOT EXISTS challenges_from ON challenges (from_id, created_ms)",
+    // Which node each account has a connection open to (a cluster's "online").
+    "CREATE TABLE IF NOT EXISTS presence (
+        guest_id TEXT NOT NULL,
+        node TEXT NOT NULL,
+        since_ms BIGINT NOT NULL,
+        PRIMARY KEY (guest_id, node))",
+];
+
+/// The schema of duplicate events (see [`events`]), in SQL both backends accept.
+pub(crate) const EVENT_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS events (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        doc TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS events_by_status ON events (status, created_ms)",
+];
+
+/// The schema of puzzles, in SQL both backends accept.
+pub(crate) const PUZZLE_SCHEMA: &[&str] = &[
+    // `kind` is `player` (subject: a guest id) or `puzzle` (subject: a puzzle id).
+    "CREATE TABLE IF NOT EXISTS puzzle_ratings (
+        kind TEXT NOT NULL,
+        game TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        attempts BIGINT NOT NULL,
+        solved BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (kind, game, subject))",
+    "CREATE TABLE IF NOT EXISTS puzzle_attempts (
+        guest_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        puzzle_id TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        solved BIGINT NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        rating_after DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guest_id, game, puzzle_id))",
+    "CREATE INDEX IF NOT EXISTS puzzle_attempts_by_time ON puzzle_attempts (guest_id, game, at_ms)",
+];
+
+/// The schema of tournaments, in SQL both backends accept.
+pub(crate) const TOURNAMENT_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS tournaments (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        host TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        driver TEXT NOT NULL,
+        driver_until BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments (status, created_ms)",
+];
+
+/// The schema of quick pairing's queue (see [`play_now`]), in SQL both backends accept.
+pub(crate) const PLAY_NOW_SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS play_now (
+        guest TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        account BIGINT NOT NULL,
+        since_ms BIGINT NOT NULL,
+        bots_ms BIGINT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        table_id TEXT,
+        seat BIGINT,
+        with_names TEXT NOT NULL,
+        seated_ms BIGINT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS play_now_by_game ON play_now (game, since_ms)",
+];
 
 /// The schema, in SQL both backends accept.
 pub(crate) const MODERATION_SCHEMA: &[&str] = &[

@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, params};
 
 use super::postgres::PgStore;
+use super::sql::{Sql, sql};
 use super::sqlite::SqliteStore;
 use super::{ChatRow, StoreError};
 
@@ -24,10 +25,27 @@ pub enum Relation {
 }
 
 impl Relation {
-    fn table(self) -> &'static str {
+    /// Puts `$2` in `$1`'s list at `$3` (nothing when it is there already).
+    fn insert(self) -> Sql {
         match self {
-            Relation::Mute => "mod_mutes",
-            Relation::Block => "mod_blocks",
+            Relation::Mute => INSERT_MUTE,
+            Relation::Block => INSERT_BLOCK,
+        }
+    }
+
+    /// Takes `$2` out of `$1`'s list.
+    fn delete(self) -> Sql {
+        match self {
+            Relation::Mute => DELETE_MUTE,
+            Relation::Block => DELETE_BLOCK,
+        }
+    }
+
+    /// The guests in `$1`'s list, the earliest put first.
+    fn list(self) -> Sql {
+        match self {
+            Relation::Mute => MUTES,
+            Relation::Block => BLOCKS,
         }
     }
 }
@@ -189,9 +207,103 @@ pub trait Moderation: Send + Sync {
     async fn moderation_log(&self, limit: u32) -> Result<Vec<LogRow>, StoreError>;
 }
 
-const REPORT_COLS: &str = "id, reporter_id, player_id, table_id, chat_seq, chat_text, reason, created_ms";
-const SANCTION_COLS: &str = "id, kind, subject, created_ms, until_ms, lifted_ms, reason, by_whom";
-const LOG_COLS: &str = "id, at_ms, by_whom, action, subject, reason";
+/// A statement on the table of one relation's lists (`mod_mutes` or `mod_blocks`).
+macro_rules! relation {
+    (insert $t:literal) => {
+        concat!(
+            "INSERT INTO ",
+            $t,
+            " (guest_id, target_id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        )
+    };
+    (delete $t:literal) => {
+        concat!("DELETE FROM ", $t, " WHERE guest_id = $1 AND target_id = $2")
+    };
+    (list $t:literal) => {
+        concat!(
+            "SELECT target_id FROM ",
+            $t,
+            " WHERE guest_id = $1 ORDER BY created_ms, target_id LIMIT 1000"
+        )
+    };
+}
+
+/// The columns of a report, in [`report_from`]'s order.
+macro_rules! report_cols {
+    () => {
+        "id, reporter_id, player_id, table_id, chat_seq, chat_text, reason, created_ms"
+    };
+}
+
+/// The columns of a sanction, in [`sanction_from`]'s order.
+macro_rules! sanction_cols {
+    () => {
+        "id, kind, subject, created_ms, until_ms, lifted_ms, reason, by_whom"
+    };
+}
+
+/// The columns of a line of the moderation log, in [`LogRow`]'s order.
+macro_rules! log_cols {
+    () => {
+        "id, at_ms, by_whom, action, subject, reason"
+    };
+}
+
+sql! {
+    /// See [`Relation::insert`].
+    INSERT_MUTE = relation!(insert "mod_mutes");
+    /// See [`Relation::insert`].
+    INSERT_BLOCK = relation!(insert "mod_blocks");
+    /// See [`Relation::delete`].
+    DELETE_MUTE = relation!(delete "mod_mutes");
+    /// See [`Relation::delete`].
+    DELETE_BLOCK = relation!(delete "mod_blocks");
+    /// See [`Relation::list`].
+    MUTES = relation!(list "mod_mutes");
+    /// See [`Relation::list`].
+    BLOCKS = relation!(list "mod_blocks");
+    /// Stores a report.
+    INSERT_REPORT =
+        concat!("INSERT INTO mod_reports (", report_cols!(), ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)");
+    /// The latest `$1` reports, newest first.
+    REPORTS = concat!("SELECT ", report_cols!(), " FROM mod_reports ORDER BY created_ms DESC, id DESC LIMIT $1");
+    /// How many reports `$1` made at or after `$2`.
+    REPORTS_SINCE = "SELECT COUNT(*) FROM mod_reports WHERE reporter_id = $1 AND created_ms >= $2";
+    /// Stores a sanction.
+    INSERT_SANCTION =
+        concat!("INSERT INTO mod_sanctions (", sanction_cols!(), ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)");
+    /// A row when a sanction of this id is stored.
+    SANCTION_EXISTS = "SELECT id FROM mod_sanctions WHERE id = $1";
+    /// Lifts a sanction at `$2`, unless lifted already.
+    LIFT_SANCTION = "UPDATE mod_sanctions SET lifted_ms = $2 WHERE id = $1 AND lifted_ms IS NULL";
+    /// The latest `$1` sanctions, newest first.
+    SANCTIONS =
+        concat!("SELECT ", sanction_cols!(), " FROM mod_sanctions ORDER BY created_ms DESC, id DESC LIMIT $1");
+    /// One chat line (`$1` the table, `$2` its number).
+    CHAT_LINE = "SELECT at_ms, guest_id, name, seat, text FROM chat WHERE table_id = $1 AND seq = $2";
+    /// Deletes one chat line.
+    DELETE_CHAT_LINE = "DELETE FROM chat WHERE table_id = $1 AND seq = $2";
+    /// Writes a line of the moderation log.
+    INSERT_LOG = concat!("INSERT INTO mod_log (", log_cols!(), ") VALUES ($1, $2, $3, $4, $5, $6)");
+    /// The latest `$1` lines of the moderation log, newest first.
+    MODERATION_LOG = concat!("SELECT ", log_cols!(), " FROM mod_log ORDER BY at_ms DESC, id DESC LIMIT $1");
+}
+
+/// The sanctions in force: of one subject (SQLite, run once per subject: `?1`), at `?2`.
+const SANCTIONS_ON_ONE: &str = concat!(
+    "SELECT ",
+    sanction_cols!(),
+    " FROM mod_sanctions WHERE subject = ?1 AND until_ms > ?2 \
+     AND lifted_ms IS NULL ORDER BY created_ms, id"
+);
+
+/// The sanctions in force: of any of the subjects `$1` (PostgreSQL, an array), at `$2`.
+const SANCTIONS_ON_ANY: &str = concat!(
+    "SELECT ",
+    sanction_cols!(),
+    " FROM mod_sanctions WHERE subject = ANY($1) AND until_ms > $2 \
+     AND lifted_ms IS NULL ORDER BY created_ms, id"
+);
 
 fn seq_of(v: Option<i64>, what: &str) -> Result<Option<u64>, StoreError> {
     v.map(|s| u64::try_from(s).map_err(|_| StoreError::Corrupt(format!("{what}: chat line {s}")))).transpose()
@@ -242,11 +354,8 @@ fn sqlite_log(r: &rusqlite::Row<'_>) -> rusqlite::Result<LogRow> {
 }
 
 fn sqlite_write_log(c: &rusqlite::Connection, l: &LogRow) -> Result<(), StoreError> {
-    c.execute(
-        &format!("INSERT INTO mod_log ({LOG_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
-        params![l.id, l.at_ms, l.by, l.action, l.subject, l.reason],
-    )
-    .map_err(super::sqlite::backend)?;
+    c.execute(INSERT_LOG.sqlite, params![l.id, l.at_ms, l.by, l.action, l.subject, l.reason])
+        .map_err(super::sqlite::backend)?;
     Ok(())
 }
 
@@ -260,21 +369,12 @@ impl Moderation for SqliteStore {
         on: bool,
         at_ms: i64,
     ) -> Result<bool, StoreError> {
-        let (guest, target, t) = (guest.to_string(), target.to_string(), relation.table());
+        let (guest, target) = (guest.to_string(), target.to_string());
         self.call(move |c| {
             let n = if on {
-                c.execute(
-                    &format!(
-                        "INSERT INTO {t} (guest_id, target_id, created_ms) VALUES (?1, ?2, ?3) \
-                         ON CONFLICT DO NOTHING"
-                    ),
-                    params![guest, target, at_ms],
-                )
+                c.execute(relation.insert().sqlite, params![guest, target, at_ms])
             } else {
-                c.execute(
-                    &format!("DELETE FROM {t} WHERE guest_id = ?1 AND target_id = ?2"),
-                    params![guest, target],
-                )
+                c.execute(relation.delete().sqlite, params![guest, target])
             }
             .map_err(super::sqlite::backend)?;
             Ok(n > 0)
@@ -283,18 +383,10 @@ impl Moderation for SqliteStore {
     }
 
     async fn relations(&self, relation: Relation, guest: &str) -> Result<Vec<String>, StoreError> {
-        let (guest, t) = (guest.to_string(), relation.table());
+        let guest = guest.to_string();
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT target_id FROM {t} WHERE guest_id = ?1 ORDER BY created_ms, target_id LIMIT 1000"
-                ))
-                .map_err(super::sqlite::backend)?;
-            let rows = stmt
-                .query_map(params![guest], |r| r.get::<_, String>(0))
-                .map_err(super::sqlite::backend)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(super::sqlite::backend)?;
+            let rows =
+                super::sqlite::rows(c, relation.list().sqlite, params![guest], |r| r.get::<_, String>(0))?;
             Ok(rows)
         })
         .await
@@ -331,7 +423,7 @@ impl Moderation for SqliteStore {
         let r = report.clone();
         self.call(move |c| {
             c.execute(
-                &format!("INSERT INTO mod_reports ({REPORT_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+                INSERT_REPORT.sqlite,
                 params![
                     r.id,
                     r.reporter,
@@ -351,16 +443,7 @@ impl Moderation for SqliteStore {
 
     async fn reports(&self, limit: u32) -> Result<Vec<ReportRow>, StoreError> {
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT {REPORT_COLS} FROM mod_reports ORDER BY created_ms DESC, id DESC LIMIT ?1"
-                ))
-                .map_err(super::sqlite::backend)?;
-            let rows = stmt
-                .query_map(params![limit], sqlite_report)
-                .map_err(super::sqlite::backend)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(super::sqlite::backend)?;
+            let rows = super::sqlite::rows(c, REPORTS.sqlite, params![limit], sqlite_report)?;
             rows.into_iter().map(report_from).collect()
         })
         .await
@@ -370,11 +453,7 @@ impl Moderation for SqliteStore {
         let reporter = reporter.to_string();
         self.call(move |c| {
             let n: i64 = c
-                .query_row(
-                    "SELECT COUNT(*) FROM mod_reports WHERE reporter_id = ?1 AND created_ms >= ?2",
-                    params![reporter, since_ms],
-                    |r| r.get(0),
-                )
+                .query_row(REPORTS_SINCE.sqlite, params![reporter, since_ms], |r| r.get(0))
                 .map_err(super::sqlite::backend)?;
             Ok(u32::try_from(n).unwrap_or(u32::MAX))
         })
@@ -385,9 +464,7 @@ impl Moderation for SqliteStore {
         let (s, l) = (sanction.clone(), log.clone());
         self.call(move |c| {
             c.execute(
-                &format!(
-                    "INSERT INTO mod_sanctions ({SANCTION_COLS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-                ),
+                INSERT_SANCTION.sqlite,
                 params![
                     s.id,
                     s.kind.name(),
@@ -409,17 +486,13 @@ impl Moderation for SqliteStore {
         let (id, l) = (id.to_string(), log.clone());
         self.call(move |c| {
             let found: Option<String> = c
-                .query_row("SELECT id FROM mod_sanctions WHERE id = ?1", params![id], |r| r.get(0))
+                .query_row(SANCTION_EXISTS.sqlite, params![id], |r| r.get(0))
                 .optional()
                 .map_err(super::sqlite::backend)?;
             if found.is_none() {
                 return Ok(false);
             }
-            c.execute(
-                "UPDATE mod_sanctions SET lifted_ms = ?2 WHERE id = ?1 AND lifted_ms IS NULL",
-                params![id, l.at_ms],
-            )
-            .map_err(super::sqlite::backend)?;
+            c.execute(LIFT_SANCTION.sqlite, params![id, l.at_ms]).map_err(super::sqlite::backend)?;
             sqlite_write_log(c, &l)?;
             Ok(true)
         })
@@ -429,12 +502,7 @@ impl Moderation for SqliteStore {
     async fn sanctions_on(&self, subjects: &[String], now_ms: i64) -> Result<Vec<SanctionRow>, StoreError> {
         let subjects = subjects.to_vec();
         self.call(move |c| {
-            let mut stmt = c
-                .prepare_cached(&format!(
-                    "SELECT {SANCTION_COLS} FROM mod_sanctions WHERE subject = ?1 AND until_ms > ?2 \
-                     AND lifted_ms IS NULL ORDER BY created_ms, id"
-                ))
-                .map_err(super::sqlite::backend)?;
+            let mut stmt = c.prepare_cached(SANCTIONS_ON_ONE).map_err(super::sqlite::backend)?;
             let mut out = Vec::new();
             for s in &subjects {
                 let rows = stmt
@@ -453,16 +521,7 @@ impl Moderation for SqliteStore {
 
     async fn sanctions(&self, limit: u32) -> Result<Vec<SanctionRow>, StoreError> {
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT {SANCTION_COLS} FROM mod_sanctions ORDER BY created_ms DESC, id DESC LIMIT ?1"
-                ))
-                .map_err(super::sqlite::backend)?;
-            let rows = stmt
-                .query_map(params![limit], sqlite_sanction)
-                .map_err(super::sqlite::backend)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(super::sqlite::backend)?;
+            let rows = super::sqlite::rows(c, SANCTIONS.sqlite, params![limit], sqlite_sanction)?;
             rows.into_iter().map(sanction_from).collect()
         })
         .await
@@ -472,19 +531,15 @@ impl Moderation for SqliteStore {
         let table = table.to_string();
         self.call(move |c| {
             let row = c
-                .query_row(
-                    "SELECT at_ms, guest_id, name, seat, text FROM chat WHERE table_id = ?1 AND seq = ?2",
-                    params![table, i64_of(seq)],
-                    |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, Option<String>>(1)?,
-                            r.get::<_, String>(2)?,
-                            r.get::<_, Option<i64>>(3)?,
-                            r.get::<_, String>(4)?,
-                        ))
-                    },
-                )
+                .query_row(CHAT_LINE.sqlite, params![table, i64_of(seq)], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, Option<i64>>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })
                 .optional()
                 .map_err(super::sqlite::backend)?;
             row.map(|(at_ms, guest, name, seat, text)| {
@@ -504,7 +559,7 @@ impl Moderation for SqliteStore {
         let (table, l) = (table.to_string(), log.clone());
         self.call(move |c| {
             let n = c
-                .execute("DELETE FROM chat WHERE table_id = ?1 AND seq = ?2", params![table, i64_of(seq)])
+                .execute(DELETE_CHAT_LINE.sqlite, params![table, i64_of(seq)])
                 .map_err(super::sqlite::backend)?;
             if n == 0 {
                 return Ok(false);
@@ -517,14 +572,7 @@ impl Moderation for SqliteStore {
 
     async fn moderation_log(&self, limit: u32) -> Result<Vec<LogRow>, StoreError> {
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!("SELECT {LOG_COLS} FROM mod_log ORDER BY at_ms DESC, id DESC LIMIT ?1"))
-                .map_err(super::sqlite::backend)?;
-            let rows = stmt
-                .query_map(params![limit], sqlite_log)
-                .map_err(super::sqlite::backend)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(super::sqlite::backend)?;
+            let rows = super::sqlite::rows(c, MODERATION_LOG.sqlite, params![limit], sqlite_log)?;
             Ok(rows)
         })
         .await
@@ -545,12 +593,9 @@ fn pg_sanction(r: &tokio_postgres::Row) -> Result<SanctionRow, StoreError> {
 }
 
 async fn pg_write_log<C: tokio_postgres::GenericClient>(c: &C, l: &LogRow) -> Result<(), StoreError> {
-    c.execute(
-        &format!("INSERT INTO mod_log ({LOG_COLS}) VALUES ($1, $2, $3, $4, $5, $6)"),
-        &[&l.id, &l.at_ms, &l.by, &l.action, &l.subject, &l.reason],
-    )
-    .await
-    .map_err(pg)?;
+    c.execute(INSERT_LOG.pg, &[&l.id, &l.at_ms, &l.by, &l.action, &l.subject, &l.reason])
+        .await
+        .map_err(pg)?;
     Ok(())
 }
 
@@ -566,17 +611,10 @@ impl Moderation for PgStore {
     ) -> Result<bool, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let t = relation.table();
         let n = if on {
-            c.execute(
-                &format!(
-                    "INSERT INTO {t} (guest_id, target_id, created_ms) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
-                ),
-                &[&guest, &target, &at_ms],
-            )
-            .await
+            c.execute(relation.insert().pg, &[&guest, &target, &at_ms]).await
         } else {
-            c.execute(&format!("DELETE FROM {t} WHERE guest_id = $1 AND target_id = $2"), &[&guest, &target]).await
+            c.execute(relation.delete().pg, &[&guest, &target]).await
         }
         .map_err(pg)?;
         Ok(n > 0)
@@ -585,16 +623,7 @@ impl Moderation for PgStore {
     async fn relations(&self, relation: Relation, guest: &str) -> Result<Vec<String>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let t = relation.table();
-        let rows = c
-            .query(
-                &format!(
-                    "SELECT target_id FROM {t} WHERE guest_id = $1 ORDER BY created_ms, target_id LIMIT 1000"
-                ),
-                &[&guest],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(relation.list().pg, &[&guest]).await.map_err(pg)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
@@ -621,7 +650,7 @@ impl Moderation for PgStore {
         let slot = self.client().await?;
         let c: &Client = &slot;
         c.execute(
-            &format!("INSERT INTO mod_reports ({REPORT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"),
+            INSERT_REPORT.pg,
             &[
                 &r.id,
                 &r.reporter,
@@ -641,26 +670,14 @@ impl Moderation for PgStore {
     async fn reports(&self, limit: u32) -> Result<Vec<ReportRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c
-            .query(
-                &format!("SELECT {REPORT_COLS} FROM mod_reports ORDER BY created_ms DESC, id DESC LIMIT $1"),
-                &[&i64::from(limit)],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(REPORTS.pg, &[&i64::from(limit)]).await.map_err(pg)?;
         rows.iter().map(pg_report).collect()
     }
 
     async fn reports_since(&self, reporter: &str, since_ms: i64) -> Result<u32, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row = c
-            .query_one(
-                "SELECT COUNT(*) FROM mod_reports WHERE reporter_id = $1 AND created_ms >= $2",
-                &[&reporter, &since_ms],
-            )
-            .await
-            .map_err(pg)?;
+        let row = c.query_one(REPORTS_SINCE.pg, &[&reporter, &since_ms]).await.map_err(pg)?;
         Ok(u32::try_from(row.get::<_, i64>(0)).unwrap_or(u32::MAX))
     }
 
@@ -669,7 +686,7 @@ impl Moderation for PgStore {
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
         tx.execute(
-            &format!("INSERT INTO mod_sanctions ({SANCTION_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"),
+            INSERT_SANCTION.pg,
             &[&s.id, &s.kind.name(), &s.subject, &s.created_ms, &s.until_ms, &s.lifted_ms, &s.reason, &s.by],
         )
         .await
@@ -682,16 +699,11 @@ impl Moderation for PgStore {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
-        let found = tx.query_opt("SELECT id FROM mod_sanctions WHERE id = $1", &[&id]).await.map_err(pg)?;
+        let found = tx.query_opt(SANCTION_EXISTS.pg, &[&id]).await.map_err(pg)?;
         if found.is_none() {
             return Ok(false);
         }
-        tx.execute(
-            "UPDATE mod_sanctions SET lifted_ms = $2 WHERE id = $1 AND lifted_ms IS NULL",
-            &[&id, &log.at_ms],
-        )
-        .await
-        .map_err(pg)?;
+        tx.execute(LIFT_SANCTION.pg, &[&id, &log.at_ms]).await.map_err(pg)?;
         pg_write_log(&tx, log).await?;
         tx.commit().await.map_err(pg)?;
         Ok(true)
@@ -700,44 +712,21 @@ impl Moderation for PgStore {
     async fn sanctions_on(&self, subjects: &[String], now_ms: i64) -> Result<Vec<SanctionRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c
-            .query(
-                &format!(
-                    "SELECT {SANCTION_COLS} FROM mod_sanctions WHERE subject = ANY($1) AND until_ms > $2 \
-                     AND lifted_ms IS NULL ORDER BY created_ms, id"
-                ),
-                &[&subjects, &now_ms],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(SANCTIONS_ON_ANY, &[&subjects, &now_ms]).await.map_err(pg)?;
         rows.iter().map(pg_sanction).collect()
     }
 
     async fn sanctions(&self, limit: u32) -> Result<Vec<SanctionRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c
-            .query(
-                &format!(
-                    "SELECT {SANCTION_COLS} FROM mod_sanctions ORDER BY created_ms DESC, id DESC LIMIT $1"
-                ),
-                &[&i64::from(limit)],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(SANCTIONS.pg, &[&i64::from(limit)]).await.map_err(pg)?;
         rows.iter().map(pg_sanction).collect()
     }
 
     async fn chat_line(&self, table: &str, seq: u64) -> Result<Option<ChatRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row = c
-            .query_opt(
-                "SELECT at_ms, guest_id, name, seat, text FROM chat WHERE table_id = $1 AND seq = $2",
-                &[&table, &i64_of(seq)],
-            )
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(CHAT_LINE.pg, &[&table, &i64_of(seq)]).await.map_err(pg)?;
         row.map(|r| {
             let seat = r
                 .get::<_, Option<i16>>(3)
@@ -754,10 +743,7 @@ impl Moderation for PgStore {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
-        let n = tx
-            .execute("DELETE FROM chat WHERE table_id = $1 AND seq = $2", &[&table, &i64_of(seq)])
-            .await
-            .map_err(pg)?;
+        let n = tx.execute(DELETE_CHAT_LINE.pg, &[&table, &i64_of(seq)]).await.map_err(pg)?;
         if n == 0 {
             return Ok(false);
         }
@@ -769,13 +755,7 @@ impl Moderation for PgStore {
     async fn moderation_log(&self, limit: u32) -> Result<Vec<LogRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c
-            .query(
-                &format!("SELECT {LOG_COLS} FROM mod_log ORDER BY at_ms DESC, id DESC LIMIT $1"),
-                &[&i64::from(limit)],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(MODERATION_LOG.pg, &[&i64::from(limit)]).await.map_err(pg)?;
         Ok(rows
             .iter()
             .map(|r| LogRow {

@@ -15,6 +15,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, GenericClient, NoTls, Row};
 
 use super::provenance::{LeaseEpoch, Provenance, Stamp as ProvenanceStamp};
+use super::sql::{self, Sql};
 use super::{
     ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
     ArchivedGame, Beat, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
@@ -205,7 +206,23 @@ impl PgStore {
             .chain(super::RATINGS_SCHEMA)
             .chain(ANALYSIS_SCHEMA)
             .chain(super::MODERATION_SCHEMA)
+            .chain(super::PUZZLE_SCHEMA)
+            .chain(super::FRIENDS_SCHEMA)
+            .chain(super::EVENT_SCHEMA)
+            .chain(super::TOURNAMENT_SCHEMA)
+            .chain(super::PLAY_NOW_SCHEMA)
         {
+            // An index that exists is not asked for again: `CREATE INDEX IF NOT EXISTS` takes a
+            // SHARE lock on its table (held until this transaction ends) before it finds the
+            // index there and does nothing, and every running node's writes to that table
+            // (their lease renewals, on `owners`) would wait for a node starting, or any store
+            // opened on the database: under load, long enough for every lease to run out.
+            if let Some(index) = index_made_by(sql) {
+                let row = tx.query_one("SELECT to_regclass($1) IS NOT NULL", &[&index]).await.map_err(pg)?;
+                if row.get::<_, bool>(0) {
+                    continue;
+                }
+            }
             tx.batch_execute(sql).await.map_err(pg)?;
         }
         migrate(&tx).await?;
@@ -231,10 +248,41 @@ impl PgStore {
         tokio::spawn(async move {
             let _ = connection.await;
         });
+        // A transaction left open longer than a lease is ended by the database: a node paused
+        // (`SIGSTOP`, a suspended machine) in the middle of a step would otherwise keep its
+        // fence's lock on the table's lease row for as long as the pause lasts, and every claim
+        // (`SKIP LOCKED`) would pass the table by: nobody would take it over. Ended, the
+        // transaction is rolled back (the paused node's writes are lost with it, as fenced
+        // writes are), and the row is free once the lease has run out.
+        let mut setup = format!("SET idle_in_transaction_session_timeout = {}", self.lease_ms);
         if let Some(s) = &self.schema {
-            client.batch_execute(&format!("SET search_path TO {s}")).await.map_err(pg)?;
+            setup.push_str(&format!("; SET search_path TO {s}"));
         }
+        client.batch_execute(&setup).await.map_err(pg)?;
         Ok(client)
+    }
+
+    /// For tests: begins a step's transaction on `table` under `epoch`, its fence taken as
+    /// [`TableLog::write_step`] takes it, then waits `pause` before committing, as a node
+    /// paused in the middle of a step (`SIGSTOP`, a suspended machine) would; `Ok(true)` when
+    /// the commit went through, `Ok(false)` when the fence refused, an error when the database
+    /// had ended the transaction meanwhile.
+    #[doc(hidden)]
+    pub async fn pause_in_step(
+        &self,
+        table: &str,
+        epoch: Epoch,
+        pause: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        let mut slot = self.client().await?;
+        let c: &mut Client = &mut slot;
+        let tx = c.transaction().await.map_err(pg)?;
+        if tx.query_opt(FENCE, &[&table, &self.node, &epoch]).await.map_err(pg)?.is_none() {
+            return Ok(false);
+        }
+        tokio::time::sleep(pause).await;
+        tx.commit().await.map_err(pg)?;
+        Ok(true)
     }
 
     /// A free connection for one operation: an idle one that still works, else a new one.
@@ -257,6 +305,11 @@ impl PgStore {
         };
         Ok(Pooled { store: self, client: Some(client), _permit: permit })
     }
+}
+
+/// The index a statement of the layout makes, if it is a `CREATE INDEX IF NOT EXISTS`.
+fn index_made_by(sql: &str) -> Option<&str> {
+    sql.strip_prefix("CREATE INDEX IF NOT EXISTS ")?.split_whitespace().next()
 }
 
 /// Brings the database's layout to [`SCHEMA_VERSION`] (inside the schema's transaction, under
@@ -293,13 +346,7 @@ async fn migrate<C: GenericClient>(c: &C) -> Result<(), StoreError> {
 }
 
 async fn read_seats(c: &Client, table: &str) -> Result<[SeatRow; 4], StoreError> {
-    let rows = c
-        .query(
-            "SELECT seat, kind, bot, guest_id, name FROM seats WHERE table_id = $1 ORDER BY seat",
-            &[&table],
-        )
-        .await
-        .map_err(pg)?;
+    let rows = c.query(sql::SEATS.pg, &[&table]).await.map_err(pg)?;
     if rows.len() != 4 {
         return Err(StoreError::Corrupt(format!("table {table} has {} seats stored", rows.len())));
     }
@@ -314,8 +361,6 @@ async fn read_seats(c: &Client, table: &str) -> Result<[SeatRow; 4], StoreError>
     }
     Ok(seats)
 }
-
-const TABLE_COLS: &str = "id, game, settings, seed, host, status, created_ms";
 
 async fn table_from(c: &Client, r: &Row) -> Result<TableRow, StoreError> {
     let id: String = r.get(0);
@@ -338,23 +383,14 @@ async fn table_from(c: &Client, r: &Row) -> Result<TableRow, StoreError> {
 async fn write_seat<C: GenericClient>(c: &C, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
     let (kind, bot, guest, name) = seat_columns(row);
     let n = c
-        .execute(
-            "UPDATE seats SET kind = $3, bot = $4, guest_id = $5, name = $6 WHERE table_id = $1 AND seat = $2",
-            &[&table, &i16::from(seat), &kind, &bot, &guest, &name],
-        )
+        .execute(sql::UPDATE_SEAT.pg, &[&table, &i16::from(seat), &kind, &bot, &guest, &name])
         .await
         .map_err(pg)?;
     if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
 }
 
 async fn write_status<C: GenericClient>(c: &C, table: &str, status: TableStatus) -> Result<(), StoreError> {
-    let n = c
-        .execute(
-            "UPDATE tables SET status = $2 WHERE id = $1 AND status NOT IN ('finished', 'closed')",
-            &[&table, &status.name()],
-        )
-        .await
-        .map_err(pg)?;
+    let n = c.execute(sql::UPDATE_STATUS.pg, &[&table, &status.name()]).await.map_err(pg)?;
     if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
 }
 
@@ -420,22 +456,15 @@ async fn write_chat<C: GenericClient>(
 
 async fn write_finish<C: GenericClient>(c: &C, table: &str, record: &str) -> Result<(), StoreError> {
     let row = c
-        .query_opt(
-            "UPDATE tables SET status = 'finished', record = $2 WHERE id = $1 RETURNING game, settings",
-            &[&table, &record],
-        )
+        .query_opt(sql::FINISH.pg, &[&table, &record])
         .await
         .map_err(pg)?
         .ok_or_else(|| StoreError::NoTable(table.to_string()))?;
     let (game, settings): (String, String) = (row.get(0), row.get(1));
     let Some(e) = archive_entry(&game, &settings, record) else { return Ok(()) };
-    c.execute(
-        "INSERT INTO archive (table_id, game, name, finished_ms, players) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (table_id) DO NOTHING",
-        &[&table, &e.game, &e.name, &e.finished_ms, &e.players],
-    )
-    .await
-    .map_err(pg)?;
+    c.execute(sql::INSERT_ARCHIVE.pg, &[&table, &e.game, &e.name, &e.finished_ms, &e.players])
+        .await
+        .map_err(pg)?;
     index_players(c, table, &e.keys).await
 }
 
@@ -456,21 +485,12 @@ async fn archive_query(
     q: &ArchiveQuery,
     with_records: bool,
 ) -> Result<Vec<(ArchivedGame, Option<String>)>, StoreError> {
-    let record = if with_records { "t.record" } else { "NULL::text" };
-    let sql = format!(
-        "SELECT a.table_id, a.game, a.name, a.finished_ms, a.players, {record} \
-         FROM archive a JOIN tables t ON t.id = a.table_id \
-         WHERE ($1::bigint IS NULL OR a.finished_ms >= $1) AND ($2::bigint IS NULL OR a.finished_ms < $2) \
-         AND ($3::bigint IS NULL OR a.finished_ms < $3 OR (a.finished_ms = $3 AND a.table_id < $4::text)) \
-         AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM archive_players p \
-              WHERE p.table_id = a.table_id AND p.name LIKE $5 ESCAPE '\\')) \
-         ORDER BY a.finished_ms DESC, a.table_id DESC LIMIT $6"
-    );
+    let sql = if with_records { sql::ARCHIVED_RECORDS } else { sql::ARCHIVED_GAMES };
     let after_ms = q.after.as_ref().map(|a| a.finished_ms);
     let after_id = q.after.as_ref().map(|a| a.id.clone());
     let rows = c
         .query(
-            sql.as_str(),
+            sql.pg,
             &[&q.from_ms, &q.to_ms, &after_ms, &after_id, &q.player_pattern(), &i64::from(q.limit)],
         )
         .await
@@ -562,7 +582,7 @@ impl PgStore {
             let id: String = r.get(0);
             let epoch: Epoch = r.get(1);
             let row = slot
-                .query_opt(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = $1"), &[&id])
+                .query_opt(sql::TABLE.pg, &[&id])
                 .await
                 .map_err(pg)?
                 .ok_or_else(|| StoreError::NoTable(id.clone()))?;
@@ -586,19 +606,24 @@ impl TableLog for PgStore {
         let tx = c.transaction().await.map_err(pg)?;
         let seed = table.seed as i64;
         tx.execute(
-            "INSERT INTO tables (id, game, settings, seed, host, status, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            &[&table.id, &table.game, &table.settings, &seed, &table.host, &table.status.name(), &table.created_ms],
+            sql::INSERT_TABLE.pg,
+            &[
+                &table.id,
+                &table.game,
+                &table.settings,
+                &seed,
+                &table.host,
+                &table.status.name(),
+                &table.created_ms,
+            ],
         )
         .await
         .map_err(pg)?;
         for (i, s) in table.seats.iter().enumerate() {
             let (kind, bot, guest, name) = seat_columns(s);
-            tx.execute(
-                "INSERT INTO seats (table_id, seat, kind, bot, guest_id, name) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&table.id, &(i as i16), &kind, &bot, &guest, &name],
-            )
-            .await
-            .map_err(pg)?;
+            tx.execute(sql::INSERT_SEAT.pg, &[&table.id, &(i as i16), &kind, &bot, &guest, &name])
+                .await
+                .map_err(pg)?;
         }
         // The creating node holds the new table's first lease.
         tx.execute(
@@ -620,10 +645,7 @@ impl TableLog for PgStore {
     async fn table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let row = c
-            .query_opt(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = $1"), &[&id])
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(sql::TABLE.pg, &[&id]).await.map_err(pg)?;
         match row {
             Some(r) => Ok(Some(table_from(c, &r).await?)),
             None => Ok(None),
@@ -633,15 +655,7 @@ impl TableLog for PgStore {
     async fn unfinished_tables(&self) -> Result<Vec<TableRow>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let rows = c
-            .query(
-                &format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE status NOT IN ('finished', 'closed') ORDER BY created_ms, id"
-                ),
-                &[],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(sql::UNFINISHED_TABLES.pg, &[]).await.map_err(pg)?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
             out.push(table_from(c, r).await?);
@@ -673,10 +687,7 @@ impl TableLog for PgStore {
     async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let rows = c
-            .query("SELECT seq, hand, seat, action FROM actions WHERE table_id = $1 ORDER BY seq", &[&table])
-            .await
-            .map_err(pg)?;
+        let rows = c.query(sql::ACTIONS.pg, &[&table]).await.map_err(pg)?;
         rows.iter()
             .map(|r| {
                 let (seq, hand, seat): (i64, i32, i16) = (r.get(0), r.get(1), r.get(2));
@@ -699,13 +710,7 @@ impl TableLog for PgStore {
     async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let rows = c
-            .query(
-                "SELECT seq, at_ms, guest_id, name, seat, text FROM chat WHERE table_id = $1 ORDER BY seq DESC LIMIT $2",
-                &[&table, &i64::from(limit)],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(sql::RECENT_CHAT.pg, &[&table, &i64::from(limit)]).await.map_err(pg)?;
         let mut out = rows
             .iter()
             .map(|r| {
@@ -739,10 +744,7 @@ impl TableLog for PgStore {
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let row = c
-            .query_opt("SELECT record FROM tables WHERE id = $1 AND status = 'finished'", &[&table])
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(sql::RECORD.pg, &[&table]).await.map_err(pg)?;
         Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
     }
 
@@ -809,13 +811,7 @@ impl TableLog for PgStore {
 
     async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError> {
         let slot = self.client().await?;
-        let row = slot
-            .query_one(
-                "SELECT COUNT(*) FROM tables WHERE host = $1 AND status NOT IN ('finished', 'closed')",
-                &[&guest],
-            )
-            .await
-            .map_err(pg)?;
+        let row = slot.query_one(sql::HOSTED_TABLES.pg, &[&guest]).await.map_err(pg)?;
         Ok(usize::try_from(row.get::<_, i64>(0)).unwrap_or(usize::MAX))
     }
 
@@ -919,7 +915,12 @@ impl Leases for PgStore {
             )
             .await
             .map_err(pg)?;
-        Ok(Beat { now_ms: row.get(0), members: row.get(1) })
+        let loads = slot
+            .query("SELECT node, count(*) FROM owners WHERE expires > now() GROUP BY node", &[])
+            .await
+            .map_err(pg)?;
+        let loads = loads.iter().map(|r| (r.get(0), r.get::<_, i64>(1).max(0) as u64)).collect();
+        Ok(Beat { now_ms: row.get(0), members: row.get(1), loads })
     }
 
     async fn leave(&self) -> Result<(), StoreError> {
@@ -948,23 +949,20 @@ impl Identities for PgStore {
     async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        c.execute(
-            "INSERT INTO guests (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)",
-            &[&guest.id, &guest.name, &guest.token_hash, &guest.created_ms],
-        )
-        .await
-        .map_err(pg)?;
+        c.execute(sql::INSERT_GUEST.pg, &[&guest.id, &guest.name, &guest.token_hash, &guest.created_ms])
+            .await
+            .map_err(pg)?;
         Ok(())
     }
 
     async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
         let slot = self.client().await?;
-        read_guest(&*slot, "token_hash", token_hash).await
+        read_guest(&*slot, sql::GUEST_BY_TOKEN_HASH, token_hash).await
     }
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let slot = self.client().await?;
-        read_guest(&*slot, "id", id).await
+        read_guest(&*slot, sql::GUEST_BY_ID, id).await
     }
 
     async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
@@ -972,8 +970,7 @@ impl Identities for PgStore {
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
         tx.execute(
-            "INSERT INTO accounts (guest_id, username, username_key, password_hash, created_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
+            sql::INSERT_ACCOUNT.pg,
             &[
                 &account.guest,
                 &account.username,
@@ -985,30 +982,23 @@ impl Identities for PgStore {
         .await
         .map_err(pg)?;
         write_session(&tx, session).await?;
-        tx.execute(
-            "UPDATE guests SET token_hash = 'claimed:' || token_hash WHERE id = $1",
-            &[&account.guest],
-        )
-        .await
-        .map_err(pg)?;
+        tx.execute(sql::RETIRE_GUEST_TOKEN.pg, &[&account.guest]).await.map_err(pg)?;
         tx.commit().await.map_err(pg)
     }
 
     async fn account_by_username(&self, username_key: &str) -> Result<Option<AccountRow>, StoreError> {
         let slot = self.client().await?;
-        read_account(&*slot, "username_key", username_key).await
+        read_account(&*slot, sql::ACCOUNT_BY_USERNAME, username_key).await
     }
 
     async fn account_by_guest(&self, guest: &str) -> Result<Option<AccountRow>, StoreError> {
         let slot = self.client().await?;
-        read_account(&*slot, "guest_id", guest).await
+        read_account(&*slot, sql::ACCOUNT_BY_GUEST, guest).await
     }
 
     async fn set_password(&self, guest: &str, password_hash: &str) -> Result<(), StoreError> {
         let slot = self.client().await?;
-        slot.execute("UPDATE accounts SET password_hash = $2 WHERE guest_id = $1", &[&guest, &password_hash])
-            .await
-            .map_err(pg)?;
+        slot.execute(sql::SET_PASSWORD.pg, &[&guest, &password_hash]).await.map_err(pg)?;
         Ok(())
     }
 
@@ -1018,100 +1008,55 @@ impl Identities for PgStore {
         let tx = c.transaction().await.map_err(pg)?;
         // The names he went by: the guest's (shown at tables) and the account's username.
         let mut old: Vec<String> = Vec::new();
-        for q in
-            ["SELECT username FROM accounts WHERE guest_id = $1", "SELECT name FROM guests WHERE id = $1"]
-        {
-            if let Some(r) = tx.query_opt(q, &[&guest]).await.map_err(pg)? {
+        for q in [sql::USERNAME_OF, sql::GUEST_NAME_OF] {
+            if let Some(r) = tx.query_opt(q.pg, &[&guest]).await.map_err(pg)? {
                 old.push(r.get(0));
             }
         }
-        let removed = tx.execute("DELETE FROM accounts WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
+        let removed = tx.execute(sql::DELETE_ACCOUNT.pg, &[&guest]).await.map_err(pg)?;
         if removed == 0 {
             return tx.commit().await.map_err(pg);
         }
-        tx.execute("DELETE FROM sessions WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
-        tx.execute("DELETE FROM ratings WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
-        tx.execute("DELETE FROM rating_history WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
-        // His mutes and blocks, both ways; the reports keep their rows for the operator, but his
-        // former names in their text become `name`.
-        tx.execute("DELETE FROM account_addresses WHERE guest_id = $1", &[&guest]).await.map_err(pg)?;
-        tx.execute("DELETE FROM mod_mutes WHERE guest_id = $1 OR target_id = $1", &[&guest])
-            .await
-            .map_err(pg)?;
-        tx.execute("DELETE FROM mod_blocks WHERE guest_id = $1 OR target_id = $1", &[&guest])
-            .await
-            .map_err(pg)?;
+        // His sessions, ratings and addresses; his mutes and blocks, both ways; the reports keep
+        // their rows for the operator, but his former names in their text become `name`.
+        for q in sql::DELETE_ACCOUNT_ROWS {
+            tx.execute(q.pg, &[&guest]).await.map_err(pg)?;
+        }
         for o in old.iter().filter(|o| !o.is_empty()) {
-            let found = tx
-                .query(
-                    "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
-                     '%' || LOWER($1::text) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER($1::text) || '%'",
-                    &[o],
-                )
-                .await
-                .map_err(pg)?;
+            let found = tx.query(sql::REPORTS_NAMING.pg, &[o]).await.map_err(pg)?;
             for r in found {
                 let (id, reason, text): (String, String, Option<String>) = (r.get(0), r.get(1), r.get(2));
                 let reason = super::forget_in_text(&reason, &old, name).unwrap_or(reason);
                 let text = text.map(|t| super::forget_in_text(&t, &old, name).unwrap_or(t));
-                tx.execute(
-                    "UPDATE mod_reports SET reason = $2, chat_text = $3 WHERE id = $1",
-                    &[&id, &reason, &text],
-                )
-                .await
-                .map_err(pg)?;
+                tx.execute(sql::UPDATE_REPORT_TEXT.pg, &[&id, &reason, &text]).await.map_err(pg)?;
             }
         }
-        tx.execute(
-            "UPDATE guests SET name = $2, token_hash = 'deleted:' || id WHERE id = $1",
-            &[&guest, &name],
-        )
-        .await
-        .map_err(pg)?;
+        tx.execute(sql::FORGET_GUEST.pg, &[&guest, &name]).await.map_err(pg)?;
         // The records of finished tables name their players: rename this guest's seats there.
-        let rows = tx
-            .query(
-                "SELECT s.table_id, s.seat, t.record FROM seats s JOIN tables t ON t.id = s.table_id \
-                 WHERE s.guest_id = $1 AND t.record IS NOT NULL ORDER BY s.table_id, s.seat",
-                &[&guest],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = tx.query(sql::SEATS_WITH_RECORDS.pg, &[&guest]).await.map_err(pg)?;
         let finished: Vec<(String, i64, String)> =
             rows.iter().map(|r| (r.get(0), i64::from(r.get::<_, i16>(1)), r.get(2))).collect();
         for (table, seats, record) in super::group_seats(finished) {
             let renamed = super::rename_in_record(&record, &seats, name);
-            tx.execute("UPDATE tables SET record = $2 WHERE id = $1", &[&table, &renamed])
-                .await
-                .map_err(pg)?;
+            tx.execute(sql::UPDATE_RECORD.pg, &[&table, &renamed]).await.map_err(pg)?;
             // The public archive names the players too (and is searched by their names).
             if let Some((players, keys)) = super::archive_players(&renamed) {
-                let n = tx
-                    .execute("UPDATE archive SET players = $2 WHERE table_id = $1", &[&table, &players])
-                    .await
-                    .map_err(pg)?;
+                let n = tx.execute(sql::UPDATE_ARCHIVE_PLAYERS.pg, &[&table, &players]).await.map_err(pg)?;
                 if n == 1 {
-                    tx.execute("DELETE FROM archive_players WHERE table_id = $1", &[&table])
-                        .await
-                        .map_err(pg)?;
+                    tx.execute(sql::DELETE_ARCHIVE_INDEX.pg, &[&table]).await.map_err(pg)?;
                     index_players(&tx, &table, &keys).await?;
                 }
             }
         }
-        tx.execute("UPDATE seats SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
-        tx.execute("UPDATE chat SET name = $2 WHERE guest_id = $1", &[&guest, &name]).await.map_err(pg)?;
+        tx.execute(sql::RENAME_SEATS.pg, &[&guest, &name]).await.map_err(pg)?;
+        tx.execute(sql::RENAME_CHAT.pg, &[&guest, &name]).await.map_err(pg)?;
         // The names of the tables he created ("NAME's table"), and of their archived games.
-        let hosted =
-            tx.query("SELECT id, settings FROM tables WHERE host = $1", &[&guest]).await.map_err(pg)?;
+        let hosted = tx.query(sql::HOSTED_SETTINGS.pg, &[&guest]).await.map_err(pg)?;
         for r in hosted {
             let (table, settings): (String, String) = (r.get(0), r.get(1));
             if let Some((settings, table_name)) = super::forget_in_settings(&settings, &old, name) {
-                tx.execute("UPDATE tables SET settings = $2 WHERE id = $1", &[&table, &settings])
-                    .await
-                    .map_err(pg)?;
-                tx.execute("UPDATE archive SET name = $2 WHERE table_id = $1", &[&table, &table_name])
-                    .await
-                    .map_err(pg)?;
+                tx.execute(sql::UPDATE_SETTINGS.pg, &[&table, &settings]).await.map_err(pg)?;
+                tx.execute(sql::UPDATE_ARCHIVE_NAME.pg, &[&table, &table_name]).await.map_err(pg)?;
             }
         }
         tx.commit().await.map_err(pg)
@@ -1124,13 +1069,7 @@ impl Identities for PgStore {
 
     async fn session_by_token_hash(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
         let slot = self.client().await?;
-        let row = slot
-            .query_opt(
-                "SELECT token_hash, guest_id, created_ms, expires_ms, revoked_ms FROM sessions WHERE token_hash = $1",
-                &[&token_hash],
-            )
-            .await
-            .map_err(pg)?;
+        let row = slot.query_opt(sql::SESSION_BY_TOKEN_HASH.pg, &[&token_hash]).await.map_err(pg)?;
         Ok(row.map(|r| SessionRow {
             token_hash: r.get(0),
             guest: r.get(1),
@@ -1150,49 +1089,22 @@ impl Identities for PgStore {
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
         let old = at_ms - super::SESSION_KEEP_MS;
-        tx.execute(
-            "DELETE FROM sessions WHERE guest_id = $1 AND (revoked_ms < $2 OR expires_ms < $2)",
-            &[&guest, &old],
-        )
-        .await
-        .map_err(pg)?;
-        let n = tx
-            .execute(
-                "UPDATE sessions SET revoked_ms = $3 WHERE guest_id = $1 AND revoked_ms IS NULL \
-                 AND token_hash IS DISTINCT FROM $2",
-                &[&guest, &except, &at_ms],
-            )
-            .await
-            .map_err(pg)?;
+        tx.execute(sql::DELETE_OLD_SESSIONS.pg, &[&guest, &old]).await.map_err(pg)?;
+        let n = tx.execute(sql::REVOKE_SESSIONS.pg, &[&guest, &except, &at_ms]).await.map_err(pg)?;
         tx.commit().await.map_err(pg)?;
         Ok(n)
     }
 
     async fn revoke_session(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError> {
         let slot = self.client().await?;
-        slot.execute(
-            "UPDATE sessions SET revoked_ms = $2 WHERE token_hash = $1 AND revoked_ms IS NULL",
-            &[&token_hash, &at_ms],
-        )
-        .await
-        .map_err(pg)?;
+        slot.execute(sql::REVOKE_SESSION.pg, &[&token_hash, &at_ms]).await.map_err(pg)?;
         Ok(())
     }
 
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError> {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
-        let rows = c
-            .query(
-                &format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE host = $1 \
-                     OR id IN (SELECT table_id FROM seats WHERE guest_id = $1) \
-                     ORDER BY created_ms DESC, id DESC LIMIT $2"
-                ),
-                &[&guest, &i64::from(limit)],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = c.query(sql::TABLES_OF_GUEST.pg, &[&guest, &i64::from(limit)]).await.map_err(pg)?;
         let mut out = Vec::with_capacity(rows.len());
         for r in &rows {
             out.push(table_from(c, r).await?);
@@ -1210,30 +1122,12 @@ impl Identities for PgStore {
         let mut slot = self.client().await?;
         let c: &mut Client = &mut slot;
         let tx = c.transaction().await.map_err(pg)?;
-        tx.execute(
-            "INSERT INTO server_secrets (name, value) VALUES ('address', $1) ON CONFLICT (name) DO NOTHING",
-            &[&new_secret],
-        )
-        .await
-        .map_err(pg)?;
-        let key: String = tx
-            .query_one("SELECT value FROM server_secrets WHERE name = 'address'", &[])
-            .await
-            .map_err(pg)?
-            .get(0);
+        tx.execute(sql::INSERT_ADDRESS_SECRET.pg, &[&new_secret]).await.map_err(pg)?;
+        let key: String = tx.query_one(sql::ADDRESS_SECRET.pg, &[]).await.map_err(pg)?.get(0);
         let hash = crate::ids::keyed_hash(&key, address);
+        tx.execute(sql::NOTE_ADDRESS.pg, &[&guest, &hash, &at_ms]).await.map_err(pg)?;
         tx.execute(
-            "INSERT INTO account_addresses (guest_id, address_hash, seen_ms) VALUES ($1, $2, $3) \
-             ON CONFLICT (guest_id, address_hash) DO UPDATE \
-             SET seen_ms = GREATEST(account_addresses.seen_ms, excluded.seen_ms)",
-            &[&guest, &hash, &at_ms],
-        )
-        .await
-        .map_err(pg)?;
-        tx.execute(
-            "DELETE FROM account_addresses WHERE guest_id = $1 AND (seen_ms < $2 OR address_hash NOT IN \
-             (SELECT address_hash FROM account_addresses WHERE guest_id = $1 \
-             ORDER BY seen_ms DESC, address_hash LIMIT $3))",
+            sql::TRIM_ADDRESSES.pg,
             &[&guest, &(at_ms - crate::ratings::ADDRESS_WINDOW_MS), &crate::ratings::ADDRESS_LIMIT],
         )
         .await
@@ -1243,13 +1137,7 @@ impl Identities for PgStore {
 
     async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError> {
         let slot = self.client().await?;
-        let rows = slot
-            .query(
-                "SELECT address_hash FROM account_addresses WHERE guest_id = $1 ORDER BY seen_ms DESC, address_hash",
-                &[&guest],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = slot.query(sql::ADDRESS_HASHES.pg, &[&guest]).await.map_err(pg)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 }
@@ -1278,10 +1166,7 @@ impl Archive for PgStore {
 
     async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError> {
         let slot = self.client().await?;
-        let rows = slot
-            .query(&format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = $1 ORDER BY game"), &[&guest])
-            .await
-            .map_err(pg)?;
+        let rows = slot.query(sql::RATINGS_OF.pg, &[&guest]).await.map_err(pg)?;
         Ok(rows.iter().map(|r| rating_row(r, 0)).collect())
     }
 
@@ -1292,28 +1177,9 @@ impl Archive for PgStore {
         limit: u32,
     ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError> {
         let slot = self.client().await?;
-        let total: i64 = slot
-            .query_one(
-                "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id \
-                 WHERE r.game = $1 AND r.games > 0",
-                &[&game],
-            )
-            .await
-            .map_err(pg)?
-            .get(0);
-        let cols = RATING_COLS.split(", ").map(|c| format!("r.{c}")).collect::<Vec<_>>().join(", ");
+        let total: i64 = slot.query_one(sql::LEADERBOARD_SIZE.pg, &[&game]).await.map_err(pg)?.get(0);
         let (limit, offset) = (i64::from(limit), i64::from(offset));
-        let rows = slot
-            .query(
-                &format!(
-                    "SELECT a.username, {cols} FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id \
-                     WHERE r.game = $1 AND r.games > 0 \
-                     ORDER BY r.rating DESC, r.games ASC, a.username_key ASC LIMIT $2 OFFSET $3"
-                ),
-                &[&game, &limit, &offset],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = slot.query(sql::LEADERBOARD.pg, &[&game, &limit, &offset]).await.map_err(pg)?;
         let rows = rows.iter().map(|r| (r.get::<_, String>(0), rating_row(r, 1))).collect();
         Ok((rows, u32::try_from(total).unwrap_or(u32::MAX)))
     }
@@ -1321,16 +1187,7 @@ impl Archive for PgStore {
     async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
         let slot = self.client().await?;
         let limit = i64::from(limit);
-        let rows = slot
-            .query(
-                &format!(
-                    "SELECT {HISTORY_COLS} FROM rating_history WHERE guest_id = $1 \
-                     ORDER BY at_ms DESC, table_id DESC LIMIT $2"
-                ),
-                &[&guest, &limit],
-            )
-            .await
-            .map_err(pg)?;
+        let rows = slot.query(sql::RATING_HISTORY.pg, &[&guest, &limit]).await.map_err(pg)?;
         Ok(rows.iter().map(history_row).collect())
     }
 }
@@ -1342,15 +1199,12 @@ impl AnalysisStore for PgStore {
         let (hand, seat, seed, think_ms) =
             (key.hand as i32, i16::from(key.seat), key.seed as i64, key.think_ms as i32);
         // The row's foreign key refuses an unknown table; that is told apart from other failures.
-        let known = slot.query_opt("SELECT 1 FROM tables WHERE id = $1", &[&key.table]).await.map_err(pg)?;
+        let known = slot.query_opt(sql::TABLE_EXISTS.pg, &[&key.table]).await.map_err(pg)?;
         if known.is_none() {
             return Err(StoreError::NoTable(key.table.clone()));
         }
         slot.execute(
-            "INSERT INTO analyses (table_id, hand, seat, seed, think_ms, analysis, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (table_id, hand, seat, seed, think_ms) \
-             DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms",
+            sql::PUT_ANALYSIS.pg,
             &[&key.table, &hand, &seat, &seed, &think_ms, &analysis, &super::now_ms()],
         )
         .await
@@ -1363,20 +1217,12 @@ impl AnalysisStore for PgStore {
         let (hand, seat, seed, think_ms) =
             (key.hand as i32, i16::from(key.seat), key.seed as i64, key.think_ms as i32);
         let row = slot
-            .query_opt(
-                "SELECT analysis FROM analyses WHERE table_id = $1 AND hand = $2 AND seat = $3 \
-                 AND seed = $4 AND think_ms = $5",
-                &[&key.table, &hand, &seat, &seed, &think_ms],
-            )
+            .query_opt(sql::ANALYSIS.pg, &[&key.table, &hand, &seat, &seed, &think_ms])
             .await
             .map_err(pg)?;
         Ok(row.map(|r| r.get::<_, String>(0)))
     }
 }
-
-/// The columns of a rating, in [`rating_row`]'s order.
-const RATING_COLS: &str =
-    "guest_id, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms";
 
 fn rating_row(r: &Row, i: usize) -> RatingRow {
     let count = |k: usize| u32::try_from(r.get::<_, i64>(i + k)).unwrap_or(u32::MAX);
@@ -1393,10 +1239,6 @@ fn rating_row(r: &Row, i: usize) -> RatingRow {
         updated_ms: r.get(i + 9),
     }
 }
-
-/// The columns of a history row, in [`history_row`]'s order.
-const HISTORY_COLS: &str = "guest_id, game, table_id, at_ms, rating_before, deviation_before, \
-     volatility_before, rating_after, deviation_after, volatility_after, score, opponents, forfeited";
 
 fn history_row(r: &Row) -> HistoryRow {
     HistoryRow {
@@ -1422,16 +1264,65 @@ async fn write_rated<C: GenericClient>(
     table: &str,
     m: &table::rated::RatedMatch,
 ) -> Result<(), StoreError> {
-    let done: i64 = c
-        .query_one("SELECT COUNT(*) FROM rating_history WHERE table_id = $1", &[&table])
-        .await
-        .map_err(pg)?
-        .get(0);
+    let done: i64 = c.query_one(sql::RATED_ROWS.pg, &[&table]).await.map_err(pg)?.get(0);
     if done > 0 {
         return Ok(());
     }
-    let game = crate::ratings::game_name(m.game);
-    let mut guests = crate::ratings::persons(m);
+    let (accounts, shared, now) =
+        rating_inputs(c, crate::ratings::persons(m), crate::ratings::game_name(m.game)).await?;
+    let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(%table, error = %e, "the rated match is left unrated");
+            return Ok(());
+        }
+    };
+    write_settled(c, settled).await
+}
+
+/// Updates the ratings of a rated duplicate event's accounts (`docs/events.md`, "Rated
+/// events"), once: an event whose people's tables have history rows is rated already. The
+/// accounts' rows are locked as for a match. An event the ratings cannot be worked out of is
+/// reported and left unrated.
+pub(crate) async fn write_event_rated<C: GenericClient>(
+    c: &C,
+    id: &str,
+    event: &crate::ratings::RatedEvent,
+) -> Result<(), StoreError> {
+    for table in event.history_tables() {
+        let done: i64 = c.query_one(sql::RATED_ROWS.pg, &[&table]).await.map_err(pg)?.get(0);
+        if done > 0 {
+            return Ok(());
+        }
+    }
+    let (accounts, shared, now) =
+        rating_inputs(c, event.persons(), crate::ratings::game_name(event.game)).await?;
+    let settled = match crate::ratings::settle_event(event, &accounts, &shared, now) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(event = %id, error = %e, "the rated event is left unrated");
+            return Ok(());
+        }
+    };
+    write_settled(c, settled).await
+}
+
+/// The stored ratings in `game` of those of `guests` who have an account (their rows locked, in
+/// a fixed order), how many rated matches each pair of them shared in the window (the pair
+/// limit for two accounts seen at one address), and now.
+#[allow(clippy::type_complexity)]
+async fn rating_inputs<C: GenericClient>(
+    c: &C,
+    mut guests: Vec<String>,
+    game: &str,
+) -> Result<
+    (
+        std::collections::HashMap<String, Option<RatingRow>>,
+        std::collections::HashMap<(String, String), u32>,
+        i64,
+    ),
+    StoreError,
+> {
     guests.sort();
     guests.dedup();
     let mut accounts = std::collections::HashMap::new();
@@ -1443,14 +1334,7 @@ async fn write_rated<C: GenericClient>(
         {
             continue;
         }
-        let row = c
-            .query_opt(
-                &format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = $1 AND game = $2"),
-                &[&guest, &game],
-            )
-            .await
-            .map_err(pg)?
-            .map(|r| rating_row(&r, 0));
+        let row = c.query_opt(sql::RATING.pg, &[&guest, &game]).await.map_err(pg)?.map(|r| rating_row(&r, 0));
         accounts.insert(guest, row);
     }
     let now = super::now_ms();
@@ -1458,43 +1342,31 @@ async fn write_rated<C: GenericClient>(
     let guests: Vec<String> = accounts.keys().cloned().collect();
     for (a, b) in crate::ratings::pairs(&guests) {
         let n: i64 = c
-            .query_one(
-                "SELECT COUNT(DISTINCT x.table_id) FROM rating_history x JOIN rating_history y \
-                 ON y.table_id = x.table_id WHERE x.guest_id = $1 AND y.guest_id = $2 AND x.at_ms >= $3",
-                &[&a, &b, &(now - crate::ratings::PAIR_WINDOW_MS)],
-            )
+            .query_one(sql::PAIR_MATCHES.pg, &[&a, &b, &(now - crate::ratings::PAIR_WINDOW_MS)])
             .await
             .map_err(pg)?
             .get(0);
         // Two accounts seen at one address in the window count as the pair limit reached.
         let same: i64 = c
-            .query_one(
-                "SELECT COUNT(*) FROM account_addresses x JOIN account_addresses y \
-                 ON y.address_hash = x.address_hash WHERE x.guest_id = $1 AND y.guest_id = $2 \
-                 AND x.seen_ms >= $3 AND y.seen_ms >= $3",
-                &[&a, &b, &(now - crate::ratings::ADDRESS_WINDOW_MS)],
-            )
+            .query_one(sql::PAIR_ADDRESSES.pg, &[&a, &b, &(now - crate::ratings::ADDRESS_WINDOW_MS)])
             .await
             .map_err(pg)?
             .get(0);
         let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
         shared.insert((a, b), n);
     }
-    let settled = match crate::ratings::settle(table, m, &accounts, &shared, now) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(%table, error = %e, "the rated match is left unrated");
-            return Ok(());
-        }
-    };
+    Ok((accounts, shared, now))
+}
+
+/// Writes the new ratings and the history rows of a settled match or event.
+async fn write_settled<C: GenericClient>(
+    c: &C,
+    settled: Vec<(RatingRow, HistoryRow)>,
+) -> Result<(), StoreError> {
     for (r, h) in settled {
         let counts = [r.games, r.wins, r.losses, r.draws].map(i64::from);
         c.execute(
-            "INSERT INTO ratings (guest_id, game, rating, deviation, volatility, games, wins, losses, draws, \
-             updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-             ON CONFLICT (guest_id, game) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
-             volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
-             losses = excluded.losses, draws = excluded.draws, updated_ms = excluded.updated_ms",
+            sql::PUT_RATING.pg,
             &[
                 &r.guest,
                 &r.game,
@@ -1512,10 +1384,7 @@ async fn write_rated<C: GenericClient>(
         .map_err(pg)?;
         let (opponents, forfeited) = (i64::from(h.opponents), i64::from(h.forfeited));
         c.execute(
-            &format!(
-                "INSERT INTO rating_history ({HISTORY_COLS}) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-            ),
+            sql::INSERT_HISTORY.pg,
             &[
                 &h.guest,
                 &h.game,
@@ -1540,7 +1409,7 @@ async fn write_rated<C: GenericClient>(
 
 async fn write_session<C: GenericClient>(c: &C, s: &SessionRow) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO sessions (token_hash, guest_id, created_ms, expires_ms, revoked_ms) VALUES ($1, $2, $3, $4, $5)",
+        sql::INSERT_SESSION.pg,
         &[&s.token_hash, &s.guest, &s.created_ms, &s.expires_ms, &s.revoked_ms],
     )
     .await
@@ -1548,37 +1417,24 @@ async fn write_session<C: GenericClient>(c: &C, s: &SessionRow) -> Result<(), St
     Ok(())
 }
 
-/// The account whose `column` (`guest_id` or `username_key`) is `value`.
-/// The guest whose `column` (`id` or `token_hash`) is `value`.
+/// The guest `query` ([`sql::GUEST_BY_ID`] or [`sql::GUEST_BY_TOKEN_HASH`]) selects by `value`.
 async fn read_guest<C: GenericClient>(
     c: &C,
-    column: &str,
+    query: Sql,
     value: &str,
 ) -> Result<Option<GuestRow>, StoreError> {
-    let row = c
-        .query_opt(
-            &format!("SELECT id, name, token_hash, created_ms FROM guests WHERE {column} = $1"),
-            &[&value],
-        )
-        .await
-        .map_err(pg)?;
+    let row = c.query_opt(query.pg, &[&value]).await.map_err(pg)?;
     Ok(row.map(|r| GuestRow { id: r.get(0), name: r.get(1), token_hash: r.get(2), created_ms: r.get(3) }))
 }
 
+/// The account `query` ([`sql::ACCOUNT_BY_GUEST`] or [`sql::ACCOUNT_BY_USERNAME`]) selects by
+/// `value`.
 async fn read_account<C: GenericClient>(
     c: &C,
-    column: &str,
+    query: Sql,
     value: &str,
 ) -> Result<Option<AccountRow>, StoreError> {
-    let row = c
-        .query_opt(
-            &format!(
-                "SELECT guest_id, username, username_key, password_hash, created_ms FROM accounts WHERE {column} = $1"
-            ),
-            &[&value],
-        )
-        .await
-        .map_err(pg)?;
+    let row = c.query_opt(query.pg, &[&value]).await.map_err(pg)?;
     Ok(row.map(|r| AccountRow {
         guest: r.get(0),
         username: r.get(1),

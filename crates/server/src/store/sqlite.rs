@@ -14,6 +14,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::RATINGS_SCHEMA;
+use super::sql::{self, Sql};
 use super::{
     ANALYSIS_SCHEMA, ARCHIVE_SCHEMA, AccountRow, AnalysisKey, AnalysisStore, Archive, ArchiveQuery,
     ArchivedGame, Beat, ChatRow, Epoch, FIRST_EPOCH, GuestRow, Held, HistoryRow, Holder, Identities, Leases,
@@ -21,6 +22,7 @@ use super::{
     Write, archive_entry, archived_from, seat_columns, seat_from_columns,
 };
 use crate::ratings::{game_name, persons, settle};
+use std::collections::HashMap;
 
 type Output = Result<Box<dyn Any + Send>, StoreError>;
 type Work = Box<dyn FnOnce(&Connection) -> Output + Send>;
@@ -51,6 +53,17 @@ pub(crate) fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
+/// Every row `sql` selects with `params`, each read by `row`.
+pub(crate) fn rows<T, P: rusqlite::Params>(
+    c: &Connection,
+    sql: &str,
+    params: P,
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = c.prepare_cached(sql).map_err(backend)?;
+    stmt.query_map(params, row).map_err(backend)?.collect::<Result<_, _>>().map_err(backend)
+}
+
 /// How many queued requests one transaction takes at most.
 const BATCH: usize = 512;
 
@@ -71,7 +84,7 @@ impl SqliteStore {
             Some(rusqlite::ErrorCode::ReadOnly) => unusable(not_writable(&e)),
             _ => unusable(format!("cannot be read as a database (is it one, and undamaged?): {e}")),
         })?;
-        integrity(&conn, path).map_err(unusable)?;
+        integrity(&conn, path).map_err(|e| unusable(e.to_string()))?;
         let write = |conn: &Connection| -> Result<(), rusqlite::Error> {
             for sql in SCHEMA
                 .iter()
@@ -79,6 +92,11 @@ impl SqliteStore {
                 .chain(RATINGS_SCHEMA)
                 .chain(ANALYSIS_SCHEMA)
                 .chain(super::MODERATION_SCHEMA)
+                .chain(super::PUZZLE_SCHEMA)
+                .chain(super::FRIENDS_SCHEMA)
+                .chain(super::EVENT_SCHEMA)
+                .chain(super::TOURNAMENT_SCHEMA)
+                .chain(super::PLAY_NOW_SCHEMA)
             {
                 conn.execute_batch(sql)?;
             }
@@ -134,8 +152,33 @@ fn not_writable(e: &rusqlite::Error) -> String {
 /// `integrity_check` and 0.24 s with `quick_check`, so the full check costs about 2 s at the limit.
 pub const FULL_CHECK_BYTES: u64 = 256 * 1024 * 1024;
 
+/// What SQLite's integrity check found wrong with a database (said after its name).
+#[derive(Debug, thiserror::Error)]
+enum Damage {
+    /// The check reports problems.
+    #[error(
+        "is damaged: PRAGMA {pragma} reports {}; restore it from a backup (or move it away to start \
+         with an empty database)",
+        lines.join("; ")
+    )]
+    Reported {
+        /// The check run.
+        pragma: &'static str,
+        /// What it reported.
+        lines: Vec<String>,
+    },
+    /// The check itself fails.
+    #[error("is damaged: PRAGMA {pragma} fails: {error}; restore it from a backup")]
+    Failed {
+        /// The check run.
+        pragma: &'static str,
+        /// Why it fails.
+        error: rusqlite::Error,
+    },
+}
+
 /// Runs SQLite's integrity check on an open database; the error says what it found.
-fn integrity(conn: &Connection, path: &str) -> Result<(), String> {
+fn integrity(conn: &Connection, path: &str) -> Result<(), Damage> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let pragma = if size <= FULL_CHECK_BYTES { "integrity_check" } else { "quick_check" };
     let found: Result<Vec<String>, rusqlite::Error> = conn
@@ -143,12 +186,8 @@ fn integrity(conn: &Connection, path: &str) -> Result<(), String> {
         .and_then(|mut stmt| stmt.query_map([], |r| r.get::<_, String>(0))?.collect());
     match found {
         Ok(lines) if lines == ["ok"] => Ok(()),
-        Ok(lines) => Err(format!(
-            "is damaged: PRAGMA {pragma} reports {}; restore it from a backup (or move it away to \
-             start with an empty database)",
-            lines.join("; ")
-        )),
-        Err(e) => Err(format!("is damaged: PRAGMA {pragma} fails: {e}; restore it from a backup")),
+        Ok(lines) => Err(Damage::Reported { pragma, lines }),
+        Err(error) => Err(Damage::Failed { pragma, error }),
     }
 }
 
@@ -217,9 +256,7 @@ fn worker(conn: Connection, rx: mpsc::Receiver<Job>) {
 }
 
 fn read_seats(c: &Connection, table: &str) -> Result<[SeatRow; 4], StoreError> {
-    let mut stmt = c
-        .prepare_cached("SELECT seat, kind, bot, guest_id, name FROM seats WHERE table_id = ?1 ORDER BY seat")
-        .map_err(backend)?;
+    let mut stmt = c.prepare_cached(sql::SEATS.sqlite).map_err(backend)?;
     let rows = stmt
         .query_map(params![table], |r| {
             Ok((
@@ -266,38 +303,26 @@ fn table_from(c: &Connection, cols: TableCols) -> Result<TableRow, StoreError> {
     })
 }
 
-const TABLE_COLS: &str = "id, game, settings, seed, host, status, created_ms";
-
 fn table_cols(r: &rusqlite::Row<'_>) -> rusqlite::Result<TableCols> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
 }
 
 fn require_table(c: &Connection, table: &str) -> Result<(), StoreError> {
-    let found: Option<i64> = c
-        .query_row("SELECT 1 FROM tables WHERE id = ?1", params![table], |r| r.get(0))
-        .optional()
-        .map_err(backend)?;
+    let found: Option<i64> =
+        c.query_row(sql::TABLE_EXISTS.sqlite, params![table], |r| r.get(0)).optional().map_err(backend)?;
     found.map(|_| ()).ok_or_else(|| StoreError::NoTable(table.to_string()))
 }
 
 fn write_seat(c: &Connection, table: &str, seat: u8, row: &SeatRow) -> Result<(), StoreError> {
     let (kind, bot, guest, name) = seat_columns(row);
     let n = c
-        .execute(
-            "UPDATE seats SET kind = ?3, bot = ?4, guest_id = ?5, name = ?6 WHERE table_id = ?1 AND seat = ?2",
-            params![table, i64::from(seat), kind, bot, guest, name],
-        )
+        .execute(sql::UPDATE_SEAT.sqlite, params![table, i64::from(seat), kind, bot, guest, name])
         .map_err(backend)?;
     if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
 }
 
 fn write_status(c: &Connection, table: &str, status: TableStatus) -> Result<(), StoreError> {
-    let n = c
-        .execute(
-            "UPDATE tables SET status = ?2 WHERE id = ?1 AND status NOT IN ('finished', 'closed')",
-            params![table, status.name()],
-        )
-        .map_err(backend)?;
+    let n = c.execute(sql::UPDATE_STATUS.sqlite, params![table, status.name()]).map_err(backend)?;
     if n == 1 { Ok(()) } else { Err(StoreError::NoTable(table.to_string())) }
 }
 
@@ -324,24 +349,14 @@ fn write_chat(c: &Connection, table: &str, m: &ChatRow) -> Result<(), StoreError
 }
 
 fn write_finish(c: &Connection, table: &str, record: &str) -> Result<(), StoreError> {
-    let n = c
-        .execute("UPDATE tables SET status = 'finished', record = ?2 WHERE id = ?1", params![table, record])
-        .map_err(backend)?;
-    if n != 1 {
-        return Err(StoreError::NoTable(table.to_string()));
-    }
     let (game, settings): (String, String) = c
-        .query_row("SELECT game, settings FROM tables WHERE id = ?1", params![table], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .map_err(backend)?;
+        .query_row(sql::FINISH.sqlite, params![table, record], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()
+        .map_err(backend)?
+        .ok_or_else(|| StoreError::NoTable(table.to_string()))?;
     let Some(e) = archive_entry(&game, &settings, record) else { return Ok(()) };
-    c.execute(
-        "INSERT INTO archive (table_id, game, name, finished_ms, players) VALUES (?1, ?2, ?3, ?4, ?5) \
-         ON CONFLICT (table_id) DO NOTHING",
-        params![table, e.game, e.name, e.finished_ms, e.players],
-    )
-    .map_err(backend)?;
+    c.execute(sql::INSERT_ARCHIVE.sqlite, params![table, e.game, e.name, e.finished_ms, e.players])
+        .map_err(backend)?;
     index_players(c, table, &e.keys)
 }
 
@@ -363,17 +378,8 @@ fn archive_query(
     q: &ArchiveQuery,
     with_records: bool,
 ) -> Result<Vec<(ArchivedGame, Option<String>)>, StoreError> {
-    let record = if with_records { "t.record" } else { "NULL" };
-    let sql = format!(
-        "SELECT a.table_id, a.game, a.name, a.finished_ms, a.players, {record} \
-         FROM archive a JOIN tables t ON t.id = a.table_id \
-         WHERE (?1 IS NULL OR a.finished_ms >= ?1) AND (?2 IS NULL OR a.finished_ms < ?2) \
-         AND (?3 IS NULL OR a.finished_ms < ?3 OR (a.finished_ms = ?3 AND a.table_id < ?4)) \
-         AND (?5 IS NULL OR EXISTS (SELECT 1 FROM archive_players p \
-              WHERE p.table_id = a.table_id AND p.name LIKE ?5 ESCAPE '\\')) \
-         ORDER BY a.finished_ms DESC, a.table_id DESC LIMIT ?6"
-    );
-    let mut stmt = c.prepare_cached(&sql).map_err(backend)?;
+    let sql = if with_records { sql::ARCHIVED_RECORDS } else { sql::ARCHIVED_GAMES };
+    let mut stmt = c.prepare_cached(sql.sqlite).map_err(backend)?;
     let after_ms = q.after.as_ref().map(|a| a.finished_ms);
     let after_id = q.after.as_ref().map(|a| a.id.clone());
     let rows = stmt
@@ -411,18 +417,14 @@ impl TableLog for SqliteStore {
         let t = table.clone();
         self.call(move |c| {
             c.execute(
-                "INSERT INTO tables (id, game, settings, seed, host, status, created_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                sql::INSERT_TABLE.sqlite,
                 params![t.id, t.game, t.settings, t.seed as i64, t.host, t.status.name(), t.created_ms],
             )
             .map_err(backend)?;
             for (i, s) in t.seats.iter().enumerate() {
                 let (kind, bot, guest, name) = seat_columns(s);
-                c.execute(
-                    "INSERT INTO seats (table_id, seat, kind, bot, guest_id, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![t.id, i as i64, kind, bot, guest, name],
-                )
-                .map_err(backend)?;
+                c.execute(sql::INSERT_SEAT.sqlite, params![t.id, i as i64, kind, bot, guest, name])
+                    .map_err(backend)?;
             }
             Ok(())
         })
@@ -432,10 +434,7 @@ impl TableLog for SqliteStore {
     async fn table(&self, id: &str) -> Result<Option<TableRow>, StoreError> {
         let id = id.to_string();
         self.call(move |c| {
-            let cols = c
-                .query_row(&format!("SELECT {TABLE_COLS} FROM tables WHERE id = ?1"), params![id], table_cols)
-                .optional()
-                .map_err(backend)?;
+            let cols = c.query_row(sql::TABLE.sqlite, params![id], table_cols).optional().map_err(backend)?;
             cols.map(|cols| table_from(c, cols)).transpose()
         })
         .await
@@ -443,16 +442,7 @@ impl TableLog for SqliteStore {
 
     async fn unfinished_tables(&self) -> Result<Vec<TableRow>, StoreError> {
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE status NOT IN ('finished', 'closed') ORDER BY created_ms, id"
-                ))
-                .map_err(backend)?;
-            let rows: Vec<TableCols> = stmt
-                .query_map([], table_cols)
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)?;
+            let rows: Vec<TableCols> = rows(c, sql::UNFINISHED_TABLES.sqlite, [], table_cols)?;
             rows.into_iter().map(|cols| table_from(c, cols)).collect()
         })
         .await
@@ -476,11 +466,7 @@ impl TableLog for SqliteStore {
     async fn actions(&self, table: &str) -> Result<Vec<LoggedAction>, StoreError> {
         let table = table.to_string();
         self.call(move |c| {
-            let mut stmt = c
-                .prepare_cached(
-                    "SELECT seq, hand, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq",
-                )
-                .map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::ACTIONS.sqlite).map_err(backend)?;
             let rows = stmt
                 .query_map(params![table], |r| {
                     Ok((
@@ -515,12 +501,7 @@ impl TableLog for SqliteStore {
     async fn recent_chat(&self, table: &str, limit: u32) -> Result<Vec<ChatRow>, StoreError> {
         let table = table.to_string();
         self.call(move |c| {
-            let mut stmt = c
-                .prepare_cached(
-                    "SELECT seq, at_ms, guest_id, name, seat, text FROM chat WHERE table_id = ?1 \
-                     ORDER BY seq DESC LIMIT ?2",
-                )
-                .map_err(backend)?;
+            let mut stmt = c.prepare_cached(sql::RECENT_CHAT.sqlite).map_err(backend)?;
             let rows = stmt
                 .query_map(params![table, i64::from(limit)], |r| {
                     Ok((
@@ -560,14 +541,8 @@ impl TableLog for SqliteStore {
     async fn record(&self, table: &str) -> Result<Option<String>, StoreError> {
         let table = table.to_string();
         self.call(move |c| {
-            let r: Option<Option<String>> = c
-                .query_row(
-                    "SELECT record FROM tables WHERE id = ?1 AND status = 'finished'",
-                    params![table],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(backend)?;
+            let r: Option<Option<String>> =
+                c.query_row(sql::RECORD.sqlite, params![table], |r| r.get(0)).optional().map_err(backend)?;
             Ok(r.flatten())
         })
         .await
@@ -595,13 +570,9 @@ impl TableLog for SqliteStore {
     async fn hosted_tables(&self, guest: &str) -> Result<usize, StoreError> {
         let guest = guest.to_string();
         self.call(move |c| {
-            c.query_row(
-                "SELECT COUNT(*) FROM tables WHERE host = ?1 AND status NOT IN ('finished', 'closed')",
-                params![guest],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n as usize)
-            .map_err(backend)
+            c.query_row(sql::HOSTED_TABLES.sqlite, params![guest], |r| r.get::<_, i64>(0))
+                .map(|n| n as usize)
+                .map_err(backend)
         })
         .await
     }
@@ -661,7 +632,12 @@ impl Leases for SqliteStore {
             Ok(())
         })
         .await?;
-        Ok(Beat { now_ms: now, members: if bus { vec![self.node().to_string()] } else { Vec::new() } })
+        // One node holds every table: there is nobody to share the load with.
+        Ok(Beat {
+            now_ms: now,
+            members: if bus { vec![self.node().to_string()] } else { Vec::new() },
+            loads: Vec::new(),
+        })
     }
 
     async fn leave(&self) -> Result<(), StoreError> {
@@ -679,11 +655,8 @@ impl Identities for SqliteStore {
     async fn create_guest(&self, guest: &GuestRow) -> Result<(), StoreError> {
         let g = guest.clone();
         self.call(move |c| {
-            c.execute(
-                "INSERT INTO guests (id, name, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![g.id, g.name, g.token_hash, g.created_ms],
-            )
-            .map_err(backend)?;
+            c.execute(sql::INSERT_GUEST.sqlite, params![g.id, g.name, g.token_hash, g.created_ms])
+                .map_err(backend)?;
             Ok(())
         })
         .await
@@ -691,29 +664,24 @@ impl Identities for SqliteStore {
 
     async fn guest_by_token_hash(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
         let h = token_hash.to_string();
-        self.call(move |c| read_guest(c, "token_hash", &h)).await
+        self.call(move |c| read_guest(c, sql::GUEST_BY_TOKEN_HASH, &h)).await
     }
 
     async fn guest(&self, id: &str) -> Result<Option<GuestRow>, StoreError> {
         let id = id.to_string();
-        self.call(move |c| read_guest(c, "id", &id)).await
+        self.call(move |c| read_guest(c, sql::GUEST_BY_ID, &id)).await
     }
 
     async fn claim_account(&self, account: &AccountRow, session: &SessionRow) -> Result<(), StoreError> {
         let (a, s) = (account.clone(), session.clone());
         self.call(move |c| {
             c.execute(
-                "INSERT INTO accounts (guest_id, username, username_key, password_hash, created_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                sql::INSERT_ACCOUNT.sqlite,
                 params![a.guest, a.username, a.username_key, a.password_hash, a.created_ms],
             )
             .map_err(backend)?;
             write_session(c, &s)?;
-            c.execute(
-                "UPDATE guests SET token_hash = 'claimed:' || token_hash WHERE id = ?1",
-                params![a.guest],
-            )
-            .map_err(backend)?;
+            c.execute(sql::RETIRE_GUEST_TOKEN.sqlite, params![a.guest]).map_err(backend)?;
             Ok(())
         })
         .await
@@ -721,19 +689,18 @@ impl Identities for SqliteStore {
 
     async fn account_by_username(&self, username_key: &str) -> Result<Option<AccountRow>, StoreError> {
         let key = username_key.to_string();
-        self.call(move |c| read_account(c, "username_key", &key)).await
+        self.call(move |c| read_account(c, sql::ACCOUNT_BY_USERNAME, &key)).await
     }
 
     async fn account_by_guest(&self, guest: &str) -> Result<Option<AccountRow>, StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| read_account(c, "guest_id", &guest)).await
+        self.call(move |c| read_account(c, sql::ACCOUNT_BY_GUEST, &guest)).await
     }
 
     async fn set_password(&self, guest: &str, password_hash: &str) -> Result<(), StoreError> {
         let (guest, hash) = (guest.to_string(), password_hash.to_string());
         self.call(move |c| {
-            c.execute("UPDATE accounts SET password_hash = ?2 WHERE guest_id = ?1", params![guest, hash])
-                .map_err(backend)?;
+            c.execute(sql::SET_PASSWORD.sqlite, params![guest, hash]).map_err(backend)?;
             Ok(())
         })
         .await
@@ -744,111 +711,58 @@ impl Identities for SqliteStore {
         self.call_then(true, move |c| {
             // The names he went by: the guest's (shown at tables) and the account's username.
             let mut old: Vec<String> = Vec::new();
-            old.extend(
-                c.query_row("SELECT username FROM accounts WHERE guest_id = ?1", params![guest], |r| {
-                    r.get(0)
-                })
-                .optional()
-                .map_err(backend)?,
-            );
-            old.extend(
-                c.query_row("SELECT name FROM guests WHERE id = ?1", params![guest], |r| r.get(0))
-                    .optional()
-                    .map_err(backend)?,
-            );
-            let removed =
-                c.execute("DELETE FROM accounts WHERE guest_id = ?1", params![guest]).map_err(backend)?;
+            for q in [sql::USERNAME_OF, sql::GUEST_NAME_OF] {
+                old.extend(c.query_row(q.sqlite, params![guest], |r| r.get(0)).optional().map_err(backend)?);
+            }
+            let removed = c.execute(sql::DELETE_ACCOUNT.sqlite, params![guest]).map_err(backend)?;
             if removed == 0 {
                 return Ok(());
             }
-            c.execute("DELETE FROM sessions WHERE guest_id = ?1", params![guest]).map_err(backend)?;
-            c.execute("DELETE FROM ratings WHERE guest_id = ?1", params![guest]).map_err(backend)?;
-            c.execute("DELETE FROM rating_history WHERE guest_id = ?1", params![guest]).map_err(backend)?;
-            // His mutes and blocks, both ways; the reports keep their rows for the operator, but
-            // his former names in their text become `name`.
-            c.execute("DELETE FROM account_addresses WHERE guest_id = ?1", params![guest]).map_err(backend)?;
-            c.execute("DELETE FROM mod_mutes WHERE guest_id = ?1 OR target_id = ?1", params![guest])
-                .map_err(backend)?;
-            c.execute("DELETE FROM mod_blocks WHERE guest_id = ?1 OR target_id = ?1", params![guest])
-                .map_err(backend)?;
+            // His sessions, ratings and addresses; his mutes and blocks, both ways; the reports
+            // keep their rows for the operator, but his former names in their text become `name`.
+            for q in sql::DELETE_ACCOUNT_ROWS {
+                c.execute(q.sqlite, params![guest]).map_err(backend)?;
+            }
             for o in old.iter().filter(|o| !o.is_empty()) {
-                let found: Vec<(String, String, Option<String>)> = {
-                    let mut stmt = c
-                        .prepare(
-                            "SELECT id, reason, chat_text FROM mod_reports WHERE LOWER(reason) LIKE \
-                             '%' || LOWER(?1) || '%' OR LOWER(COALESCE(chat_text, '')) LIKE '%' || LOWER(?1) || '%'",
-                        )
-                        .map_err(backend)?;
-                    stmt.query_map(params![o], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                        .map_err(backend)?
-                        .collect::<Result<_, _>>()
-                        .map_err(backend)?
-                };
+                let found: Vec<(String, String, Option<String>)> =
+                    rows(c, sql::REPORTS_NAMING.sqlite, params![o], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    })?;
                 for (id, reason, text) in found {
                     let reason = super::forget_in_text(&reason, &old, &name).unwrap_or(reason);
                     let text = text.map(|t| super::forget_in_text(&t, &old, &name).unwrap_or(t));
-                    c.execute(
-                        "UPDATE mod_reports SET reason = ?2, chat_text = ?3 WHERE id = ?1",
-                        params![id, reason, text],
-                    )
-                    .map_err(backend)?;
+                    c.execute(sql::UPDATE_REPORT_TEXT.sqlite, params![id, reason, text]).map_err(backend)?;
                 }
             }
-            c.execute(
-                "UPDATE guests SET name = ?2, token_hash = 'deleted:' || id WHERE id = ?1",
-                params![guest, name],
-            )
-            .map_err(backend)?;
+            c.execute(sql::FORGET_GUEST.sqlite, params![guest, name]).map_err(backend)?;
             // The records of finished tables name their players: rename this guest's seats there.
-            let finished: Vec<(String, i64, String)> = {
-                let mut stmt = c
-                    .prepare(
-                        "SELECT s.table_id, s.seat, t.record FROM seats s JOIN tables t ON t.id = s.table_id \
-                         WHERE s.guest_id = ?1 AND t.record IS NOT NULL ORDER BY s.table_id, s.seat",
-                    )
-                    .map_err(backend)?;
-                stmt.query_map(params![guest], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .map_err(backend)?
-                    .collect::<Result<_, _>>()
-                    .map_err(backend)?
-            };
+            let finished: Vec<(String, i64, String)> =
+                rows(c, sql::SEATS_WITH_RECORDS.sqlite, params![guest], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?;
             for (table, seats, record) in super::group_seats(finished) {
                 let renamed = super::rename_in_record(&record, &seats, &name);
-                c.execute("UPDATE tables SET record = ?2 WHERE id = ?1", params![table, renamed])
-                    .map_err(backend)?;
+                c.execute(sql::UPDATE_RECORD.sqlite, params![table, renamed]).map_err(backend)?;
                 // The public archive names the players too (and is searched by their names).
                 if let Some((players, keys)) = super::archive_players(&renamed) {
                     let n = c
-                        .execute(
-                            "UPDATE archive SET players = ?2 WHERE table_id = ?1",
-                            params![table, players],
-                        )
+                        .execute(sql::UPDATE_ARCHIVE_PLAYERS.sqlite, params![table, players])
                         .map_err(backend)?;
                     if n == 1 {
-                        c.execute("DELETE FROM archive_players WHERE table_id = ?1", params![table])
-                            .map_err(backend)?;
+                        c.execute(sql::DELETE_ARCHIVE_INDEX.sqlite, params![table]).map_err(backend)?;
                         index_players(c, &table, &keys)?;
                     }
                 }
             }
-            c.execute("UPDATE seats SET name = ?2 WHERE guest_id = ?1", params![guest, name])
-                .map_err(backend)?;
-            c.execute("UPDATE chat SET name = ?2 WHERE guest_id = ?1", params![guest, name])
-                .map_err(backend)?;
+            c.execute(sql::RENAME_SEATS.sqlite, params![guest, name]).map_err(backend)?;
+            c.execute(sql::RENAME_CHAT.sqlite, params![guest, name]).map_err(backend)?;
             // The names of the tables he created ("NAME's table"), and of their archived games.
-            let hosted: Vec<(String, String)> = {
-                let mut stmt =
-                    c.prepare("SELECT id, settings FROM tables WHERE host = ?1").map_err(backend)?;
-                stmt.query_map(params![guest], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .map_err(backend)?
-                    .collect::<Result<_, _>>()
-                    .map_err(backend)?
-            };
+            let hosted: Vec<(String, String)> =
+                rows(c, sql::HOSTED_SETTINGS.sqlite, params![guest], |r| Ok((r.get(0)?, r.get(1)?)))?;
             for (table, settings) in hosted {
                 if let Some((settings, table_name)) = super::forget_in_settings(&settings, &old, &name) {
-                    c.execute("UPDATE tables SET settings = ?2 WHERE id = ?1", params![table, settings])
-                        .map_err(backend)?;
-                    c.execute("UPDATE archive SET name = ?2 WHERE table_id = ?1", params![table, table_name])
+                    c.execute(sql::UPDATE_SETTINGS.sqlite, params![table, settings]).map_err(backend)?;
+                    c.execute(sql::UPDATE_ARCHIVE_NAME.sqlite, params![table, table_name])
                         .map_err(backend)?;
                 }
             }
@@ -865,19 +779,15 @@ impl Identities for SqliteStore {
     async fn session_by_token_hash(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
         let h = token_hash.to_string();
         self.call(move |c| {
-            c.query_row(
-                "SELECT token_hash, guest_id, created_ms, expires_ms, revoked_ms FROM sessions WHERE token_hash = ?1",
-                params![h],
-                |r| {
-                    Ok(SessionRow {
-                        token_hash: r.get(0)?,
-                        guest: r.get(1)?,
-                        created_ms: r.get(2)?,
-                        expires_ms: r.get(3)?,
-                        revoked_ms: r.get(4)?,
-                    })
-                },
-            )
+            c.query_row(sql::SESSION_BY_TOKEN_HASH.sqlite, params![h], |r| {
+                Ok(SessionRow {
+                    token_hash: r.get(0)?,
+                    guest: r.get(1)?,
+                    created_ms: r.get(2)?,
+                    expires_ms: r.get(3)?,
+                    revoked_ms: r.get(4)?,
+                })
+            })
             .optional()
             .map_err(backend)
         })
@@ -893,18 +803,8 @@ impl Identities for SqliteStore {
         let (guest, except) = (guest.to_string(), except.map(str::to_string));
         self.call(move |c| {
             let old = at_ms - super::SESSION_KEEP_MS;
-            c.execute(
-                "DELETE FROM sessions WHERE guest_id = ?1 AND (revoked_ms < ?2 OR expires_ms < ?2)",
-                params![guest, old],
-            )
-            .map_err(backend)?;
-            let n = c
-                .execute(
-                    "UPDATE sessions SET revoked_ms = ?3 WHERE guest_id = ?1 AND revoked_ms IS NULL \
-                     AND token_hash IS NOT ?2",
-                    params![guest, except, at_ms],
-                )
-                .map_err(backend)?;
+            c.execute(sql::DELETE_OLD_SESSIONS.sqlite, params![guest, old]).map_err(backend)?;
+            let n = c.execute(sql::REVOKE_SESSIONS.sqlite, params![guest, except, at_ms]).map_err(backend)?;
             Ok(n as u64)
         })
         .await
@@ -913,11 +813,7 @@ impl Identities for SqliteStore {
     async fn revoke_session(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError> {
         let h = token_hash.to_string();
         self.call(move |c| {
-            c.execute(
-                "UPDATE sessions SET revoked_ms = ?2 WHERE token_hash = ?1 AND revoked_ms IS NULL",
-                params![h, at_ms],
-            )
-            .map_err(backend)?;
+            c.execute(sql::REVOKE_SESSION.sqlite, params![h, at_ms]).map_err(backend)?;
             Ok(())
         })
         .await
@@ -926,18 +822,8 @@ impl Identities for SqliteStore {
     async fn tables_of_guest(&self, guest: &str, limit: u32) -> Result<Vec<TableRow>, StoreError> {
         let guest = guest.to_string();
         self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT {TABLE_COLS} FROM tables WHERE host = ?1 \
-                     OR id IN (SELECT table_id FROM seats WHERE guest_id = ?1) \
-                     ORDER BY created_ms DESC, id DESC LIMIT ?2"
-                ))
-                .map_err(backend)?;
-            let rows: Vec<TableCols> = stmt
-                .query_map(params![guest, limit], table_cols)
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)?;
+            let rows: Vec<TableCols> =
+                rows(c, sql::TABLES_OF_GUEST.sqlite, params![guest, limit], table_cols)?;
             rows.into_iter().map(|cols| table_from(c, cols)).collect()
         })
         .await
@@ -952,25 +838,12 @@ impl Identities for SqliteStore {
     ) -> Result<(), StoreError> {
         let (guest, address, new_secret) = (guest.to_string(), address.to_string(), new_secret.to_string());
         self.call(move |c| {
-            c.execute(
-                "INSERT INTO server_secrets (name, value) VALUES ('address', ?1) ON CONFLICT (name) DO NOTHING",
-                params![new_secret],
-            )
-            .map_err(backend)?;
-            let key: String = c
-                .query_row("SELECT value FROM server_secrets WHERE name = 'address'", [], |r| r.get(0))
-                .map_err(backend)?;
+            c.execute(sql::INSERT_ADDRESS_SECRET.sqlite, params![new_secret]).map_err(backend)?;
+            let key: String = c.query_row(sql::ADDRESS_SECRET.sqlite, [], |r| r.get(0)).map_err(backend)?;
             let hash = crate::ids::keyed_hash(&key, &address);
+            c.execute(sql::NOTE_ADDRESS.sqlite, params![guest, hash, at_ms]).map_err(backend)?;
             c.execute(
-                "INSERT INTO account_addresses (guest_id, address_hash, seen_ms) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (guest_id, address_hash) DO UPDATE SET seen_ms = MAX(seen_ms, excluded.seen_ms)",
-                params![guest, hash, at_ms],
-            )
-            .map_err(backend)?;
-            c.execute(
-                "DELETE FROM account_addresses WHERE guest_id = ?1 AND (seen_ms < ?2 OR address_hash NOT IN \
-                 (SELECT address_hash FROM account_addresses WHERE guest_id = ?1 \
-                 ORDER BY seen_ms DESC, address_hash LIMIT ?3))",
+                sql::TRIM_ADDRESSES.sqlite,
                 params![guest, at_ms - crate::ratings::ADDRESS_WINDOW_MS, crate::ratings::ADDRESS_LIMIT],
             )
             .map_err(backend)?;
@@ -981,19 +854,7 @@ impl Identities for SqliteStore {
 
     async fn address_hashes(&self, guest: &str) -> Result<Vec<String>, StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| {
-            let mut stmt = c
-                .prepare(
-                    "SELECT address_hash FROM account_addresses WHERE guest_id = ?1 \
-                     ORDER BY seen_ms DESC, address_hash",
-                )
-                .map_err(backend)?;
-            stmt.query_map(params![guest], |r| r.get(0))
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| rows(c, sql::ADDRESS_HASHES.sqlite, params![guest], |r| r.get(0))).await
     }
 }
 
@@ -1021,16 +882,7 @@ impl Archive for SqliteStore {
 
     async fn ratings_of(&self, guest: &str) -> Result<Vec<RatingRow>, StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = ?1 ORDER BY game"))
-                .map_err(backend)?;
-            stmt.query_map(params![guest], rating_row)
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| rows(c, sql::RATINGS_OF.sqlite, params![guest], rating_row)).await
     }
 
     async fn leaderboard(
@@ -1041,26 +893,11 @@ impl Archive for SqliteStore {
     ) -> Result<(Vec<(String, RatingRow)>, u32), StoreError> {
         let game = game.to_string();
         self.call(move |c| {
-            let total: i64 = c
-                .query_row(
-                    "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id                      WHERE r.game = ?1 AND r.games > 0",
-                    params![game],
-                    |r| r.get(0),
-                )
-                .map_err(backend)?;
-            let cols = RATING_COLS.split(", ").map(|c| format!("r.{c}")).collect::<Vec<_>>().join(", ");
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT a.username, {cols} FROM ratings r JOIN accounts a ON a.guest_id = r.guest_id                      WHERE r.game = ?1 AND r.games > 0                      ORDER BY r.rating DESC, r.games ASC, a.username_key ASC LIMIT ?2 OFFSET ?3"
-                ))
-                .map_err(backend)?;
-            let rows = stmt
-                .query_map(params![game, limit, offset], |r| {
-                    Ok((r.get::<_, String>(0)?, rating_row_at(r, 1)?))
-                })
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)?;
+            let total: i64 =
+                c.query_row(sql::LEADERBOARD_SIZE.sqlite, params![game], |r| r.get(0)).map_err(backend)?;
+            let rows = rows(c, sql::LEADERBOARD.sqlite, params![game, limit, offset], |r| {
+                Ok((r.get::<_, String>(0)?, rating_row_at(r, 1)?))
+            })?;
             Ok((rows, u32::try_from(total).unwrap_or(u32::MAX)))
         })
         .await
@@ -1068,18 +905,7 @@ impl Archive for SqliteStore {
 
     async fn rating_history(&self, guest: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| {
-            let mut stmt = c
-                .prepare(&format!(
-                    "SELECT {HISTORY_COLS} FROM rating_history WHERE guest_id = ?1                      ORDER BY at_ms DESC, table_id DESC LIMIT ?2"
-                ))
-                .map_err(backend)?;
-            stmt.query_map(params![guest, limit], history_row)
-                .map_err(backend)?
-                .collect::<Result<_, _>>()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| rows(c, sql::RATING_HISTORY.sqlite, params![guest, limit], history_row)).await
     }
 }
 
@@ -1088,16 +914,9 @@ impl AnalysisStore for SqliteStore {
     async fn put_analysis(&self, key: &AnalysisKey, analysis: &str) -> Result<(), StoreError> {
         let (key, analysis) = (key.clone(), analysis.to_string());
         self.call(move |c| {
-            let known: i64 = c
-                .query_row("SELECT COUNT(*) FROM tables WHERE id = ?1", params![key.table], |r| r.get(0))
-                .map_err(backend)?;
-            if known == 0 {
-                return Err(StoreError::NoTable(key.table));
-            }
+            require_table(c, &key.table)?;
             c.execute(
-                "INSERT INTO analyses (table_id, hand, seat, seed, think_ms, analysis, created_ms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (table_id, hand, seat, seed, think_ms) \
-                 DO UPDATE SET analysis = excluded.analysis, created_ms = excluded.created_ms",
+                sql::PUT_ANALYSIS.sqlite,
                 params![
                     key.table,
                     key.hand,
@@ -1118,8 +937,7 @@ impl AnalysisStore for SqliteStore {
         let key = key.clone();
         self.call(move |c| {
             c.query_row(
-                "SELECT analysis FROM analyses WHERE table_id = ?1 AND hand = ?2 AND seat = ?3 \
-                 AND seed = ?4 AND think_ms = ?5",
+                sql::ANALYSIS.sqlite,
                 params![key.table, key.hand, key.seat, key.seed as i64, key.think_ms],
                 |r| r.get(0),
             )
@@ -1129,10 +947,6 @@ impl AnalysisStore for SqliteStore {
         .await
     }
 }
-
-/// The columns of a rating, in [`rating_row`]'s order.
-const RATING_COLS: &str =
-    "guest_id, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms";
 
 fn rating_row(r: &rusqlite::Row) -> rusqlite::Result<RatingRow> {
     rating_row_at(r, 0)
@@ -1154,10 +968,6 @@ fn rating_row_at(r: &rusqlite::Row, i: usize) -> rusqlite::Result<RatingRow> {
     })
 }
 
-/// The columns of a history row, in [`history_row`]'s order.
-const HISTORY_COLS: &str = "guest_id, game, table_id, at_ms, rating_before, deviation_before, \
-     volatility_before, rating_after, deviation_after, volatility_after, score, opponents, forfeited";
-
 fn history_row(r: &rusqlite::Row) -> rusqlite::Result<HistoryRow> {
     Ok(HistoryRow {
         guest: r.get(0)?,
@@ -1176,56 +986,11 @@ fn history_row(r: &rusqlite::Row) -> rusqlite::Result<HistoryRow> {
 /// is rated already. A match the ratings cannot be worked out of is reported and left unrated
 /// (the table's finish is stored all the same).
 fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Result<(), StoreError> {
-    let done: i64 = c
-        .query_row("SELECT COUNT(*) FROM rating_history WHERE table_id = ?1", params![table], |r| r.get(0))
-        .map_err(backend)?;
+    let done: i64 = c.query_row(sql::RATED_ROWS.sqlite, params![table], |r| r.get(0)).map_err(backend)?;
     if done > 0 {
         return Ok(());
     }
-    let game = game_name(m.game);
-    let mut accounts = std::collections::HashMap::new();
-    for guest in persons(m) {
-        let has: i64 = c
-            .query_row("SELECT COUNT(*) FROM accounts WHERE guest_id = ?1", params![guest], |r| r.get(0))
-            .map_err(backend)?;
-        if has == 0 {
-            continue;
-        }
-        let row = c
-            .query_row(
-                &format!("SELECT {RATING_COLS} FROM ratings WHERE guest_id = ?1 AND game = ?2"),
-                params![guest, game],
-                rating_row,
-            )
-            .optional()
-            .map_err(backend)?;
-        accounts.insert(guest, row);
-    }
-    let now = super::now_ms();
-    let mut shared = std::collections::HashMap::new();
-    let guests: Vec<String> = accounts.keys().cloned().collect();
-    for (a, b) in crate::ratings::pairs(&guests) {
-        let n: i64 = c
-            .query_row(
-                "SELECT COUNT(DISTINCT x.table_id) FROM rating_history x JOIN rating_history y \
-                 ON y.table_id = x.table_id WHERE x.guest_id = ?1 AND y.guest_id = ?2 AND x.at_ms >= ?3",
-                params![a, b, now - crate::ratings::PAIR_WINDOW_MS],
-                |r| r.get(0),
-            )
-            .map_err(backend)?;
-        // Two accounts seen at one address in the window count as the pair limit reached.
-        let same: i64 = c
-            .query_row(
-                "SELECT COUNT(*) FROM account_addresses x JOIN account_addresses y \
-                 ON y.address_hash = x.address_hash WHERE x.guest_id = ?1 AND y.guest_id = ?2 \
-                 AND x.seen_ms >= ?3 AND y.seen_ms >= ?3",
-                params![a, b, now - crate::ratings::ADDRESS_WINDOW_MS],
-                |r| r.get(0),
-            )
-            .map_err(backend)?;
-        let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
-        shared.insert((a, b), n);
-    }
+    let (accounts, shared, now) = rating_inputs(c, persons(m), game_name(m.game))?;
     let settled = match settle(table, m, &accounts, &shared, now) {
         Ok(s) => s,
         Err(e) => {
@@ -1233,21 +998,99 @@ fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Res
             return Ok(());
         }
     };
+    write_settled(c, settled)
+}
+
+/// Updates the ratings of a rated duplicate event's accounts (`docs/events.md`, "Rated
+/// events"), once: an event whose people's tables have history rows is rated already. An event
+/// the ratings cannot be worked out of is reported and left unrated.
+pub(crate) fn write_event_rated(
+    c: &Connection,
+    id: &str,
+    event: &crate::ratings::RatedEvent,
+) -> Result<(), StoreError> {
+    for table in event.history_tables() {
+        let done: i64 = c.query_row(sql::RATED_ROWS.sqlite, params![table], |r| r.get(0)).map_err(backend)?;
+        if done > 0 {
+            return Ok(());
+        }
+    }
+    let (accounts, shared, now) = rating_inputs(c, event.persons(), game_name(event.game))?;
+    let settled = match crate::ratings::settle_event(event, &accounts, &shared, now) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(event = %id, error = %e, "the rated event is left unrated");
+            return Ok(());
+        }
+    };
+    write_settled(c, settled)
+}
+
+/// The stored ratings in `game` of those of `guests` who have an account (`None`: none yet in
+/// this game), how many rated matches each pair of them shared in the window (the pair limit
+/// for two accounts seen at one address), and now.
+#[allow(clippy::type_complexity)]
+fn rating_inputs(
+    c: &Connection,
+    guests: Vec<String>,
+    game: &str,
+) -> Result<(HashMap<String, Option<RatingRow>>, HashMap<(String, String), u32>, i64), StoreError> {
+    let mut accounts = std::collections::HashMap::new();
+    for guest in guests {
+        let has: i64 = c
+            .query_row("SELECT COUNT(*) FROM accounts WHERE guest_id = ?1", params![guest], |r| r.get(0))
+            .map_err(backend)?;
+        if has == 0 {
+            continue;
+        }
+        let row =
+            c.query_row(sql::RATING.sqlite, params![guest, game], rating_row).optional().map_err(backend)?;
+        accounts.insert(guest, row);
+    }
+    let now = super::now_ms();
+    let mut shared = std::collections::HashMap::new();
+    let guests: Vec<String> = accounts.keys().cloned().collect();
+    for (a, b) in crate::ratings::pairs(&guests) {
+        let n: i64 = c
+            .query_row(sql::PAIR_MATCHES.sqlite, params![a, b, now - crate::ratings::PAIR_WINDOW_MS], |r| {
+                r.get(0)
+            })
+            .map_err(backend)?;
+        // Two accounts seen at one address in the window count as the pair limit reached.
+        let same: i64 = c
+            .query_row(
+                sql::PAIR_ADDRESSES.sqlite,
+                params![a, b, now - crate::ratings::ADDRESS_WINDOW_MS],
+                |r| r.get(0),
+            )
+            .map_err(backend)?;
+        let n = if same > 0 { u32::MAX } else { u32::try_from(n).unwrap_or(u32::MAX) };
+        shared.insert((a, b), n);
+    }
+    Ok((accounts, shared, now))
+}
+
+/// Writes the new ratings and the history rows of a settled match or event.
+fn write_settled(c: &Connection, settled: Vec<(RatingRow, HistoryRow)>) -> Result<(), StoreError> {
     for (r, h) in settled {
         c.execute(
-            "INSERT INTO ratings (guest_id, game, rating, deviation, volatility, games, wins, losses, draws, \
-             updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
-             ON CONFLICT (guest_id, game) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
-             volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, \
-             losses = excluded.losses, draws = excluded.draws, updated_ms = excluded.updated_ms",
-            params![r.guest, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms],
+            sql::PUT_RATING.sqlite,
+            params![
+                r.guest,
+                r.game,
+                r.rating,
+                r.deviation,
+                r.volatility,
+                r.games,
+                r.wins,
+                r.losses,
+                r.draws,
+                r.updated_ms
+            ],
         )
         .map_err(backend)?;
         c.execute(
-            &format!(
-                "INSERT INTO rating_history ({HISTORY_COLS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
-            ),
+            sql::INSERT_HISTORY.sqlite,
             params![
                 h.guest,
                 h.game,
@@ -1271,41 +1114,34 @@ fn write_rated(c: &Connection, table: &str, m: &table::rated::RatedMatch) -> Res
 
 fn write_session(c: &Connection, s: &SessionRow) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO sessions (token_hash, guest_id, created_ms, expires_ms, revoked_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        sql::INSERT_SESSION.sqlite,
         params![s.token_hash, s.guest, s.created_ms, s.expires_ms, s.revoked_ms],
     )
     .map_err(backend)?;
     Ok(())
 }
 
-/// The account whose `column` (`guest_id` or `username_key`) is `value`.
-/// The guest whose `column` (`id` or `token_hash`) is `value`.
-fn read_guest(c: &Connection, column: &str, value: &str) -> Result<Option<GuestRow>, StoreError> {
-    c.query_row(
-        &format!("SELECT id, name, token_hash, created_ms FROM guests WHERE {column} = ?1"),
-        params![value],
-        |r| Ok(GuestRow { id: r.get(0)?, name: r.get(1)?, token_hash: r.get(2)?, created_ms: r.get(3)? }),
-    )
+/// The guest `query` ([`sql::GUEST_BY_ID`] or [`sql::GUEST_BY_TOKEN_HASH`]) selects by `value`.
+fn read_guest(c: &Connection, query: Sql, value: &str) -> Result<Option<GuestRow>, StoreError> {
+    c.query_row(query.sqlite, params![value], |r| {
+        Ok(GuestRow { id: r.get(0)?, name: r.get(1)?, token_hash: r.get(2)?, created_ms: r.get(3)? })
+    })
     .optional()
     .map_err(backend)
 }
 
-fn read_account(c: &Connection, column: &str, value: &str) -> Result<Option<AccountRow>, StoreError> {
-    c.query_row(
-        &format!(
-            "SELECT guest_id, username, username_key, password_hash, created_ms FROM accounts WHERE {column} = ?1"
-        ),
-        params![value],
-        |r| {
-            Ok(AccountRow {
-                guest: r.get(0)?,
-                username: r.get(1)?,
-                username_key: r.get(2)?,
-                password_hash: r.get(3)?,
-                created_ms: r.get(4)?,
-            })
-        },
-    )
+/// The account `query` ([`sql::ACCOUNT_BY_GUEST`] or [`sql::ACCOUNT_BY_USERNAME`]) selects by
+/// `value`.
+fn read_account(c: &Connection, query: Sql, value: &str) -> Result<Option<AccountRow>, StoreError> {
+    c.query_row(query.sqlite, params![value], |r| {
+        Ok(AccountRow {
+            guest: r.get(0)?,
+            username: r.get(1)?,
+            username_key: r.get(2)?,
+            password_hash: r.get(3)?,
+            created_ms: r.get(4)?,
+        })
+    })
     .optional()
     .map_err(backend)
 }

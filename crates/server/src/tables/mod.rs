@@ -25,6 +25,15 @@ pub mod task;
 
 pub use task::{Cmd, CreateError, Deps, StartError, TableHandle, check_settings, has_account};
 
+/// The TV delay (trick boundaries) a node's tables start with: `yezi serve --tv-delay-tricks`
+/// sets it before the node starts; a running node's is [`task::Deps::tv_delay`].
+static DEFAULT_TV_DELAY: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+/// Sets the TV delay of the nodes started from now on in this process (trick boundaries).
+pub fn set_default_tv_delay(tricks: u32) {
+    DEFAULT_TV_DELAY.store(tricks, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The tables this node runs, and what their tasks are given ([`Deps`]).
 pub struct Tables {
     /// What every table's task is given.
@@ -61,6 +70,9 @@ impl Tables {
                     running: Arc::new(Mutex::new(HashMap::new())),
                     rematch,
                     bots,
+                    tv_delay: std::sync::atomic::AtomicU32::new(
+                        DEFAULT_TV_DELAY.load(std::sync::atomic::Ordering::Relaxed),
+                    ),
                 }),
                 tables_per_guest,
                 seeds: table_seed.map(|seed| Mutex::new(cards::Rng::from_seed(seed))),
@@ -162,6 +174,19 @@ impl Tables {
         seats: [SeatRow; 4],
         origin: Option<IpAddr>,
     ) -> Result<(String, TableHandle), CreateError> {
+        self.create_fixed(settings, host, seats, origin, None).await
+    }
+
+    /// [`Tables::create`], with the table's id and seed given (a duplicate event's board, whose
+    /// seed every table of the event shares: `docs/events.md`); an id already stored fails.
+    pub async fn create_fixed(
+        &self,
+        settings: &TableSettings,
+        host: &str,
+        seats: [SeatRow; 4],
+        origin: Option<IpAddr>,
+        fixed: Option<(String, u64)>,
+    ) -> Result<(String, TableHandle), CreateError> {
         let internal = |e: String| CreateError::Internal(e);
         let _making = if seats.iter().all(|s| matches!(s, SeatRow::Bot(_))) {
             let making = self.making_bot_table.lock().await;
@@ -174,11 +199,18 @@ impl Tables {
         if hosted >= self.tables_per_guest {
             return Err(CreateError::TooMany { hosted, limit: self.tables_per_guest });
         }
+        let (id, seed) = match fixed {
+            Some(fixed) => fixed,
+            None => (
+                ids::new_id("t").map_err(|e| internal(e.to_string()))?,
+                self.new_seed().map_err(|e| internal(e.to_string()))?,
+            ),
+        };
         let row = TableRow {
-            id: ids::new_id("t").map_err(|e| internal(e.to_string()))?,
+            id,
             game: settings.game.name().to_string(),
             settings: serde_json::to_string(settings).map_err(|e| internal(e.to_string()))?,
-            seed: self.new_seed().map_err(|e| internal(e.to_string()))?,
+            seed,
             host: Some(host.to_string()),
             status: TableStatus::Waiting,
             // The lobby lists tables by age, on every node: by the database's clock.
@@ -211,6 +243,14 @@ impl Tables {
         }
         if let Some(old) = t.insert(id.to_string(), handle.clone()) {
             old.lost.notify_one();
+        }
+        drop(t);
+        // The people seated from the start (a host who seats himself): their followers hear it,
+        // now that the table is among the node's.
+        let seated: Vec<String> =
+            handle.summary.read().map(|s| task::people(&s).map(str::to_string).collect()).unwrap_or_default();
+        for guest in seated {
+            self.deps.cluster.notices.changed(crate::notices::Change::Seat(guest));
         }
         true
     }
@@ -307,6 +347,10 @@ pub async fn claim_share(
     waiting.retain(|id, _| orphans.contains(id));
     let mut n = 0;
     for id in orphans {
+        // Handed to another node by a rebalance a moment ago: its taker claims it.
+        if cluster.handed_lately(&id) {
+            continue;
+        }
         let first = *waiting.entry(id.clone()).or_insert(now);
         let mine = crate::cluster::drain::rendezvous(&id, &members) == Some(me.as_str());
         // Not this node's: its member claims it, or, should the members' views differ, any
@@ -330,6 +374,72 @@ pub async fn claim_share(
         }
     }
     Ok(n)
+}
+
+/// Claims table `id`, which another node has just handed to this one to even out the load
+/// (`BusMsg::Take`); nothing when the node drains or another node was quicker.
+pub async fn take(tables: &Arc<Tables>, id: &str) {
+    let cluster = &tables.deps.cluster;
+    if cluster.draining() || tables.get(id).is_some() {
+        return;
+    }
+    let asked = cluster.now();
+    match tables.deps.store.claim_table(id).await {
+        Ok(Some((row, epoch))) => {
+            cluster.counters.leases_claimed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Err(e) = load(tables, row, epoch, asked).await {
+                tracing::error!(table = %id, error = %e, "the table is not resumed");
+                let _ = tables.deps.store.release(id, epoch).await;
+            }
+        }
+        Ok(None) => {}
+        Err(e) => tracing::warn!(table = %id, error = %e, "a table handed to this node cannot be claimed"),
+    }
+}
+
+/// One round of rebalancing (see [`crate::cluster::drain`]): this node's part of the plan that
+/// evens out the members' loads, each table asked to go to its taker (it goes if idle); how
+/// many were asked.
+pub async fn rebalance(tables: &Arc<Tables>) -> usize {
+    let cluster = &tables.deps.cluster;
+    let members = cluster.members();
+    let me = tables.deps.store.node().to_string();
+    if cluster.draining() || members.len() < 2 || !members.contains(&me) || !cluster.has_bus() {
+        return 0;
+    }
+    let running: Vec<(String, TableHandle)> = tables
+        .deps
+        .running
+        .lock()
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    // The members' loads as the heartbeat saw them, this node's own as it is now.
+    let heard: HashMap<String, u64> = cluster.loads().into_iter().collect();
+    let loads: Vec<(String, u64)> = members
+        .iter()
+        .map(|m| {
+            let n = if *m == me { running.len() as u64 } else { heard.get(m).copied().unwrap_or(0) };
+            (m.clone(), n)
+        })
+        .collect();
+    let mine: Vec<String> = crate::cluster::drain::plan(&loads)
+        .into_iter()
+        .filter(|(from, _)| *from == me)
+        .map(|(_, to)| to)
+        .take(crate::cluster::drain::REBALANCE_BATCH)
+        .collect();
+    if mine.is_empty() {
+        return 0;
+    }
+    // The tables that have waited longest for a move first would be better; any order is
+    // correct: a table that is not idle refuses, and the next round tries again.
+    let mut asked = 0;
+    for ((_, handle), to) in running.iter().zip(mine) {
+        if handle.send(Cmd::HandOff { to }).await.is_ok() {
+            asked += 1;
+        }
+    }
+    asked
 }
 
 /// Renews the node's leases, extends the terms of the tables it still holds and stops those it
@@ -387,17 +497,17 @@ async fn publish_summaries(
 }
 
 /// The lobby's summaries of every table: this node's own, and the others' as stored.
-pub async fn all_summaries(tables: &Arc<Tables>) -> Vec<table::protocol::TableSummary> {
+pub async fn all_summaries(tables: &Arc<Tables>) -> Vec<wire::TableSummary> {
     let handles: Vec<TableHandle> =
         tables.deps.running.lock().map(|t| t.values().cloned().collect()).unwrap_or_default();
-    let mut list: Vec<table::protocol::TableSummary> =
+    let mut list: Vec<wire::TableSummary> =
         handles.iter().filter_map(|h| h.summary.read().ok().map(|s| s.clone())).collect();
     let stored = tables.deps.store.summaries().await.unwrap_or_else(|e| {
         tracing::warn!(error = %e, "the other nodes' tables cannot be listed");
         Vec::new()
     });
     for text in stored {
-        if let Ok(s) = serde_json::from_str::<table::protocol::TableSummary>(&text)
+        if let Ok(s) = serde_json::from_str::<wire::TableSummary>(&text)
             && !list.iter().any(|l| l.id == s.id)
         {
             list.push(s);
@@ -420,6 +530,7 @@ pub fn spawn_upkeep(tables: &Arc<Tables>) {
         let mut renewed = tokio::time::Instant::now();
         let mut published: HashMap<String, String> = HashMap::new();
         let mut waiting: HashMap<String, Instant> = HashMap::new();
+        let mut rebalanced = tokio::time::Instant::now();
         loop {
             let Some(tables) = weak.upgrade() else { break };
             tables.deps.cluster.tick();
@@ -440,6 +551,13 @@ pub fn spawn_upkeep(tables: &Arc<Tables>) {
                 Ok(n) if n as u32 == CLAIM_BATCH => pause = Duration::from_millis(200),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "orphaned tables cannot be claimed"),
+            }
+            if rebalanced.elapsed() >= crate::cluster::drain::REBALANCE_EVERY {
+                rebalanced = tokio::time::Instant::now();
+                let n = rebalance(&tables).await;
+                if n > 0 {
+                    tracing::info!(tables = n, "tables asked to go to less loaded nodes");
+                }
             }
             drop(tables);
             tokio::time::sleep(pause.min(period.saturating_sub(renewed.elapsed()))).await;

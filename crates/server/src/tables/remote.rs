@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use super::Tables;
 use super::task::Cmd;
 use crate::cluster::bus::{Bus, BusError, Heard};
-use crate::cluster::{BusMsg, Wire, node_channel, table_channel};
+use crate::cluster::{BusMsg, Command, node_channel, table_channel};
 
 /// Makes the node a cluster member on `bus`, hearing its own channel (what it hears arrives on
 /// `heard`) and the channels of the tables it runs.
@@ -24,7 +24,9 @@ pub async fn join_bus(
     // The bus first: a table started from now on subscribes itself.
     tables.deps.cluster.set_bus(bus.clone());
     spawn_listener(tables, heard);
+    bus.name(tables.deps.store.node()).await?;
     bus.subscribe(&node_channel(tables.deps.store.node()), true).await?;
+    bus.subscribe(crate::notices::CHANNEL, true).await?;
     let running: Vec<String> =
         tables.deps.running.lock().map(|t| t.keys().cloned().collect()).unwrap_or_default();
     for id in running {
@@ -40,14 +42,39 @@ pub fn spawn_listener(tables: &Arc<Tables>, mut heard: mpsc::UnboundedReceiver<H
     tokio::spawn(async move {
         while let Some((channel, text)) = heard.recv().await {
             let Some(tables) = weak.upgrade() else { break };
+            if channel == crate::cluster::bus::RECONNECTED {
+                // What the tables on other nodes sent this node's connections meanwhile is lost:
+                // each asks its table for its state again.
+                let tables = tables.clone();
+                tokio::spawn(async move {
+                    let node = tables.deps.store.node().to_string();
+                    tables.deps.cluster.resync_remote(&node).await;
+                });
+                continue;
+            }
             let Ok(msg) = serde_json::from_str::<BusMsg>(&text) else {
                 tracing::warn!(%channel, "an unreadable message on the bus");
                 continue;
             };
             match msg {
-                BusMsg::Cmd { from, conn, cmd, attach } => {
+                BusMsg::Cmd { from, conn, cmd, attach, at } => {
                     let Some(id) = channel.strip_prefix("yezi.t.") else { continue };
+                    // A command from later than this node's clocks allow: it was paused with
+                    // its clocks stopped, and must not answer as if no time had passed.
+                    if at > 0 {
+                        tables.deps.cluster.db_clock_says(at, tables.deps.cluster.now());
+                    }
                     command(&tables, id.to_string(), from, conn, cmd, attach).await;
+                }
+                // A notice from another node for this node's connections.
+                BusMsg::Notice { from, to, text } => {
+                    if from != tables.deps.store.node() {
+                        tables.deps.cluster.notices.deliver(&to, &text);
+                    }
+                }
+                BusMsg::Take { table } => {
+                    let tables = tables.clone();
+                    tokio::spawn(async move { super::take(&tables, &table).await });
                 }
                 other => tables.deps.cluster.hear(other),
             }
@@ -63,25 +90,42 @@ fn unheard_gone(lease: Duration) -> Duration {
     lease * 2
 }
 
+/// How long the messages for a connection on another node may pause, after one was lost, before
+/// the table is asked to send the connection its full state; twice as long after each asking,
+/// up to [`LOST_RETRY_MAX`].
+const LOST_RETRY: Duration = Duration::from_millis(200);
+
+/// The longest pause between two askings for a connection's state after a lost message.
+const LOST_RETRY_MAX: Duration = Duration::from_secs(1);
+
+/// Whether a message for a connection is a full state of its table (`sync`), which makes up for
+/// any message lost before it.
+fn is_sync(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["type"] == "sync")
+}
+
 /// How many messages may wait for the bus on their way to a connection on another node.
 const REMOTE_QUEUE: usize = 128;
 
 /// A command from a connection on node `from` for table `id`, which this node may run.
-async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, cmd: Wire, sent_in: u64) {
+async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, cmd: Command, sent_in: u64) {
     let to = node_channel(&from);
+    // Who answers: the connection's node checks it when the answer carries no epoch.
+    let me = tables.deps.store.node().to_string();
     let Some(handle) = tables.get(&id) else {
         // Not here (any more): the connection enters again where the table runs now.
         let msg = match cmd {
-            Wire::Join { attach, .. } | Wire::Watch { attach, .. } => BusMsg::Reply {
+            Command::Join { attach, .. } | Command::Watch { attach, .. } => BusMsg::Reply {
                 conn,
-                error: Some((table::protocol::ErrorCode::Unavailable, format!("table {id} moved"))),
+                error: Some((wire::ErrorCode::Unavailable, format!("table {id} moved"))),
                 node: String::new(),
                 epoch: 0,
                 attach,
                 table: id.clone(),
+                from: me,
             },
-            Wire::Gone => return,
-            _ => BusMsg::Moved { conn, table: id, attach: sent_in, epoch: 0 },
+            Command::Gone => return,
+            _ => BusMsg::Moved { conn, table: id, attach: sent_in, epoch: 0, from: me },
         };
         tables.deps.cluster.publish(&to, &msg).await;
         return;
@@ -89,16 +133,22 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
     let key = (id.clone(), conn);
     let current =
         tables.deps.cluster.entries.lock().ok().and_then(|e| e.get(&key).map(|(attach, _)| *attach));
+    let mut delayed = false;
     let (guest, entry, attach) = match cmd {
         // An entry older than the connection's entry here is late: dropped.
-        Wire::Join { attach, .. } | Wire::Watch { attach, .. } if current.is_some_and(|c| attach < c) => {
+        Command::Join { attach, .. } | Command::Watch { attach, .. }
+            if current.is_some_and(|c| attach < c) =>
+        {
             return;
         }
-        Wire::Join { guest, name, seat, attach } => (Guest { id: guest, name }, Some(seat), attach),
-        Wire::Watch { guest, name, attach } => (Guest { id: guest, name }, None, attach),
+        Command::Join { guest, name, seat, attach } => (Guest { id: guest, name }, Some(seat), attach),
+        Command::Watch { guest, name, attach, delayed: d } => {
+            delayed = d;
+            (Guest { id: guest, name }, None, attach)
+        }
         // A command of an earlier entry than the one here (its `gone`, say) is not this one's.
         _ if sent_in != 0 && current.is_some_and(|c| c != sent_in) => return,
-        Wire::Gone if current.is_none() => return,
+        Command::Gone if current.is_none() => return,
         // A command of an entry this node does not hold (it was let go, or made with the
         // table's earlier node): the connection enters again.
         _ if sent_in != 0 && current.is_none() => {
@@ -106,7 +156,7 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
             tables
                 .deps
                 .cluster
-                .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch })
+                .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch, from: me })
                 .await;
             return;
         }
@@ -117,7 +167,7 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
                 tables
                     .deps
                     .cluster
-                    .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch })
+                    .publish(&to, &BusMsg::Moved { conn, table: id, attach: sent_in, epoch, from: me })
                     .await;
             }
             return;
@@ -130,20 +180,53 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
     if let Ok(mut e) = tables.deps.cluster.entries.lock() {
         e.insert(key.clone(), (attach, queue));
     }
-    let forward = (tables.clone(), to.clone(), id.clone(), handle.clone());
+    let forward = (tables.clone(), to.clone(), id.clone(), handle.clone(), me.clone());
     tokio::spawn(async move {
-        let (tables, to, id, handle) = forward;
+        let (tables, to, id, handle, me) = forward;
         // Since when no node has heard the connection's messages (its node died, or is cut off).
         let mut unheard: Option<tokio::time::Instant> = None;
         let mut let_go = false;
-        while let Some(text) = rx.recv().await {
+        // A message for the connection was lost (the bus did not take it, or no node heard
+        // it): until a full state reaches the connection, the table is asked for one whenever
+        // nothing else is on its way for a while ([`LOST_RETRY`]). A message lost at the end of
+        // a turn is the last one the connection would get until its own move: without this,
+        // its person would wait for a turn he never hears of, and his table with him.
+        let mut lost = false;
+        let mut retry = LOST_RETRY;
+        loop {
+            let next = if lost && !let_go {
+                tokio::time::timeout(retry, rx.recv()).await
+            } else {
+                Ok(rx.recv().await)
+            };
+            let text = match next {
+                Ok(Some(text)) => text,
+                Ok(None) => break,
+                // Nothing went to the connection for `retry` since a message was lost.
+                Err(_) => {
+                    let msg = wire::TableMsg::Resync;
+                    let resync = Request::Table { conn, msg, at_ms: crate::ids::now_ms() };
+                    let _ = handle.send(Cmd::Request(resync)).await;
+                    retry = (retry * 2).min(LOST_RETRY_MAX);
+                    continue;
+                }
+            };
             if let_go {
                 continue;
             }
             let out =
                 BusMsg::Out { conn, attach, text: text.to_string(), table: id.clone(), epoch: handle.epoch };
-            let heard = tables.deps.cluster.publish(&to, &out).await;
-            if heard != Some(0) {
+            let heard = tables.deps.cluster.try_publish(&to, &out).await;
+            if !matches!(heard, Ok(Some(0)) | Err(_)) {
+                unheard = None;
+                if lost && is_sync(&text) {
+                    (lost, retry) = (false, LOST_RETRY);
+                }
+                continue;
+            }
+            lost = true;
+            if heard.is_err() {
+                // The bus itself failed: nothing says the connection's node is gone.
                 unheard = None;
                 continue;
             }
@@ -161,11 +244,12 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
             e.remove(&key);
         }
         let epoch = handle.epoch;
-        tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach, epoch }).await;
+        tables.deps.cluster.publish(&to, &BusMsg::Moved { conn, table: id, attach, epoch, from: me }).await;
     });
     let (reply, answer) = tokio::sync::oneshot::channel();
     let request = match entry {
         Some(seat) => Request::Join { conn, guest, seat },
+        None if delayed => Request::Tv { conn, guest },
         None => Request::Watch { conn, guest },
     };
     let cmd = Cmd::Enter { request, out, reply };
@@ -179,12 +263,12 @@ async fn command(tables: &Arc<Tables>, id: String, from: String, conn: ConnId, c
         let error = match answer.await {
             Ok(Ok(())) => None,
             Ok(Err(e)) => Some((e.code, e.message)),
-            Err(_) => Some((table::protocol::ErrorCode::Unavailable, format!("table {id} moved"))),
+            Err(_) => Some((wire::ErrorCode::Unavailable, format!("table {id} moved"))),
         };
         tables
             .deps
             .cluster
-            .publish(&to, &BusMsg::Reply { conn, error, node, epoch, attach, table: id })
+            .publish(&to, &BusMsg::Reply { conn, error, node, epoch, attach, table: id, from: me })
             .await;
     });
 }

@@ -28,9 +28,9 @@ use tokio::time::Instant;
 
 use table::game::TableGame;
 use table::log::{ChatRow, LoggedAction};
-use table::machine::{self, Config, Effects, Input, Millis, Reply, Request, TableRules, Write};
-use table::protocol::{ErrorCode, Refusal, TableSummary};
+use table::machine::{self, Config, Effects, Input, Millis, RematchError, Reply, Request, TableRules, Write};
 use table::settings::TableSettings;
+use wire::{ErrorCode, Refusal, TableMsg, TableSummary};
 
 use table::machine::{ConnId, RematchOrder};
 use table::settings::Timing;
@@ -55,6 +55,9 @@ pub struct Deps {
     pub rematch: std::sync::Weak<dyn Rematch>,
     /// The bots' threads, where the tables' bot decisions run ([`super::bots`]).
     pub bots: Arc<super::bots::Bots>,
+    /// The delay of the tables' delayed stream (the TV), in trick boundaries, for the tables
+    /// loaded from now on (`yezi serve --tv-delay-tricks`; 1 unless set).
+    pub tv_delay: std::sync::atomic::AtomicU32,
 }
 
 /// Makes the table of a rematch: a table's task asks its node for it.
@@ -119,6 +122,13 @@ pub enum Cmd {
         /// Where the table's answer goes.
         reply: oneshot::Sender<Reply>,
     },
+    /// The node evens out the load (`crate::cluster::drain`, "Rebalancing"): if the table is
+    /// idle once the commands queued before this one are carried out, it is handed to node
+    /// `to` as a drain hands it off.
+    HandOff {
+        /// The node that takes the table.
+        to: String,
+    },
 }
 
 /// A running table as the server holds it.
@@ -166,14 +176,28 @@ pub(crate) fn spawn(
     }
 }
 
+/// The versions of a table's messages (`v`, `docs/protocol.md`, "Versions") under its lease
+/// of `epoch` begin here: each epoch 2^32 above the one before (the first at 0, where a table's
+/// versions begin at 1). A node that takes a table over so counts on above every version the
+/// table's earlier nodes can have sent, whether or not they stored what they sent: the versions
+/// of what the people at the table hear never go back, and a message of a node that has lost
+/// the table (paused, and not yet aware) is older than anything of the new owner's, which the
+/// clients drop (a version not above the last one's is stale). The count holds for a million
+/// epochs, past which they share the last base.
+pub fn version_base(epoch: Epoch) -> u64 {
+    let later = (epoch - crate::store::FIRST_EPOCH).clamp(0, 1 << 20) as u64;
+    later << 32
+}
+
 /// Checks settings as a table would (for creating one).
 pub fn check_settings(
     doc: &TableSettings,
 ) -> Result<serde_json::Map<String, Value>, table::game::SettingsError> {
     match doc.game {
-        GameKind::Madiao => <ai::Madiao as TableGame>::settings(&doc.rules, &doc.variants, doc.stakes())
-            .map(|s| <ai::Madiao as TableGame>::variant_map(&s)),
-        GameKind::Dabaifen => <ai::Dabaifen as TableGame>::settings(&doc.rules, &doc.variants, doc.stakes())
+        GameKind::Madiao => {
+            <ai::Madiao as TableGame>::table_settings(doc).map(|s| <ai::Madiao as TableGame>::variant_map(&s))
+        }
+        GameKind::Dabaifen => <ai::Dabaifen as TableGame>::table_settings(doc)
             .map(|s| <ai::Dabaifen as TableGame>::variant_map(&s)),
     }
 }
@@ -214,6 +238,9 @@ where
     owner: super::bots::Owner,
     /// The address the table was made from, if known (a rematch is made from there too).
     origin: Option<IpAddr>,
+    /// Bots' decisions and rematches asked for and not yet back: while any is, the table is
+    /// not idle and is not handed to another node by a rebalance.
+    busy: usize,
 }
 
 impl TableHandle {
@@ -251,6 +278,8 @@ where
             timing: deps.timing,
         };
         let mut table = machine::Table::<G>::new(config, &log, chat, 0)?;
+        table.set_tv_delay(deps.tv_delay.load(std::sync::atomic::Ordering::Relaxed));
+        table.continue_versions_from(version_base(lease));
         let summary = Arc::new(RwLock::new(table.summary(0)));
         let (tx, rx) = mpsc::channel(256);
         let (done_tx, done_rx) = mpsc::unbounded_channel();
@@ -277,6 +306,7 @@ where
             checked_gap: None,
             ended: ended.clone(),
             tx: tx.clone(),
+            busy: 0,
             owner,
             origin,
         };
@@ -298,14 +328,23 @@ where
             let term_end = self.term.end().map(|t| self.deps.cluster.real(t));
             let input = tokio::select! {
                 cmd = self.rx.recv() => match cmd {
-                    Some(c) => self.input_of(*c),
+                    Some(c) => match *c {
+                        Cmd::HandOff { to } => {
+                            self.rebalance_to(to).await;
+                            None
+                        }
+                        c => self.input_of(c),
+                    },
                     None => break,
                 },
-                Some(done) = self.done_rx.recv() => Some(Input::Done(done)),
+                Some(done) = self.done_rx.recv() => {
+                    self.busy = self.busy.saturating_sub(1);
+                    Some(Input::Done(done))
+                }
                 _ = sleep_until_opt(wake) => Some(Input::Tick),
                 _ = self.lost.notified() => {
                     if self.deps.cluster.draining() {
-                        self.hand_off();
+                        self.hand_off().await;
                     } else {
                         self.deps.cluster.leases_lost.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         self.fenced("the node could not renew its lease");
@@ -381,16 +420,58 @@ where
         false
     }
 
-    /// The node drains (`crate::cluster::drain`): between two steps, the task stops, tells its
-    /// connections the table moved, and gives up the lease so that another node claims the
-    /// table at once.
-    fn hand_off(&mut self) {
+    /// The node drains (`crate::cluster::drain`): between two steps, the task gives up the
+    /// lease so that another node may claim the table at once, then stops and tells its
+    /// connections the table moved (they find it claimable when they enter it again).
+    async fn hand_off(&mut self) {
         self.deps.cluster.counters.handed_off.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.release_now().await;
+        // The member rendezvous hashing gives it to among the others is asked to claim it at
+        // once: before its people come back (else the node they come back through claims it),
+        // and without waiting for its next tick.
+        let me = self.deps.store.node();
+        let others: Vec<String> = self.deps.cluster.members().into_iter().filter(|m| m != me).collect();
+        if let Some(to) = crate::cluster::drain::rendezvous(&self.id, &others) {
+            self.deps.cluster.ask_to_take(to, &self.id).await;
+        }
         self.fenced("the node drains: the table is handed to another node");
-        let (store, id, epoch) = (self.deps.store.clone(), self.id.clone(), self.lease);
-        tokio::spawn(async move {
-            let _ = store.release(&id, epoch).await;
-        });
+    }
+
+    /// Gives up the lease, waiting for the database for at most half a lease (a lease not
+    /// given up runs out by itself).
+    async fn release_now(&self) {
+        let wait = self.deps.cluster.lease() / 2;
+        let _ = tokio::time::timeout(wait, self.deps.store.release(&self.id, self.lease)).await;
+    }
+
+    /// A rebalance asks the table to go to node `to` (`crate::cluster::drain`, "Rebalancing"):
+    /// the commands already queued are carried out first; then, if the table is idle (no bot's
+    /// decision and no rematch under way), it gives up its lease, asks `to` to claim it, stops,
+    /// and its connections enter it again where it runs next (this node does not claim it back
+    /// for a while: [`crate::cluster::Cluster::handed`]).
+    async fn rebalance_to(&mut self, to: String) {
+        while let Ok(c) = self.rx.try_recv() {
+            if matches!(*c, Cmd::HandOff { .. }) {
+                continue;
+            }
+            if let Some(input) = self.input_of(*c)
+                && let Some(input) = self.rated_join(input).await
+            {
+                self.feed(input).await;
+            }
+            if self.retire {
+                return;
+            }
+        }
+        if self.busy > 0 || self.retire || !self.held() {
+            return;
+        }
+        let cluster = self.deps.cluster.clone();
+        cluster.handed(&self.id);
+        cluster.counters.rebalanced.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.release_now().await;
+        cluster.ask_to_take(&to, &self.id).await;
+        self.fenced(&format!("handed to node {to} to even out the load"));
     }
 
     /// The node no longer holds the table: stop at once, sending nothing, and tell the
@@ -407,10 +488,19 @@ where
     /// A command as the machine's input (a join or watch leaves its queue and answer here).
     fn input_of(&mut self, cmd: Cmd) -> Option<Input<G>> {
         Some(Input::Request(match cmd {
-            Cmd::Request(r) => r,
+            Cmd::Request(r) => {
+                if matches!(r, Request::Rematched { .. }) {
+                    self.busy = self.busy.saturating_sub(1);
+                }
+                r
+            }
+            // Only the task's loop carries it out.
+            Cmd::HandOff { .. } => return None,
             Cmd::Enter { request, out, reply } => {
                 let conn = match &request {
-                    Request::Join { conn, .. } | Request::Watch { conn, .. } => *conn,
+                    Request::Join { conn, .. } | Request::Watch { conn, .. } | Request::Tv { conn, .. } => {
+                        *conn
+                    }
                     _ => {
                         let _ = reply
                             .send(Err(Refusal::new(ErrorCode::BadMessage, "only a join or a watch enters")));
@@ -454,7 +544,7 @@ where
             Input::Request(Request::Gone { conn }) => Some(*conn),
             _ => None,
         };
-        let is_move = matches!(&input, Input::Request(Request::Act { .. }));
+        let is_move = matches!(&input, Input::Request(Request::Table { msg: TableMsg::Act { .. }, .. }));
         let arrived = Instant::now();
         let now = self.now();
         let step = self.table.step(input, now);
@@ -548,6 +638,7 @@ where
             tracing::info!(table = %self.id, "{note}");
         }
         for job in fx.jobs {
+            self.busy += 1;
             let tx = self.done_tx.clone();
             if job.is_quick() {
                 let _ = tx.send(job.run());
@@ -569,22 +660,57 @@ where
             }
         }
         if let Some(order) = fx.rematch {
+            self.busy += 1;
             // The new table is made off the table's task; its id (or the failure) comes back.
             let (maker, tx, origin) = (self.deps.rematch.clone(), self.tx.clone(), self.origin);
             tokio::spawn(async move {
                 let table = match maker.upgrade() {
-                    Some(maker) => maker.rematch(order, origin).await.map_err(|e| e.to_string()),
-                    None => Err("the server is stopping".to_string()),
+                    Some(maker) => {
+                        maker.rematch(order, origin).await.map_err(|e| RematchError::Failed(e.to_string()))
+                    }
+                    None => Err(RematchError::Stopping),
                 };
                 let _ = tx.send(Box::new(Cmd::Request(Request::Rematched { table }))).await;
             });
         }
         self.wake = fx.wake;
         self.retire |= fx.retire;
+        let new = self.table.summary(self.now());
+        let mut moved = Vec::new();
         if let Ok(mut sum) = self.summary.write() {
-            *sum = self.table.summary(self.now());
+            if !same_people(&sum, &new) {
+                moved = people(&sum).chain(people(&new)).map(str::to_string).collect();
+            }
+            *sum = new;
+        }
+        // The people who sat down, left, or whose match ended: their followers hear of it.
+        moved.sort();
+        moved.dedup();
+        for guest in moved {
+            self.deps.cluster.notices.changed(crate::notices::Change::Seat(guest));
         }
     }
+}
+
+/// The guests of the people seated at a table whose match is not over.
+pub(crate) fn people(s: &TableSummary) -> impl Iterator<Item = &str> {
+    let over = s.status.is_over();
+    s.seats
+        .iter()
+        .filter(move |x| !over && x.kind == wire::SeatKind::Person)
+        .filter_map(|x| x.guest.as_deref())
+}
+
+/// Whether the same people sit at the two summaries' tables, in the same seats.
+fn same_people(a: &TableSummary, b: &TableSummary) -> bool {
+    a.status.is_over() == b.status.is_over()
+        && a.seats.len() == b.seats.len()
+        && a.seats.iter().zip(&b.seats).all(|(x, y)| person(x) == person(y))
+}
+
+/// The guest of a seat a person holds (`Some(None)`: a person without a guest id).
+fn person(s: &wire::SeatInfo) -> Option<Option<&str>> {
+    (s.kind == wire::SeatKind::Person).then_some(s.guest.as_deref())
 }
 
 /// Whether a step's actions (it has some) are in `log`, each at its place and the same.
@@ -610,6 +736,20 @@ async fn sleep_until_opt(t: Option<Instant>) {
 mod tests {
     use super::*;
     use table::log::TableStatus;
+
+    /// Each epoch's versions begin above every version of the epoch before (a table's first
+    /// epoch counts from 1 as ever), and stay within what a browser's numbers hold exactly.
+    #[test]
+    fn each_epochs_versions_begin_above_the_last_ones() {
+        let first = crate::store::FIRST_EPOCH;
+        assert_eq!(version_base(first), 0);
+        assert_eq!(version_base(first + 1), 1 << 32);
+        for e in [first, first + 1, first + 7, first + 1000] {
+            assert!(version_base(e + 1) >= version_base(e) + (1 << 32), "epoch {e}");
+        }
+        assert!(version_base(Epoch::MAX) < 1 << 53, "beyond a JavaScript number's exact integers");
+        assert_eq!(version_base(first - 5), 0);
+    }
 
     fn act(seq: u64, action: &str) -> LoggedAction {
         LoggedAction { seq, hand: 0, seat: (seq % 4) as u8, action: action.to_string() }

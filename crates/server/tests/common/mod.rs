@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod events;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,6 +45,18 @@ pub fn fast_limits() -> Limits {
     }
 }
 
+/// Serves `app` on a new loopback port: the address, and the task serving it (aborted or
+/// dropped with its runtime, the server stops listening).
+pub async fn listen(app: &Arc<App>) -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let a = app.clone();
+    let task = tokio::spawn(async move {
+        let _ = server::serve(listener, a).await;
+    });
+    (addr, task)
+}
+
 pub struct TestServer {
     pub app: Arc<App>,
     pub client: Client,
@@ -66,12 +80,7 @@ impl TestServer {
         let path = dir.path().join("yezi.db");
         let store = Arc::new(SqliteStore::open(path.to_str().unwrap()).unwrap());
         let app = App::start(store, config).await.unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
-        let a = app.clone();
-        let task = tokio::spawn(async move {
-            let _ = server::serve(listener, a).await;
-        });
+        let (addr, task) = listen(&app).await;
         TestServer { app, client: Client::new(&addr), dir, task }
     }
 
@@ -164,7 +173,7 @@ pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Durati
         }
         // An untimed table (alone with bots, by default) waits after a hand for the player's
         // ready, as a person presses it.
-        if decide && m["timer"]["what"] == "next_hand" && m["timer"]["remaining_ms"].is_null() {
+        if decide && waits_for_ready(&m) {
             s.send(&json!({ "type": "next" })).await.unwrap();
         }
         let over = match_over(&m);
@@ -172,6 +181,41 @@ pub async fn play_paced(s: &mut Socket, seed: u64, limit: Duration, pace: Durati
         if over {
             return seen;
         }
+    }
+}
+
+/// True when `m` says the next hand waits for this player's ready (its timer has no time left
+/// to show: an untimed table).
+fn waits_for_ready(m: &Value) -> bool {
+    m["timer"]["what"] == "next_hand" && m["timer"]["remaining_ms"].is_null()
+}
+
+/// Reads `s` until a message satisfies `pred` (returned), for at most `wait`, pressing *next*
+/// whenever the table waits for this player's ready after a hand: at an untimed table (alone
+/// with bots, by default) a deal may end before his first turn (a meld, the four lowest, a
+/// redeal), and the next hand waits for him as it waits for a person. Fails the test with the
+/// last messages after `wait`.
+pub async fn until_playing(
+    s: &mut Socket,
+    wait: Duration,
+    what: &str,
+    mut pred: impl FnMut(&Value) -> bool,
+) -> Value {
+    let end = tokio::time::Instant::now() + wait;
+    let mut seen: Vec<Value> = Vec::new();
+    loop {
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        let Some(m) = s.recv_timeout(left).await.unwrap() else {
+            let last: Vec<String> = seen.iter().rev().take(6).map(Value::to_string).collect();
+            panic!("{what}: not within {wait:?}; the last messages, newest first:\n{}", last.join("\n"));
+        };
+        if pred(&m) {
+            return m;
+        }
+        if matches!(m["type"].as_str(), Some("update" | "sync")) && waits_for_ready(&m) {
+            s.send(&json!({ "type": "next" })).await.unwrap();
+        }
+        seen.push(m);
     }
 }
 

@@ -16,20 +16,21 @@
 //! server asks the engine's questions in order and answers each (the person's request, or the
 //! bot's choice). Only then does the starter take the kitty.
 
+use ::dabaifen::record::DabaifenResult;
 use ::dabaifen::{
     Action, Annul, Card, IllegalAction, LegalSummary, Match, Phase, Revoke, State, Variants, deck_from_seed,
     first_draw,
 };
 use ai::Dabaifen;
 use cards::record;
-use cards::record::DabaifenResult;
 use cards::{Rng, Seat};
 use serde_json::Value;
 
 use super::{
-    Begin, LeadGroup, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, TableGame, Viewer,
+    LeadGroup, Legal, Next, NoStake, NotAllowed, Overlay, RecordError, RequestError, SettingsError,
+    TableGame, Viewer,
 };
-use crate::protocol::{
+use wire::{
     ActAction, AnnulOutcome, CardsAction, GameView, HiddenAction, MatchSummary, PublicAction, RevokeRule,
     WindowOutcome,
 };
@@ -39,6 +40,9 @@ use crate::protocol::{
 pub struct DabaifenSettings {
     /// Every variant.
     pub variants: Variants,
+    /// The duplicate board the table plays, if any: one deal from the board's start
+    /// ([`::dabaifen::BoardStart::of_board`], `docs/dabaifen.md` "Duplicate boards").
+    pub board: Option<u32>,
 }
 
 /// What a person asked for ahead of a poll.
@@ -79,6 +83,9 @@ impl TableGame for Dabaifen {
     type Match = Match;
     type Request = DabaifenRequest;
     type HandResult = DabaifenResult;
+    type Stake = NoStake;
+
+    const OPENS_WITH_DRAW: bool = true;
 
     fn settings(
         rules: &str,
@@ -86,14 +93,24 @@ impl TableGame for Dabaifen {
         _stakes: (u32, u32),
     ) -> Result<DabaifenSettings, SettingsError> {
         let variants = Variants::preset(rules)?.with_overrides(variants)?;
-        Ok(DabaifenSettings { variants })
+        Ok(DabaifenSettings { variants, board: None })
+    }
+
+    fn table_settings(doc: &crate::settings::TableSettings) -> Result<DabaifenSettings, SettingsError> {
+        let s = Self::settings(&doc.rules, &doc.variants, doc.stakes())?;
+        Ok(DabaifenSettings { board: doc.board, ..s })
     }
 
     fn variant_map(s: &DabaifenSettings) -> serde_json::Map<String, Value> {
         s.variants.entries().iter().map(|(k, v)| (k.to_string(), Value::String(v.to_string()))).collect()
     }
 
+    /// A board's match starts from the board (the same at every table of the event); any other
+    /// draws its provisional starter from the table's seed (§4).
     fn new_match(s: &DabaifenSettings, seed: u64) -> Match {
+        if let Some(k) = s.board {
+            return Match::board(s.variants, ::dabaifen::BoardStart::of_board(k));
+        }
         let mut rng = Rng::from_seed_stream(seed, ::dabaifen::setup::FIRST_DRAW_STREAM);
         Match::new(s.variants, first_draw(&mut rng).starter)
     }
@@ -128,7 +145,7 @@ impl TableGame for Dabaifen {
                 wins[usize::from(w)] += 1;
             }
         }
-        let summary = crate::protocol::DabaifenMatch {
+        let summary = wire::DabaifenMatch {
             hands: results.len(),
             ranks: m.ranks(),
             next_starter: m.starter(),
@@ -139,35 +156,23 @@ impl TableGame for Dabaifen {
         MatchSummary::Dabaifen(summary)
     }
 
-    fn begin(state: &State, resumed: bool) -> Begin {
-        if !resumed || state.phase() == Phase::Drawing {
-            Begin::Draw
-        } else if state.phase() == Phase::Annulling
-            || (state.phase() == Phase::Burying && state.buried().is_empty())
-        {
-            Begin::Window
-        } else {
-            Begin::Play
+    /// The draw (§4), the annulment window (§6) before the burial (§7), a trick complete (§8)
+    /// kept on show before the next lead.
+    fn next(state: &State) -> Next {
+        let Some(seat) = state.to_move() else { return Next::Over };
+        match state.phase() {
+            Phase::Drawing => Next::Draw { drawn: state.drawn(), seat },
+            Phase::Annulling => Next::Window { seat },
+            Phase::Burying => Next::Turn { seat, first: state.buried().is_empty() },
+            Phase::Playing | Phase::Over => {
+                let tricks = state.tricks();
+                if tricks.len() > 1 && tricks.last().is_some_and(|t| t.count == 0) {
+                    Next::TrickShown { seat }
+                } else {
+                    Next::Turn { seat, first: false }
+                }
+            }
         }
-    }
-
-    fn draw_poll(state: &State) -> Option<(u8, Seat)> {
-        if state.phase() != Phase::Drawing {
-            return None;
-        }
-        state.to_move().map(|s| (state.drawn(), s))
-    }
-
-    fn draw_decided(state: &State) -> bool {
-        state.declaration().is_some()
-    }
-
-    fn window_after_draw(state: &State) -> bool {
-        state.trump().is_some() && matches!(state.phase(), Phase::Annulling | Phase::Burying)
-    }
-
-    fn window_poll(state: &State) -> Option<Seat> {
-        (state.phase() == Phase::Annulling).then(|| state.to_move()).flatten()
     }
 
     fn request(
@@ -293,7 +298,7 @@ mod tests {
     fn a_request_the_engine_refuses_keeps_its_typed_error() {
         let seat = Seat::new(1).unwrap();
         let setup =
-            ::dabaifen::DealSetup::first(deck_from_seed(3, 0), Seat::new(0).unwrap(), Variants::STANDARD);
+            ::dabaifen::HandSetup::first(deck_from_seed(3, 0), Seat::new(0).unwrap(), Variants::STANDARD);
         let state = State::new(&setup).unwrap();
         let joker = Card::all().find(|c| c.is_joker()).unwrap();
         let overlay = Overlay { drawn: Some(8), window: false };

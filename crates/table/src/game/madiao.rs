@@ -7,22 +7,20 @@
 //! a redeal; when it closes, the server asks the holders in the rules' order and answers for each
 //! (the person's request, or the bot's choice). Who declined is not shown until the hand is over.
 
+use ::madiao::record::MadiaoResult;
 use ::madiao::{
     Action, BankerDraw, IllegalAction, Match, Phase, PlayKind, StakeLimits, State, Variants, deck_from_seed,
 };
 use ai::Madiao;
 use cards::Seat;
 use cards::record;
-use cards::record::MadiaoResult;
 use serde_json::Value;
 
 use super::{
-    Begin, Legal, NotAllowed, Overlay, RecordError, RequestError, SettingsError, StakeAsk, TableGame,
+    Legal, Next, NotAllowed, Overlay, RecordError, RequestError, SettingsError, Stake, StakeAsk, TableGame,
     TooLate, Viewer,
 };
-use crate::protocol::{
-    ActAction, GameView, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome,
-};
+use wire::{ActAction, GameView, HiddenAction, MatchSummary, PublicAction, RedealOutcome, WindowOutcome};
 
 /// The rules of a Madiao table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +44,30 @@ pub struct MadiaoMatch {
     pub chips: [f64; 4],
 }
 
+/// Madiao's stake (§2): the banker names it within the table's limits before each hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MadiaoStake;
+
+impl Stake<Madiao> for MadiaoStake {
+    /// §2 The banker names the stake before the shuffle, unless the limits are equal.
+    fn ask(s: &MadiaoSettings, m: &MadiaoMatch, seed: u64, hand: u32) -> Option<StakeAsk> {
+        if s.stakes.is_fixed() || m.inner.is_over() {
+            return None;
+        }
+        let seat = m.inner.banker_or_draw(|| BankerDraw::from_seed(seed, u64::from(hand)));
+        Some(StakeAsk { seat, low: s.stakes.low(), high: s.stakes.high() })
+    }
+
+    fn check(s: &MadiaoSettings, stake: u32) -> Result<u32, SettingsError> {
+        Ok(s.stakes.check(stake)?)
+    }
+
+    /// The engine's policy ([`StakeLimits::bot_choice`]): by the bot's running total in chips.
+    fn bot(s: &MadiaoSettings, m: &MadiaoMatch, seat: Seat, _ask: StakeAsk) -> u32 {
+        s.stakes.bot_choice(m.chips[seat.index()])
+    }
+}
+
 /// The largest stake a table may set.
 pub const MAX_STAKE: u32 = ::madiao::MAX_STAKE;
 
@@ -55,6 +77,9 @@ impl TableGame for Madiao {
     /// True when the person asked to force a redeal.
     type Request = bool;
     type HandResult = MadiaoResult;
+    type Stake = MadiaoStake;
+
+    const OPENS_WITH_DRAW: bool = false;
 
     fn settings(
         rules: &str,
@@ -91,24 +116,6 @@ impl TableGame for Madiao {
         State::new(setup).ok()
     }
 
-    /// §2 The banker names the stake before the shuffle, unless the limits are equal.
-    fn stake_choice(s: &MadiaoSettings, m: &MadiaoMatch, seed: u64, hand: u32) -> Option<StakeAsk> {
-        if s.stakes.is_fixed() || m.inner.is_over() {
-            return None;
-        }
-        let seat = m.inner.banker_or_draw(|| BankerDraw::from_seed(seed, u64::from(hand)));
-        Some(StakeAsk { seat, low: s.stakes.low(), high: s.stakes.high() })
-    }
-
-    fn check_stake(s: &MadiaoSettings, stake: u32) -> Result<u32, SettingsError> {
-        Ok(s.stakes.check(stake)?)
-    }
-
-    /// The engine's policy ([`StakeLimits::bot_choice`]): by the bot's running total in chips.
-    fn bot_stake(s: &MadiaoSettings, m: &MadiaoMatch, seat: Seat, _ask: StakeAsk) -> u32 {
-        s.stakes.bot_choice(m.chips[seat.index()])
-    }
-
     fn finish_hand(m: &mut MadiaoMatch, state: &State) -> Option<MadiaoResult> {
         let r = m.inner.finish(state).ok()?;
         m.stakes.push(state.stake());
@@ -130,7 +137,7 @@ impl TableGame for Madiao {
             }
         }
         let progress = m.inner.progress();
-        let summary = crate::protocol::MadiaoMatch {
+        let summary = wire::MadiaoMatch {
             hands: results.len(),
             totals,
             stakes: m.stakes.clone(),
@@ -142,30 +149,19 @@ impl TableGame for Madiao {
         MatchSummary::Madiao(summary)
     }
 
-    fn begin(state: &State, resumed: bool) -> Begin {
-        // A resumed hand whose play has begun goes on; otherwise the redeal window comes first
-        // (again after a restart: it shows nothing and asks only those who have not answered).
-        if resumed && state.phase() == Phase::Play && state.plays().next().is_some() {
-            Begin::Play
+    /// The redeal window (§4.3) comes before the first lead, whether or not anyone is asked in
+    /// it; a trick complete (§5) is kept on show before the next lead.
+    fn next(state: &State) -> Next {
+        let Some(seat) = state.to_move() else { return Next::Over };
+        if state.phase() == Phase::Redeal {
+            Next::Window { seat }
+        } else if state.plays().next().is_none() {
+            Next::Turn { seat, first: true }
+        } else if state.cards_in_trick() == 0 {
+            Next::TrickShown { seat }
         } else {
-            Begin::Window
+            Next::Turn { seat, first: false }
         }
-    }
-
-    fn draw_poll(_state: &State) -> Option<(u8, Seat)> {
-        None
-    }
-
-    fn draw_decided(_state: &State) -> bool {
-        true
-    }
-
-    fn window_after_draw(_state: &State) -> bool {
-        false
-    }
-
-    fn window_poll(state: &State) -> Option<Seat> {
-        (state.phase() == Phase::Redeal).then(|| state.to_move()).flatten()
     }
 
     fn request(

@@ -75,11 +75,13 @@ where
                 return none;
             }
             Stage::MatchOver { record_due: true, .. } => {
-                let worked =
-                    self.record.take().unwrap_or_else(|| Err("the record was not worked out".into()));
-                let record = match worked {
-                    Ok(r) => r,
-                    Err(e) => {
+                let record = match self.record.take() {
+                    Some(Ok(r)) => r,
+                    worked => {
+                        let e = match worked {
+                            Some(Err(e)) => e.to_string(),
+                            _ => "the record was not worked out".to_string(),
+                        };
                         // The log replays by construction; a failure here is a bug, reported.
                         self.fx.notes.push(format!("table {}: the record cannot be written: {e}", self.id));
                         self.stage = Stage::MatchOver { record_due: false, retire_at: None };
@@ -108,12 +110,12 @@ where
                     Some(ask.low)
                 }
                 Controller::Bot(_) if bot_at.is_some_and(|b| b <= now) => {
-                    self.m.as_ref().map(|m| G::bot_stake(&self.settings, m, ask.seat, ask))
+                    self.m.as_ref().map(|m| G::Stake::bot(&self.settings, m, ask.seat, ask))
                 }
                 _ => None,
             };
             if let Some(stake) = named {
-                let stake = G::check_stake(&self.settings, stake).unwrap_or(ask.low);
+                let stake = G::Stake::check(&self.settings, stake).unwrap_or(ask.low);
                 let writes = self.name_stake(ask, stake, true, now);
                 return (writes, OnFail::Retry("cannot write the stake"));
             }
@@ -185,17 +187,18 @@ where
         match self.stage {
             Stage::Draw { shown, due } => {
                 let drawn = shown + 1;
-                let decided = G::draw_decided(&state);
-                if decided || drawn >= 48 {
+                // A declaration (a move everyone sees, not a pass) ends the draw at once; it is
+                // the last answer, since the engine asks nobody after it.
+                let declaration = answered.last().filter(|(_, a)| G::is_move(&state, a)).copied();
+                if declaration.is_some() || drawn >= 48 {
                     // The draw is over: its answers are written before anyone sees the outcome.
-                    let declaration = if decided { answered.last().copied() } else { None };
                     let writes: Vec<Write> = self.log_actions(&answered).into_iter().collect();
                     self.state = Some(state);
-                    let window = self.state.as_ref().is_some_and(|st| G::window_after_draw(st));
+                    let window = self.state.as_ref().is_some_and(|st| G::next(st).at_window());
                     if window {
                         self.stage = Stage::Window { until: now + self.window_len() };
                     } else {
-                        self.after_change(now, None);
+                        self.after_change(now, false);
                     }
                     match declaration {
                         Some((seat, action)) => {
@@ -222,7 +225,7 @@ where
                 let outcome = G::window_outcome(&state);
                 self.state = Some(state);
                 self.requests = [G::Request::default(); 4];
-                self.after_change(now, None);
+                self.after_change(now, false);
                 self.broadcast(Event::WindowClosed(outcome), now);
                 (writes, OnFail::Retry("cannot write the window's answers"))
             }
@@ -268,6 +271,18 @@ where
                         seats_changed = true;
                         continue;
                     }
+                }
+                Stage::HandOver { until: None, ready }
+                    if !self.seats.iter().any(|s| {
+                        matches!(s.owner, SeatRow::Person { .. })
+                            && (s.conns > 0 || s.grace_until.is_some_and(|g| g > now))
+                    }) =>
+                {
+                    // An untimed pause waits for its people; once none is here (nor within his
+                    // grace period) it ends as a pause without people does.
+                    self.stage = Stage::HandOver { until: Some(now + self.trick_len()), ready };
+                    seats_changed = true;
+                    continue;
                 }
                 Stage::HandOver { until, ready } => {
                     let all_ready = self.seats.iter().enumerate().all(|(i, s)| {

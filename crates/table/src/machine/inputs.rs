@@ -57,7 +57,7 @@ where
             Input::Done(done) => return self.done(done, now),
             Input::Request(r) => r,
         };
-        let unpark = matches!(request, Request::Join { .. } | Request::Watch { .. })
+        let unpark = matches!(request, Request::Join { .. } | Request::Watch { .. } | Request::Tv { .. })
             && self.status == TableStatus::Parked;
         let mut writes = Vec::new();
         if unpark {
@@ -71,54 +71,29 @@ where
             }
             Request::Watch { conn, guest } => {
                 self.members.retain(|m| m.conn != conn);
-                self.members.push(Member { conn, guest, seat: None });
+                self.members.push(Member { conn, guest, seat: None, delayed: false });
                 self.fx.replies.push((conn, Ok(())));
                 self.broadcast_seats(Some(conn), now);
                 self.sync_to(conn, now);
                 return (writes, OnFail::Anyway("cannot mark the table playing again"));
             }
-            Request::Act { conn, action, move_no, seat } => {
-                return self.act(conn, action, move_no, seat, now);
+            Request::Tv { conn, guest } => {
+                self.members.retain(|m| m.conn != conn);
+                let delayed = self.tv_on();
+                self.members.push(Member { conn, guest, seat: None, delayed });
+                self.fx.replies.push((conn, Ok(())));
+                self.broadcast_seats(Some(conn), now);
+                self.sync_to(conn, now);
+                return (writes, OnFail::Anyway("cannot mark the table playing again"));
             }
-            Request::Chat { conn, text, at_ms } => return self.say(conn, text, at_ms),
-            Request::Resync { conn } => self.sync_to(conn, now),
-            Request::Leave { conn } => return self.leave(conn, now),
-            Request::Back { conn } => match self.member(conn).and_then(|m| m.seat) {
-                Some(s) => {
-                    if self.seats[s.index()].away {
-                        self.seats[s.index()].away = false;
-                        self.restart_turn(s, now);
-                        self.broadcast_seats(None, now);
-                    }
-                    self.reply(conn, ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Back, legal: None }));
-                }
-                None => self.err(conn, ErrorCode::NotSeated, "only a seated player can come back"),
-            },
-            Request::Start { conn } => {
-                let Some(m) = self.member(conn) else { return none };
-                if self.host.as_deref() != Some(m.guest.id.as_str()) {
-                    self.err(conn, ErrorCode::NotHost, "only the table's host can start the match");
-                } else if self.status != TableStatus::Waiting {
-                    self.err(conn, ErrorCode::AlreadyStarted, "the match has already begun");
-                } else {
-                    return self.begin_match(now);
-                }
-            }
-            Request::Next { conn } => self.next(conn, now),
+            Request::Table { conn, msg, at_ms } => return self.message(conn, msg, at_ms, now),
             Request::Gone { conn } => self.gone(conn, now),
-            Request::Hint { conn } => self.ask_hint(conn),
-            Request::Tracker { conn } => self.send_tracker(conn),
             Request::AutoStart => {
                 if self.status == TableStatus::Waiting && self.seats.iter().all(|s| s.owner != SeatRow::Open)
                 {
                     return self.begin_match(now);
                 }
             }
-            Request::Close { conn, keep } => return self.close(conn, keep, now),
-            Request::TakeBack { conn } => return self.take_back(conn, now),
-            Request::Pause { conn, pause } => self.pause(conn, pause, now),
-            Request::Remove { conn, seat } => return self.remove(conn, seat, now),
-            Request::Rematch { conn } => self.offer_rematch(conn),
             Request::Rematched { table } => self.rematched(table),
             Request::Forget { guest, name } => self.forget(&guest, &name, now),
             Request::RemoveChat { seq } => self.remove_chat(seq),
@@ -130,6 +105,48 @@ where
                     self.broadcast_seats(None, now);
                 }
             }
+        }
+        none
+    }
+
+    /// A connection's message for the table (`at_ms`: when it arrived).
+    fn message(&mut self, conn: ConnId, msg: TableMsg, at_ms: i64, now: Millis) -> (Vec<Write>, OnFail) {
+        let none = (Vec::new(), OnFail::Drop("nothing"));
+        match msg {
+            TableMsg::Act { action, move_no, seat } => return self.act(conn, action, move_no, seat, now),
+            TableMsg::Chat { text } => return self.say(conn, text, at_ms),
+            TableMsg::Resync => self.sync_to(conn, now),
+            TableMsg::Leave => return self.leave(conn, now),
+            TableMsg::Back => match self.member(conn).and_then(|m| m.seat) {
+                Some(s) => {
+                    if self.seats[s.index()].away {
+                        self.seats[s.index()].away = false;
+                        self.restart_turn(s, now);
+                        self.broadcast_seats(None, now);
+                    }
+                    self.reply(conn, ServerMsg::Ack(AckMsg { v: self.v, what: AckWhat::Back, legal: None }));
+                }
+                None => self.err(conn, ErrorCode::NotSeated, "only a seated player can come back"),
+            },
+            TableMsg::Start => {
+                let Some(m) = self.member(conn) else { return none };
+                if self.host.as_deref() != Some(m.guest.id.as_str()) {
+                    self.err(conn, ErrorCode::NotHost, "only the table's host can start the match");
+                } else if self.status != TableStatus::Waiting {
+                    self.err(conn, ErrorCode::AlreadyStarted, "the match has already begun");
+                } else {
+                    return self.begin_match(now);
+                }
+            }
+            TableMsg::Next => self.next(conn, now),
+            TableMsg::Hint => self.ask_hint(conn),
+            TableMsg::Tracker => self.send_tracker(conn),
+            TableMsg::Close { keep } => return self.close(conn, keep, now),
+            TableMsg::TakeBack => return self.take_back(conn, now),
+            TableMsg::Pause => self.pause(conn, true, now),
+            TableMsg::Resume => self.pause(conn, false, now),
+            TableMsg::Remove { seat } => return self.remove(conn, seat, now),
+            TableMsg::Rematch => self.offer_rematch(conn),
         }
         none
     }
@@ -166,7 +183,7 @@ where
             }
             let log = self.full_log.take().unwrap_or_default();
             match record_of_finished::<G>(&self.settings, self.seed, self.players(), &log) {
-                Ok(r) => Some(r),
+                Ok(r) => Some(with_deals(r, &self.id, self.seed)),
                 Err(e) => {
                     self.fx.notes.push(format!("table {}: the record cannot be written: {e}", self.id));
                     self.err(conn, ErrorCode::Storage, format!("the record cannot be written: {e}"));
@@ -207,7 +224,7 @@ where
         let to = self.members.iter().map(|m| m.conn).collect();
         let hands = self.results.len();
         let event = HostEvent::Closed { by, hands, kept: kept.is_some() };
-        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event }));
+        self.send_all(to, ServerMsg::Host(HostMsg { v: self.v, event }));
         let mut writes = vec![match kept {
             Some(record) => Write::Finish { record },
             None => Write::Status(TableStatus::Closed),
@@ -312,7 +329,10 @@ where
         self.broadcast_seats(None, now);
         self.v += 1;
         let to = self.members.iter().map(|m| m.conn).collect();
-        self.send_to(to, ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Removed { seat: s, name } }));
+        self.send_all(
+            to,
+            ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Removed { seat: s, name } }),
+        );
         // The removed person's connections (away, but connected) watch now.
         let watching: Vec<ConnId> =
             self.members.iter().filter(|m| m.guest.id == guest).map(|m| m.conn).collect();
@@ -361,14 +381,14 @@ where
     }
 
     /// The rematch's table is made (or could not be): everyone at the table is told.
-    pub(super) fn rematched(&mut self, table: Result<String, String>) {
+    pub(super) fn rematched(&mut self, table: Result<String, RematchError>) {
         let RematchState::Pending(conn) = self.rematch else { return };
         match table {
             Ok(t) => {
                 self.rematch = RematchState::Made(t.clone());
                 self.v += 1;
                 let to = self.members.iter().map(|m| m.conn).collect();
-                self.send_to(
+                self.send_all(
                     to,
                     ServerMsg::Host(HostMsg { v: self.v, event: HostEvent::Rematch { table: t } }),
                 );
@@ -476,7 +496,7 @@ where
         st.away = false;
         st.grace_until = None;
         self.members.retain(|m| m.conn != conn);
-        self.members.push(Member { conn, guest, seat: Some(seat) });
+        self.members.push(Member { conn, guest, seat: Some(seat), delayed: false });
         self.person_back(seat, now);
         self.fx.replies.push((conn, Ok(())));
         self.broadcast_seats(Some(conn), now);
@@ -656,7 +676,7 @@ where
         self.held = None;
         self.job = None;
         self.seats[seat.index()].away = false;
-        self.after_change(now, None);
+        self.after_change(now, false);
         self.broadcast(Event::TakeBack { seat, actions }, now);
         (
             writes,
@@ -745,7 +765,7 @@ where
         self.chat.retain(|c| c.seq != seq);
         self.v += 1;
         let to = self.members.iter().map(|m| m.conn).collect();
-        self.send_to(to, ServerMsg::ChatRemoved(ChatRemovedMsg { v: self.v, seq }));
+        self.send_all(to, ServerMsg::ChatRemoved(ChatRemovedMsg { v: self.v, seq }));
     }
 
     pub(super) fn say(&mut self, conn: ConnId, text: String, at_ms: i64) -> (Vec<Write>, OnFail) {
@@ -769,7 +789,7 @@ where
         self.chat_seq += 1;
         self.v += 1;
         let to = self.members.iter().map(|m| m.conn).collect();
-        self.send_to(to, ServerMsg::Chat(ChatMsg { v: self.v, message: row.clone() }));
+        self.send_all(to, ServerMsg::Chat(ChatMsg { v: self.v, message: row.clone() }));
         self.chat.push_back(row.clone());
         while self.chat.len() > CHAT_KEPT {
             self.chat.pop_front();
@@ -839,7 +859,7 @@ where
                 self.err(conn, ErrorCode::NotYourTurn, msg);
                 return none;
             }
-            if let Err(why) = G::check_stake(&self.settings, c.stake) {
+            if let Err(why) = G::Stake::check(&self.settings, c.stake) {
                 self.err(conn, ErrorCode::Illegal, why.to_string());
                 return none;
             }

@@ -137,13 +137,26 @@ where
                 RematchState::Made(t) => Some(t.clone()),
                 _ => None,
             },
+            commitment: self.m.as_ref().map(|_| self.commitment()),
         }))
     }
 
-    pub(super) fn send_to(&mut self, to: Vec<ConnId>, msg: ServerMsg) {
+    /// Sends `msg` to the connections `to`, but for the delayed watchers (the TV), who get
+    /// only what [`Table::send_all`] puts in their stream.
+    pub(super) fn send_to(&mut self, mut to: Vec<ConnId>, msg: ServerMsg) {
+        if self.members.iter().any(|m| m.delayed) {
+            to.retain(|&c| !self.is_delayed(c));
+        }
         if !to.is_empty() {
             self.fx.sends.push(Send { to, msg });
         }
+    }
+
+    /// Sends a message every spectator gets (seats, chat, a host's event) to `to`, and to the
+    /// delayed watchers' stream.
+    pub(super) fn send_all(&mut self, to: Vec<ConnId>, msg: ServerMsg) {
+        self.tv_note(&msg);
+        self.send_to(to, msg);
     }
 
     pub(super) fn reply(&mut self, conn: ConnId, msg: ServerMsg) {
@@ -153,11 +166,21 @@ where
     }
 
     pub(super) fn err(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>) {
+        if self.is_delayed(conn) {
+            // A delayed watcher is not told the table's version now.
+            let msg = ServerMsg::Error(ErrorMsg { code, message: message.into(), v: None });
+            self.fx.sends.push(Send { to: vec![conn], msg });
+            return;
+        }
         let msg = ServerMsg::Error(ErrorMsg { code, message: message.into(), v: Some(self.v) });
         self.reply(conn, msg);
     }
 
     pub(super) fn sync_to(&mut self, conn: ConnId, now: Millis) {
+        if self.is_delayed(conn) {
+            self.tv_sync_to(conn, now);
+            return;
+        }
         if let Some(msg) = self.sync_for(conn, now) {
             self.send_to(vec![conn], msg);
         }
@@ -169,14 +192,16 @@ where
             self.moves += 1;
         }
         // One message per viewer (each seat, the spectators), to every connection of that viewer.
+        // The delayed watchers get the spectators' message later, from their stream.
         let mut groups: [Vec<ConnId>; 5] = Default::default();
-        for m in &self.members {
+        for m in self.members.iter().filter(|m| !m.delayed) {
             groups[m.seat.map_or(4, |s| s.index())].push(m.conn);
         }
         let timer = self.timer_now(now);
         let match_ = self.match_json();
+        let tv = self.tv_on();
         for (i, to) in groups.into_iter().enumerate() {
-            if to.is_empty() {
+            if to.is_empty() && !(i == 4 && tv) {
                 continue;
             }
             let viewer = if i < 4 { Viewer::Seat(Seat::ALL[i]) } else { Viewer::Spectator };
@@ -191,7 +216,11 @@ where
                 timer: timer.clone(),
                 match_: match_.clone(),
             });
-            self.send_to(to, msg);
+            if i == 4 {
+                self.send_all(to, msg);
+            } else {
+                self.send_to(to, msg);
+            }
         }
     }
 
@@ -206,7 +235,7 @@ where
             timer: self.timer_now(now),
         });
         let to = self.members.iter().map(|m| m.conn).filter(|&c| Some(c) != except).collect();
-        self.send_to(to, msg);
+        self.send_all(to, msg);
     }
 
     /// The names of the people watching (connections not seated), one per guest, at most
@@ -233,7 +262,8 @@ where
     }
 
     pub(super) fn finish_fx(&mut self, now: Millis) -> Effects<G> {
-        let mut fx = std::mem::take(&mut self.fx.0);
+        self.tv_release(now);
+        let mut fx = std::mem::take(&mut self.fx);
         fx.wake = self.wake_at(now);
         if let Stage::MatchOver { record_due: false, retire_at: Some(r) } = self.stage
             && self.members.is_empty()

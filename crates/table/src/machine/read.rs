@@ -44,7 +44,6 @@ where
     /// Every action persisted (the table's log).
     pub fn log(&self) -> Vec<LoggedAction> {
         self.log
-            .0
             .iter()
             .enumerate()
             .map(|(i, (hand, seat, a))| LoggedAction {
@@ -59,6 +58,13 @@ where
     /// The table's version (each message at the table raises it).
     pub fn version(&self) -> u64 {
         self.v
+    }
+
+    /// Counts the table's versions on from `v` (when that is higher than now): a table loaded
+    /// by a node that takes it over from another begins above every version the other node
+    /// can have sent, so that a version never goes back for the people at the table.
+    pub fn continue_versions_from(&mut self, v: u64) {
+        self.v = self.v.max(v);
     }
 
     /// Moves everyone has seen (the `move` of the messages).
@@ -156,6 +162,7 @@ where
             created_ms: self.created_ms,
             zero_cash: (self.doc.game == GameKind::Madiao).then_some(self.doc.zero_cash),
             rated: self.doc.rated,
+            no_aids: self.doc.no_aids,
         }
     }
 

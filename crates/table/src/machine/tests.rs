@@ -46,6 +46,8 @@ fn settings(game: GameKind, variants: &[(&str, &str)]) -> TableSettings {
         bank_seconds: 0,
         zero_cash: Default::default(),
         rated: false,
+        board: None,
+        no_aids: false,
     }
 }
 
@@ -192,7 +194,11 @@ where
     }
 
     fn act(&mut self, conn: ConnId, action: Value) {
-        self.feed(Request::Act { conn, action: wire(action), move_no: None, seat: None });
+        self.feed(Request::Table {
+            conn,
+            msg: TableMsg::Act { action: wire(action), move_no: None, seat: None },
+            at_ms: 0,
+        });
     }
 
     fn errors(&self, conn: ConnId) -> Vec<ErrorCode> {
@@ -338,7 +344,7 @@ fn a_persons_turn_clock_runs_out_and_a_bot_plays_until_he_is_back() {
     });
     assert_eq!(bot_move, Some(true));
     assert!(sim.t.summary(sim.now).seats[0].away);
-    sim.feed(Request::Back { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
     assert!(!sim.t.summary(sim.now).seats[0].away);
     assert!(matches!(last_to(&sim, 1), ServerMsg::Ack(AckMsg { what: AckWhat::Back, .. })));
     sim.check_log();
@@ -349,7 +355,7 @@ fn the_remaining_time_survives_a_reconnect_and_a_resync() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
     let deadline = to_persons_turn(&mut sim).expect("a turn of the person");
     sim.run_until(sim.now + 10_000);
-    sim.feed(Request::Resync { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Resync, at_ms: 0 });
     assert_eq!(
         timer_of(&last_to(&sim, 1)),
         Some(Timer::Turn { seat: Seat::ALL[0], remaining_ms: Some(deadline - sim.now), bank_ms: None })
@@ -439,7 +445,7 @@ fn a_finished_trick_stays_on_show_then_the_next_lead() {
     let Stage::Trick { until } = *sim.t.stage() else { panic!("no trick finished: {:?}", sim.t.stage()) };
     assert_eq!(until, sim.now + 500, "trick_ms at normal pace");
     let moves = sim.t.moves();
-    sim.feed(Request::Resync { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Resync, at_ms: 0 });
     assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Trick { remaining_ms: 500 }));
     sim.run_until(until - 1);
     assert_eq!(sim.t.moves(), moves, "nobody leads while the trick is on show");
@@ -489,11 +495,11 @@ fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
     assert_eq!(until, Some(sim.now + 8000), "min(turn clock 30 s, pause 8 s)");
     let (hand, _) = sim.t.hand().unwrap();
     sim.feed(Request::Watch { conn: 9, guest: guest(9) });
-    sim.feed(Request::Next { conn: 9 });
+    sim.feed(Request::Table { conn: 9, msg: TableMsg::Next, at_ms: 0 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
     sim.run_until(sim.now + 1000);
     assert!(matches!(sim.t.stage(), Stage::HandOver { .. }), "the pause waits");
-    sim.feed(Request::Next { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Next, at_ms: 0 });
     assert!(
         sim.got
             .iter()
@@ -519,7 +525,7 @@ fn the_pause_after_a_hand_waits_for_ready_or_its_clock() {
         assert_eq!(sim.t.hand().unwrap().0, hand + 1);
     }
     // Next out of the pause: nothing to decide.
-    sim.feed(Request::Next { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Next, at_ms: 0 });
 }
 
 #[test]
@@ -561,7 +567,7 @@ fn an_untimed_table_waits_for_its_person_at_his_turn_and_after_a_hand() {
                 let hand = sim.t.hand().unwrap().0;
                 sim.run_until(sim.now + 86_400_000);
                 assert_eq!(sim.t.hand().unwrap().0, hand, "a day later the next hand still waits");
-                sim.feed(Request::Next { conn: 1 });
+                sim.feed(Request::Table { conn: 1, msg: TableMsg::Next, at_ms: 0 });
                 assert_eq!(sim.t.hand().unwrap().0, hand + 1, "ready: the next hand");
             }
             _ => break,
@@ -569,6 +575,46 @@ fn an_untimed_table_waits_for_its_person_at_his_turn_and_after_a_hand() {
     }
     assert!(turns > 0 && pauses > 0, "turns {turns}, pauses {pauses}");
     sim.check_log();
+}
+
+/// An untimed table's pause after a hand waits for its person while he is there; once he has
+/// gone (and his grace period, if any, has run out) it ends as a pause without people does.
+#[test]
+fn an_untimed_pause_ends_once_its_person_has_gone() {
+    for grace_seconds in [0, 5] {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:3")]);
+        doc.untimed = true;
+        doc.grace_seconds = grace_seconds;
+        let mut sim = Sim::<Madiao>::new(config(doc, open_and_bots()));
+        sim.join(1, guest(0), Some(0));
+        for _ in 0..200 {
+            let ok = sim.run_to(10_000_000, |s| {
+                matches!(s, Stage::Turn { seat, .. } if seat.number() == 0)
+                    || matches!(s, Stage::HandOver { .. })
+            });
+            assert!(ok, "{:?}", sim.t.stage());
+            if matches!(sim.t.stage(), Stage::HandOver { .. }) {
+                break;
+            }
+            let (_, action) = sim.first_legal();
+            sim.act(1, action_value::<Madiao>(action));
+        }
+        assert!(matches!(sim.t.stage(), Stage::HandOver { until: None, .. }), "{:?}", sim.t.stage());
+        let hand = sim.t.hand().unwrap().0;
+        sim.feed(Request::Gone { conn: 1 });
+        let grace = u64::from(grace_seconds) * 1000;
+        if grace > 0 {
+            sim.run_until(sim.now + grace - 1);
+            assert_eq!(sim.t.hand().unwrap().0, hand, "the pause waits through his grace period");
+        }
+        sim.run_until(sim.now + grace + timing().trick_ms + 1);
+        assert!(
+            sim.t.hand().unwrap().0 > hand,
+            "grace {grace_seconds} s: the next hand is dealt without him"
+        );
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { .. })), "{:?}", sim.t.stage());
+        sim.check_log();
+    }
 }
 
 #[test]
@@ -618,65 +664,59 @@ fn a_storage_failure_refuses_a_persons_move_and_retries_a_bots() {
 #[test]
 fn refusals_name_their_reason() {
     let mut sim = person_and_bots(GameKind::Madiao, &[("game_length", "hands:1")]);
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 1,
-        action: wire(serde_json::json!({"play": "x"})),
-        move_no: None,
-        seat: None,
+        msg: TableMsg::Act { action: wire(serde_json::json!({"play": "x"})), move_no: None, seat: None },
+        at_ms: 0,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotStarted));
     sim.feed(Request::Watch { conn: 9, guest: guest(9) });
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 9,
-        action: wire(serde_json::json!({"play": "x"})),
-        move_no: None,
-        seat: None,
+        msg: TableMsg::Act { action: wire(serde_json::json!({"play": "x"})), move_no: None, seat: None },
+        at_ms: 0,
     });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotSeated));
-    sim.feed(Request::Start { conn: 9 });
+    sim.feed(Request::Table { conn: 9, msg: TableMsg::Start, at_ms: 0 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::NotHost));
-    sim.feed(Request::Start { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
     assert_eq!(sim.t.status(), TableStatus::Playing);
-    sim.feed(Request::Start { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::AlreadyStarted));
     to_persons_turn(&mut sim).expect("a turn");
     let (_, a) = sim.first_legal();
     let m = sim.t.moves();
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 1,
-        action: wire(action_value::<Madiao>(a)),
-        move_no: Some(m + 7),
-        seat: None,
+        msg: TableMsg::Act { action: wire(action_value::<Madiao>(a)), move_no: Some(m + 7), seat: None },
+        at_ms: 0,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Stale));
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 1,
-        action: wire(action_value::<Madiao>(a)),
-        move_no: Some(m),
-        seat: Some(2),
+        msg: TableMsg::Act { action: wire(action_value::<Madiao>(a)), move_no: Some(m), seat: Some(2) },
+        at_ms: 0,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotYourSeat));
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 1,
-        action: wire(serde_json::json!({"fly": 1})),
-        move_no: None,
-        seat: None,
+        msg: TableMsg::Act { action: wire(serde_json::json!({"fly": 1})), move_no: None, seat: None },
+        at_ms: 0,
     });
     assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Illegal));
     sim.join(5, guest(5), Some(0));
     assert!(matches!(sim.replies.last(), Some((5, Err(Refusal { code: ErrorCode::SeatTaken, .. })))));
-    sim.feed(Request::Chat { conn: 9, text: "hello".into(), at_ms: 7 });
+    sim.feed(Request::Table { conn: 9, msg: TableMsg::Chat { text: "hello".into() }, at_ms: 7 });
     assert!(matches!(sim.stored.last(), Some(Write::Chat(ChatRow { at_ms: 7, .. }))));
-    sim.feed(Request::Chat { conn: 9, text: "".into(), at_ms: 7 });
+    sim.feed(Request::Table { conn: 9, msg: TableMsg::Chat { text: "".into() }, at_ms: 7 });
     assert_eq!(sim.errors(9).last(), Some(&ErrorCode::BadChat));
-    sim.feed(Request::Act {
+    sim.feed(Request::Table {
         conn: 1,
-        action: wire(action_value::<Madiao>(a)),
-        move_no: Some(m),
-        seat: Some(0),
+        msg: TableMsg::Act { action: wire(action_value::<Madiao>(a)), move_no: Some(m), seat: Some(0) },
+        at_ms: 0,
     });
     assert_eq!(sim.t.moves(), m + 1);
-    sim.feed(Request::Leave { conn: 1 });
+    sim.feed(Request::Table { conn: 1, msg: TableMsg::Leave, at_ms: 0 });
     assert_eq!(sim.stored.last(), Some(&Write::Seat { seat: 0, owner: SeatRow::Open }));
     assert!(
         matches!(last_to(&sim, 1), ServerMsg::Sync(s) if matches!(*s, SyncMsg { you: You { seat: None, .. }, .. }))
@@ -742,7 +782,7 @@ mod random_events {
         // The host sits down, and most often starts with a bot in the open seat.
         sim.join(0, guest(0), Some(0));
         if !events.len().is_multiple_of(4) {
-            sim.feed(Request::Start { conn: 0 });
+            sim.feed(Request::Table { conn: 0, msg: TableMsg::Start, at_ms: 0 });
         }
         for &(op, a, b) in events {
             let conn = u64::from(a % 6);
@@ -767,29 +807,36 @@ mod random_events {
                         }
                         _ => serde_json::json!({"play": "nothing"}),
                     };
-                    Request::Act {
+                    Request::Table {
                         conn,
-                        action: wire(action),
-                        move_no: (b % 3 == 0).then_some(sim.t.moves()),
-                        seat: None,
+                        msg: TableMsg::Act {
+                            action: wire(action),
+                            move_no: (b % 3 == 0).then_some(sim.t.moves()),
+                            seat: None,
+                        },
+                        at_ms: 0,
                     }
                 }
-                6 => Request::Next { conn },
-                7 => Request::Back { conn },
-                8 => Request::Leave { conn },
-                9 => Request::Resync { conn },
-                10 => Request::Chat { conn, text: format!("hi {b}"), at_ms: 1 },
-                11 => Request::Start { conn },
+                6 => Request::Table { conn, msg: TableMsg::Next, at_ms: 0 },
+                7 => Request::Table { conn, msg: TableMsg::Back, at_ms: 0 },
+                8 => Request::Table { conn, msg: TableMsg::Leave, at_ms: 0 },
+                9 => Request::Table { conn, msg: TableMsg::Resync, at_ms: 0 },
+                10 => Request::Table { conn, msg: TableMsg::Chat { text: format!("hi {b}") }, at_ms: 1 },
+                11 => Request::Table { conn, msg: TableMsg::Start, at_ms: 0 },
                 12 => {
                     sim.fail = b % 2 == 0;
                     Request::AutoStart
                 }
-                13 => Request::TakeBack { conn },
+                13 => Request::Table { conn, msg: TableMsg::TakeBack, at_ms: 0 },
                 14 => {
                     sim.fail = b % 3 == 0;
-                    Request::TakeBack { conn }
+                    Request::Table { conn, msg: TableMsg::TakeBack, at_ms: 0 }
                 }
-                15 => Request::Pause { conn, pause: b % 2 == 0 },
+                15 => Request::Table {
+                    conn,
+                    msg: if b % 2 == 0 { TableMsg::Pause } else { TableMsg::Resume },
+                    at_ms: 0,
+                },
                 _ => {
                     // Time passes, and computations finish.
                     sim.run_until(sim.now + u64::from(b) * 20);
@@ -797,7 +844,7 @@ mod random_events {
                 }
             };
             let actor = match &input {
-                Request::Act { conn, .. } => Some(seat_of(&sim, *conn)),
+                Request::Table { conn, msg: TableMsg::Act { .. }, .. } => Some(seat_of(&sim, *conn)),
                 _ => None,
             };
             let stored = sim.stored_log().len();
@@ -864,7 +911,7 @@ mod random_events {
 }
 
 /// An action as a client sends it.
-fn wire(v: serde_json::Value) -> crate::protocol::ActAction {
+fn wire(v: serde_json::Value) -> wire::ActAction {
     serde_json::from_value(v).expect("any JSON is an action on the wire")
 }
 
@@ -910,8 +957,8 @@ mod stakes {
     use super::*;
     use crate::game::StakeAsk;
     use crate::log::LogError;
-    use crate::protocol::{Legal, MatchSummary};
     use serde_json::json;
+    use wire::{Legal, MatchSummary};
 
     /// A person at seat 0 and three bots, the banker naming stakes from 2 to 8.
     fn staked(hands: &str) -> Sim<Madiao> {
@@ -948,7 +995,7 @@ mod stakes {
     #[test]
     fn the_banker_names_the_stake_before_the_deal_and_only_he_only_then_only_within_the_limits() {
         let mut sim = staked("each_banker_once");
-        sim.feed(Request::Start { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
         // Each hand begins with its banker naming the stake; the bots name theirs.
         let banker_is_bot = stake_ask(&sim).is_some_and(|a| a.seat.number() != 0);
         if banker_is_bot {
@@ -1002,7 +1049,7 @@ mod stakes {
     #[test]
     fn a_table_resumed_while_its_banker_chooses_asks_him_again() {
         let mut sim = staked("each_banker_once");
-        sim.feed(Request::Start { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
         to_persons_stake(&mut sim);
         let t = resumed(sim.t.doc.clone(), &sim.stored_log());
         assert_eq!(
@@ -1019,7 +1066,7 @@ mod stakes {
     #[test]
     fn when_the_bankers_clock_runs_out_the_stake_is_the_lowest() {
         let mut sim = staked("each_banker_once");
-        sim.feed(Request::Start { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
         to_persons_stake(&mut sim);
         let Stage::Stake { deadline: Some(deadline), .. } = *sim.t.stage() else { panic!() };
         sim.run_until(deadline - 1);
@@ -1034,7 +1081,7 @@ mod stakes {
     #[test]
     fn a_log_whose_stake_breaks_the_limits_or_comes_from_another_seat_is_refused() {
         let mut sim = staked("each_banker_once");
-        sim.feed(Request::Start { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
         to_persons_stake(&mut sim);
         sim.act(1, json!({"stake": 6}));
         let log = sim.stored_log();
@@ -1062,7 +1109,7 @@ mod stakes {
         sim.feed(Request::AutoStart);
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
         let Some(Write::Finish { record }) = sim.stored.last() else { panic!() };
-        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
+        let ::ai::record::AnyRecord::Madiao(rec) = ::ai::record::parse(record).unwrap() else { panic!() };
         let stakes: Vec<u32> = rec.hands.iter().map(|h| h.stake).collect();
         assert!(stakes.len() >= 8, "8 hands, and any redeals");
         assert!(stakes.iter().any(|&s| s != stakes[0]), "the bots' stakes differ by standing: {stakes:?}");
@@ -1154,12 +1201,12 @@ mod management {
         sim.feed(Request::Watch { conn: 3, guest: guest(5) });
         sim.run_until(sim.now + 3_000);
         // Not the host: refused, nothing changes.
-        sim.feed(Request::Close { conn: 2, keep: false });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
-        sim.feed(Request::Close { conn: 3, keep: false });
+        sim.feed(Request::Table { conn: 3, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.errors(3).last(), Some(&ErrorCode::NotHost));
         assert_eq!(sim.t.status(), TableStatus::Playing);
-        sim.feed(Request::Close { conn: 1, keep: false });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.t.status(), TableStatus::Closed);
         assert_eq!(sim.stored.last(), Some(&Write::Status(TableStatus::Closed)));
         for c in [1, 2, 3] {
@@ -1180,7 +1227,7 @@ mod management {
         // Acting, closing again, a newcomer's join: refused with a clear code.
         sim.act(2, json!({"pass": true}));
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::Closed));
-        sim.feed(Request::Close { conn: 1, keep: false });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
         sim.join(9, guest(9), None);
         assert!(matches!(sim.replies.last(), Some((9, Err(r))) if r.code == ErrorCode::Closed));
@@ -1196,7 +1243,7 @@ mod management {
     fn a_closed_table_loaded_again_stays_closed_with_its_hands() {
         let mut sim = two_people("hands:8");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
-        sim.feed(Request::Close { conn: 1, keep: false });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         let hands = sim.t.results().len();
         assert!(hands >= 1);
         let mut c = config(
@@ -1216,7 +1263,7 @@ mod management {
     fn a_finished_match_cannot_be_closed() {
         let mut sim = two_people("hands:1");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
-        sim.feed(Request::Close { conn: 1, keep: false });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Finished));
         assert_eq!(sim.t.status(), TableStatus::Finished);
     }
@@ -1226,20 +1273,20 @@ mod management {
         let mut sim = two_people("hands:4");
         sim.feed(Request::Watch { conn: 3, guest: guest(5) });
         // P1 is at the table: refused.
-        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 1 }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAway));
         // Not the host; a bot's seat; no such seat.
-        sim.feed(Request::Remove { conn: 2, seat: 0 });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Remove { seat: 0 }, at_ms: 0 });
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
-        sim.feed(Request::Remove { conn: 1, seat: 2 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 2 }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::BadMessage));
-        sim.feed(Request::Remove { conn: 1, seat: 7 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 7 }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::BadMessage));
         assert!(matches!(sim.t.summary(sim.now).seats[1].kind, SeatKind::Person));
         // His connection drops: during the grace period he is away, and may be removed.
         sim.feed(Request::Gone { conn: 2 });
         assert!(sim.t.summary(sim.now).seats[1].grace_ms.is_some());
-        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 1 }, at_ms: 0 });
         assert_eq!(sim.stored.last(), Some(&Write::Seat { seat: 1, owner: SeatRow::Open }));
         let seat = &sim.t.summary(sim.now).seats[1];
         assert_eq!(seat.kind, SeatKind::Open);
@@ -1275,7 +1322,7 @@ mod management {
         let Stage::Turn { deadline: Some(d), .. } = *sim.t.stage() else { panic!() };
         sim.run_until(d + 1);
         assert!(sim.t.summary(sim.now).seats[1].away);
-        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 1 }, at_ms: 0 });
         assert_eq!(sim.t.summary(sim.now).seats[1].kind, SeatKind::Open);
         // His connection watches now: its sync says so.
         let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
@@ -1289,7 +1336,7 @@ mod management {
         let mut sim = two_people("hands:1");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
         sim.feed(Request::Gone { conn: 2 });
-        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 1 }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Finished));
     }
 
@@ -1298,27 +1345,27 @@ mod management {
         let mut sim = two_people("hands:1");
         sim.feed(Request::Watch { conn: 3, guest: guest(5) });
         // Before the end: refused.
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotOver));
         assert!(sim.orders.is_empty());
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
-        sim.feed(Request::Rematch { conn: 2 });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NotHost));
         assert!(sim.orders.is_empty());
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         let [order] = sim.orders.as_slice() else { panic!("one order: {:?}", sim.orders) };
         assert_eq!(order.host, "g0");
         assert_eq!(order.settings, settings(GameKind::Madiao, &[("game_length", "hands:1")]));
         assert_eq!(order.seats[1], SeatRow::Person { guest: "g1".into(), name: "P1".into() });
         assert_eq!(order.seats[2], SeatRow::Bot("random".into()));
         // Asked again while it is being made, then once made: refused, no second table.
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::RematchOffered));
         sim.feed(Request::Rematched { table: Ok("t2".into()) });
         for c in [1, 2, 3] {
             assert_eq!(host_events(&sim, c), [HostEvent::Rematch { table: "t2".into() }]);
         }
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::RematchOffered));
         assert_eq!(sim.orders.len(), 1);
         // Someone coming later learns it from his sync.
@@ -1331,18 +1378,18 @@ mod management {
     fn a_rematch_that_could_not_be_made_may_be_asked_again() {
         let mut sim = two_people("hands:1");
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
-        sim.feed(Request::Rematch { conn: 1 });
-        sim.feed(Request::Rematched { table: Err("disk full".into()) });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
+        sim.feed(Request::Rematched { table: Err(RematchError::Failed("disk full".into())) });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Unavailable));
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.orders.len(), 2);
     }
 
     #[test]
     fn a_closed_table_offers_no_rematch() {
         let mut sim = two_people("hands:4");
-        sim.feed(Request::Close { conn: 1, keep: false });
-        sim.feed(Request::Rematch { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Rematch, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::Closed));
         assert!(sim.orders.is_empty());
     }
@@ -1382,7 +1429,7 @@ mod management {
         let mut sim = Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[]), seats));
         sim.feed(Request::Invite { guests: [None, Some(guest(1)), None, None] });
         sim.join(1, guest(0), None);
-        sim.feed(Request::Start { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Start, at_ms: 0 });
         assert_eq!(sim.t.status(), TableStatus::Playing);
         assert_eq!(sim.t.summary(sim.now).seats[1].invited, None);
         sim.join(3, guest(5), None);
@@ -1456,7 +1503,7 @@ mod rated {
         sim.feed(Request::Watch { conn: 2, guest: guest(5) });
         sim.join(3, guest(5), Some(0));
         assert!(matches!(sim.replies.last(), Some((3, Err(r))) if r.code == ErrorCode::AlreadyStarted));
-        sim.feed(Request::Leave { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Leave, at_ms: 0 });
         let last = sim.stored.last().unwrap().clone();
         let Write::Actions(rows) = last else { panic!("{last:?}") };
         assert_eq!(rows.len(), 1);
@@ -1504,7 +1551,7 @@ mod rated {
         // P1's connection drops: at a casual table the host could remove him now.
         sim.feed(Request::Gone { conn: 2 });
         let before = sim.stored.len();
-        sim.feed(Request::Remove { conn: 1, seat: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Remove { seat: 1 }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::AlreadyStarted));
         assert!(sim.t.seated("g1"), "the seat stays his");
         assert!(!sim.stored[before..].iter().any(|w| matches!(w, Write::Seat { .. })));
@@ -1519,9 +1566,9 @@ mod rated {
         let mut sim = rated_two(8);
         assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
         // Both persons are back at the table (their clocks ran out while nobody played).
-        sim.feed(Request::Back { conn: 1 });
-        sim.feed(Request::Back { conn: 2 });
-        sim.feed(Request::Close { conn: 1, keep: false });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Back, at_ms: 0 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(sim.t.status(), TableStatus::Closed);
         let n = sim.stored.len();
         assert_eq!(sim.stored[n - 2], Write::Status(TableStatus::Closed));
@@ -1534,9 +1581,9 @@ mod rated {
         // Closing with the finished hands kept rates it the same way, after the record.
         let mut kept = rated_two(8);
         assert!(kept.run_to(10_000_000, |s| matches!(s, Stage::HandOver { .. })));
-        kept.feed(Request::Back { conn: 1 });
-        kept.feed(Request::Back { conn: 2 });
-        kept.feed(Request::Close { conn: 1, keep: true });
+        kept.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
+        kept.feed(Request::Table { conn: 2, msg: TableMsg::Back, at_ms: 0 });
+        kept.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: true }, at_ms: 0 });
         let m = rated_write(&kept);
         assert_eq!(m.seats.iter().map(|s| s.forfeited).collect::<Vec<_>>(), [true, false, false, false]);
         // A casual table's close rates nothing.
@@ -1547,7 +1594,7 @@ mod rated {
         let mut casual = Sim::<Madiao>::new(config(doc, seats));
         casual.join(1, guest(0), Some(0));
         casual.run_until(casual.now + 1);
-        casual.feed(Request::Close { conn: 1, keep: false });
+        casual.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: false }, at_ms: 0 });
         assert_eq!(casual.t.status(), TableStatus::Closed);
         assert!(!casual.stored.iter().any(|w| matches!(w, Write::Rated(_))));
     }
@@ -1561,7 +1608,7 @@ mod rated {
             sim.run_until(deadline + 1);
             clocks += 1;
             // He is back (so the next turn is his own again).
-            sim.feed(Request::Back { conn: 1 });
+            sim.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
             sim.run_until(sim.now + 1);
             assert_eq!(sim.t.conduct().clock[0], clocks);
             assert_eq!(sim.t.conduct().forfeited(0), clocks >= CLOCK_FORFEIT);
@@ -1581,7 +1628,7 @@ mod rated {
 /// back; and, alone with bots, take-backs and pauses.
 mod clocks_and_takebacks {
     use super::*;
-    use crate::protocol::NewTable;
+    use wire::NewTable;
 
     /// The table settings `POST /api/tables` makes of `req` (as the server does).
     fn settings_of(req: &NewTable, hands: &str) -> TableSettings {
@@ -1647,7 +1694,7 @@ mod clocks_and_takebacks {
     where
         G::Action: DeserializeOwned,
     {
-        sim.feed(Request::Resync { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Resync, at_ms: 0 });
         timer_of(&last_to(sim, 1))
     }
 
@@ -1660,10 +1707,10 @@ mod clocks_and_takebacks {
         // Others are asked for: today's clock, and a bank.
         let mut two = NewTable::new(GameKind::Madiao);
         two.seats = Some(vec![
-            crate::protocol::SeatChoice::Me,
-            crate::protocol::SeatChoice::Open,
-            crate::protocol::SeatChoice::Bot { bot: None },
-            crate::protocol::SeatChoice::Bot { bot: None },
+            wire::SeatChoice::Me,
+            wire::SeatChoice::Open,
+            wire::SeatChoice::Bot { bot: None },
+            wire::SeatChoice::Bot { bot: None },
         ]);
         assert!(!two.untimed());
         assert_eq!((two.turn_seconds, two.bank()), (30, crate::settings::BANK_DEFAULT));
@@ -1720,7 +1767,7 @@ mod clocks_and_takebacks {
         sim.run_until(deadline + 15_000 + 1_000);
         assert!(sim.t.moves() > moves, "a bot stood in once the bank ran out");
         assert!(sim.t.summary(sim.now).seats[0].away);
-        sim.feed(Request::Back { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
         let deadline = to_persons_turn(&mut sim).expect("a turn after he is back");
         assert!(matches!(turn_timer(&mut sim), Some(Timer::Turn { bank_ms: Some(0), .. })));
         sim.run_until(deadline + 1);
@@ -1751,7 +1798,7 @@ mod clocks_and_takebacks {
             // The moment he presses "take my seat back": up to 28.5 s into the bot's thinking.
             sim.now += (i / 2) * 3_000 + (i % 3) * 500;
             let moves = sim.t.moves();
-            sim.feed(Request::Back { conn: 1 });
+            sim.feed(Request::Table { conn: 1, msg: TableMsg::Back, at_ms: 0 });
             let Stage::Turn { seat, deadline, .. } = *sim.t.stage() else { panic!("try {i}: a turn") };
             assert_eq!(seat.number(), 0, "try {i}: his turn, not the bot's");
             assert_eq!(deadline.map(|d| d - sim.now), Some(30_000), "try {i}: a whole turn");
@@ -1776,7 +1823,7 @@ mod clocks_and_takebacks {
     where
         G::Action: DeserializeOwned,
     {
-        sim.feed(Request::Resync { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Resync, at_ms: 0 });
         let ServerMsg::Sync(s) = last_to(sim, 1) else { panic!("a sync") };
         (serde_json::to_value(&s.view).unwrap(), serde_json::to_value(&s.legal).unwrap())
     }
@@ -1793,7 +1840,7 @@ mod clocks_and_takebacks {
         sim.feed(Request::Watch { conn: 9, guest: guest(9) });
         // Nothing of his to take back before his first play.
         to_turn(&mut sim);
-        sim.feed(Request::TakeBack { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::TakeBack, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NothingToTakeBack));
         // He plays, and the bots answer, up to his next turn (a Da Bai Fen declarer buries and
         // leads before anyone answers: then he plays on).
@@ -1815,7 +1862,7 @@ mod clocks_and_takebacks {
         assert!(answered > 0, "the bots answered his play");
         let hand = sim.t.hand_number();
         let moves = sim.t.moves();
-        sim.feed(Request::TakeBack { conn: 1 });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::TakeBack, at_ms: 0 });
         assert_eq!(sim.errors(1).len(), 1, "{:?}", sim.errors(1));
         // The hand is as it was before his play, and it is his turn.
         assert_eq!(view_of(&mut sim), before, "the hand restored");
@@ -1843,13 +1890,13 @@ mod clocks_and_takebacks {
             doc["takebacks"],
             serde_json::json!([{ "hand": hand, "seat": 0, "count": 1, "actions": answered + 1 }])
         );
-        let parsed = cards::record::parse(&record).expect("the record reads");
+        let parsed = ::ai::record::parse(&record).expect("the record reads");
         let actions = match &parsed {
-            cards::record::AnyRecord::Madiao(m) => {
+            ::ai::record::AnyRecord::Madiao(m) => {
                 assert!(::madiao::record::replay(m).is_clean());
                 m.hands[hand as usize].actions.len()
             }
-            cards::record::AnyRecord::Dabaifen(d) => {
+            ::ai::record::AnyRecord::Dabaifen(d) => {
                 assert!(::dabaifen::record::replay(d).is_clean());
                 d.hands[hand as usize].actions.len()
             }
@@ -1887,19 +1934,46 @@ mod clocks_and_takebacks {
         sim.join(1, guest(0), Some(0));
         sim.join(2, guest(1), Some(1));
         to_persons_turn(&mut sim).expect("a turn");
-        for r in [Request::TakeBack { conn: 1 }, Request::Pause { conn: 1, pause: true }] {
+        for r in [
+            Request::Table { conn: 1, msg: TableMsg::TakeBack, at_ms: 0 },
+            Request::Table { conn: 1, msg: TableMsg::Pause, at_ms: 0 },
+        ] {
             sim.feed(r);
             assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAlone));
         }
         sim.feed(Request::Watch { conn: 3, guest: guest(7) });
-        sim.feed(Request::Pause { conn: 3, pause: true });
+        sim.feed(Request::Table { conn: 3, msg: TableMsg::Pause, at_ms: 0 });
         assert_eq!(sim.errors(3).last(), Some(&ErrorCode::NotSeated));
         let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:1")]);
         doc.rated = true;
         let mut sim = solo::<Madiao>(doc);
         to_persons_turn(&mut sim).expect("a turn");
-        sim.feed(Request::Pause { conn: 1, pause: true });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Pause, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NotAlone));
+    }
+
+    #[test]
+    fn a_board_of_a_rated_event_offers_no_aids_though_its_match_is_not_rated() {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:1")]);
+        doc.no_aids = true;
+        let mut sim = solo::<Madiao>(doc);
+        let summary = sim.t.summary(0);
+        assert!(summary.no_aids && !summary.rated, "{summary:?}");
+        to_persons_turn(&mut sim).expect("a turn");
+        for (msg, code) in [
+            (TableMsg::Hint, ErrorCode::HintsOff),
+            (TableMsg::Tracker, ErrorCode::HintsOff),
+            (TableMsg::TakeBack, ErrorCode::NotAlone),
+            (TableMsg::Pause, ErrorCode::NotAlone),
+        ] {
+            sim.feed(Request::Table { conn: 1, msg: msg.clone(), at_ms: 0 });
+            assert_eq!(sim.errors(1).last(), Some(&code), "{msg:?}");
+        }
+        // The same table without the mark gives the hint.
+        let mut sim = solo::<Madiao>(settings(GameKind::Madiao, &[("game_length", "hands:1")]));
+        to_persons_turn(&mut sim).expect("a turn");
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Hint, at_ms: 0 });
+        assert_eq!(sim.errors(1).last(), None);
     }
 
     fn pause_and_resume<G: TableRules>(game: GameKind)
@@ -1913,7 +1987,7 @@ mod clocks_and_takebacks {
         sim.feed(Request::Watch { conn: 9, guest: guest(9) });
         let deadline = to_persons_turn(&mut sim).expect("his turn");
         sim.run_until(deadline - 1_000);
-        sim.feed(Request::Pause { conn: 1, pause: true });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Pause, at_ms: 0 });
         assert_eq!(timer_of(&last_to(&sim, 1)), Some(Timer::Paused));
         assert_eq!(timer_of(&last_to(&sim, 9)), Some(Timer::Paused), "the spectator sees the pause");
         let (moves, log) = (sim.t.moves(), sim.t.log().len());
@@ -1928,21 +2002,21 @@ mod clocks_and_takebacks {
         sim.join(2, guest(0), None);
         let ServerMsg::Sync(s) = last_to(&sim, 2) else { panic!("a sync") };
         assert_eq!(s.timer, Some(Timer::Paused));
-        sim.feed(Request::Pause { conn: 2, pause: false });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Resume, at_ms: 0 });
         assert!(matches!(*sim.t.stage(), Stage::Turn { deadline: Some(d), .. } if d - sim.now == 30_000));
         assert!(matches!(
             last_timer(&sim, 2),
             Some(Timer::Turn { remaining_ms: Some(30_000), bank_ms: Some(10_000), .. })
         ));
-        sim.feed(Request::Pause { conn: 2, pause: false });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Resume, at_ms: 0 });
         assert_eq!(sim.errors(2).last(), Some(&ErrorCode::NothingToDecide), "not paused");
         // Paused during the bots' play: they wait too.
         sim.act(2, action_value::<G>(a));
-        sim.feed(Request::Pause { conn: 2, pause: true });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Pause, at_ms: 0 });
         let moves = sim.t.moves();
         sim.run_until(sim.now + 600_000);
         assert_eq!(sim.t.moves(), moves, "the bots wait");
-        sim.feed(Request::Pause { conn: 2, pause: false });
+        sim.feed(Request::Table { conn: 2, msg: TableMsg::Resume, at_ms: 0 });
         sim.run_until(sim.now + 60_000);
         assert!(sim.t.moves() > moves, "resumed, the bots play");
         sim.check_log();
@@ -1964,7 +2038,7 @@ mod clocks_and_takebacks {
         doc.untimed = true;
         let mut sim = solo::<Madiao>(doc);
         to_turn(&mut sim);
-        sim.feed(Request::Close { conn: 1, keep: true });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: true }, at_ms: 0 });
         assert_eq!(sim.errors(1).last(), Some(&ErrorCode::NothingToKeep), "no hand finished yet");
         assert_eq!(sim.t.status(), TableStatus::Playing);
         // Play into the second hand.
@@ -1978,7 +2052,7 @@ mod clocks_and_takebacks {
             });
             assert!(ok);
             match sim.t.stage() {
-                Stage::HandOver { .. } => sim.feed(Request::Next { conn: 1 }),
+                Stage::HandOver { .. } => sim.feed(Request::Table { conn: 1, msg: TableMsg::Next, at_ms: 0 }),
                 _ => {
                     let (_, a) = sim.first_legal();
                     sim.act(1, action_value::<Madiao>(a));
@@ -1987,12 +2061,12 @@ mod clocks_and_takebacks {
         }
         let hands = sim.t.results().len();
         assert!(hands >= 1);
-        sim.feed(Request::Close { conn: 1, keep: true });
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: true }, at_ms: 0 });
         assert_eq!(sim.t.status(), TableStatus::Finished);
         let Some(Write::Finish { record }) = sim.stored.last() else { panic!("the record is stored") };
         let doc: Value = serde_json::from_str(record).unwrap();
         assert_eq!(doc["ended"], serde_json::json!({ "hands": hands }));
-        let cards::record::AnyRecord::Madiao(rec) = cards::record::parse(record).unwrap() else { panic!() };
+        let ::ai::record::AnyRecord::Madiao(rec) = ::ai::record::parse(record).unwrap() else { panic!() };
         assert_eq!(rec.hands.len(), hands, "the finished hands, not the one being played");
         assert!(rec.hands.iter().all(|h| h.result.is_some()));
         assert!(::madiao::record::replay(&rec).is_clean());
@@ -2005,5 +2079,453 @@ mod clocks_and_takebacks {
         let moves = sim.t.moves();
         sim.run_until(sim.now + 600_000);
         assert_eq!(sim.t.moves(), moves);
+    }
+}
+
+/// Verifiable deals (docs/record.md, "Deal verification"): the commitment sent before each deal,
+/// the seed revealed in the record, and a record's tampering named by hand.
+mod deal_commitments {
+    use super::*;
+    use ::ai::record::{DealFault, parse, verify_deals};
+
+    /// The faults `verify_deals` finds in `doc`, as (hand, fault) pairs.
+    fn faults(doc: &Value) -> Vec<(usize, DealFault)> {
+        let rec = parse(&doc.to_string()).expect("the tampered record still reads");
+        verify_deals(&rec).problems.iter().map(|p| (p.hand, p.fault)).collect()
+    }
+
+    /// Every `deal` message a connection got comes before anything of its hand was dealt to it,
+    /// and carries the commitment the record stores for that hand.
+    fn check_sent_before_the_deal<G: TableRules>(sim: &Sim<G>, conn: ConnId, doc: &Value)
+    where
+        G::Action: DeserializeOwned,
+    {
+        let mine: Vec<&ServerMsg> = sim.got.iter().filter(|(c, _)| *c == conn).map(|(_, m)| m).collect();
+        let hands = doc["hands"].as_array().unwrap();
+        for (k, hand) in hands.iter().enumerate() {
+            let sent = mine
+                .iter()
+                .position(|m| matches!(m, ServerMsg::Deal(d) if d.hand as usize == k))
+                .unwrap_or_else(|| panic!("hand {k}'s commitment was sent"));
+            let ServerMsg::Deal(d) = mine[sent] else { unreachable!() };
+            assert_eq!(Some(d.commitment.as_str()), hand["commitment"].as_str(), "hand {k}");
+            let dealt = mine
+                .iter()
+                .position(|m| matches!(m, ServerMsg::Update(u) if u.hand as usize == k && u.view.is_some()))
+                .unwrap_or_else(|| panic!("hand {k} was dealt"));
+            assert!(sent < dealt, "hand {k}: the commitment ({sent}) comes before the deal ({dealt})");
+            // No message before the record carries the seed.
+            let text = serde_json::to_string(mine[sent]).unwrap();
+            assert!(!text.contains("seed"), "{text}");
+        }
+    }
+
+    /// Each kind of tampering of a verified record is found, at the hands it touches.
+    fn check_tampering(doc: &Value) {
+        assert!(doc["hands"].as_array().unwrap().len() >= 2, "two hands at least");
+        assert_eq!(faults(doc), vec![], "the record as stored verifies");
+        // A changed seed: the deck and the commitment no longer follow from it.
+        let mut d = doc.clone();
+        d["hands"][1]["seed"] = serde_json::json!(43);
+        assert_eq!(faults(&d), vec![(1, DealFault::Deck), (1, DealFault::Commitment)]);
+        // A changed deck (two cards of hand 0 exchanged: another deal to the seats).
+        let mut d = doc.clone();
+        let deck = d["hands"][0]["deck"].as_array_mut().unwrap();
+        deck.swap(0, 5);
+        let rec = parse(&d.to_string()).unwrap();
+        let check = verify_deals(&rec);
+        assert_eq!(check.problems.len(), 1, "{:?}", check.problems);
+        assert_eq!((check.problems[0].hand, check.problems[0].fault), (0, DealFault::Deck));
+        assert!(check.problems[0].detail.contains("deck[0]"), "{}", check.problems[0].detail);
+        assert!(check.problems[0].to_string().starts_with("hand 0: "), "{}", check.problems[0]);
+        // A changed commitment.
+        let mut d = doc.clone();
+        let c = d["hands"][1]["commitment"].as_str().unwrap().to_string();
+        let first = if c.as_bytes()[0] == b'0' { '1' } else { '0' };
+        let flipped = format!("{first}{}", &c[1..]);
+        d["hands"][1]["commitment"] = Value::String(flipped);
+        assert_eq!(faults(&d), vec![(1, DealFault::Commitment)]);
+        // Two hands exchanged: each is checked as the other's number.
+        let mut d = doc.clone();
+        d["hands"].as_array_mut().unwrap().swap(0, 1);
+        assert_eq!(
+            faults(&d),
+            vec![
+                (0, DealFault::Deck),
+                (0, DealFault::Commitment),
+                (1, DealFault::Deck),
+                (1, DealFault::Commitment)
+            ]
+        );
+        // Another table's name.
+        let mut d = doc.clone();
+        d["table"] = Value::String("t2".into());
+        let n = d["hands"].as_array().unwrap().len();
+        assert_eq!(faults(&d), (0..n).map(|k| (k, DealFault::Commitment)).collect::<Vec<_>>());
+        // A seed left out.
+        let mut d = doc.clone();
+        d["hands"][0].as_object_mut().unwrap().remove("seed");
+        assert_eq!(faults(&d), vec![(0, DealFault::Missing)]);
+    }
+
+    #[test]
+    fn every_deal_of_a_finished_madiao_match_verifies_and_tampering_is_named_by_hand() {
+        let mut doc = settings(GameKind::Madiao, &[("game_length", "hands:4")]);
+        // Named stakes: the banker is asked first, and the commitment still precedes the cards.
+        doc.stake_max = Some(10);
+        let mut sim = Sim::<Madiao>::new(config(doc, bots()));
+        sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+        sim.feed(Request::AutoStart);
+        assert!(sim.run_to(10_000_000, |s| matches!(s, Stage::MatchOver { record_due: false, .. })));
+        let Some(Write::Finish { record }) = sim.stored.last() else { panic!("the record is stored") };
+        let doc: Value = serde_json::from_str(record).unwrap();
+        assert_eq!(doc["table"], "t1");
+        for h in doc["hands"].as_array().unwrap() {
+            assert_eq!(h["seed"], 42, "the match's seed, revealed in the record");
+        }
+        let rec = parse(record).unwrap();
+        let check = verify_deals(&rec);
+        assert!(check.is_verified(), "{:?}", check.problems);
+        assert_eq!(check.hands, sim.t.results().len());
+        check_sent_before_the_deal(&sim, 9, &doc);
+        check_tampering(&doc);
+    }
+
+    #[test]
+    fn the_hands_kept_of_an_ended_dabaifen_match_verify() {
+        let mut sim = Sim::<Dabaifen>::new(config(settings(GameKind::Dabaifen, &[]), bots()));
+        // The host (g0) watches; the watcher 9 too.
+        sim.feed(Request::Watch { conn: 1, guest: guest(0) });
+        sim.feed(Request::Watch { conn: 9, guest: guest(9) });
+        sim.feed(Request::AutoStart);
+        for _ in 0..2000 {
+            if sim.t.results().len() >= 3 || matches!(sim.t.stage(), Stage::MatchOver { .. }) {
+                break;
+            }
+            let next = sim.now + 5_000;
+            sim.run_until(next);
+        }
+        assert!(!matches!(sim.t.stage(), Stage::MatchOver { .. }), "three deals do not end a match");
+        let finished = sim.t.results().len();
+        assert!(finished >= 2, "{finished} deals finished");
+        sim.feed(Request::Table { conn: 1, msg: TableMsg::Close { keep: true }, at_ms: 0 });
+        let Some(Write::Finish { record }) = sim.stored.last() else { panic!("the record is stored") };
+        let doc: Value = serde_json::from_str(record).unwrap();
+        assert_eq!(doc["hands"].as_array().unwrap().len(), finished);
+        let check = verify_deals(&parse(record).unwrap());
+        assert!(check.is_verified(), "{:?}", check.problems);
+        check_sent_before_the_deal(&sim, 9, &doc);
+        check_tampering(&doc);
+    }
+}
+
+/// The delayed watchers' stream (the TV): what they get, and when.
+mod tv {
+    use super::*;
+
+    /// The plays (actions of a seat) a connection has been shown, per hand, from its updates.
+    fn plays_seen(msgs: &[&ServerMsg], plays: &mut Vec<u64>) {
+        for m in msgs {
+            // A card put to a trick: a play, or a Madiao slough (face down).
+            let trick_card = |a: &PublicAction| {
+                matches!(
+                    a,
+                    PublicAction::Madiao(madiao::Action::Play(_) | madiao::Action::Slough(_))
+                        | PublicAction::Hidden(wire::HiddenAction::Slough(()))
+                        | PublicAction::Dabaifen(dabaifen::Action::Play(_))
+                )
+            };
+            if let ServerMsg::Update(u) = m
+                && let TableEvent::Action { action, .. } = &u.event
+                && trick_card(action)
+            {
+                let h = u.hand as usize;
+                if plays.len() <= h {
+                    plays.resize(h + 1, 0);
+                }
+                plays[h] += 1;
+            }
+        }
+    }
+
+    /// One step of the simulation (a computation's result, else the clock); false when the
+    /// table has nothing more to do.
+    fn one_step<G: TableRules>(sim: &mut Sim<G>) -> bool
+    where
+        G::Action: DeserializeOwned,
+    {
+        if !sim.jobs.is_empty() {
+            let job = sim.jobs.remove(0);
+            let done = job.run();
+            sim.feed(Input::Done(done));
+            return true;
+        }
+        match sim.wake {
+            Some(w) => {
+                sim.now = sim.now.max(w);
+                sim.feed(Input::Tick);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A match of bots with a spectator (conn 5) and a delayed watcher (conn 6), step by step:
+    /// after every step, the delayed watcher has been shown exactly the plays of the tricks
+    /// complete for the spectator (a trick of four plays; a hand over shows all of it), and in
+    /// the end every message the spectator got, in the same order.
+    fn delayed_by_one_trick<G: TableRules>(game: GameKind, variants: &[(&str, &str)], delay: u32)
+    where
+        G::Action: DeserializeOwned,
+    {
+        let mut sim = Sim::<G>::new(config(settings(game, variants), bots()));
+        sim.t.set_tv_delay(delay);
+        sim.feed(Request::Watch { conn: 5, guest: guest(5) });
+        sim.feed(Request::Tv { conn: 6, guest: guest(6) });
+        assert_eq!(sim.replies, [(5, Ok(())), (6, Ok(()))]);
+        sim.feed(Request::AutoStart);
+        let (mut live, mut late) = (Vec::new(), Vec::new());
+        let mut seen = 0;
+        let mut steps = 0;
+        // The hands the spectator saw end (a `next hand` pause or the match over after them).
+        let mut ended: Vec<bool> = Vec::new();
+        let mut held_back = 0;
+        while one_step(&mut sim) {
+            steps += 1;
+            assert!(steps < 200_000, "the match ends");
+            let new: Vec<(ConnId, ServerMsg)> = sim.got[seen..].to_vec();
+            seen = sim.got.len();
+            let to = |c: ConnId| new.iter().filter(|(x, _)| *x == c).map(|(_, m)| m).collect::<Vec<_>>();
+            plays_seen(&to(5), &mut live);
+            plays_seen(&to(6), &mut late);
+            for m in to(5) {
+                if let ServerMsg::Update(u) = m {
+                    let h = u.hand as usize;
+                    if ended.len() <= h {
+                        ended.resize(h + 1, false);
+                    }
+                    if u.view.as_ref().is_some_and(|v| v.is_over()) {
+                        ended[h] = true;
+                    }
+                }
+            }
+            for (h, &n) in live.iter().enumerate() {
+                let shown = late.get(h).copied().unwrap_or(0);
+                let over = ended.get(h).copied().unwrap_or(false) || sim.t.status().is_over();
+                // The tricks complete `delay - 1` tricks ago (or the whole hand, once over).
+                let complete = if over { n } else { (n / 4).saturating_sub(u64::from(delay) - 1) * 4 };
+                if over && delay == 1 {
+                    assert_eq!(shown, n, "hand {h} is over: all of it is shown");
+                } else {
+                    assert!(
+                        shown <= complete,
+                        "hand {h}: {shown} plays shown of {n}, {complete} in complete tricks"
+                    );
+                }
+                if !over && delay == 1 {
+                    assert_eq!(shown, complete, "hand {h}: each trick is shown once complete");
+                }
+                held_back += usize::from(shown < n);
+            }
+        }
+        assert!(sim.t.status().is_over(), "{:?}", sim.t.stage());
+        assert!(held_back > 0, "something was held back");
+        assert!(live.iter().sum::<u64>() > 20, "{live:?}");
+        // In the end he got what the spectator got after his sync, in the same order.
+        let ServerMsg::Sync(first) = &sim.got.iter().find(|(x, _)| *x == 6).unwrap().1 else {
+            panic!("a sync first")
+        };
+        let v_of = |m: &ServerMsg| match m {
+            ServerMsg::Update(u) => u.v,
+            ServerMsg::Seats(s) => s.v,
+            ServerMsg::Chat(c) => c.v,
+            ServerMsg::Host(h) => h.v,
+            _ => 0,
+        };
+        let of = |c: ConnId| {
+            sim.got
+                .iter()
+                .filter(|(x, m)| *x == c && !matches!(m, ServerMsg::Sync(_)) && v_of(m) > first.v)
+                .map(|(_, m)| m.clone())
+                .collect::<Vec<_>>()
+        };
+        let (a, b) = (of(5), of(6));
+        assert_eq!(a.len(), b.len());
+        assert!(a == b, "the delayed stream is the spectator's, later");
+    }
+
+    #[test]
+    fn a_delayed_watcher_sees_each_madiao_trick_once_it_is_complete_and_the_rest_later() {
+        delayed_by_one_trick::<Madiao>(GameKind::Madiao, &[("game_length", "hands:2")], 1);
+    }
+
+    #[test]
+    fn a_delayed_watcher_sees_each_dabaifen_trick_once_it_is_complete() {
+        delayed_by_one_trick::<Dabaifen>(GameKind::Dabaifen, &[("revoke", "refuse")], 1);
+    }
+
+    #[test]
+    fn a_delay_of_two_tricks_keeps_a_whole_trick_more_back() {
+        delayed_by_one_trick::<Madiao>(GameKind::Madiao, &[("game_length", "hands:1")], 2);
+    }
+
+    /// A delayed watcher who comes in the middle of a hand at a table nobody watched through the
+    /// delay gets exactly what one who had watched all along gets from then on: the same `sync`
+    /// (the table at the last complete trick) and the same messages after it, to the end of the
+    /// match — neither more nor less. Two runs of the same match: in one, conn 7 follows the TV
+    /// from the start; in the other he is a plain spectator (so both tables have the same people
+    /// watching), and nobody is delayed before conn 6 comes.
+    fn late_watcher_sees_the_delayed_view<G: TableRules>(
+        game: GameKind,
+        variants: &[(&str, &str)],
+        delay: u32,
+    ) where
+        G::Action: DeserializeOwned,
+    {
+        let run = |watched: bool| {
+            let mut sim = Sim::<G>::new(config(settings(game, variants), bots()));
+            sim.t.set_tv_delay(delay);
+            sim.feed(Request::Watch { conn: 5, guest: guest(5) });
+            match watched {
+                true => sim.feed(Request::Tv { conn: 7, guest: guest(7) }),
+                false => sim.feed(Request::Watch { conn: 7, guest: guest(7) }),
+            }
+            sim.feed(Request::AutoStart);
+            // To the middle of the second trick (six cards played, as the spectator saw).
+            let mut plays = Vec::new();
+            let mut seen = 0;
+            while plays.iter().sum::<u64>() < 6 {
+                assert!(one_step(&mut sim), "the hand goes on");
+                let new: Vec<&ServerMsg> =
+                    sim.got[seen..].iter().filter(|(c, _)| *c == 5).map(|(_, m)| m).collect();
+                plays_seen(&new, &mut plays);
+                seen = sim.got.len();
+            }
+            let at = sim.got.len();
+            sim.feed(Request::Tv { conn: 6, guest: guest(6) });
+            let mut steps = 0;
+            while one_step(&mut sim) {
+                steps += 1;
+                assert!(steps < 200_000, "the match ends");
+            }
+            let later: Vec<ServerMsg> =
+                sim.got[at..].iter().filter(|(c, _)| *c == 6).map(|(_, m)| m.clone()).collect();
+            (later, sim.t.status().is_over())
+        };
+        let (all_along, over) = run(true);
+        let (late, _) = run(false);
+        assert!(over, "the match ended");
+        let ServerMsg::Sync(s) = &late[0] else { panic!("a sync first: {:?}", late[0]) };
+        assert!(s.legal.is_none(), "a spectator's sync");
+        // After one trick, with a delay of one, the table at its end; with a delay of two, not
+        // yet a boundary old enough: the table without its hand (docs/protocol.md).
+        assert_eq!(s.view.is_some(), delay == 1, "{s:?}");
+        assert!(late.len() > 10, "he follows the rest of the match: {} messages", late.len());
+        assert_eq!(late.len(), all_along.len(), "as many messages as one who watched all along");
+        for (i, (a, b)) in all_along.iter().zip(&late).enumerate() {
+            assert!(a == b, "message {i} differs:\n{a:?}\n{b:?}");
+        }
+    }
+
+    /// The TV with nobody watching changes no step of a match, and what it costs
+    /// (`docs/performance.md`, "The TV when nobody watches"): the time the table's steps take
+    /// (the bots' thinking left out) over whole matches of bots with one spectator and nobody on
+    /// the TV, with the TV's delay at one trick and at 0 (off), printed. One round each in the
+    /// suite; the measurement is `YEZI_TV_COST_ROUNDS=20 cargo test -p table --lib tv_cost --
+    /// --nocapture`.
+    #[test]
+    fn tv_cost_when_nobody_watches() {
+        fn run(delay: u32) -> (std::time::Duration, u64) {
+            let mut sim =
+                Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:8")]), bots()));
+            sim.t.set_tv_delay(delay);
+            sim.feed(Request::Watch { conn: 5, guest: guest(5) });
+            sim.feed(Request::AutoStart);
+            let (mut spent, mut steps) = (std::time::Duration::ZERO, 0u64);
+            loop {
+                let input = if !sim.jobs.is_empty() {
+                    Input::Done(sim.jobs.remove(0).run())
+                } else if let Some(w) = sim.wake {
+                    sim.now = sim.now.max(w);
+                    Input::Tick
+                } else {
+                    break;
+                };
+                let t0 = std::time::Instant::now();
+                sim.feed(input);
+                spent += t0.elapsed();
+                steps += 1;
+            }
+            assert!(sim.t.status().is_over(), "the match ended");
+            (spent, steps)
+        }
+        // Alternately, twenty rounds each, so that the machine's load falls on both alike; the
+        // mean and the fastest round (the least disturbed) per step.
+        let n_rounds: usize =
+            std::env::var("YEZI_TV_COST_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+        let mut rounds: [Vec<(f64, u64)>; 2] = [Vec::new(), Vec::new()];
+        for _ in 0..n_rounds {
+            for (i, delay) in [1, 0].into_iter().enumerate() {
+                let (t, n) = run(delay);
+                rounds[i].push((t.as_secs_f64() * 1e6, n));
+            }
+        }
+        assert!(rounds.iter().flatten().all(|r| r.1 == rounds[0][0].1), "the same match, step for step");
+        for (i, delay) in [1, 0].into_iter().enumerate() {
+            let n: u64 = rounds[i].iter().map(|r| r.1).sum();
+            let us: f64 = rounds[i].iter().map(|r| r.0).sum();
+            let best = rounds[i].iter().map(|r| r.0 / r.1 as f64).fold(f64::INFINITY, f64::min);
+            println!(
+                "tv delay {delay}: {n} steps, {:.2} µs per step on average, {best:.2} µs in the fastest round",
+                us / n as f64
+            );
+        }
+    }
+
+    #[test]
+    fn a_late_delayed_watcher_gets_what_one_watching_all_along_gets_madiao() {
+        late_watcher_sees_the_delayed_view::<Madiao>(GameKind::Madiao, &[("game_length", "hands:2")], 1);
+        late_watcher_sees_the_delayed_view::<Madiao>(GameKind::Madiao, &[("game_length", "hands:1")], 2);
+    }
+
+    #[test]
+    fn a_late_delayed_watcher_gets_what_one_watching_all_along_gets_dabaifen() {
+        late_watcher_sees_the_delayed_view::<Dabaifen>(GameKind::Dabaifen, &[("revoke", "refuse")], 1);
+    }
+
+    #[test]
+    fn a_delayed_watcher_coming_in_the_middle_of_a_trick_gets_the_table_as_it_was_when_the_last_trick_ended()
+    {
+        let mut sim =
+            Sim::<Madiao>::new(config(settings(GameKind::Madiao, &[("game_length", "hands:1")]), bots()));
+        sim.feed(Request::Watch { conn: 5, guest: guest(5) });
+        sim.feed(Request::AutoStart);
+        let mut plays = Vec::new();
+        let mut seen = 0;
+        // The move number after the last complete trick, as the spectator saw it.
+        let mut at_boundary = None;
+        while plays.iter().sum::<u64>() < 6 {
+            assert!(one_step(&mut sim), "the hand goes on");
+            let new: Vec<ServerMsg> =
+                sim.got[seen..].iter().filter(|(c, _)| *c == 5).map(|(_, m)| m.clone()).collect();
+            seen = sim.got.len();
+            for m in &new {
+                plays_seen(&[m], &mut plays);
+                if let ServerMsg::Update(u) = m
+                    && plays.iter().sum::<u64>() % 4 == 0
+                {
+                    at_boundary = Some((u.v, u.move_no));
+                }
+            }
+        }
+        let (v, move_no) = at_boundary.expect("a trick was complete");
+        sim.feed(Request::Tv { conn: 6, guest: guest(6) });
+        let ServerMsg::Sync(s) = last_to(&sim, 6) else { panic!("a sync") };
+        assert_eq!((s.move_no, s.you.name.as_str(), s.legal.is_none()), (move_no, "P6", true));
+        assert!(s.v >= v && s.v < sim.t.v, "the sync is the table at the trick's end, not now");
+        // A resync gives him the same again.
+        sim.feed(Request::Table { conn: 6, msg: TableMsg::Resync, at_ms: 0 });
+        let ServerMsg::Sync(again) = last_to(&sim, 6) else { panic!("a sync") };
+        assert_eq!(again.move_no, move_no);
     }
 }

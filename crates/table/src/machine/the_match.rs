@@ -1,7 +1,7 @@
 //! The match: hands begun and ended, the record, ratings and the rematch.
 
 use super::*;
-use crate::standings::Standing;
+use crate::standings::{MatchStandings, Standing};
 
 impl<G: TableRules> Table<G>
 where
@@ -21,8 +21,16 @@ where
     /// Deals hand `self.hand` and enters its first stage, or first asks its banker for the
     /// stake (Madiao §2).
     pub(super) fn deal(&mut self, now: Millis) {
+        if self.m.is_none() {
+            return;
+        }
+        // Before anything of the hand is dealt, everyone at the table is sent the commitment to
+        // its deal (docs/record.md, "Deal verification"); the seed stays here until the record.
+        let to: Vec<ConnId> = self.members.iter().map(|m| m.conn).collect();
+        let deal = ServerMsg::Deal(DealMsg { hand: self.hand, commitment: self.commitment() });
+        self.send_to(to, deal);
         let Some(m) = &self.m else { return };
-        let ask = G::stake_choice(&self.settings, m, self.seed, self.hand);
+        let ask = G::Stake::ask(&self.settings, m, self.seed, self.hand);
         self.state = match ask {
             Some(_) => None,
             None => G::start_hand(&self.settings, m, self.seed, self.hand, None),
@@ -35,6 +43,11 @@ where
             Some(ask) => self.start_stake(ask, now),
             None => self.enter_hand(now, false),
         }
+    }
+
+    /// The commitment to the current hand's deal (docs/record.md, "Deal verification").
+    pub(super) fn commitment(&self) -> String {
+        cards::deal::commitment(self.seed, self.hand, &self.id)
     }
 
     /// The banker's turn to name the stake begins.
@@ -62,16 +75,16 @@ where
     /// Enters the stage a hand begins (or resumes) with.
     pub(super) fn enter_hand(&mut self, now: Millis, resumed: bool) {
         let Some(st) = &self.state else { return };
-        let live = G::to_move(st).is_some();
-        let begin = G::begin(st, resumed);
-        if live || (!resumed && begin == Begin::Draw) {
-            match begin {
-                Begin::Draw => self.stage = Stage::Draw { shown: 0, due: now + self.draw_every() },
-                Begin::Window => self.stage = Stage::Window { until: now + self.window_len() },
-                Begin::Play => self.after_change(now, None),
-            }
+        if !resumed && G::OPENS_WITH_DRAW {
+            self.stage = Stage::Draw { shown: 0, due: now + self.draw_every() };
+        } else if G::to_move(st).is_none() {
+            self.after_change(now, false);
         } else {
-            self.after_change(now, None);
+            match G::next(st) {
+                Next::Draw { .. } => self.stage = Stage::Draw { shown: 0, due: now + self.draw_every() },
+                n if n.at_window() => self.stage = Stage::Window { until: now + self.window_len() },
+                _ => self.after_change(now, false),
+            }
         }
     }
 
@@ -86,19 +99,23 @@ where
         self.stage = Stage::Turn { seat, deadline, bot_at };
     }
 
-    /// After a move (or a hand dealt, a window closed): the next stage. `tricks_before`: the
-    /// complete tricks before the move, to show a trick just finished.
-    pub(super) fn after_change(&mut self, now: Millis, tricks_before: Option<usize>) {
+    /// After a move (or a hand dealt, a window closed): the next stage. `moved`: after a move,
+    /// which may have finished a trick to keep on show.
+    pub(super) fn after_change(&mut self, now: Millis, moved: bool) {
         let Some(st) = &self.state else { return };
-        match G::to_move(st) {
+        let next = G::next(st);
+        match next.seat() {
             Some(s) => {
-                if tricks_before.is_some_and(|b| G::tricks_done(st) > b) && self.trick_len() > 0 {
+                if moved && matches!(next, Next::TrickShown { .. }) && self.trick_len() > 0 {
                     self.stage = Stage::Trick { until: now + self.trick_len() };
                 } else {
                     self.start_turn(s, now, self.timing.bot_delay_ms);
                 }
             }
             None => {
+                // The hand is over (by a move, a window, or anything else): a boundary of the
+                // delayed stream.
+                self.tv.pending = true;
                 if let Some(m) = &mut self.m {
                     std::sync::Arc::make_mut(&mut self.results).extend(G::finish_hand(m, st));
                 }
@@ -114,9 +131,12 @@ where
 
     /// A move is applied (already logged): it is shown and the next stage begins.
     pub(super) fn moved(&mut self, next: G::State, seat: Seat, action: G::Action, by_bot: bool, now: Millis) {
-        let before = self.state.as_ref().map(|s| G::tricks_done(s));
+        // A move that completes a trick (or ends the hand) is a boundary of the delayed stream.
+        if matches!(G::next(&next), Next::TrickShown { .. } | Next::Over) {
+            self.tv.pending = true;
+        }
         self.state = Some(next);
-        self.after_change(now, before);
+        self.after_change(now, true);
         self.broadcast(Event::Action { seat, action, by_bot }, now);
     }
 
@@ -191,7 +211,7 @@ where
             return;
         };
         if !hints_allowed(&self.doc) {
-            self.err(conn, ErrorCode::HintsOff, "hints are not offered at a rated table");
+            self.err(conn, ErrorCode::HintsOff, "hints are not offered at a rated table or a rated event");
             return;
         }
         let Some(st) = self.state.as_ref().filter(|_| self.playing_turn(seat)) else {
@@ -232,7 +252,7 @@ where
 
     /// A hint worked out: sent to the connection that asked, if the seat is still to move at the
     /// same move, and logged.
-    pub(super) fn hint_done(&mut self, result: Result<Outcome<G>, String>) -> (Vec<Write>, OnFail) {
+    pub(super) fn hint_done(&mut self, result: Result<Outcome<G>, JobError>) -> (Vec<Write>, OnFail) {
         let none = (Vec::new(), OnFail::Drop("nothing"));
         let HintOutcome { seat, conn, move_no, action, reason } = match result {
             Ok(Outcome::Hint(h)) => *h,
@@ -249,11 +269,20 @@ where
             self.err(conn, ErrorCode::Stale, "the position changed before the hint was ready: ask again");
             return none;
         }
+        // The action as its own seat sees it: the engine's action, never hidden from its owner.
+        let action = match G::public_action(&action, seat, Viewer::Seat(seat)) {
+            PublicAction::Madiao(a) => ActAction::Madiao(a),
+            PublicAction::Dabaifen(a) => ActAction::Dabaifen(a),
+            PublicAction::Hidden(_) => {
+                self.fx.notes.push(format!("table {}: a hint hidden from its own seat {seat}", self.id));
+                return none;
+            }
+        };
         let msg = ServerMsg::Hint(HintMsg {
             v: self.v,
             move_no,
             seat,
-            action: serde_json::to_value(action).unwrap_or_default(),
+            action,
             reason: HintReason { kind: reason.kind.name().to_string(), en: reason.en, zh: reason.zh },
         });
         self.reply(conn, msg);
@@ -268,7 +297,7 @@ where
             return;
         };
         if !hints_allowed(&self.doc) {
-            self.err(conn, ErrorCode::HintsOff, "the card tracker is off at a rated table");
+            self.err(conn, ErrorCode::HintsOff, "the card tracker is off at a rated table or a rated event");
             return;
         }
         let tracker = self

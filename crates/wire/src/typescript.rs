@@ -1,17 +1,14 @@
 //! The TypeScript declarations of the protocol (`web/js/wire.d.ts`), generated from the Rust types
-//! of the protocol, the engines and the replay API.
+//! of this crate and the engines.
 
 use cards::Seat;
 use cards::record::GameKind;
-use table::game::{LeadGroup, Legal};
-use table::log::TableStatus;
-use table::protocol::*;
 use ts_rs::TS;
+
+use crate::*;
 
 /// The TypeScript declarations of every wire type, as one `.d.ts` file (`web/js/wire.d.ts`).
 pub fn typescript() -> String {
-    use crate::replay::{ReplayEvent, ReplayHand, ReplayHandOutline, ReplayOutline, ReplayStep};
-
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut decls: Vec<(String, String)> = Vec::new();
     macro_rules! decl {
@@ -44,8 +41,8 @@ pub fn typescript() -> String {
         madiao::track::Void,
         madiao::SettlementView,
         madiao::LineView,
-        cards::record::MadiaoResult,
-        cards::record::MadiaoOutcome,
+        madiao::record::MadiaoResult,
+        madiao::record::MadiaoOutcome,
         // Da Bai Fen.
         dabaifen::Card,
         dabaifen::Rank,
@@ -61,16 +58,16 @@ pub fn typescript() -> String {
         dabaifen::Tracker,
         dabaifen::track::SuitTrack,
         dabaifen::track::Void,
-        dabaifen::Account,
+        dabaifen::Settlement,
         dabaifen::Event,
         dabaifen::DealResult,
-        cards::record::DabaifenResult,
-        cards::record::DabaifenOutcome,
-        cards::record::TrumpRecord,
+        dabaifen::record::DabaifenResult,
+        dabaifen::record::DabaifenOutcome,
+        dabaifen::record::TrumpRecord,
         // The server.
         TableStatus,
         SeatKind,
-        table::settings::Pace,
+        Pace,
         SeatInfo,
         TableSummary,
         LeadSuit,
@@ -97,9 +94,9 @@ pub fn typescript() -> String {
         SeatsMsg,
         HostEvent,
         HostMsg,
-        table::history::Outcome,
-        table::history::MyGame,
-        table::history::MyGames,
+        crate::history::Outcome,
+        crate::history::MyGame,
+        crate::history::MyGames,
         ChatMsg,
         ChatRemovedMsg,
         AckWhat,
@@ -108,9 +105,12 @@ pub fn typescript() -> String {
         HintReason,
         HintMsg,
         TrackerMsg,
+        MovedMsg,
+        DealMsg,
         GuestInfo,
         WelcomeMsg,
         ServerMsg,
+        TableMsg,
         ClientMsg,
         NewGuestReply,
         GameInfo,
@@ -119,26 +119,35 @@ pub fn typescript() -> String {
         SeatChoice,
         NewTable,
         NewTableReply,
-        table::tutorial::Decision,
-        table::tutorial::Lesson,
-        table::tutorial::TutorialStep,
-        table::tutorial::Tutorial,
+        crate::tutorial::Decision,
+        crate::tutorial::Lesson,
+        crate::tutorial::TutorialStep,
+        crate::tutorial::Tutorial,
         StatsReply,
         ExternalBotCounts,
         TableStub,
+        ShareReply,
+        ReadyReply,
         ApiErrorBody,
         ApiErrorDetail,
         ApiCode,
+        ApiReason,
         ReplayOutline,
         ReplayHandOutline,
+        crate::replay::DealsChecked,
+        crate::replay::DealProblem,
+        crate::replay::DealMismatch,
+        crate::replay::CardMismatch,
         ReplayHand,
         ReplayStep,
         ReplayEvent,
-        crate::analysis::AnalysisStatus,
-        crate::analysis::AnalysisReply,
-        crate::analysis::AnalysisRequest,
-        cards::record::MadiaoAction,
-        cards::record::DabaifenAction,
+        AnalysisStatus,
+        AnalysisReply,
+        AnalysisRequest,
+        MatchAccuracy,
+        HandAccuracy,
+        madiao::record::MadiaoAction,
+        dabaifen::record::DabaifenAction,
         // Accounts.
         NewAccount,
         SignIn,
@@ -149,6 +158,26 @@ pub fn typescript() -> String {
         SignedOut,
         AccountTable,
         AccountTables,
+        // Moderation.
+        crate::moderation::Listed,
+        crate::moderation::MyLists,
+        crate::moderation::RelationReply,
+        crate::moderation::NewReport,
+        crate::moderation::ReportMade,
+        crate::moderation::ReportView,
+        crate::moderation::ReportsReply,
+        crate::moderation::SanctionView,
+        crate::moderation::SanctionsReply,
+        crate::moderation::LogView,
+        crate::moderation::LogReply,
+        crate::moderation::NewSanction,
+        crate::moderation::Because,
+        crate::moderation::LiftedReply,
+        crate::moderation::RemoveChat,
+        crate::moderation::RemovedLine,
+        crate::moderation::RemovedReply,
+        crate::moderation::GameLine,
+        crate::moderation::PlayerGames,
         // Ratings.
         LeaderboardEntry,
         LeaderboardReply,
@@ -159,14 +188,59 @@ pub fn typescript() -> String {
         RatingChange,
         TableRatings,
         // The public archive.
-        table::archive::ArchivedSeat,
-        table::archive::ArchivedGame,
-        table::archive::ArchivePage,
+        crate::archive::ArchivedSeat,
+        crate::archive::ArchivedGame,
+        crate::archive::ArchivePage,
+        // Puzzles.
+        crate::puzzles::PuzzleChoice,
+        crate::puzzles::PuzzlePosition,
+        crate::puzzles::PuzzleText,
+        crate::puzzles::PuzzleMoveValue,
+        crate::puzzles::PuzzleLineStep,
+        crate::puzzles::PuzzleVerdict,
+        crate::puzzles::PuzzlePlayer,
+        crate::puzzles::PuzzleAttempt,
+        crate::puzzles::PuzzleRatingChange,
+        crate::puzzles::PuzzleAttemptReply,
+        // Live tables (the TV).
+        crate::tv::TvTable,
+        crate::tv::TvReply,
+        // Friends.
+        crate::friends::FriendTable,
+        crate::friends::Friend,
+        crate::friends::ChallengeStatus,
+        crate::friends::Challenge,
+        crate::friends::FriendsReply,
+        crate::friends::NewChallenge,
+        crate::friends::FriendMsg,
+        crate::friends::InvitedMsg,
+        // Duplicate events.
+        crate::events::EventScoring,
+        crate::events::NewEvent,
+        crate::events::EventSeat,
+        crate::events::EventTable,
+        crate::events::TravellerLine,
+        crate::events::Traveller,
+        crate::events::EventStanding,
+        crate::events::EventYou,
+        crate::events::EventInfo,
+        crate::events::EventSummary,
+        crate::events::EventList,
+        // Quick pairing.
+        crate::tournaments::PlayNowRequest,
+        crate::tournaments::PlayNowState,
+        crate::tournaments::PlayNowStatus,
+        crate::tournaments::TournamentKind,
+        crate::tournaments::NewTournament,
+        crate::tournaments::TournamentStanding,
+        crate::tournaments::TournamentTable,
+        crate::tournaments::TournamentInfo,
+        crate::tournaments::TournamentList,
     );
     let mut out = String::from(
         "// The wire types of the yezi server (docs/protocol.md), generated from the Rust types by\n\
-         // `server::typescript::typescript` (crates/server/src/typescript.rs). Do not edit: after changing a\n\
-         // type, run `YEZI_BLESS=1 cargo test -p server --test wire_types` to write this file again.\n",
+         // `wire::typescript::typescript` (crates/wire/src/typescript.rs). Do not edit: after changing a\n\
+         // type, run `YEZI_BLESS=1 cargo test -p wire --test wire_types` to write this file again.\n",
     );
     for (_, d) in &decls {
         out.push('\n');
@@ -178,7 +252,7 @@ pub fn typescript() -> String {
 }
 
 /// Every type named in the declarations that is not declared (a type left out of
-/// [`typescript`]'s list): empty when the file is complete.
+/// [`typescript()`]'s list): empty when the file is complete.
 pub fn undeclared(ts: &str) -> Vec<String> {
     let declared: std::collections::BTreeSet<&str> = ts
         .lines()

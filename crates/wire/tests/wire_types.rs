@@ -1,6 +1,6 @@
 //! The browser client's wire types (`web/js/wire.d.ts`) are generated from the Rust types that go
 //! over the wire: this fails when the committed file is not what the generator gives now (run
-//! `YEZI_BLESS=1 cargo test -p server --test wire_types` to write it again), or when a type the
+//! `YEZI_BLESS=1 cargo test -p wire --test wire_types` to write it again), or when a type the
 //! declarations name is not declared.
 
 use std::path::PathBuf;
@@ -11,7 +11,7 @@ fn committed_path() -> PathBuf {
 
 #[test]
 fn the_committed_declarations_are_generated_from_the_rust_types() {
-    let generated = server::typescript::typescript();
+    let generated = wire::typescript::typescript();
     let path = committed_path();
     if std::env::var_os("YEZI_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
@@ -25,7 +25,7 @@ fn the_committed_declarations_are_generated_from_the_rust_types() {
             .unwrap_or(committed.lines().count().min(generated.lines().count()));
         panic!(
             "web/js/wire.d.ts differs from the generated declarations from line {} on:\n  committed: {:?}\n  generated: {:?}\n\
-             run `YEZI_BLESS=1 cargo test -p server --test wire_types` and commit the file",
+             run `YEZI_BLESS=1 cargo test -p wire --test wire_types` and commit the file",
             first + 1,
             committed.lines().nth(first),
             generated.lines().nth(first)
@@ -35,16 +35,16 @@ fn the_committed_declarations_are_generated_from_the_rust_types() {
 
 #[test]
 fn every_type_named_is_declared() {
-    let ts = server::typescript::typescript();
-    assert_eq!(server::typescript::undeclared(&ts), Vec::<String>::new(), "{ts}");
+    let ts = wire::typescript::typescript();
+    assert_eq!(wire::typescript::undeclared(&ts), Vec::<String>::new(), "{ts}");
     // The checker itself notices a type that is named but not declared.
     let broken = format!("{ts}\nexport type Broken = {{ x: NotDeclaredAnywhere }};\n");
-    assert_eq!(server::typescript::undeclared(&broken), vec!["NotDeclaredAnywhere".to_string()]);
+    assert_eq!(wire::typescript::undeclared(&broken), vec!["NotDeclaredAnywhere".to_string()]);
 }
 
 #[test]
 fn the_declarations_cover_both_games_and_every_message() {
-    let ts = server::typescript::typescript();
+    let ts = wire::typescript::typescript();
     for name in [
         "MadiaoView",
         "DabaifenView",
