@@ -8,6 +8,7 @@ use common::{TestServer, fast};
 use serde_json::{Value, json};
 use server::Limits;
 use server::api::accounts::AccountLimits;
+use std::time::Duration;
 
 const PW: &str = "correct horse battery";
 
@@ -65,7 +66,13 @@ async fn follow_see_where_friends_play_and_challenge_them() {
     let bo_guest =
         client::GuestToken { id: bo_session.id.clone(), name: bo_session.name.clone(), token: bo.clone() };
     let (_sock, _) = srv.join(&bo_guest, &table, Some(1)).await;
-    let (_, body) = call(&srv, "GET", "/api/friends", None, &ann).await;
+    // The friends list reads the table's summary, which follows the join by a moment.
+    let mut body = Value::Null;
+    common::eventually("Ann sees Bo at the table", Duration::from_secs(10), async || {
+        body = call(&srv, "GET", "/api/friends", None, &ann).await.1;
+        body["friends"][0]["table"]["id"].as_str() == Some(table.as_str())
+    })
+    .await;
     let f = &body["friends"][0];
     assert_eq!(f["online"], true, "{body}");
     assert_eq!(
