@@ -93,11 +93,21 @@ class Mlp:
         g = prob
         g[np.arange(n), y] -= 1.0
         g /= n
+        self.adam(self.backward(acts, g.astype(np.float32)), lr)
+        return loss
+
+    def backward(self, acts: list[F32], g: F32) -> list[F32]:
+        """The gradients of every parameter (in `params` order), given the gradient `g` of the
+        loss with respect to the batch's scores and the layers' inputs from `forward`."""
         grads: list[F32] = []
         for k in range(len(self.w) - 1, -1, -1):
             grads = [(g.T @ acts[k]).astype(np.float32), g.sum(axis=0)] + grads
             if k > 0:
                 g = (g @ self.w[k]) * (acts[k] > 0)
+        return grads
+
+    def adam(self, grads: list[F32], lr: float) -> None:
+        """One Adam step."""
         self.t += 1
         for p, gr, m, v in zip(self.params(), grads, self.m, self.v):
             m *= 0.9
@@ -107,7 +117,6 @@ class Mlp:
             mh = m / (1 - 0.9**self.t)
             vh = v / (1 - 0.999**self.t)
             p -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        return loss
 
     def policy(self) -> Any:
         """The arena's policy: the legal id with the highest score (the first on ties), as the
@@ -144,10 +153,10 @@ def read_weights(data: bytes) -> list[tuple[F32, F32]]:
     return layers
 
 
-def evaluate(net: Mlp, deals: int, seed: int) -> dict[str, float]:
-    """Mean difference per deal (stakes) against random and heuristic in the duplicate arena."""
+def evaluate(net: Mlp, deals: int, seed: int, baselines: tuple[str, ...] = ("random", "heuristic")) -> dict[str, float]:
+    """Mean difference per deal (stakes) against each baseline in the duplicate arena."""
     out = {}
-    for baseline in ("random", "heuristic"):
+    for baseline in baselines:
         report = arena_run("madiao", net.policy(), baseline=baseline, hands=deals, seed=seed, think_ms=1)
         out[baseline] = float(report["series"][0]["summary"]["diff"]["mean"])
     return out
