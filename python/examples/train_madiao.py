@@ -19,6 +19,7 @@ baseline"). Everything random takes `--seed`.
 from __future__ import annotations
 
 import argparse
+import json
 import struct
 import time
 from typing import Any
@@ -167,6 +168,7 @@ def main() -> None:
     ap.add_argument("--data", help="an .npz of collected decisions to read (or write, if missing)")
     ap.add_argument("--init", help="start from these weights (the Rust bot's format) instead of random ones")
     ap.add_argument("--out", help="write the weights here (the Rust bot's format)")
+    ap.add_argument("--curve", help="write the curve here as JSON: a list of epochs (0: untrained)")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -192,9 +194,11 @@ def main() -> None:
         net.m = [np.zeros_like(p) for p in net.params()]
         net.v = [np.zeros_like(p) for p in net.params()]
     print("epoch  loss   agree  vs random  vs heuristic  (stakes a deal, duplicate arena)  seconds")
+    curve: list[dict[str, Any]] = []
     if args.eval_deals:
         e = evaluate(net, args.eval_deals, args.seed + 1000)
         print(f"{0:5}  {'':5}  {'':5}  {e['random']:+9.3f}  {e['heuristic']:+12.3f}  {time.perf_counter() - t0:.0f}")
+        curve.append({"epoch": 0, "seconds": time.perf_counter() - t0, **e})
     for epoch in range(1, args.epochs + 1):
         order = rng.permutation(len(y))
         losses = []
@@ -204,10 +208,16 @@ def main() -> None:
         scores, _ = net.forward(x[:20000])
         agree = float((np.argmax(np.where(mask[:20000] > 0, scores, -np.inf), axis=1) == y[:20000]).mean())
         line = f"{epoch:5}  {np.mean(losses):.3f}  {agree:.3f}"
+        point: dict[str, Any] = {"epoch": epoch, "loss": float(np.mean(losses)), "agree": agree}
         if args.eval_deals:
             e = evaluate(net, args.eval_deals, args.seed + 1000)
             line += f"  {e['random']:+9.3f}  {e['heuristic']:+12.3f}"
+            point.update(e)
         print(line + f"  {time.perf_counter() - t0:.0f}", flush=True)
+        curve.append({**point, "seconds": time.perf_counter() - t0})
+    if args.curve:
+        with open(args.curve, "w") as f:
+            json.dump(curve, f, indent=1)
     if args.out:
         with open(args.out, "wb") as f:
             f.write(net.to_bytes())
