@@ -280,14 +280,42 @@ done
 (cd python && YEZI_BIN="$YEZI" "$PYENV/bin/python" -m pytest -q -rs --no-skips tests) | tee "$PWD/target/pytest.log"
 if grep -qE "[0-9]+ skipped" "$PWD/target/pytest.log"; then echo "Python tests were skipped"; exit 1; fi
 
-step "the Python bindings: the release wheel in a fresh virtualenv"
-# What `pip install yezi` would install: the same wheel, installed into a new virtualenv made
-# from another Python (not Debian's), with numpy from PyPI; then the native API's tests, the
-# no-leak tests and the checksum parity with `yezi bench` run against it.
+step "the Python bindings: the release wheel in a fresh virtualenv, without PyTorch"
+# What `pip install './python[test]'` would install: the same wheel with its `test` extra (no
+# torch, no GitPython), in a new virtualenv made from another Python (not Debian's), with numpy
+# from PyPI. The whole suite must collect there; the tests that need torch (marked `torch`) are
+# skipped with the one-line note saying so, and nothing else: the native API's tests, the no-leak
+# tests, the checksum parity with `yezi bench` and the pickling tests run with --no-skips.
 WHEELENV="$PWD/target/wheelenv"
 rm -rf "$WHEELENV"
 python3 -m venv "$WHEELENV"
-"$WHEELENV/bin/python" -m pip install -q "$WHEELS"/yezi-*.whl pytest
+WHEEL=$(ls "$WHEELS"/yezi-*.whl)
+"$WHEELENV/bin/python" -m pip install -q "$WHEEL[test]"
+if "$WHEELENV/bin/python" -c "import torch" 2>/dev/null; then echo "the test extra brought torch"; exit 1; fi
+# Every test file is collected (-m torch then runs only the torch tests, each skipped).
+(cd python && YEZI_BIN="$YEZI" "$WHEELENV/bin/python" -m pytest -q -rs -m torch tests) | tee "$PWD/target/pytest-notorch.log"
+"$WHEELENV/bin/python" - "$PWD/target/pytest-notorch.log" <<'PY'
+import re, sys
+log = open(sys.argv[1]).read()
+summary = log.strip().splitlines()[-1]
+counts = {k: int(n) for n, k in re.findall(r"(\d+) (\w+)", summary)}
+skipped = counts.get("skipped", 0)
+note = re.search(r"^(\d+) tests need PyTorch and were skipped \(torch\b[^)]*missing\)", log, re.M)
+problems = []
+if not note:
+    problems.append("the one-line note on the skipped torch tests is missing")
+elif int(note.group(1)) != skipped:
+    problems.append(f"the note counts {note.group(1)} skipped tests, the summary {skipped}")
+if skipped == 0 or set(counts) - {"skipped", "deselected", "warning", "warnings"}:
+    problems.append(f"only skipped torch tests expected: {summary}")
+if counts.get("deselected", 0) < 100:
+    problems.append(f"the whole suite was not collected: {summary}")
+reasons = re.findall(r"^SKIPPED \[\d+\] (.*)$", log, re.M)
+other = [r for r in reasons if "the train extra is not installed" not in r]
+if other:
+    problems.append(f"skipped for another reason: {other}")
+sys.exit("without torch: " + "; ".join(problems) if problems else 0)
+PY
 "$WHEELENV/bin/python" -c '
 import sys, yezi, yezi._yezi as native
 assert native.__file__.startswith(sys.prefix + "/"), native.__file__

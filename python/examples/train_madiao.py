@@ -19,6 +19,7 @@ baseline"). Everything random takes `--seed`.
 from __future__ import annotations
 
 import argparse
+import json
 import struct
 import time
 from typing import Any
@@ -93,11 +94,21 @@ class Mlp:
         g = prob
         g[np.arange(n), y] -= 1.0
         g /= n
+        self.adam(self.backward(acts, g.astype(np.float32)), lr)
+        return loss
+
+    def backward(self, acts: list[F32], g: F32) -> list[F32]:
+        """The gradients of every parameter (in `params` order), given the gradient `g` of the
+        loss with respect to the batch's scores and the layers' inputs from `forward`."""
         grads: list[F32] = []
         for k in range(len(self.w) - 1, -1, -1):
             grads = [(g.T @ acts[k]).astype(np.float32), g.sum(axis=0)] + grads
             if k > 0:
                 g = (g @ self.w[k]) * (acts[k] > 0)
+        return grads
+
+    def adam(self, grads: list[F32], lr: float) -> None:
+        """One Adam step."""
         self.t += 1
         for p, gr, m, v in zip(self.params(), grads, self.m, self.v):
             m *= 0.9
@@ -107,7 +118,6 @@ class Mlp:
             mh = m / (1 - 0.9**self.t)
             vh = v / (1 - 0.999**self.t)
             p -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        return loss
 
     def policy(self) -> Any:
         """The arena's policy: the legal id with the highest score (the first on ties), as the
@@ -144,10 +154,10 @@ def read_weights(data: bytes) -> list[tuple[F32, F32]]:
     return layers
 
 
-def evaluate(net: Mlp, deals: int, seed: int) -> dict[str, float]:
-    """Mean difference per deal (stakes) against random and heuristic in the duplicate arena."""
+def evaluate(net: Mlp, deals: int, seed: int, baselines: tuple[str, ...] = ("random", "heuristic")) -> dict[str, float]:
+    """Mean difference per deal (stakes) against each baseline in the duplicate arena."""
     out = {}
-    for baseline in ("random", "heuristic"):
+    for baseline in baselines:
         report = arena_run("madiao", net.policy(), baseline=baseline, hands=deals, seed=seed, think_ms=1)
         out[baseline] = float(report["series"][0]["summary"]["diff"]["mean"])
     return out
@@ -167,6 +177,7 @@ def main() -> None:
     ap.add_argument("--data", help="an .npz of collected decisions to read (or write, if missing)")
     ap.add_argument("--init", help="start from these weights (the Rust bot's format) instead of random ones")
     ap.add_argument("--out", help="write the weights here (the Rust bot's format)")
+    ap.add_argument("--curve", help="write the curve here as JSON: a list of epochs (0: untrained)")
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -192,9 +203,11 @@ def main() -> None:
         net.m = [np.zeros_like(p) for p in net.params()]
         net.v = [np.zeros_like(p) for p in net.params()]
     print("epoch  loss   agree  vs random  vs heuristic  (stakes a deal, duplicate arena)  seconds")
+    curve: list[dict[str, Any]] = []
     if args.eval_deals:
         e = evaluate(net, args.eval_deals, args.seed + 1000)
         print(f"{0:5}  {'':5}  {'':5}  {e['random']:+9.3f}  {e['heuristic']:+12.3f}  {time.perf_counter() - t0:.0f}")
+        curve.append({"epoch": 0, "seconds": time.perf_counter() - t0, **e})
     for epoch in range(1, args.epochs + 1):
         order = rng.permutation(len(y))
         losses = []
@@ -204,10 +217,16 @@ def main() -> None:
         scores, _ = net.forward(x[:20000])
         agree = float((np.argmax(np.where(mask[:20000] > 0, scores, -np.inf), axis=1) == y[:20000]).mean())
         line = f"{epoch:5}  {np.mean(losses):.3f}  {agree:.3f}"
+        point: dict[str, Any] = {"epoch": epoch, "loss": float(np.mean(losses)), "agree": agree}
         if args.eval_deals:
             e = evaluate(net, args.eval_deals, args.seed + 1000)
             line += f"  {e['random']:+9.3f}  {e['heuristic']:+12.3f}"
+            point.update(e)
         print(line + f"  {time.perf_counter() - t0:.0f}", flush=True)
+        curve.append({**point, "seconds": time.perf_counter() - t0})
+    if args.curve:
+        with open(args.curve, "w") as f:
+            json.dump(curve, f, indent=1)
     if args.out:
         with open(args.out, "wb") as f:
             f.write(net.to_bytes())

@@ -177,3 +177,38 @@ def test_dabaifen_refuses_agents_sized_by_num_actions_at_once():
     assert time.monotonic() - started < 5
     # Training-mode steps need no size: RLCard's agent picks among the legal ids.
     assert agent.step(state) in state["legal_actions"]
+
+
+@pytest.mark.parametrize("env_id", ["yezi-madiao", "yezi-dabaifen"])
+def test_observations_survive_dmcs_int8_buffers(env_id):
+    """RLCard's DMC trainer copies `state["obs"]` into `int8` buffers for its learner
+    (rlcard.agents.dmc_agent.utils: `buffers[p]["state"][index][t, ...] = torch.from_numpy(obs)`)
+    while its actors choose on `state["obs"].astype(np.float32)`: the two must be the same
+    numbers, the fraction-valued entries of the observation tensor (counts / 8, points / 200 …)
+    included, and `obs / env.obs_scale` is the tensor."""
+    env = rlcard.make(env_id, config={"seed": 7})
+    size = env.state_shape[0][0]
+    rng = np.random.default_rng(7)
+    fraction_seen = np.zeros(size, dtype=bool)
+    pairs = []
+    for _ in range(12):
+        state, player = env.reset()
+        while not env.is_over():
+            obs = state["obs"]
+            buffer = np.zeros(size, dtype=np.int8)
+            buffer[...] = obs  # the DMC buffer's copy (numpy casts as torch does: toward zero)
+            assert np.array_equal(buffer.astype(np.float32), obs.astype(np.float32)), np.flatnonzero(
+                buffer.astype(np.float32) != obs.astype(np.float32)
+            )
+            tensor = np.asarray(env.game.state.observation_tensor(player), dtype=np.float32)
+            pairs.append((buffer, tensor))
+            fraction_seen |= (tensor > 0) & (tensor < 1)
+            legal = list(state["legal_actions"])
+            state, player = env.step(legal[rng.integers(len(legal))])
+    assert len(pairs) > 100
+    for buffer, tensor in pairs:
+        np.testing.assert_allclose(buffer / env.obs_scale, tensor, rtol=0, atol=1e-6)
+    # Fraction-valued entries occurred (and survived): every entry that took a value strictly
+    # between 0 and 1 is one the scale makes whole, and several did.
+    assert fraction_seen.sum() >= 4, np.flatnonzero(fraction_seen)
+    assert np.all(env.obs_scale[fraction_seen] > 1)

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import rlcard
 
@@ -129,6 +130,36 @@ def test_dmc_trains_saves_and_plays(env_id, tmp_path):
             traj = trajectories[p]
             for state, action in zip(traj[0:-1:2], traj[1::2]):
                 assert action in state["legal_actions"]
+
+
+@pytest.mark.parametrize("env_id", ["yezi-madiao", "yezi-dabaifen"])
+def test_dmc_buffers_keep_the_fraction_valued_features(env_id):
+    """The trainer's own buffers (`create_buffers`: `int8` observations) filled as its actors fill
+    them (`buffers[p]["state"][index][t, ...] = torch.from_numpy(obs)`) hold what the actors saw,
+    for observations whose fraction-valued entries (counts / 8, hand sizes / 18 …) are not 0."""
+    from rlcard.agents.dmc_agent.utils import create_buffers
+
+    T = 16
+    env = rlcard.make(env_id, config={"seed": 2})
+    buffers = create_buffers(T, 1, env.state_shape, env.action_shape, ["cpu"])["cpu"]
+    fractions = env.obs_scale > 1
+    rng = np.random.default_rng(2)
+    picked = []  # (observation, the native tensor) with a fraction-valued entry set
+    while len(picked) < T:
+        state, player = env.reset()
+        while not env.is_over() and len(picked) < T:
+            tensor = np.asarray(env.game.state.observation_tensor(player), dtype=np.float32)
+            if np.any(tensor[fractions] % 1 != 0):
+                picked.append((state["obs"], tensor))
+            legal = list(state["legal_actions"])
+            state, player = env.step(legal[rng.integers(len(legal))])
+    for t, (obs, _) in enumerate(picked):
+        buffers[0]["state"][0][t, ...] = torch.from_numpy(obs)
+    stored = buffers[0]["state"][0].float()  # as the learner reads it
+    scale = torch.tensor(env.obs_scale)
+    for t, (obs, tensor) in enumerate(picked):
+        assert torch.equal(stored[t], torch.from_numpy(obs.astype(np.float32)))  # what the actor saw
+        assert torch.allclose(stored[t] / scale, torch.from_numpy(tensor), rtol=0, atol=1e-6)
 
 
 if __name__ == "__main__":

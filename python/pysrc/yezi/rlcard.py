@@ -24,7 +24,13 @@ The game's variants come from the config: ``rlcard.make("yezi-madiao", config={"
 ``yezi.dabaifen.Game``, by name or with RLCard's ``game_`` prefix; an unknown one is a
 ``ValueError``).
 
-``state["obs"]`` is the player's observation tensor. An environment pickles (RLCard's DMC trainer
+``state["obs"]`` is the player's observation tensor as ``int8`` whole numbers: the tensor times
+``env.obs_scale`` (1 for the 0/1 entries, the denominator for the fraction-valued ones, so they
+arrive as counts: face-down cards and tricks won in Madiao, cards drawn, hand sizes, card points / 5
+and cards in the lead in Da Bai Fen). RLCard's DMC trainer stores observations in ``int8``
+buffers, where a fraction below 1 would become 0; whole numbers pass unchanged, and the actors and
+the learner see the same values. ``state["obs"] / env.obs_scale`` is
+``State.observation_tensor``. An environment pickles (RLCard's DMC trainer
 sends it to its actor processes), with its game and the hand in progress.
 """
 
@@ -51,6 +57,36 @@ for _a in range(40):
 _MADIAO_FEATURES[madiao.DECLINE_REDEAL, MADIAO_DECLINE] = 1
 _MADIAO_FEATURES[madiao.FORCE_REDEAL, MADIAO_FORCE] = 1
 _MADIAO_FEATURES.setflags(write=False)
+
+
+def _obs_scale(size, fractions):
+    scale = np.ones(size, dtype=np.float32)
+    for start, n, denominator in fractions:
+        scale[start : start + n] = denominator
+    scale.setflags(write=False)
+    return scale
+
+
+#: The factors that make each game's observation tensor whole numbers (docs/python.md, "Tensor
+#: layouts"): the denominators of its fraction-valued entries, 1 elsewhere. Da Bai Fen's card
+#: points (multiples of 5, out of 200) become points / 5, so every entry fits in ``int8``.
+MADIAO_OBS_SCALE = _obs_scale(madiao.Game().observation_tensor_size(), [(404, 4, 8), (460, 4, 8)])
+DABAIFEN_OBS_SCALE = _obs_scale(
+    dabaifen.Game().observation_tensor_size(), [(820, 1, 48), (821, 4, 18), (825, 2, 40), (827, 1, 12)]
+)
+
+
+def obs_to_int8(tensor, scale):
+    """An observation tensor as RLCard's ``state["obs"]``: ``tensor * scale`` as ``int8``, which
+    must be whole numbers in ``int8``'s range (a ``ValueError`` otherwise: a fraction the scale
+    misses would otherwise be lost in RLCard's DMC buffers)."""
+    scaled = np.asarray(tensor, dtype=np.float32) * scale
+    out = np.rint(scaled)
+    if np.abs(scaled - out).max(initial=0.0) > 1e-3 or out.min(initial=0) < -128 or out.max(initial=0) > 127:
+        bad = np.flatnonzero((np.abs(scaled - out) > 1e-3) | (out < -128) | (out > 127))
+        raise ValueError(f"observation entries {bad.tolist()} are not whole int8 numbers once scaled")
+    return out.astype(np.int8)
+
 
 #: RLCard's own configuration keys; every other key of ``config`` is a game keyword argument.
 RLCARD_KEYS = ("seed", "allow_step_back")
@@ -118,6 +154,7 @@ class _Game:
         self.module = module
         self.native = module.Game(**(game_kwargs or {}))
         self.allow_step_back = allow_step_back
+        self.obs_scale = MADIAO_OBS_SCALE if module is madiao else DABAIFEN_OBS_SCALE
         self.np_random = np.random.RandomState()
         self.state = None
         self.skipped = 0
@@ -126,11 +163,13 @@ class _Game:
         # The game and the state pickle themselves (their setup, deck and yezi/1 record).
         d = self.__dict__.copy()
         d["module"] = self.module.__name__
+        del d["obs_scale"]
         return d
 
     def __setstate__(self, d):
         self.__dict__.update(d)
         self.module = madiao if d["module"] == madiao.__name__ else dabaifen
+        self.obs_scale = MADIAO_OBS_SCALE if self.module is madiao else DABAIFEN_OBS_SCALE
 
     def get_num_players(self):
         return 4
@@ -201,7 +240,7 @@ class _Game:
         s = self.state
         mover = s.current_player() == player
         return {
-            "obs": s.observation_tensor(player),
+            "obs": obs_to_int8(s.observation_tensor(player), self.obs_scale),
             "legal_actions": self.legal_actions() if mover else [],
             "raw_obs": s.view(player),
             "player": player,
@@ -232,6 +271,8 @@ class _Env(Env):
         size = self.game.native.observation_tensor_size()
         self.state_shape = [[size] for _ in range(4)]
         self.action_shape = [[FEATURE_SIZE] for _ in range(4)]
+        #: ``state["obs"] / obs_scale`` is the observation tensor (``state["obs"]`` is int8 counts).
+        self.obs_scale = self.game.obs_scale
 
     def _extract_state(self, state):
         feature = type(self).feature
@@ -298,4 +339,13 @@ def _register():
 
 _register()
 
-__all__ = ["MadiaoEnv", "DabaifenEnv", "RandomAgent", "madiao_action_feature", "dabaifen_action_feature"]
+__all__ = [
+    "MadiaoEnv",
+    "DabaifenEnv",
+    "RandomAgent",
+    "madiao_action_feature",
+    "dabaifen_action_feature",
+    "MADIAO_OBS_SCALE",
+    "DABAIFEN_OBS_SCALE",
+    "obs_to_int8",
+]

@@ -1,6 +1,7 @@
-//! `learned`: a small policy network trained in Python (`python/examples/train_madiao.py`) and
-//! shipped as `crates/ai/data/learned-madiao.bin`, played by a forward pass written here — no
-//! Python at play time.
+//! `learned`: a small policy network trained in Python — initialised by imitation of `heuristic`
+//! (`python/examples/train_madiao.py`), then trained by reinforcement learning (Deep Monte Carlo,
+//! `python/examples/train_madiao_rl.py`) — and shipped as `crates/ai/data/learned-madiao.bin`,
+//! played by a forward pass written here — no Python at play time.
 //!
 //! The network reads the seat's observation tensor ([`super::features::encode_view`], the one
 //! `yezi.madiao.State.observation_tensor` gives in Python) and scores the 82 action ids; the bot
