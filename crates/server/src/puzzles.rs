@@ -35,7 +35,7 @@ pub fn set(game: GameKind) -> &'static PuzzleSet {
         [GameKind::Madiao, GameKind::Dabaifen].map(|g| {
             PuzzleSet::parse(g, shipped(g)).unwrap_or_else(|e| {
                 // The shipped files are checked by the tests; an unreadable one is served empty.
-                eprintln!("yezi: the shipped {g} puzzles are unreadable: {e}");
+                tracing::error!(game = %g, error = %e, "the shipped puzzles are unreadable");
                 PuzzleSet::empty(g)
             })
         })

@@ -334,18 +334,27 @@ fn the_server_modules_import_one_another_without_a_cycle() {
     assert!(found.is_empty(), "import cycles among the server's modules:\n{}", shown.join("\n"));
 }
 
+/// The `src/` folders of the workspace's crates (`crates/*/src`) whose folder name `keep` keeps,
+/// in order.
+fn crate_srcs(keep: impl Fn(&str) -> bool) -> Vec<std::path::PathBuf> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates");
+    let mut srcs: Vec<_> = std::fs::read_dir(crates)
+        .expect("read crates/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.file_name().is_some_and(|n| keep(&n.to_string_lossy())))
+        .map(|p| p.join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
+    srcs.sort();
+    srcs
+}
+
 /// Every crate of the workspace (`crates/*/src`) and the Python bindings (`python/src`): no module
 /// imports one that imports it back (issue 30: the server's layers above are one case of it).
 #[test]
 fn no_module_of_any_crate_imports_one_that_imports_it_back() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut srcs: Vec<_> = std::fs::read_dir(root.join("crates"))
-        .expect("read crates/")
-        .map(|e| e.expect("a directory entry").path().join("src"))
-        .filter(|p| p.is_dir())
-        .collect();
-    srcs.push(root.join("python/src"));
-    srcs.sort();
+    let mut srcs = crate_srcs(|_| true);
+    srcs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/src"));
     assert!(srcs.len() >= 10, "the crates were not all found: {srcs:?}");
     let mut problems = Vec::new();
     for src in &srcs {
@@ -359,6 +368,37 @@ fn no_module_of_any_crate_imports_one_that_imports_it_back() {
         }
     }
     assert!(problems.is_empty(), "import cycles:\n{}", problems.join("\n"));
+}
+
+/// The library crates of the workspace (`crates/*` but the `yezi` binary, whose command-line
+/// output is its own) log through `tracing` or give what happened back to their caller, never print to
+/// standard error (which bypasses the log's levels and its JSON format); and return typed errors,
+/// not `Result<_, String>` (issue 30). Comments, strings and tests are left out.
+#[test]
+fn the_libraries_neither_print_to_standard_error_nor_return_string_errors() {
+    let srcs = crate_srcs(|name| name != "yezi");
+    assert!(srcs.len() >= 9, "the crates were not all found: {srcs:?}");
+    let mut problems = Vec::new();
+    for src in &srcs {
+        for (module, text) in read_modules(src) {
+            let code = code_of(text.as_str());
+            let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+            let place = format!("{}: {}", src.display(), show(&module));
+            if flat.contains("eprintln!") || flat.contains("eprint!") {
+                problems.push(format!("{place}: prints to standard error"));
+            }
+            let mut rest = flat.as_str();
+            while let Some(at) = rest.find(", String>") {
+                let before = &rest[..at];
+                let open = before.rfind("Result<").map(|i| &before[i + "Result<".len()..]);
+                if open.is_some_and(|inside| !inside.contains(['<', '>'])) {
+                    problems.push(format!("{place}: returns Result<_, String>"));
+                }
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The server's layers as CONTRIBUTING.md draws them: the `text` block after "Imports run one

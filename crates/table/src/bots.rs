@@ -36,6 +36,20 @@ static POOL: LazyLock<SharedPool> = LazyLock::new(|| Pool::shared(16));
 /// The fallback counts of each external bot since the start, by name.
 static FALLBACKS: Mutex<Vec<(String, Fallbacks)>> = Mutex::new(Vec::new());
 
+/// Who is told of an external bot's failed decisions (see [`on_fallback`]).
+static ON_FALLBACK: RwLock<Option<FallbackReport>> = RwLock::new(None);
+
+/// What the host is told of an external bot's decision that failed: the bot's name and the
+/// decision's fallback counts (at least one failure among them).
+pub type FallbackReport = fn(&str, &Fallbacks);
+
+/// Makes `report` hear of every decision an external bot fails (played as the first legal action
+/// and counted, [`external_fallbacks`]), in place of any before: this crate does no logging, its
+/// host (the server) logs. Nothing is told before it is set.
+pub fn on_fallback(report: FallbackReport) {
+    *ON_FALLBACK.write().unwrap_or_else(PoisonError::into_inner) = Some(report);
+}
+
 /// Makes `bots` the operator's external bots, in place of any before (names are checked by
 /// [`ai::ext::parse_bots_file`]; a name that is a built-in bot's is ignored here).
 pub fn set_external_bots(bots: Vec<OperatorBot>) {
@@ -72,12 +86,10 @@ pub fn external_fallbacks() -> Vec<(String, Fallbacks)> {
 fn count_fallbacks(name: &str, f: Option<Fallbacks>) {
     let Some(f) = f else { return };
     if f.total() > 0 {
-        // The operator's log: a failed decision, played as the first legal action.
-        eprintln!(
-            "yezi: external bot {name} failed a decision ({} illegal, {} malformed, {} timeouts, {} crashes); \
-             played the first legal action",
-            f.illegal, f.malformed, f.timeouts, f.crashes
-        );
+        let report = *ON_FALLBACK.read().unwrap_or_else(PoisonError::into_inner);
+        if let Some(report) = report {
+            report(name, &f);
+        }
     }
     let mut all = FALLBACKS.lock().unwrap_or_else(PoisonError::into_inner);
     match all.iter_mut().find(|(n, _)| n == name) {
@@ -230,8 +242,11 @@ mod tests {
         let deal = Dabaifen::deal(&dabaifen::Variants::STANDARD, 4, 0);
         let st = Dabaifen::start(&deal, 0);
         let seat = Dabaifen::to_move(&st).unwrap();
+        static TOLD: Mutex<Vec<(String, u64)>> = Mutex::new(Vec::new());
+        on_fallback(|name, f| TOLD.lock().unwrap().push((name.to_string(), f.crashes)));
         let a = bot_choice::<Dabaifen>("only-dabaifen", &st, seat, 1, Budget::default()).unwrap();
         assert_eq!(a, Dabaifen::legal_actions(&st)[0]);
+        assert_eq!(*TOLD.lock().unwrap(), [("only-dabaifen".to_string(), 1)], "the host is told once");
         let counts = external_fallbacks();
         let f = counts.iter().find(|(n, _)| n == "only-dabaifen").unwrap().1;
         assert_eq!((f.decisions, f.crashes), (1, 1));

@@ -198,7 +198,7 @@ fn load_bots(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
     let bots =
         ai::ext::parse_bots_file(&text, &reserved).with_context(|| format!("--bots {}", path.display()))?;
     let names = bots.iter().map(|b| b.name.clone()).collect();
-    table::bots::set_external_bots(bots);
+    server::tables::bots::set_external_bots(bots);
     Ok(names)
 }
 

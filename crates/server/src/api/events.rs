@@ -186,8 +186,14 @@ pub async fn watch_refusal(app: &App, id: &str, guest: &str) -> Option<(wire::Er
     })
 }
 
-/// Makes board `k`'s table at table `g` (or finds it made by another node) and starts it.
-async fn make_board_table(app: &App, doc: &EventDoc, g: usize, k: usize) -> Result<String, String> {
+/// Makes board `k`'s table at table `g` (or finds it made by another node) and starts it; why
+/// it could not be made when it is not stored either.
+async fn make_board_table(
+    app: &App,
+    doc: &EventDoc,
+    g: usize,
+    k: usize,
+) -> Result<String, tables::CreateError> {
     let id = board_table_id(&doc.id, g, k);
     let seats: [SeatRow; 4] = std::array::from_fn(|s| match &doc.groups[g].seats[s] {
         Holder::Person { guest, name } => SeatRow::Person { guest: guest.clone(), name: name.clone() },
@@ -206,7 +212,7 @@ async fn make_board_table(app: &App, doc: &EventDoc, g: usize, k: usize) -> Resu
         }
         Err(e) => match app.store.table(&id).await {
             Ok(Some(_)) => Ok(id),
-            _ => Err(e.to_string()),
+            _ => Err(e),
         },
     }
 }
@@ -257,7 +263,7 @@ async fn step(app: &App, doc: &mut EventDoc) -> Result<bool, ApiError> {
                         break;
                     }
                     Err(why) => {
-                        eprintln!("event {}: cannot make table {g}'s board {k}: {why}", doc.id);
+                        tracing::warn!(event = %doc.id, group = g, board = k, error = %why, "a board's table cannot be made");
                         break;
                     }
                 },
@@ -323,7 +329,7 @@ pub fn spawn_driver(app: &Arc<App>) {
             let Ok(rows) = app.store.events(true, LISTED).await else { continue };
             for row in rows {
                 if let Err(e) = advance(&app, &row.id).await {
-                    eprintln!("event {}: {e:?}", row.id);
+                    tracing::warn!(event = %row.id, error = ?e, "the event cannot be carried on");
                 }
             }
         }

@@ -9,6 +9,7 @@ use tokio_postgres::Client;
 
 use super::StoreError;
 use super::postgres::{PgStore, pg};
+use super::sql::sql;
 use super::sqlite::{SqliteStore, backend};
 use crate::ratings::RatedEvent;
 
@@ -57,19 +58,19 @@ pub trait EventStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-const COLS: &str = "id, host, status, created_ms, version, doc";
-const INSERT: &str =
-    "INSERT INTO events (id, host, status, created_ms, version, doc) VALUES ($1, $2, $3, $4, 0, $5)";
-const UPDATE: &str =
-    "UPDATE events SET status = $3, doc = $4, version = version + 1 WHERE id = $1 AND version = $2";
-const SELECT_ALL: &str =
-    "SELECT id, host, status, created_ms, version, doc FROM events ORDER BY created_ms DESC, id LIMIT $1";
-const SELECT_UNFINISHED: &str = "SELECT id, host, status, created_ms, version, doc FROM events \
-     WHERE status <> 'finished' ORDER BY created_ms DESC, id LIMIT $1";
-
-/// SQLite writes `?N` where PostgreSQL writes `$N`.
-fn lite(sql: &str) -> String {
-    sql.replace('$', "?")
+sql! {
+    /// Stores a new event, at version 0.
+    INSERT = "INSERT INTO events (id, host, status, created_ms, version, doc) VALUES ($1, $2, $3, $4, 0, $5)";
+    /// Changes an event's status (`$3`) and document (`$4`) if its version is still `$2`.
+    UPDATE = "UPDATE events SET status = $3, doc = $4, version = version + 1 WHERE id = $1 AND version = $2";
+    /// One event, by id.
+    EVENT = "SELECT id, host, status, created_ms, version, doc FROM events WHERE id = $1";
+    /// The newest events, at most `$1`.
+    SELECT_ALL =
+        "SELECT id, host, status, created_ms, version, doc FROM events ORDER BY created_ms DESC, id LIMIT $1";
+    /// The newest events not finished, at most `$1`.
+    SELECT_UNFINISHED = "SELECT id, host, status, created_ms, version, doc FROM events \
+        WHERE status <> 'finished' ORDER BY created_ms DESC, id LIMIT $1";
 }
 
 fn lite_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
@@ -99,7 +100,7 @@ impl EventStore for SqliteStore {
     async fn create_event(&self, row: &EventRow) -> Result<(), StoreError> {
         let row = row.clone();
         self.call(move |c| {
-            c.execute(&lite(INSERT), params![row.id, row.host, row.status, row.created_ms, row.doc])
+            c.execute(INSERT.sqlite, params![row.id, row.host, row.status, row.created_ms, row.doc])
                 .map_err(backend)?;
             Ok(())
         })
@@ -108,12 +109,7 @@ impl EventStore for SqliteStore {
 
     async fn event(&self, id: &str) -> Result<Option<EventRow>, StoreError> {
         let id = id.to_string();
-        self.call(move |c| {
-            c.query_row(&format!("SELECT {COLS} FROM events WHERE id = ?1"), params![id], lite_row)
-                .optional()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| c.query_row(EVENT.sqlite, params![id], lite_row).optional().map_err(backend)).await
     }
 
     async fn update_event(
@@ -125,7 +121,7 @@ impl EventStore for SqliteStore {
     ) -> Result<bool, StoreError> {
         let (id, status, doc) = (id.to_string(), status.to_string(), doc.to_string());
         self.call(move |c| {
-            let n = c.execute(&lite(UPDATE), params![id, version, status, doc]).map_err(backend)?;
+            let n = c.execute(UPDATE.sqlite, params![id, version, status, doc]).map_err(backend)?;
             Ok(n == 1)
         })
         .await
@@ -134,7 +130,7 @@ impl EventStore for SqliteStore {
     async fn events(&self, unfinished: bool, limit: u32) -> Result<Vec<EventRow>, StoreError> {
         self.call(move |c| {
             let sql = if unfinished { SELECT_UNFINISHED } else { SELECT_ALL };
-            let mut st = c.prepare(&lite(sql)).map_err(backend)?;
+            let mut st = c.prepare(sql.sqlite).map_err(backend)?;
             let rows = st.query_map(params![i64::from(limit)], lite_row).map_err(backend)?;
             rows.collect::<Result<Vec<_>, _>>().map_err(backend)
         })
@@ -151,7 +147,7 @@ impl EventStore for SqliteStore {
         let (id, doc, event) = (id.to_string(), doc.to_string(), event.clone());
         // One job: its savepoint makes the finish and the ratings all or none.
         self.call(move |c| {
-            let n = c.execute(&lite(UPDATE), params![id, version, "finished", doc]).map_err(backend)?;
+            let n = c.execute(UPDATE.sqlite, params![id, version, "finished", doc]).map_err(backend)?;
             if n != 1 {
                 return Ok(false);
             }
@@ -167,15 +163,16 @@ impl EventStore for PgStore {
     async fn create_event(&self, row: &EventRow) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(INSERT, &[&row.id, &row.host, &row.status, &row.created_ms, &row.doc]).await.map_err(pg)?;
+        c.execute(INSERT.pg, &[&row.id, &row.host, &row.status, &row.created_ms, &row.doc])
+            .await
+            .map_err(pg)?;
         Ok(())
     }
 
     async fn event(&self, id: &str) -> Result<Option<EventRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row =
-            c.query_opt(&format!("SELECT {COLS} FROM events WHERE id = $1"), &[&id]).await.map_err(pg)?;
+        let row = c.query_opt(EVENT.pg, &[&id]).await.map_err(pg)?;
         Ok(row.as_ref().map(pg_row))
     }
 
@@ -188,7 +185,7 @@ impl EventStore for PgStore {
     ) -> Result<bool, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let n = c.execute(UPDATE, &[&id, &version, &status, &doc]).await.map_err(pg)?;
+        let n = c.execute(UPDATE.pg, &[&id, &version, &status, &doc]).await.map_err(pg)?;
         Ok(n == 1)
     }
 
@@ -196,7 +193,7 @@ impl EventStore for PgStore {
         let slot = self.client().await?;
         let c: &Client = &slot;
         let sql = if unfinished { SELECT_UNFINISHED } else { SELECT_ALL };
-        let rows = c.query(sql, &[&i64::from(limit)]).await.map_err(pg)?;
+        let rows = c.query(sql.pg, &[&i64::from(limit)]).await.map_err(pg)?;
         Ok(rows.iter().map(pg_row).collect())
     }
 
@@ -212,7 +209,7 @@ impl EventStore for PgStore {
         let tx = c.transaction().await.map_err(pg)?;
         // The event's row is locked by the update: a second node finishing it at once waits,
         // then finds the version changed and writes nothing.
-        let n = tx.execute(UPDATE, &[&id, &version, &"finished", &doc]).await.map_err(pg)?;
+        let n = tx.execute(UPDATE.pg, &[&id, &version, &"finished", &doc]).await.map_err(pg)?;
         if n != 1 {
             tx.rollback().await.map_err(pg)?;
             return Ok(false);

@@ -137,7 +137,9 @@ pub struct TableRow {
 /// The storage every backend provides. Every write is durable when its future completes: the
 /// server acknowledges a move only after [`TableLog::append_actions`] has returned.
 ///
-/// Storage by concern: a part of the server that needs one concern names that trait.
+/// Storage by concern: each concern is a trait of its own ([`TableLog`], [`Leases`],
+/// [`Identities`], [`Archive`], …), and the backends implement each one beside its SQL. The parts
+/// of the server still hold the whole store (`dyn Store`), not one concern.
 pub trait Store:
     TableLog
     + Leases

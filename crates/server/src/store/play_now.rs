@@ -12,6 +12,7 @@ use tokio_postgres::Client;
 
 use super::StoreError;
 use super::postgres::{PgStore, pg};
+use super::sql::sql;
 use super::sqlite::{SqliteStore, backend};
 
 /// A player in the queue (or lately seated from it).
@@ -89,9 +90,10 @@ pub trait PlayNowStore: Send + Sync {
     async fn leave_play_now(&self, guest: &str, game: &str) -> Result<(), StoreError>;
 }
 
-const COLS: &str =
-    "guest, game, name, rating, account, since_ms, bots_ms, seen_ms, table_id, seat, with_names, seated_ms";
-const JOIN: &str = "INSERT INTO play_now (guest, game, name, rating, account, since_ms, bots_ms, seen_ms, \
+sql! {
+    /// Puts a player in a game's queue, keeping the place of one already waiting in it (see
+    /// [`PlayNowStore::join_play_now`]).
+    JOIN = "INSERT INTO play_now (guest, game, name, rating, account, since_ms, bots_ms, seen_ms, \
      table_id, seat, with_names, seated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, '[]', 0) \
      ON CONFLICT (guest) DO UPDATE SET \
      since_ms = CASE WHEN COALESCE(play_now.table_id, '') = '' AND play_now.game = excluded.game \
@@ -104,22 +106,29 @@ const JOIN: &str = "INSERT INTO play_now (guest, game, name, rating, account, si
      seen_ms = excluded.seen_ms, table_id = CASE WHEN play_now.table_id = '' \
         AND play_now.game = excluded.game THEN '' ELSE NULL END, \
      seat = NULL, with_names = '[]'";
-const SEEN: &str = "UPDATE play_now SET seen_ms = $3 WHERE guest = $1 AND game = $2";
-const DROP_STALE: &str =
-    "DELETE FROM play_now WHERE (table_id IS NULL AND seen_ms < $1) OR (table_id <> '' AND seated_ms < $2)";
-const UNSTICK: &str = "UPDATE play_now SET table_id = NULL WHERE table_id = '' AND seated_ms < $1";
-const QUEUE: &str = "SELECT guest, game, name, rating, account, since_ms, bots_ms, seen_ms, table_id, seat, \
+    /// Notes that a player waiting in a game asked at `$3`.
+    SEEN = "UPDATE play_now SET seen_ms = $3 WHERE guest = $1 AND game = $2";
+    /// Drops the waiting players not seen since `$1` and the seatings made before `$2`.
+    DROP_STALE =
+        "DELETE FROM play_now WHERE (table_id IS NULL AND seen_ms < $1) OR (table_id <> '' AND seated_ms < $2)";
+    /// Puts back in the queue the players a node began to seat before `$1`.
+    UNSTICK = "UPDATE play_now SET table_id = NULL WHERE table_id = '' AND seated_ms < $1";
+    /// A game's queue, in order of arrival.
+    QUEUE = "SELECT guest, game, name, rating, account, since_ms, bots_ms, seen_ms, table_id, seat, \
      with_names, seated_ms FROM play_now WHERE game = $1 ORDER BY since_ms, guest";
-const TAKE: &str =
-    "UPDATE play_now SET table_id = '', seated_ms = $3 WHERE guest = $1 AND game = $2 AND table_id IS NULL";
-const UNTAKE: &str = "UPDATE play_now SET table_id = NULL WHERE guest = $1 AND table_id = ''";
-const SEAT: &str = "UPDATE play_now SET table_id = $2, seat = $3, with_names = $4, seated_ms = $5 \
+    /// Takes a waiting player to seat him (at `$3`).
+    TAKE =
+        "UPDATE play_now SET table_id = '', seated_ms = $3 WHERE guest = $1 AND game = $2 AND table_id IS NULL";
+    /// Puts a taken player back in the queue.
+    UNTAKE = "UPDATE play_now SET table_id = NULL WHERE guest = $1 AND table_id = ''";
+    /// Notes the table, seat and companions of a taken player.
+    SEAT = "UPDATE play_now SET table_id = $2, seat = $3, with_names = $4, seated_ms = $5 \
      WHERE guest = $1 AND table_id = ''";
-const LEAVE: &str = "DELETE FROM play_now WHERE guest = $1 AND game = $2";
-
-/// SQLite writes `?N` where PostgreSQL writes `$N`.
-fn lite(sql: &str) -> String {
-    sql.replace('$', "?")
+    /// Takes a player out of a game's queue.
+    LEAVE = "DELETE FROM play_now WHERE guest = $1 AND game = $2";
+    /// One player's row.
+    ROW_OF = "SELECT guest, game, name, rating, account, since_ms, bots_ms, seen_ms, table_id, seat, \
+     with_names, seated_ms FROM play_now WHERE guest = $1";
 }
 
 fn seat_of(n: Option<i64>) -> Option<u8> {
@@ -166,7 +175,7 @@ impl PlayNowStore for SqliteStore {
         let r = row.clone();
         self.call(move |c| {
             c.execute(
-                &lite(JOIN),
+                JOIN.sqlite,
                 params![
                     r.guest,
                     r.game,
@@ -186,7 +195,7 @@ impl PlayNowStore for SqliteStore {
 
     async fn seen_play_now(&self, guest: &str, game: &str, now_ms: i64) -> Result<(), StoreError> {
         let (guest, game) = (guest.to_string(), game.to_string());
-        self.call(move |c| c.execute(&lite(SEEN), params![guest, game, now_ms]).map(|_| ()).map_err(backend))
+        self.call(move |c| c.execute(SEEN.sqlite, params![guest, game, now_ms]).map(|_| ()).map_err(backend))
             .await
     }
 
@@ -199,9 +208,9 @@ impl PlayNowStore for SqliteStore {
     ) -> Result<Vec<PlayNowRow>, StoreError> {
         let game = game.to_string();
         self.call(move |c| {
-            c.execute(&lite(DROP_STALE), params![stale_before, seated_before]).map_err(backend)?;
-            c.execute(&lite(UNSTICK), params![stuck_before]).map_err(backend)?;
-            let mut st = c.prepare(&lite(QUEUE)).map_err(backend)?;
+            c.execute(DROP_STALE.sqlite, params![stale_before, seated_before]).map_err(backend)?;
+            c.execute(UNSTICK.sqlite, params![stuck_before]).map_err(backend)?;
+            let mut st = c.prepare(QUEUE.sqlite).map_err(backend)?;
             let rows = st.query_map(params![game], lite_row).map_err(backend)?;
             rows.collect::<Result<Vec<_>, _>>().map_err(backend)
         })
@@ -211,14 +220,14 @@ impl PlayNowStore for SqliteStore {
     async fn take_waiting(&self, guest: &str, game: &str, now_ms: i64) -> Result<bool, StoreError> {
         let (guest, game) = (guest.to_string(), game.to_string());
         self.call(move |c| {
-            c.execute(&lite(TAKE), params![guest, game, now_ms]).map(|n| n == 1).map_err(backend)
+            c.execute(TAKE.sqlite, params![guest, game, now_ms]).map(|n| n == 1).map_err(backend)
         })
         .await
     }
 
     async fn untake(&self, guest: &str) -> Result<(), StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| c.execute(&lite(UNTAKE), params![guest]).map(|_| ()).map_err(backend)).await
+        self.call(move |c| c.execute(UNTAKE.sqlite, params![guest]).map(|_| ()).map_err(backend)).await
     }
 
     async fn seat_play_now(
@@ -231,7 +240,7 @@ impl PlayNowStore for SqliteStore {
     ) -> Result<(), StoreError> {
         let (guest, table, with) = (guest.to_string(), table.to_string(), with.to_string());
         self.call(move |c| {
-            c.execute(&lite(SEAT), params![guest, table, i64::from(seat), with, now_ms])
+            c.execute(SEAT.sqlite, params![guest, table, i64::from(seat), with, now_ms])
                 .map(|_| ())
                 .map_err(backend)
         })
@@ -240,17 +249,13 @@ impl PlayNowStore for SqliteStore {
 
     async fn play_now_of(&self, guest: &str) -> Result<Option<PlayNowRow>, StoreError> {
         let guest = guest.to_string();
-        self.call(move |c| {
-            c.query_row(&format!("SELECT {COLS} FROM play_now WHERE guest = ?1"), params![guest], lite_row)
-                .optional()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| c.query_row(ROW_OF.sqlite, params![guest], lite_row).optional().map_err(backend))
+            .await
     }
 
     async fn leave_play_now(&self, guest: &str, game: &str) -> Result<(), StoreError> {
         let (guest, game) = (guest.to_string(), game.to_string());
-        self.call(move |c| c.execute(&lite(LEAVE), params![guest, game]).map(|_| ()).map_err(backend)).await
+        self.call(move |c| c.execute(LEAVE.sqlite, params![guest, game]).map(|_| ()).map_err(backend)).await
     }
 }
 
@@ -261,7 +266,7 @@ impl PlayNowStore for PgStore {
         let c: &Client = &slot;
         let account = i64::from(r.account);
         c.execute(
-            JOIN,
+            JOIN.pg,
             &[&r.guest, &r.game, &r.name, &r.rating, &account, &r.since_ms, &r.bots_ms, &r.seen_ms],
         )
         .await
@@ -272,7 +277,7 @@ impl PlayNowStore for PgStore {
     async fn seen_play_now(&self, guest: &str, game: &str, now_ms: i64) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(SEEN, &[&guest, &game, &now_ms]).await.map_err(pg)?;
+        c.execute(SEEN.pg, &[&guest, &game, &now_ms]).await.map_err(pg)?;
         Ok(())
     }
 
@@ -285,23 +290,23 @@ impl PlayNowStore for PgStore {
     ) -> Result<Vec<PlayNowRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(DROP_STALE, &[&stale_before, &seated_before]).await.map_err(pg)?;
-        c.execute(UNSTICK, &[&stuck_before]).await.map_err(pg)?;
-        let rows = c.query(QUEUE, &[&game]).await.map_err(pg)?;
+        c.execute(DROP_STALE.pg, &[&stale_before, &seated_before]).await.map_err(pg)?;
+        c.execute(UNSTICK.pg, &[&stuck_before]).await.map_err(pg)?;
+        let rows = c.query(QUEUE.pg, &[&game]).await.map_err(pg)?;
         Ok(rows.iter().map(pg_row).collect())
     }
 
     async fn take_waiting(&self, guest: &str, game: &str, now_ms: i64) -> Result<bool, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let n = c.execute(TAKE, &[&guest, &game, &now_ms]).await.map_err(pg)?;
+        let n = c.execute(TAKE.pg, &[&guest, &game, &now_ms]).await.map_err(pg)?;
         Ok(n == 1)
     }
 
     async fn untake(&self, guest: &str) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(UNTAKE, &[&guest]).await.map_err(pg)?;
+        c.execute(UNTAKE.pg, &[&guest]).await.map_err(pg)?;
         Ok(())
     }
 
@@ -315,24 +320,21 @@ impl PlayNowStore for PgStore {
     ) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(SEAT, &[&guest, &table, &i64::from(seat), &with, &now_ms]).await.map_err(pg)?;
+        c.execute(SEAT.pg, &[&guest, &table, &i64::from(seat), &with, &now_ms]).await.map_err(pg)?;
         Ok(())
     }
 
     async fn play_now_of(&self, guest: &str) -> Result<Option<PlayNowRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row = c
-            .query_opt(&format!("SELECT {COLS} FROM play_now WHERE guest = $1"), &[&guest])
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(ROW_OF.pg, &[&guest]).await.map_err(pg)?;
         Ok(row.as_ref().map(pg_row))
     }
 
     async fn leave_play_now(&self, guest: &str, game: &str) -> Result<(), StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        c.execute(LEAVE, &[&guest, &game]).await.map_err(pg)?;
+        c.execute(LEAVE.pg, &[&guest, &game]).await.map_err(pg)?;
         Ok(())
     }
 }

@@ -8,6 +8,7 @@ use tokio_postgres::Client;
 
 use super::StoreError;
 use super::postgres::{PgStore, pg};
+use super::sql::sql;
 use super::sqlite::{SqliteStore, backend};
 
 /// A puzzle rating: a player's or a puzzle's, in one game.
@@ -63,15 +64,22 @@ pub trait PuzzleStore: Send + Sync {
     async fn attempts(&self, guest: &str, game: &str, limit: u32) -> Result<Vec<AttemptRow>, StoreError>;
 }
 
-const RATING_COLS: &str = "rating, deviation, volatility, attempts, solved";
-const UPSERT: &str = "INSERT INTO puzzle_ratings (kind, game, subject, rating, deviation, volatility, attempts, solved, updated_ms) \
+sql! {
+    /// Stores a player's or a puzzle's rating, replacing the one before.
+    UPSERT = "INSERT INTO puzzle_ratings (kind, game, subject, rating, deviation, volatility, attempts, solved, updated_ms) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (kind, game, subject) DO UPDATE SET \
      rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
      attempts = excluded.attempts, solved = excluded.solved, updated_ms = excluded.updated_ms";
-const INSERT_ATTEMPT: &str = "INSERT INTO puzzle_attempts (guest_id, game, puzzle_id, at_ms, solved, rating_before, rating_after) \
+    /// Stores a player's first attempt at a puzzle (nothing when he attempted it before).
+    INSERT_ATTEMPT = "INSERT INTO puzzle_attempts (guest_id, game, puzzle_id, at_ms, solved, rating_before, rating_after) \
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (guest_id, game, puzzle_id) DO NOTHING";
-const SELECT_ATTEMPTS: &str = "SELECT guest_id, game, puzzle_id, at_ms, solved, rating_before, rating_after \
+    /// A player's attempts in a game, newest first (at most `$3`).
+    SELECT_ATTEMPTS = "SELECT guest_id, game, puzzle_id, at_ms, solved, rating_before, rating_after \
      FROM puzzle_attempts WHERE guest_id = $1 AND game = $2 ORDER BY at_ms DESC, puzzle_id LIMIT $3";
+    /// One rating (`$1` its kind, `$2` the game, `$3` the player or puzzle).
+    RATING = "SELECT rating, deviation, volatility, attempts, solved FROM puzzle_ratings \
+     WHERE kind = $1 AND game = $2 AND subject = $3";
+}
 
 fn row_of(rating: f64, deviation: f64, volatility: f64, attempts: i64, solved: i64) -> PuzzleRatingRow {
     PuzzleRatingRow {
@@ -79,11 +87,6 @@ fn row_of(rating: f64, deviation: f64, volatility: f64, attempts: i64, solved: i
         attempts: attempts.max(0) as u64,
         solved: solved.max(0) as u64,
     }
-}
-
-/// SQLite writes `?N` where PostgreSQL writes `$N`.
-fn lite(sql: &str) -> String {
-    sql.replace('$', "?")
 }
 
 #[async_trait]
@@ -96,13 +99,9 @@ impl PuzzleStore for SqliteStore {
     ) -> Result<Option<PuzzleRatingRow>, StoreError> {
         let (kind, game, subject) = (kind.to_string(), game.to_string(), subject.to_string());
         self.call(move |c| {
-            c.query_row(
-                &format!(
-                    "SELECT {RATING_COLS} FROM puzzle_ratings WHERE kind = ?1 AND game = ?2 AND subject = ?3"
-                ),
-                params![kind, game, subject],
-                |r| Ok(row_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
+            c.query_row(RATING.sqlite, params![kind, game, subject], |r| {
+                Ok(row_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
             .optional()
             .map_err(backend)
         })
@@ -120,7 +119,7 @@ impl PuzzleStore for SqliteStore {
         self.call(move |c| {
             let n = c
                 .execute(
-                    &lite(INSERT_ATTEMPT),
+                    INSERT_ATTEMPT.sqlite,
                     params![
                         a.guest,
                         a.game,
@@ -137,7 +136,7 @@ impl PuzzleStore for SqliteStore {
             }
             for (kind, subject, r) in [("player", &a.guest, p), ("puzzle", &a.puzzle, q)] {
                 c.execute(
-                    &lite(UPSERT),
+                    UPSERT.sqlite,
                     params![
                         kind,
                         a.game,
@@ -160,7 +159,7 @@ impl PuzzleStore for SqliteStore {
     async fn attempts(&self, guest: &str, game: &str, limit: u32) -> Result<Vec<AttemptRow>, StoreError> {
         let (guest, game) = (guest.to_string(), game.to_string());
         self.call(move |c| {
-            let mut st = c.prepare(&lite(SELECT_ATTEMPTS)).map_err(backend)?;
+            let mut st = c.prepare(SELECT_ATTEMPTS.sqlite).map_err(backend)?;
             let rows = st
                 .query_map(params![guest, game, i64::from(limit)], |r| {
                     Ok(AttemptRow {
@@ -190,15 +189,7 @@ impl PuzzleStore for PgStore {
     ) -> Result<Option<PuzzleRatingRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row = c
-            .query_opt(
-                &format!(
-                    "SELECT {RATING_COLS} FROM puzzle_ratings WHERE kind = $1 AND game = $2 AND subject = $3"
-                ),
-                &[&kind, &game, &subject],
-            )
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(RATING.pg, &[&kind, &game, &subject]).await.map_err(pg)?;
         Ok(row.map(|r| row_of(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4))))
     }
 
@@ -214,7 +205,7 @@ impl PuzzleStore for PgStore {
         let solved = i64::from(a.solved);
         let n = tx
             .execute(
-                INSERT_ATTEMPT,
+                INSERT_ATTEMPT.pg,
                 &[&a.guest, &a.game, &a.puzzle, &a.at_ms, &solved, &a.rating_before, &a.rating_after],
             )
             .await
@@ -225,7 +216,7 @@ impl PuzzleStore for PgStore {
         for (kind, subject, r) in [("player", &a.guest, player), ("puzzle", &a.puzzle, puzzle)] {
             let (attempts, solved) = (r.attempts as i64, r.solved as i64);
             tx.execute(
-                UPSERT,
+                UPSERT.pg,
                 &[
                     &kind,
                     &a.game,
@@ -248,7 +239,7 @@ impl PuzzleStore for PgStore {
     async fn attempts(&self, guest: &str, game: &str, limit: u32) -> Result<Vec<AttemptRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c.query(SELECT_ATTEMPTS, &[&guest, &game, &i64::from(limit)]).await.map_err(pg)?;
+        let rows = c.query(SELECT_ATTEMPTS.pg, &[&guest, &game, &i64::from(limit)]).await.map_err(pg)?;
         Ok(rows
             .iter()
             .map(|r| AttemptRow {

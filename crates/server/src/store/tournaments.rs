@@ -10,6 +10,7 @@ use tokio_postgres::Client;
 
 use super::StoreError;
 use super::postgres::{PgStore, pg};
+use super::sql::sql;
 use super::sqlite::{SqliteStore, backend};
 
 /// A stored tournament.
@@ -67,22 +68,21 @@ pub trait TournamentStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-const COLS: &str = "id, kind, game, name, host, status, state, version, created_ms, updated_ms";
-const INSERT: &str = "INSERT INTO tournaments (id, kind, game, name, host, status, state, version, driver, driver_until, created_ms, updated_ms) \
+sql! {
+    /// Stores a new tournament, driven by no node.
+    INSERT = "INSERT INTO tournaments (id, kind, game, name, host, status, state, version, driver, driver_until, created_ms, updated_ms) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', 0, $9, $10)";
-const UPDATE: &str = "UPDATE tournaments SET status = $1, state = $2, version = version + 1, updated_ms = $3 \
+    /// Changes a tournament's status and state if its version is still `$5`.
+    UPDATE = "UPDATE tournaments SET status = $1, state = $2, version = version + 1, updated_ms = $3 \
      WHERE id = $4 AND version = $5";
-const CLAIM: &str = "UPDATE tournaments SET driver = $1, driver_until = $2 WHERE id = $3 AND (driver = $1 OR driver_until <= $4)";
-
-fn list_sql() -> String {
-    format!(
-        "SELECT {COLS} FROM tournaments ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, created_ms DESC, id LIMIT $1"
-    )
-}
-
-/// SQLite writes `?N` where PostgreSQL writes `$N`.
-fn lite(sql: &str) -> String {
-    sql.replace('$', "?")
+    /// Makes node `$1` the tournament's driver until `$2`, if no one else drives it at `$4`.
+    CLAIM = "UPDATE tournaments SET driver = $1, driver_until = $2 WHERE id = $3 AND (driver = $1 OR driver_until <= $4)";
+    /// One tournament, by id.
+    TOURNAMENT = "SELECT id, kind, game, name, host, status, state, version, created_ms, updated_ms \
+     FROM tournaments WHERE id = $1";
+    /// The tournaments not finished first, then newest first (at most `$1`).
+    LIST = "SELECT id, kind, game, name, host, status, state, version, created_ms, updated_ms \
+     FROM tournaments ORDER BY CASE WHEN status = 'finished' THEN 1 ELSE 0 END, created_ms DESC, id LIMIT $1";
 }
 
 fn lite_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
@@ -121,7 +121,7 @@ impl TournamentStore for SqliteStore {
         let t = row.clone();
         self.call(move |c| {
             c.execute(
-                &lite(INSERT),
+                INSERT.sqlite,
                 params![
                     t.id,
                     t.kind,
@@ -143,17 +143,13 @@ impl TournamentStore for SqliteStore {
 
     async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
         let id = id.to_string();
-        self.call(move |c| {
-            c.query_row(&format!("SELECT {COLS} FROM tournaments WHERE id = ?1"), params![id], lite_row)
-                .optional()
-                .map_err(backend)
-        })
-        .await
+        self.call(move |c| c.query_row(TOURNAMENT.sqlite, params![id], lite_row).optional().map_err(backend))
+            .await
     }
 
     async fn tournaments(&self, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
         self.call(move |c| {
-            let mut st = c.prepare(&lite(&list_sql())).map_err(backend)?;
+            let mut st = c.prepare(LIST.sqlite).map_err(backend)?;
             let rows = st.query_map(params![i64::from(limit)], lite_row).map_err(backend)?;
             rows.collect::<Result<Vec<_>, _>>().map_err(backend)
         })
@@ -170,7 +166,7 @@ impl TournamentStore for SqliteStore {
     ) -> Result<bool, StoreError> {
         let (id, status, state) = (id.to_string(), status.to_string(), state.to_string());
         self.call(move |c| {
-            c.execute(&lite(UPDATE), params![status, state, now_ms, id, version])
+            c.execute(UPDATE.sqlite, params![status, state, now_ms, id, version])
                 .map(|n| n == 1)
                 .map_err(backend)
         })
@@ -186,7 +182,7 @@ impl TournamentStore for SqliteStore {
     ) -> Result<bool, StoreError> {
         let (id, node) = (id.to_string(), node.to_string());
         self.call(move |c| {
-            c.execute(&lite(CLAIM), params![node, until_ms, id, now_ms]).map(|n| n == 1).map_err(backend)
+            c.execute(CLAIM.sqlite, params![node, until_ms, id, now_ms]).map(|n| n == 1).map_err(backend)
         })
         .await
     }
@@ -198,7 +194,7 @@ impl TournamentStore for PgStore {
         let slot = self.client().await?;
         let c: &Client = &slot;
         c.execute(
-            INSERT,
+            INSERT.pg,
             &[
                 &t.id,
                 &t.kind,
@@ -220,17 +216,14 @@ impl TournamentStore for PgStore {
     async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let row = c
-            .query_opt(&format!("SELECT {COLS} FROM tournaments WHERE id = $1"), &[&id])
-            .await
-            .map_err(pg)?;
+        let row = c.query_opt(TOURNAMENT.pg, &[&id]).await.map_err(pg)?;
         Ok(row.as_ref().map(pg_row))
     }
 
     async fn tournaments(&self, limit: u32) -> Result<Vec<TournamentRow>, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let rows = c.query(&list_sql(), &[&i64::from(limit)]).await.map_err(pg)?;
+        let rows = c.query(LIST.pg, &[&i64::from(limit)]).await.map_err(pg)?;
         Ok(rows.iter().map(pg_row).collect())
     }
 
@@ -244,7 +237,7 @@ impl TournamentStore for PgStore {
     ) -> Result<bool, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let n = c.execute(UPDATE, &[&status, &state, &now_ms, &id, &version]).await.map_err(pg)?;
+        let n = c.execute(UPDATE.pg, &[&status, &state, &now_ms, &id, &version]).await.map_err(pg)?;
         Ok(n == 1)
     }
 
@@ -257,7 +250,7 @@ impl TournamentStore for PgStore {
     ) -> Result<bool, StoreError> {
         let slot = self.client().await?;
         let c: &Client = &slot;
-        let n = c.execute(CLAIM, &[&node, &until_ms, &id, &now_ms]).await.map_err(pg)?;
+        let n = c.execute(CLAIM.pg, &[&node, &until_ms, &id, &now_ms]).await.map_err(pg)?;
         Ok(n == 1)
     }
 }

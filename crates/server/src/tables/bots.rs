@@ -18,6 +18,26 @@ use std::net::IpAddr;
 
 use crate::pool::FairPool;
 
+/// Logs an external bot's failed decision (played as the first legal action): the table core
+/// reports it here ([`table::bots::on_fallback`]), for the operator's log.
+pub fn log_fallback(name: &str, f: &ai::ext::Fallbacks) {
+    tracing::warn!(
+        bot = name,
+        illegal = f.illegal,
+        malformed = f.malformed,
+        timeouts = f.timeouts,
+        crashes = f.crashes,
+        "an external bot failed a decision; the first legal action was played"
+    );
+}
+
+/// Makes `bots` the operator's external bots at this node's tables
+/// ([`table::bots::set_external_bots`]), their failed decisions logged ([`log_fallback`]).
+pub fn set_external_bots(bots: Vec<ai::ext::OperatorBot>) {
+    table::bots::on_fallback(log_fallback);
+    table::bots::set_external_bots(bots);
+}
+
 /// The bots' threads and the bounds on tables of bots only.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BotLimits {
