@@ -94,6 +94,8 @@ mod storage;
 mod table_management;
 #[path = "tournaments.rs"]
 mod tournaments;
+#[path = "tournaments_dbf.rs"]
+mod tournaments_dbf;
 #[path = "tournaments_life.rs"]
 mod tournaments_life;
 #[path = "trust.rs"]

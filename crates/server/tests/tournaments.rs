@@ -1,7 +1,9 @@
 //! Tournaments through the HTTP API with test clients playing at real tables
 //! (`docs/tournaments.md`): a swiss of 16 over 3 rounds and an arena of 12 over a one-minute
 //! window. Legal pairings (everyone once per round; no one at two unfinished tables at once), no
-//! repeated table mates in the swiss, and standings equal to the points of the tables.
+//! repeated table mates in the swiss, each swiss round paired by the standings before it (worked
+//! out here: each seat to the best placed player the no-repeat rule allows), each table's points
+//! its record's (worked out here from the record's chips) and the standings their sums.
 
 use crate::common;
 
@@ -9,14 +11,14 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use client::{Client, GuestToken};
-use common::{TestServer, fast, play_randomly};
+use common::tournaments::{
+    check_pairing, check_standings_from, info, met_before, order_before, play, points_from_records,
+};
+use common::{TestServer, fast};
 use serde_json::{Value, json};
 
-async fn info(c: &Client, id: &str) -> Value {
-    let (s, v) = c.get(&format!("/api/tournaments/{id}")).await.unwrap();
-    assert_eq!(s, 200, "{v}");
-    v
-}
+/// How long a test client's match may take.
+const MATCH: Duration = Duration::from_secs(120);
 
 /// Each player's points summed from the tournament's finished tables.
 fn sums(v: &Value) -> HashMap<String, f64> {
@@ -45,19 +47,6 @@ fn check_standings(v: &Value) {
             assert!(st[i - 1]["points"].as_f64().unwrap() >= p, "sorted by points");
         }
     }
-}
-
-/// Plays `g`'s seat at `table` with random legal actions until its match is over.
-async fn play(addr: String, g: GuestToken, table: String, seed: u64) {
-    let c = Client::new(&addr);
-    let mut s = c.connect_as(&g.token).await.unwrap();
-    s.send(&json!({ "type": "join", "table": table })).await.unwrap();
-    let sync = s
-        .until(Duration::from_secs(10), "sync", |m| m["type"] == "sync" || m["type"] == "error")
-        .await
-        .unwrap();
-    assert_eq!(sync["type"], "sync", "{sync}");
-    play_randomly(&mut s, seed, Duration::from_secs(120)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -93,6 +82,7 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
         c.post(&format!("/api/tournaments/{id}/start"), &json!({}), Some(&host.token)).await.unwrap();
     assert_eq!(s, 200, "{v}");
     let mut met: HashSet<(String, String)> = HashSet::new();
+    let mut scored = HashMap::new();
     let by_id: HashMap<String, GuestToken> = players.iter().map(|p| (p.id.clone(), p.clone())).collect();
     for round in 1..=3u64 {
         // The round's four tables, made.
@@ -114,6 +104,14 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
         }
         let tables: Vec<Value> =
             v["tables"].as_array().unwrap().iter().filter(|t| t["round"] == round).cloned().collect();
+        // Paired by the standings before the round, worked out here from the records.
+        let people: Vec<Vec<String>> = tables
+            .iter()
+            .map(|t| {
+                t["guests"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect()
+            })
+            .collect();
+        check_pairing(&order_before(&v, round, &scored), &met_before(&v, round), &people);
         let mut seated = HashSet::new();
         let mut games = Vec::new();
         for t in &tables {
@@ -141,7 +139,13 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
             assert_eq!(seat_guests, guests.iter().map(String::as_str).collect::<Vec<_>>());
             for (k, g) in guests.iter().enumerate() {
                 let addr = c.addr().to_string();
-                games.push(tokio::spawn(play(addr, by_id[g].clone(), table.clone(), round * 100 + k as u64)));
+                games.push(tokio::spawn(play(
+                    addr,
+                    by_id[g].clone(),
+                    table.clone(),
+                    round * 100 + k as u64,
+                    MATCH,
+                )));
             }
         }
         assert_eq!(seated.len(), 16, "everyone seated in round {round}");
@@ -160,6 +164,9 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
                 .count();
             if over == 4 {
                 check_standings(&v);
+                // Each table's points are its record's, and the standings their sums.
+                points_from_records(&server, &v, &mut scored).await;
+                check_standings_from(&v, &scored);
                 for s in v["standings"].as_array().unwrap() {
                     assert_eq!(s["matches"], round, "{s}");
                 }
@@ -230,7 +237,7 @@ async fn an_arena_of_12_test_clients_over_a_minute() {
                     && played.insert(table.to_string())
                 {
                     n += 1;
-                    play(addr.clone(), p.clone(), table.to_string(), k as u64 * 1000 + n).await;
+                    play(addr.clone(), p.clone(), table.to_string(), k as u64 * 1000 + n, MATCH).await;
                 }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
@@ -250,10 +257,58 @@ async fn an_arena_of_12_test_clients_over_a_minute() {
         assert_eq!(people as u64 + t["bots"].as_u64().unwrap(), 4);
     }
     check_standings(&v);
+    let scored = points_from_records(&server, &v, &mut HashMap::new()).await;
+    assert_eq!(scored.len(), tables.len(), "every table scored from its record");
+    check_standings_from(&v, &scored);
     let total: f64 = v["standings"].as_array().unwrap().iter().map(|s| s["points"].as_f64().unwrap()).sum();
     let with_bots: f64 = tables
         .iter()
         .map(|t| t["points"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum::<f64>())
         .sum();
     assert!((total - with_bots).abs() < 1e-9);
+}
+
+/// The checks above bite: a round not paired by score, and points given to the wrong seats, fail.
+#[test]
+fn the_checks_refuse_a_round_not_by_score_and_points_off_their_seats() {
+    use common::tournaments::{points_of, record_results};
+    let order: Vec<String> = (0..16).map(|i| format!("g{i:02}")).collect();
+    let round1: Vec<Vec<String>> = order.chunks(4).map(<[String]>::to_vec).collect();
+    let mut met = HashSet::new();
+    for t in &round1 {
+        for (i, a) in t.iter().enumerate() {
+            for b in &t[i + 1..] {
+                met.insert((a.clone(), b.clone()));
+            }
+        }
+    }
+    let tables = |rows: [[usize; 4]; 4]| -> Vec<Vec<String>> {
+        rows.iter().map(|r| r.iter().map(|&i| order[i].clone()).collect()).collect()
+    };
+    // Round 1 by the order; round 2 each seat to the best placed who met no one at the table.
+    check_pairing(&order, &HashSet::new(), &round1);
+    check_pairing(&order, &met, &tables([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]));
+    for wrong in [
+        // No repeats, but 12 is better placed than 13 and could have sat at table 1.
+        tables([[0, 4, 8, 13], [1, 5, 9, 12], [2, 6, 10, 14], [3, 7, 11, 15]]),
+        // A repeat where none was needed.
+        tables([[0, 1, 8, 12], [4, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]),
+        // Round 1 again.
+        round1.clone(),
+    ] {
+        let r = std::panic::catch_unwind(|| check_pairing(&order, &met, &wrong));
+        assert!(r.is_err(), "{wrong:?} passed");
+    }
+    // Chips from payoffs times stakes (2 when not written), seat by seat.
+    let madiao = json!({"game": "madiao", "hands": [
+        {"stake": 4, "result": {"payoffs": [2, -1, -1, 0], "game_over": false}},
+        {"result": {"payoffs": [-1, 1, 0, 0], "game_over": true}},
+    ]});
+    assert_eq!(record_results(&madiao), [6.0, -2.0, -4.0, 0.0]);
+    assert_eq!(points_of(&record_results(&madiao)), [3.0, 1.0, 0.0, 2.0]);
+    let dabaifen = json!({"game": "dabaifen", "hands": [
+        {"result": {"winner": 0, "game_over": false}},
+        {"result": {"winner": 1, "game_over": true}},
+    ]});
+    assert_eq!(points_of(&record_results(&dabaifen)), [0.5, 2.5, 0.5, 2.5]);
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod events;
+pub mod tournaments;
 
 use std::sync::Arc;
 use std::time::Duration;
