@@ -60,7 +60,9 @@ fn seat_names(e: &Value) -> Vec<Vec<String>> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| t["seats"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect())
+        .map(|t| {
+            t["seats"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_string()).collect()
+        })
         .collect()
 }
 
@@ -68,10 +70,7 @@ fn seat_names(e: &Value) -> Vec<Vec<String>> {
 /// the default bot in every other seat.
 fn expected_seats(people: &[&[&str]]) -> Vec<Vec<String>> {
     let bot = format!("bot:{}", table::bots::default_bot_of(GameKind::Madiao));
-    people
-        .iter()
-        .map(|p| (0..4).map(|s| p.get(s).map_or(bot.clone(), |n| n.to_string())).collect())
-        .collect()
+    people.iter().map(|p| (0..4).map(|s| p.get(s).map_or(bot.clone(), |n| n.to_string())).collect()).collect()
 }
 
 /// Board 1's table of every event table, as the lobby shows it: each seat's kind and name.
@@ -86,7 +85,9 @@ async fn board_table_seats(srv: &TestServer, e: &Value) -> Vec<Vec<(String, Stri
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|s| (s["kind"].as_str().unwrap().to_string(), s["name"].as_str().unwrap_or("").to_string()))
+                .map(|s| {
+                    (s["kind"].as_str().unwrap().to_string(), s["name"].as_str().unwrap_or("").to_string())
+                })
                 .collect(),
         );
     }
@@ -100,7 +101,11 @@ fn expected_table_seats(people: &[&[&str]]) -> Vec<Vec<(String, String)>> {
         .into_iter()
         .map(|t| {
             t.into_iter()
-                .map(|n| if n.starts_with("bot:") { ("bot".to_string(), n) } else { ("person".to_string(), n) })
+                .map(
+                    |n| {
+                        if n.starts_with("bot:") { ("bot".to_string(), n) } else { ("person".to_string(), n) }
+                    },
+                )
                 .collect()
         })
         .collect()
@@ -153,7 +158,11 @@ async fn an_event_begins_by_itself_at_its_time_with_whoever_entered() {
         assert!(tokio::time::Instant::now() < end, "the event did not begin by itself: {ours}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let e = PLAY.wait_for(c, &id, &players[0], |e| e["event_tables"][1]["table_ids"][0].is_string().then(|| e.clone())).await;
+    let e = PLAY
+        .wait_for(c, &id, &players[0], |e| {
+            e["event_tables"][1]["table_ids"][0].is_string().then(|| e.clone())
+        })
+        .await;
     // Ann at table 1, seat 0; bots in the seat nobody took beside her and at the whole second table.
     let people: &[&[&str]] = &[&["Ann"], &[]];
     assert_eq!(seat_names(&e), expected_seats(people), "{e}");
@@ -162,7 +171,8 @@ async fn an_event_begins_by_itself_at_its_time_with_whoever_entered() {
     assert_eq!(e["entrants"], json!(["Ann"]));
     // Nobody enters once it has begun.
     let late = srv.guest("Late").await;
-    let (status, refused) = c.post(&format!("/api/events/{id}/enter"), &json!({}), Some(&late.token)).await.unwrap();
+    let (status, refused) =
+        c.post(&format!("/api/events/{id}/enter"), &json!({}), Some(&late.token)).await.unwrap();
     assert_eq!((status, refused["error"]["reason"].as_str()), (409, Some("event_begun")), "{refused}");
 
     let e = play_to_the_end(&srv, &id, &players, 1).await;
@@ -199,14 +209,23 @@ async fn the_hosts_start_begins_an_event_with_bots_in_the_seats_nobody_took() {
     let (status, again) = c.post(&format!("/api/events/{id}/start"), &json!({}), Some(&host)).await.unwrap();
     assert_eq!((status, again["error"]["reason"].as_str()), (409, Some("event_started")), "{again}");
     let late = srv.guest("Late").await;
-    let (status, refused) = c.post(&format!("/api/events/{id}/enter"), &json!({}), Some(&late.token)).await.unwrap();
+    let (status, refused) =
+        c.post(&format!("/api/events/{id}/enter"), &json!({}), Some(&late.token)).await.unwrap();
     assert_eq!((status, refused["error"]["reason"].as_str()), (409, Some("event_begun")), "{refused}");
 
-    let e = PLAY.wait_for(c, &id, &players[0], |e| e["event_tables"][1]["table_ids"][0].is_string().then(|| e.clone())).await;
+    let e = PLAY
+        .wait_for(c, &id, &players[0], |e| {
+            e["event_tables"][1]["table_ids"][0].is_string().then(|| e.clone())
+        })
+        .await;
     assert_eq!(board_table_seats(&srv, &e).await, expected_table_seats(people));
     for (token, (table, seat)) in players.iter().zip([(0, 0), (0, 1), (1, 0)]) {
         let (_, mine) = c.get_authed(token, &format!("/api/events/{id}")).await.unwrap();
-        assert_eq!((mine["you"]["table"].as_u64(), mine["you"]["seat"].as_u64()), (Some(table), Some(seat)), "{mine}");
+        assert_eq!(
+            (mine["you"]["table"].as_u64(), mine["you"]["seat"].as_u64()),
+            (Some(table), Some(seat)),
+            "{mine}"
+        );
     }
 
     let e = play_to_the_end(&srv, &id, &players, 1).await;

@@ -42,13 +42,18 @@ async fn status(srv: &TestServer, id: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_tv_lists_the_live_public_tables_highest_rated_first() {
     let srv = TestServer::start(fast()).await;
-    let (top, hi, mid, lo) =
-        (account(&srv, "Top").await, account(&srv, "Hi").await, account(&srv, "Mid").await, account(&srv, "Lo").await);
+    let (top, hi, mid, lo) = (
+        account(&srv, "Top").await,
+        account(&srv, "High").await,
+        account(&srv, "Mid").await,
+        account(&srv, "Low").await,
+    );
     let guest = srv.guest("Gu").await;
 
     // The ratings, made as a rated table's end makes them: one rated Madiao match, Top first,
     // then Hi, Mid and Lo.
-    let (_, t) = srv.client.post("/api/tables", &json!({ "game": "madiao" }), Some(&top.token)).await.unwrap();
+    let (_, t) =
+        srv.client.post("/api/tables", &json!({ "game": "madiao" }), Some(&top.token)).await.unwrap();
     let rated_table = t["table"]["id"].as_str().unwrap().to_string();
     let seat = |i: u8, g: &GuestToken, result| RatedSeat {
         seat: i,
@@ -63,9 +68,9 @@ async fn the_tv_lists_the_live_public_tables_highest_rated_first() {
     };
     srv.app.store.write_step(&rated_table, FIRST_EPOCH, &[Write::Rated(m)]).await.unwrap();
     let r_top = madiao_rating(&srv, "Top").await;
-    let r_hi = madiao_rating(&srv, "Hi").await;
+    let r_hi = madiao_rating(&srv, "High").await;
     let r_mid = madiao_rating(&srv, "Mid").await;
-    let r_lo = madiao_rating(&srv, "Lo").await;
+    let r_lo = madiao_rating(&srv, "Low").await;
     assert!(r_top > r_hi && r_hi > r_mid && r_mid > r_lo, "{r_top} {r_hi} {r_mid} {r_lo}");
 
     let bots = || json!([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]);
@@ -166,7 +171,10 @@ async fn the_tv_lists_the_live_public_tables_highest_rated_first() {
     let people: Vec<u64> = listed.iter().map(|t| t["people"].as_u64().unwrap()).collect();
     assert_eq!(people, [2, 1, 1, 1, 1], "{tv}");
     for t in &listed {
-        assert_eq!((t["table"]["status"].as_str(), t["table"]["private"].as_bool()), (Some("playing"), Some(false)));
+        assert_eq!(
+            (t["table"]["status"].as_str(), t["table"]["private"].as_bool()),
+            (Some("playing"), Some(false))
+        );
     }
     for s in sockets {
         s.close().await;
