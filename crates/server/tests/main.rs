@@ -38,6 +38,8 @@ mod events;
 mod events_dbf;
 #[path = "events_rated.rs"]
 mod events_rated;
+#[path = "events_start.rs"]
+mod events_start;
 #[path = "ext_bots.rs"]
 mod ext_bots;
 #[path = "fair_shares.rs"]
@@ -100,6 +102,8 @@ mod tournaments_dbf;
 mod tournaments_life;
 #[path = "trust.rs"]
 mod trust;
+#[path = "tv.rs"]
+mod tv;
 
 /// Every `.rs` file of `tests/` is a module of this binary (else its tests would never run: the
 /// crate's `autotests = false` stops cargo from making a binary of each file).
