@@ -22,6 +22,8 @@ export async function node(args, botDelayMs) {
   const proc = spawn(bin, all, { stdio: ['ignore', 'pipe', 'pipe'] });
   proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
   // A cluster member says so first; the address follows.
+  // The deadline is cleared once the address is named (an armed timer holds the process open).
+  let deadline;
   const m = await new Promise((res, rej) => {
     const lines = createInterface({ input: proc.stdout });
     lines.on('line', (line) => {
@@ -29,8 +31,8 @@ export async function node(args, botDelayMs) {
       if (found) res(found);
     });
     proc.once('exit', (code) => rej(new Error(`yezi serve exited with ${code}`)));
-    setTimeout(() => rej(new Error('yezi serve named no address in 30 s')), 30000);
-  });
+    deadline = setTimeout(() => rej(new Error('yezi serve named no address in 30 s')), 30000);
+  }).finally(() => clearTimeout(deadline));
   return { proc, port: Number(m[1]) };
 }
 

@@ -65,11 +65,14 @@ export async function startServer(dir, addr = '127.0.0.1:0', extra = []) {
   proc.once('exit', () => servers.delete(proc));
   proc.stderr.on('data', (d) => process.stderr.write(`[yezi] ${d}`));
   const lines = createInterface({ input: proc.stdout });
+  // The deadline is cleared once the server answers: an armed timer would hold the file's process
+  // (and so the run) open for its whole 30 s after the scenarios end.
+  let deadline;
   const first = await new Promise((res, rej) => {
     lines.once('line', res);
     proc.once('exit', (code) => rej(new Error(`yezi serve exited with ${code}`)));
-    setTimeout(() => rej(new Error('yezi serve printed nothing in 30 s')), 30000);
-  });
+    deadline = setTimeout(() => rej(new Error('yezi serve printed nothing in 30 s')), 30000);
+  }).finally(() => clearTimeout(deadline));
   const m = /http:\/\/([0-9.]+:\d+)\//.exec(first);
   assert(m, `the first line names the address: ${first}`);
   return { proc, base: `http://${m[1]}` };
