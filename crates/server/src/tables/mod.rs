@@ -276,6 +276,13 @@ impl task::Rematch for Tables {
         let (id, handle) = self.create(&order.settings, &order.host, seats, origin).await?;
         let first = if all_bots { Request::AutoStart } else { Request::Invite { guests: invited } };
         let _ = handle.send(Cmd::Request(first)).await;
+        // The table is answered once it keeps the seats for the people invited: whoever reads it
+        // next (the challenge's answer, the rematch's players) finds them kept. A table that does
+        // not answer within a second is answered anyway (the invitation follows).
+        let (done, kept) = tokio::sync::oneshot::channel();
+        if handle.send(Cmd::Done(done)).await.is_ok() {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(1), kept).await;
+        }
         Ok(id)
     }
 }

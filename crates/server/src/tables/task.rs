@@ -129,6 +129,9 @@ pub enum Cmd {
         /// The node that takes the table.
         to: String,
     },
+    /// Answers once the commands queued before it are carried out (the table's summary shows
+    /// them then).
+    Done(oneshot::Sender<()>),
 }
 
 /// A running table as the server holds it.
@@ -496,6 +499,10 @@ where
             }
             // Only the task's loop carries it out.
             Cmd::HandOff { .. } => return None,
+            Cmd::Done(done) => {
+                let _ = done.send(());
+                return None;
+            }
             Cmd::Enter { request, out, reply } => {
                 let conn = match &request {
                     Request::Join { conn, .. } | Request::Watch { conn, .. } | Request::Tv { conn, .. } => {
