@@ -10,9 +10,10 @@ use crate::common;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use client::{Client, GuestToken};
+use client::GuestToken;
 use common::tournaments::{
-    check_pairing, check_standings_from, info, met_before, order_before, play, points_from_records,
+    check_pairing, check_standings_from, guests, met_before, order_before, play_arena, points_from_records,
+    seat_and_play, until_finished, until_round_paired, until_round_scored,
 };
 use common::{TestServer, fast};
 use serde_json::{Value, json};
@@ -85,105 +86,28 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
     let mut scored = HashMap::new();
     let by_id: HashMap<String, GuestToken> = players.iter().map(|p| (p.id.clone(), p.clone())).collect();
     for round in 1..=3u64 {
-        // The round's four tables, made.
-        let mut v = info(c, &id).await;
-        let end = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let made = v["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|t| t["round"] == round && t["table"].is_string())
-                .count();
-            if v["round"] == round && made == 4 {
-                break;
-            }
-            assert!(tokio::time::Instant::now() < end, "round {round} was not paired: {v}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            v = info(c, &id).await;
-        }
-        let tables: Vec<Value> =
-            v["tables"].as_array().unwrap().iter().filter(|t| t["round"] == round).cloned().collect();
-        // Paired by the standings before the round, worked out here from the records.
-        let people: Vec<Vec<String>> = tables
-            .iter()
-            .map(|t| {
-                t["guests"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect()
-            })
-            .collect();
+        // The round's four tables, paired by the standings before the round (worked out here from
+        // the records), with no table mates who met before.
+        let (v, tables) = until_round_paired(c, &id, round, 4).await;
+        let people: Vec<Vec<String>> = tables.iter().map(guests).collect();
         check_pairing(&order_before(&v, round, &scored), &met_before(&v, round), &people);
-        let mut seated = HashSet::new();
-        let mut games = Vec::new();
-        for t in &tables {
-            assert_eq!(t["bots"], 0, "16 players fill 4 tables");
-            let guests: Vec<String> =
-                t["guests"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect();
-            assert_eq!(guests.len(), 4);
-            for (i, a) in guests.iter().enumerate() {
-                assert!(seated.insert(a.clone()), "round {round}: {a} seated twice");
-                for b in &guests[i + 1..] {
+        for t in &people {
+            for (i, a) in t.iter().enumerate() {
+                for b in &t[i + 1..] {
                     let key = if a < b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
                     assert!(met.insert(key), "round {round}: {a} and {b} met before");
                 }
             }
-            // The table's seats are the pairing's, seat by seat.
-            let table = t["table"].as_str().unwrap().to_string();
-            let (s, summary) = c.get(&format!("/api/tables/{table}")).await.unwrap();
-            assert_eq!(s, 200);
-            let seat_guests: Vec<&str> = summary["seats"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|s| s["guest"].as_str().unwrap_or(""))
-                .collect();
-            assert_eq!(seat_guests, guests.iter().map(String::as_str).collect::<Vec<_>>());
-            for (k, g) in guests.iter().enumerate() {
-                let addr = c.addr().to_string();
-                games.push(tokio::spawn(play(
-                    addr,
-                    by_id[g].clone(),
-                    table.clone(),
-                    round * 100 + k as u64,
-                    MATCH,
-                )));
-            }
         }
-        assert_eq!(seated.len(), 16, "everyone seated in round {round}");
+        let games = seat_and_play(c, round, &tables, "madiao", &by_id, round * 100, MATCH).await;
         for g in games {
             g.await.unwrap();
         }
-        // The round scored: every table's points, the standings their sums.
-        let end = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            let v = info(c, &id).await;
-            let over = v["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|t| t["round"] == round && t["points"].is_array())
-                .count();
-            if over == 4 {
-                check_standings(&v);
-                // Each table's points are its record's, and the standings their sums.
-                points_from_records(&server, &v, &mut scored).await;
-                check_standings_from(&v, &scored);
-                for s in v["standings"].as_array().unwrap() {
-                    assert_eq!(s["matches"], round, "{s}");
-                }
-                let total: f64 =
-                    v["standings"].as_array().unwrap().iter().map(|s| s["points"].as_f64().unwrap()).sum();
-                assert_eq!(total, 24.0 * round as f64, "6 points a table, 4 tables a round");
-                break;
-            }
-            assert!(tokio::time::Instant::now() < end, "round {round} was not scored: {v}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        // The round scored: every table's points its record's, the standings their sums.
+        let v = until_round_scored(&server, &id, round, 4, &mut scored).await;
+        check_standings(&v);
     }
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    while info(c, &id).await["status"] != "finished" {
-        assert!(tokio::time::Instant::now() < end, "the swiss did not finish");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until_finished(c, &id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -211,51 +135,9 @@ async fn an_arena_of_12_test_clients_over_a_minute() {
         assert_eq!(s, 200, "{v}");
     }
     // Each player: find his unfinished table, play it, again, until the window closes.
-    let mut tasks = Vec::new();
-    for (k, p) in players.iter().enumerate() {
-        let (addr, p, id) = (c.addr().to_string(), p.clone(), id.clone());
-        tasks.push(tokio::spawn(async move {
-            let c = Client::new(&addr);
-            let mut played: HashSet<String> = HashSet::new();
-            let mut n = 0u64;
-            loop {
-                let v = info(&c, &id).await;
-                if v["status"] == "finished" || v["now_ms"].as_i64().unwrap() > ends + 60_000 {
-                    return played.len();
-                }
-                let mine: Vec<&Value> = v["tables"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|t| {
-                        t["points"].is_null()
-                            && t["guests"].as_array().unwrap().iter().any(|g| g == p.id.as_str())
-                    })
-                    .collect();
-                assert!(mine.len() <= 1, "{} at two unfinished tables: {mine:?}", p.name);
-                if let Some(table) = mine.first().and_then(|t| t["table"].as_str())
-                    && played.insert(table.to_string())
-                {
-                    n += 1;
-                    play(addr.clone(), p.clone(), table.to_string(), k as u64 * 1000 + n, MATCH).await;
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        }));
-    }
-    let mut matches = 0;
-    for t in tasks {
-        matches += t.await.unwrap();
-    }
-    let v = info(c, &id).await;
-    assert_eq!(v["status"], "finished", "{v}");
+    let v = play_arena(c, &id, &players, ends, 60_000, MATCH).await;
     let tables = v["tables"].as_array().unwrap();
     assert!(tables.len() >= 6, "a minute plays a few rounds of tables: {}", tables.len());
-    assert_eq!(matches, tables.iter().map(|t| t["guests"].as_array().unwrap().len()).sum::<usize>());
-    for t in tables {
-        let people = t["guests"].as_array().unwrap().len();
-        assert_eq!(people as u64 + t["bots"].as_u64().unwrap(), 4);
-    }
     check_standings(&v);
     let scored = points_from_records(&server, &v, &mut HashMap::new()).await;
     assert_eq!(scored.len(), tables.len(), "every table scored from its record");

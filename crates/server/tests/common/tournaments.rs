@@ -31,6 +31,184 @@ pub async fn play(addr: String, g: GuestToken, table: String, seed: u64, limit: 
     play_randomly(&mut s, seed, limit).await;
 }
 
+/// The people of a tournament's table, in seat order.
+pub fn guests(t: &Value) -> Vec<String> {
+    t["guests"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect()
+}
+
+/// Waits (30 s at most) until the swiss `id` is in round `round` with all of its `tables` tables
+/// made; returns the tournament then and the round's tables.
+pub async fn until_round_paired(c: &Client, id: &str, round: u64, tables: usize) -> (Value, Vec<Value>) {
+    let end = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = info(c, id).await;
+        let this: Vec<Value> =
+            v["tables"].as_array().unwrap().iter().filter(|t| t["round"] == round).cloned().collect();
+        if v["round"] == round && this.iter().filter(|t| t["table"].is_string()).count() == tables {
+            return (v, this);
+        }
+        assert!(tokio::time::Instant::now() < end, "round {round} was not paired: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Checks that each of a round's `tables` seats the pairing's people (no bots: the players fill
+/// them), each once, at a `game` table, seat by seat; then plays every seat with random legal
+/// actions (seeded `seed_base` plus the table's place times four plus the seat), a match within
+/// `limit`. Returns the players' tasks.
+pub async fn seat_and_play(
+    c: &Client,
+    round: u64,
+    tables: &[Value],
+    game: &str,
+    by_id: &HashMap<String, GuestToken>,
+    seed_base: u64,
+    limit: Duration,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut seated = HashSet::new();
+    let mut games = Vec::new();
+    for (i, t) in tables.iter().enumerate() {
+        assert_eq!(t["bots"], 0, "the players fill the tables: {t}");
+        let people = guests(t);
+        assert_eq!(people.len(), 4, "{t}");
+        let table = t["table"].as_str().unwrap().to_string();
+        let (s, summary) = c.get(&format!("/api/tables/{table}")).await.unwrap();
+        assert_eq!(s, 200);
+        assert_eq!(summary["game"], game, "{summary}");
+        let seat_guests: Vec<String> = summary["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["guest"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(seat_guests, people, "the table's seats are the pairing's");
+        for (k, g) in people.iter().enumerate() {
+            assert!(seated.insert(g.clone()), "round {round}: {g} seated twice");
+            let seed = seed_base + (i * 4 + k) as u64;
+            games.push(tokio::spawn(play(
+                c.addr().to_string(),
+                by_id[g].clone(),
+                table.clone(),
+                seed,
+                limit,
+            )));
+        }
+    }
+    assert_eq!(seated.len(), by_id.len(), "everyone seated in round {round}");
+    games
+}
+
+/// Waits (30 s at most) until all `tables` tables of the swiss `id`'s round `round` are scored,
+/// then checks each table's points against its record (`scored` keeps those read), the
+/// standings as their sums, every player's `round` matches, and 6 points a table in all. Returns
+/// the tournament then.
+pub async fn until_round_scored(
+    server: &TestServer,
+    id: &str,
+    round: u64,
+    tables: usize,
+    scored: &mut HashMap<String, Vec<f64>>,
+) -> Value {
+    let c = &server.client;
+    let end = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = info(c, id).await;
+        let over = v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["round"] == round && t["points"].is_array())
+            .count();
+        if over == tables {
+            points_from_records(server, &v, scored).await;
+            check_standings_from(&v, scored);
+            for s in v["standings"].as_array().unwrap() {
+                assert_eq!(s["matches"], round, "{s}");
+            }
+            let total: f64 =
+                v["standings"].as_array().unwrap().iter().map(|s| s["points"].as_f64().unwrap()).sum();
+            assert_eq!(
+                total,
+                6.0 * (tables as u64 * round) as f64,
+                "6 points a table, {tables} tables a round"
+            );
+            return v;
+        }
+        assert!(tokio::time::Instant::now() < end, "round {round} was not scored: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Plays the arena `id` (its window closing at `ends`, epoch ms) as its `players` would: each finds
+/// his unfinished table (never two at once), plays it with random legal actions (a match within
+/// `limit`), and again, until the arena is over; it must be over `grace_ms` after its window.
+/// Checks that every table has four seats, its people and bots, and that the people played as
+/// many matches as the tables list; returns the finished arena.
+pub async fn play_arena(
+    c: &Client,
+    id: &str,
+    players: &[GuestToken],
+    ends: i64,
+    grace_ms: i64,
+    limit: Duration,
+) -> Value {
+    let mut tasks = Vec::new();
+    for (k, p) in players.iter().enumerate() {
+        let (addr, p, id) = (c.addr().to_string(), p.clone(), id.to_string());
+        tasks.push(tokio::spawn(async move {
+            let c = Client::new(&addr);
+            let mut played: HashSet<String> = HashSet::new();
+            let mut n = 0u64;
+            loop {
+                let v = info(&c, &id).await;
+                if v["status"] == "finished" {
+                    return played.len();
+                }
+                assert!(v["now_ms"].as_i64().unwrap() < ends + grace_ms, "the arena did not finish: {v}");
+                let mine: Vec<&Value> = v["tables"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|t| {
+                        t["points"].is_null()
+                            && t["guests"].as_array().unwrap().iter().any(|g| g == p.id.as_str())
+                    })
+                    .collect();
+                assert!(mine.len() <= 1, "{} at two unfinished tables: {mine:?}", p.name);
+                if let Some(table) = mine.first().and_then(|t| t["table"].as_str())
+                    && played.insert(table.to_string())
+                {
+                    n += 1;
+                    play(addr.clone(), p.clone(), table.to_string(), k as u64 * 1000 + n, limit).await;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }));
+    }
+    let mut matches = 0;
+    for t in tasks {
+        matches += t.await.unwrap();
+    }
+    let v = info(c, id).await;
+    assert_eq!(v["status"], "finished", "{v}");
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(matches, tables.iter().map(|t| t["guests"].as_array().unwrap().len()).sum::<usize>());
+    for t in tables {
+        let people = t["guests"].as_array().unwrap().len();
+        assert_eq!(people as u64 + t["bots"].as_u64().unwrap(), 4);
+    }
+    v
+}
+
+/// Waits (10 s at most) until the tournament `id` is finished.
+pub async fn until_finished(c: &Client, id: &str) {
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    while info(c, id).await["status"] != "finished" {
+        assert!(tokio::time::Instant::now() < end, "the tournament did not finish");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The four seats' results of a finished match, read from its record (`docs/record.md`) as
 /// `docs/tournaments.md` ("Points") scores them: Madiao, the chips each seat won (each hand's
 /// payoffs, in stakes, times its stake, 2 when not written); Da Bai Fen, 1 for both seats of
