@@ -10,7 +10,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::events::{Boards, serve};
+use common::events::{Boards, check_matchpoints, serve};
 use common::{TestServer, fast, fast_limits};
 use serde_json::{Value, json};
 use server::Config;
@@ -148,52 +148,10 @@ async fn three_tables_and_the_par_play_the_same_da_bai_fen_boards_and_survive_a_
     eprintln!("{annulled} annulled deals were dealt again");
 
     // The travellers' scores are the margins of the records; the matchpoints by hand.
-    let travellers = e["travellers"].as_array().unwrap();
-    assert_eq!(travellers.len(), BOARDS);
-    let mut percent_sum = [[0.0f64; 4]; 4];
-    for (k, t) in travellers.iter().enumerate() {
-        assert_eq!(t["complete"], true);
-        let lines = t["lines"].as_array().unwrap();
-        assert_eq!(lines.len(), 4);
-        for line in lines {
-            let g = line["table"].as_u64().unwrap();
-            let rec = records.iter().find(|r| r["event"]["board"] == k && r["event"]["table"] == g).unwrap();
-            let want = margins(rec);
-            let got: Vec<f64> =
-                line["scores"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-            assert_eq!(got, want, "board {k}, table {g}");
-            assert_eq!(got[0] + got[1], 0.0, "the sides' scores add up to 0");
-            for s in 0..4 {
-                let mine = want[s];
-                let mp: f64 = lines
-                    .iter()
-                    .filter(|o| o["table"] != line["table"])
-                    .map(|o| {
-                        let other = o["scores"][s].as_f64().unwrap();
-                        if mine > other {
-                            1.0
-                        } else if mine == other {
-                            0.5
-                        } else {
-                            0.0
-                        }
-                    })
-                    .sum();
-                let pct = line["percent"][s].as_f64().unwrap();
-                assert!((pct - mp / 3.0 * 100.0).abs() < 0.01, "board {k} table {g} seat {s}: {pct} vs {mp}");
-                percent_sum[g as usize][s] += mp / 3.0 * 100.0;
-            }
-        }
-    }
-    let standings = e["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 16, "every seat of every table");
-    let mut last = f64::INFINITY;
-    for st in standings {
-        let (g, s) = (st["table"].as_u64().unwrap() as usize, st["seat"].as_u64().unwrap() as usize);
-        let want = percent_sum[g][s] / BOARDS as f64;
-        let score = st["score"].as_f64().unwrap();
-        assert!((score - want).abs() < 0.01, "table {g} seat {s}: {score} vs {want}");
-        assert!(score <= last, "the standings are best first");
-        last = score;
-    }
+    let zero_sum = |rec: &Value| {
+        let m = margins(rec);
+        assert_eq!(m[0] + m[1], 0.0, "the sides' scores add up to 0");
+        m
+    };
+    check_matchpoints(&e, &records, BOARDS, zero_sum);
 }

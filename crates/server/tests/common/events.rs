@@ -117,3 +117,66 @@ impl Boards {
         }
     }
 }
+
+/// Checks the finished event `e` (of four tables, `boards` boards) against its `records`, by
+/// hand: each board's traveller lists the four tables, each line's scores are `scores` of the
+/// table's record of that board, and each seat's percentage is its matchpoints (1 for every other
+/// table's result it beat on the same seat, ½ for a tie, of 3); the standings are every seat of
+/// every table, best first, each the average of its percentages over the boards. Returns the
+/// standings.
+pub fn check_matchpoints(
+    e: &Value,
+    records: &[Value],
+    boards: usize,
+    scores: impl Fn(&Value) -> Vec<f64>,
+) -> Vec<Value> {
+    let travellers = e["travellers"].as_array().unwrap();
+    assert_eq!(travellers.len(), boards);
+    let mut percent_sum = [[0.0f64; 4]; 4];
+    for (k, t) in travellers.iter().enumerate() {
+        assert_eq!(t["complete"], true);
+        let lines = t["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 4);
+        for line in lines {
+            let g = line["table"].as_u64().unwrap();
+            let rec = records.iter().find(|r| r["event"]["board"] == k && r["event"]["table"] == g).unwrap();
+            let want = scores(rec);
+            let got: Vec<f64> =
+                line["scores"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            assert_eq!(got, want, "board {k}, table {g}");
+            for s in 0..4 {
+                let mine = want[s];
+                let mp: f64 = lines
+                    .iter()
+                    .filter(|o| o["table"] != line["table"])
+                    .map(|o| {
+                        let other = o["scores"][s].as_f64().unwrap();
+                        if mine > other {
+                            1.0
+                        } else if mine == other {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    })
+                    .sum();
+                let pct = line["percent"][s].as_f64().unwrap();
+                assert!((pct - mp / 3.0 * 100.0).abs() < 0.01, "board {k} table {g} seat {s}: {pct} vs {mp}");
+                percent_sum[g as usize][s] += mp / 3.0 * 100.0;
+            }
+        }
+    }
+    let standings = e["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 16, "every seat of every table");
+    let mut last = f64::INFINITY;
+    for st in standings {
+        let (g, s) = (st["table"].as_u64().unwrap() as usize, st["seat"].as_u64().unwrap() as usize);
+        let want = percent_sum[g][s] / boards as f64;
+        let score = st["score"].as_f64().unwrap();
+        assert!((score - want).abs() < 0.01, "table {g} seat {s}: {score} vs {want}");
+        assert!(score <= last, "the standings are best first");
+        last = score;
+        assert_eq!(st["boards"], boards);
+    }
+    standings.clone()
+}
