@@ -8,7 +8,7 @@ use dabaifen::record::DabaifenHand;
 use super::PER_HAND;
 use super::{
     DABAIFEN_CARDS, DABAIFEN_MARGIN, DabaifenFile, DabaifenPuzzle, MadeBy, MakeOptions, PositionError,
-    PuzzleError, Step, Theme, WORLDS, difficulty, mix, puzzle_file, r4, ranked, sampled_lead, solved_line,
+    PuzzleError, Step, Theme, WORLDS, difficulty, mix, puzzle_file, r4, ranked, sampled_test, solved_line,
     top_two,
 };
 use crate::dabaifen::know::Knowledge;
@@ -136,9 +136,7 @@ impl Gen {
         if !problem.feasible() {
             return None;
         }
-        let mut totals = vec![0f64; moves.len()];
-        let mut agree = 0u32;
-        for _ in 0..WORLDS {
+        let (ev, gap, agree) = sampled_test(best, DABAIFEN_MARGIN, || {
             let mut w = problem.sample(&mut rng);
             resplit_burial(&k, &mut w);
             let wp = pos_from_view(&view, &k, &w);
@@ -146,15 +144,8 @@ impl Gen {
                 return None;
             }
             self.solver.new_world();
-            let v = values(&mut self.solver, &wp, &moves, defends)?;
-            if v.iter().all(|&x| x <= v[best] + 1e-9) {
-                agree += 1;
-            }
-            for (t, x) in totals.iter_mut().zip(&v) {
-                *t += x;
-            }
-        }
-        let (ev, gap) = sampled_lead(&totals, best, agree, DABAIFEN_MARGIN)?;
+            values(&mut self.solver, &wp, &moves, defends)
+        })?;
         let best_sig = cl.sig(moves[best]);
         let answers: Vec<dabaifen::Action> =
             lp.iter().filter(|&&m| cl.sig(m) == best_sig && pos.is_legal(m)).map(|&m| play(m)).collect();

@@ -8,7 +8,7 @@ use madiao::record::MadiaoHand;
 use super::PER_HAND;
 use super::{
     MADIAO_MARGIN, MADIAO_TRICKS, MadeBy, MadiaoFile, MadiaoPuzzle, MakeOptions, PositionError, PuzzleError,
-    Step, Theme, WORLDS, difficulty, mix, puzzle_file, r4, ranked, sampled_lead, seat_u8, solved_line,
+    Step, Theme, WORLDS, difficulty, mix, puzzle_file, r4, ranked, sampled_test, seat_u8, solved_line,
     top_two,
 };
 use crate::hint::madiao_reason;
@@ -100,9 +100,7 @@ impl Gen {
         }
         self.made.sampled += 1;
         let mut rng = Rng::from_seed(seed);
-        let mut totals = vec![0f64; moves.len()];
-        let mut agree = 0u32;
-        for _ in 0..WORLDS {
+        let (ev, gap, agree) = sampled_test(best, MADIAO_MARGIN, || {
             let w = k.sample(&mut rng, 60);
             let (wctx, wpos) = k.search(&w);
             let values = self.solver.move_values(&wctx, &wpos, obj);
@@ -113,17 +111,8 @@ impl Gen {
                         .map_or(f64::NEG_INFINITY, |x| f64::from(x) / 2.0)
                 })
                 .collect();
-            if v.iter().any(|x| !x.is_finite()) {
-                return None;
-            }
-            if v.iter().all(|&x| x <= v[best] + 1e-9) {
-                agree += 1;
-            }
-            for (t, x) in totals.iter_mut().zip(&v) {
-                *t += x;
-            }
-        }
-        let (ev, gap) = sampled_lead(&totals, best, agree, MADIAO_MARGIN)?;
+            v.iter().all(|x| x.is_finite()).then_some(v)
+        })?;
         let best_mv = moves[best].1;
         let answers: Vec<madiao::Action> = legal
             .iter()

@@ -373,6 +373,31 @@ pub(crate) fn mix(seed: u64, a: u64, b: u64) -> u64 {
     crate::analysis::decision_seed(seed ^ a.wrapping_mul(0x9e37_79b9), b as usize)
 }
 
+/// The sampled test of the face-up best move `best`: `world` deals one world consistent with what
+/// the seat knows and gives every move's value in it (`None` gives up the position); over
+/// [`WORLDS`] worlds, the moves' average values, the average lead of `best` and the number of
+/// worlds in which it was best, when [`sampled_lead`] accepts them.
+pub(crate) fn sampled_test(
+    best: usize,
+    margin: f64,
+    mut world: impl FnMut() -> Option<Vec<f64>>,
+) -> Option<(Vec<f64>, f64, u32)> {
+    let mut totals: Vec<f64> = Vec::new();
+    let mut agree = 0u32;
+    for _ in 0..WORLDS {
+        let v = world()?;
+        if v.iter().all(|&x| x <= v[best] + 1e-9) {
+            agree += 1;
+        }
+        totals.resize(v.len(), 0.0);
+        for (t, x) in totals.iter_mut().zip(&v) {
+            *t += x;
+        }
+    }
+    let (ev, gap) = sampled_lead(&totals, best, agree, margin)?;
+    Some((ev, gap, agree))
+}
+
 /// The verdict of the sampled test from the totals of the moves' values over [`WORLDS`] deals and
 /// the number of deals in which the face-up best move `best` was best: the moves' average values
 /// and the average lead of `best`, when `best` is also best on average and leads by at least
