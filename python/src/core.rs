@@ -5,6 +5,8 @@
 
 use cards::{Rng, Seat};
 
+use crate::error::Error;
+
 /// `current_player` of a chance node (OpenSpiel's value).
 pub const CHANCE: i32 = -1;
 /// `current_player` of a finished hand (OpenSpiel's value).
@@ -26,7 +28,7 @@ pub trait Core: Clone + Send + Sync + 'static {
     /// The deck so far.
     fn deck_len(&self) -> usize;
     /// Places the next card of the deck (a chance outcome).
-    fn place(&mut self, card: usize) -> Result<(), String>;
+    fn place(&mut self, card: usize) -> Result<(), Error>;
     /// True while the deck is being placed.
     fn is_chance(&self) -> bool {
         self.deck_len() < Self::DECK
@@ -36,7 +38,7 @@ pub trait Core: Clone + Send + Sync + 'static {
     /// Sets `out[id]` to 1 for every legal action id (chance outcomes at a chance node), 0 elsewhere.
     fn legal_mask(&self, out: &mut [i8]);
     /// Applies a player's action id.
-    fn apply_player(&mut self, id: usize) -> Result<(), String>;
+    fn apply_player(&mut self, id: usize) -> Result<(), Error>;
     /// The payoffs of a finished hand (zeros before).
     fn returns(&self) -> [f64; 4];
     /// The observation tensor of `seat` into `out` (of length [`Core::OBS_LEN`]).
@@ -45,12 +47,12 @@ pub trait Core: Clone + Send + Sync + 'static {
     fn information_state(&self, seat: Seat, out: &mut [f32]);
 
     /// Applies an action id: a chance outcome or a player's action.
-    fn apply(&mut self, id: usize) -> Result<(), String> {
+    fn apply(&mut self, id: usize) -> Result<(), Error> {
         if self.is_chance() { self.place(id) } else { self.apply_player(id) }
     }
 
     /// Places the rest of the deck at random.
-    fn deal_rest(&mut self, rng: &mut Rng) -> Result<(), String> {
+    fn deal_rest(&mut self, rng: &mut Rng) -> Result<(), Error> {
         let mut rest: Vec<usize> = (0..Self::DECK).filter(|&c| self.dealt_mask() >> c & 1 == 0).collect();
         rng.shuffle(&mut rest);
         for c in rest {
@@ -61,8 +63,8 @@ pub trait Core: Clone + Send + Sync + 'static {
 }
 
 /// A seat number checked.
-pub fn seat(p: i64) -> Result<Seat, String> {
-    u8::try_from(p).ok().and_then(Seat::new).ok_or_else(|| format!("a player is 0–3, not {p}"))
+pub fn seat(p: i64) -> Result<Seat, Error> {
+    u8::try_from(p).ok().and_then(Seat::new).ok_or(Error::Seat(p))
 }
 
 /// Seat `s` as seen from `me`: 0 is `me`, then the next seats in play order.

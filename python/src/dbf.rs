@@ -11,6 +11,7 @@ use cards::Seat;
 use dabaifen::{Action, Card, Cards, HandSetup, Phase, Rank, State, Variants};
 
 use crate::core::{CHANCE, Core, TERMINAL, one, rel};
+use crate::error::Error;
 
 /// What fixes every deal of a `Game`.
 #[derive(Clone, Debug)]
@@ -77,8 +78,8 @@ impl DCore {
     }
 
     /// The state, or an error while the deck is being placed.
-    pub fn state(&self) -> Result<&State, String> {
-        self.st.as_ref().ok_or_else(|| "the deck is not complete (a chance node)".to_string())
+    pub fn state(&self) -> Result<&State, Error> {
+        self.st.as_ref().ok_or(Error::Dealing)
     }
 
     /// True in the burial and the tricks, where sets are built by picks.
@@ -87,18 +88,18 @@ impl DCore {
     }
 
     /// Applies a whole set (a burial or a play) at once.
-    pub fn apply_set(&mut self, set: u64) -> Result<(), String> {
-        let st = self.st.as_mut().ok_or("the deck is not complete (a chance node)")?;
+    pub fn apply_set(&mut self, set: u64) -> Result<(), Error> {
+        let st = self.st.as_mut().ok_or(Error::Dealing)?;
         if self.picked != 0 {
-            return Err("cards are already picked: finish that set with picks".into());
+            return Err(Error::AlreadyPicked);
         }
         let cards = Cards::from_bits(set);
         let a = match st.phase() {
             Phase::Burying => Action::Bury(cards),
             Phase::Playing => Action::Play(cards),
-            _ => return Err(format!("no set is played in the {:?} phase", st.phase())),
+            phase => return Err(Error::NoSetInPhase(phase)),
         };
-        st.apply(a).map_err(|e| e.to_string())
+        Ok(st.apply(a)?)
     }
 
     /// Every legal burial or play (empty in the other phases).
@@ -207,15 +208,15 @@ impl Core for DCore {
     fn deck_len(&self) -> usize {
         self.deck.len()
     }
-    fn place(&mut self, id: usize) -> Result<(), String> {
+    fn place(&mut self, id: usize) -> Result<(), Error> {
         if self.deck.len() >= 54 {
-            return Err("the deck is complete: this is not a chance node".into());
+            return Err(Error::DeckComplete);
         }
         let Some(c) = Card::from_number(id as u8).filter(|_| id < 54) else {
-            return Err(format!("a chance outcome is a card 0–53, not {id}"));
+            return Err(Error::NotACard { id, deck: 54 });
         };
         if self.dealt >> id & 1 == 1 {
-            return Err(format!("card {c} ({id}) is already in the deck"));
+            return Err(Error::CardPlaced { card: c.to_string(), id });
         }
         self.deck.push(c);
         self.dealt |= 1 << id;
@@ -229,7 +230,7 @@ impl Core for DCore {
                 ranks: self.cfg.ranks,
                 variants: self.cfg.variants,
             };
-            self.st = Some(State::new(&setup).map_err(|e| e.to_string())?);
+            self.st = Some(State::new(&setup)?);
         }
         Ok(())
     }
@@ -267,28 +268,26 @@ impl Core for DCore {
             _ => {}
         });
     }
-    fn apply_player(&mut self, id: usize) -> Result<(), String> {
-        let st = self.st.as_mut().ok_or("the deck is not complete (a chance node)")?;
+    fn apply_player(&mut self, id: usize) -> Result<(), Error> {
+        let st = self.st.as_mut().ok_or(Error::Dealing)?;
+        let bad_id = Error::ActionId { game: "Da Bai Fen", id, last: NUM_ACTIONS - 1 };
         if id >= NUM_ACTIONS {
-            return Err(format!("a Da Bai Fen action id is 0–56, not {id}"));
+            return Err(bad_id);
         }
         if DCore::picking(st) {
             let o = st.pick_options(Cards::from_bits(self.picked));
             let set = if id == END {
                 if !o.complete || o.next.is_empty() {
-                    return Err(
-                        "56 (end a multi-card lead) is legal only when the picks are a lead that could go on"
-                            .into(),
-                    );
+                    return Err(Error::NoLeadToEnd);
                 }
                 self.picked
             } else if id < 54 {
                 if o.next.bits() >> id & 1 == 0 {
-                    let c = Card::from_number(id as u8).map_or(String::new(), |c| c.to_string());
-                    return Err(format!(
-                        "picking {c} ({id}) cannot lead to a legal {} (picks go in ascending card order)",
-                        if st.phase() == Phase::Burying { "burial" } else { "play" }
-                    ));
+                    return Err(Error::BadPick {
+                        card: Card::from_number(id as u8).map_or(String::new(), |c| c.to_string()),
+                        id,
+                        set: if st.phase() == Phase::Burying { "burial" } else { "play" },
+                    });
                 }
                 let p = self.picked | 1 << id;
                 let o2 = st.pick_options(Cards::from_bits(p));
@@ -298,27 +297,24 @@ impl Core for DCore {
                 }
                 p
             } else {
-                return Err(format!(
-                    "action {id} is not a pick: the {:?} phase takes card picks",
-                    st.phase()
-                ));
+                return Err(Error::NotAPick { id, phase: st.phase() });
             };
             let a = if st.phase() == Phase::Burying {
                 Action::Bury(Cards::from_bits(set))
             } else {
                 Action::Play(Cards::from_bits(set))
             };
-            st.apply(a).map_err(|e| e.to_string())?;
+            st.apply(a)?;
             self.picked = 0;
             return Ok(());
         }
         let a = match id {
             PASS => Action::Pass,
             ANNUL => Action::Annul,
-            END => return Err(format!("56 ends a multi-card lead; the {:?} phase has none", st.phase())),
-            _ => Action::Declare(Card::from_number(id as u8).ok_or("a card is 0–53")?),
+            END => return Err(Error::NoLeadInPhase(st.phase())),
+            _ => Action::Declare(Card::from_number(id as u8).ok_or(bad_id)?),
         };
-        st.apply(a).map_err(|e| e.to_string())
+        Ok(st.apply(a)?)
     }
     fn returns(&self) -> [f64; 4] {
         let Some(r) = self.st.as_ref().and_then(|st| st.result()) else { return [0.0; 4] };

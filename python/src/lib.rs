@@ -12,11 +12,13 @@ mod arena;
 mod bots;
 mod core;
 mod dbf;
+mod error;
 mod md;
 mod persist;
 mod vector;
 
 use crate::core::{Core, TERMINAL, seat};
+use crate::error::Error;
 use crate::persist::Persist;
 use dbf::DCore;
 use md::MCore;
@@ -155,7 +157,7 @@ macro_rules! state_class {
             /// Applies an action id (a chance outcome at a chance node).
             fn apply_action(&mut self, action: i64) -> PyResult<()> {
                 let id = usize::try_from(action).map_err(|_| verr(format!("an action id is not negative: {action}")))?;
-                self.core.apply(id).map_err(verr)
+                Ok(self.core.apply(id)?)
             }
             /// Each seat's payoff (zero until the hand is over).
             fn returns(&self) -> Vec<f64> {
@@ -179,7 +181,7 @@ macro_rules! state_class {
                 player: i64,
                 out: Option<Bound<'py, PyArray1<f32>>>,
             ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-                let p = seat(player).map_err(verr)?;
+                let p = seat(player)?;
                 let a = out_or_new(py, out, <$Core>::INFO_LEN)?;
                 fill(&a, |s| self.core.information_state(p, s))?;
                 Ok(a)
@@ -192,47 +194,47 @@ macro_rules! state_class {
                 player: i64,
                 out: Option<Bound<'py, PyArray1<f32>>>,
             ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-                let p = seat(player).map_err(verr)?;
+                let p = seat(player)?;
                 let a = out_or_new(py, out, <$Core>::OBS_LEN)?;
                 fill(&a, |s| self.core.observation(p, s))?;
                 Ok(a)
             }
             /// Everything `player` has seen, as text (its view as JSON).
             fn information_state_string(&self, player: i64) -> PyResult<String> {
-                Ok(self.core.information_state_string(seat(player).map_err(verr)?))
+                Ok(self.core.information_state_string(seat(player)?))
             }
             /// What `player` sees now, as a short text.
             fn observation_string(&self, player: i64) -> PyResult<String> {
-                Ok(self.core.observation_string(seat(player).map_err(verr)?))
+                Ok(self.core.observation_string(seat(player)?))
             }
             /// The engine's view of `player` as a dict (the server's wire form).
             fn view<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
-                let p = seat(player).map_err(verr)?;
-                let st = self.core.st.as_ref().ok_or_else(|| verr("the deck is not complete (a chance node)"))?;
+                let p = seat(player)?;
+                let st = self.core.st.as_ref().ok_or(Error::Dealing)?;
                 let text = serde_json::to_string(&st.view(p)).map_err(verr)?;
                 json_to_py(py, &text)
             }
             /// A state `player` cannot tell from this one, its hidden cards drawn by the bots'
             /// sampler with `seed`.
             fn resample_from_infostate(&self, player: i64, seed: u64) -> PyResult<Self> {
-                let p = seat(player).map_err(verr)?;
-                Ok($State { core: self.core.resample(p, seed).map_err(verr)? })
+                let p = seat(player)?;
+                Ok($State { core: self.core.resample(p, seed)? })
             }
             /// The hand as a `yezi/1` record (JSON text).
             fn to_record(&self) -> PyResult<String> {
-                self.core.to_record().map_err(verr)
+                Ok(self.core.to_record()?)
             }
             /// Pickling: the state as its game, deck, `yezi/1` record and picks (JSON text),
             /// rebuilt by `yezi._yezi._restore` through the engine.
             fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
-                let text = persist::to_text(&self.core.save().map_err(verr)?).map_err(verr)?;
+                let text = persist::to_text(&self.core.save()?)?;
                 Ok((restorer(py)?, ($pyname, text)))
             }
             /// Two states are equal when they are the same position of the same game: the same
             /// setup, deck, actions and picks.
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
                 let Ok(other) = other.extract::<PyRef<'_, Self>>() else { return Ok(false) };
-                Ok(self.core.save().map_err(verr)? == other.core.save().map_err(verr)?)
+                Ok(self.core.save()? == other.core.save()?)
             }
             fn __str__(&self) -> String {
                 self.core.text()
@@ -247,27 +249,30 @@ macro_rules! state_class {
 
 /// What both cores add for the Python classes.
 pub trait Extra {
-    fn resample(&self, p: cards::Seat, seed: u64) -> Result<Self, String>
+    /// A state `p` cannot tell from this one, its hidden cards drawn by the bots' sampler with
+    /// `seed`.
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<Self, Error>
     where
         Self: Sized;
-    fn to_record(&self) -> Result<String, String>;
+    /// The hand as a `yezi/1` record (JSON text).
+    fn to_record(&self) -> Result<String, Error>;
+    /// The state as text: the phase and every hand.
     fn text(&self) -> String;
 }
 
 impl Extra for MCore {
-    fn resample(&self, p: cards::Seat, seed: u64) -> Result<MCore, String> {
-        let st = self.st.as_ref().ok_or("resampling needs a complete deck (not a chance node)")?;
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<MCore, Error> {
+        let st = self.st.as_ref().ok_or(Error::ResampleDealing)?;
         let mut rng = cards::Rng::from_seed(seed);
-        let new = ai::resample::madiao(st, p, &mut rng).map_err(|e| e.to_string())?;
+        let new = ai::resample::madiao(st, p, &mut rng)?;
         let deck = new.deck().to_vec();
         let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
         Ok(MCore { cfg: self.cfg.clone(), deck, dealt, st: Some(new) })
     }
-    fn to_record(&self) -> Result<String, String> {
-        let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
-        let rec = madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])
-            .map_err(|e| e.to_string())?;
-        serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
+    fn to_record(&self) -> Result<String, Error> {
+        let st = self.st.as_ref().ok_or(Error::Dealing)?;
+        let rec = madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])?;
+        serde_json::to_string_pretty(&rec).map_err(Error::Json)
     }
     fn text(&self) -> String {
         match &self.st {
@@ -290,21 +295,21 @@ impl Extra for MCore {
 }
 
 impl Extra for DCore {
-    fn resample(&self, p: cards::Seat, seed: u64) -> Result<DCore, String> {
-        let st = self.st.as_ref().ok_or("resampling needs a complete deck (not a chance node)")?;
+    fn resample(&self, p: cards::Seat, seed: u64) -> Result<DCore, Error> {
+        let st = self.st.as_ref().ok_or(Error::ResampleDealing)?;
         let mut rng = cards::Rng::from_seed(seed);
-        let new = ai::resample::dabaifen(st, p, &mut rng).map_err(|e| e.to_string())?;
+        let new = ai::resample::dabaifen(st, p, &mut rng)?;
         let deck = new.deck().to_vec();
         let dealt = deck.iter().fold(0u64, |m, c| m | 1 << c.number());
         // The picks are the mover's: kept for the mover's own resample, unseen by the others.
         let picked = if st.to_move() == Some(p) { self.picked } else { 0 };
         Ok(DCore { cfg: self.cfg.clone(), deck, dealt, st: Some(new), picked })
     }
-    fn to_record(&self) -> Result<String, String> {
-        let st = self.st.as_ref().ok_or("the deck is not complete (a chance node)")?;
+    fn to_record(&self) -> Result<String, Error> {
+        let st = self.st.as_ref().ok_or(Error::Dealing)?;
         let rec =
             dabaifen::record::match_record(&self.cfg.variants, None, vec![dabaifen::record::hand_record(st)]);
-        serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
+        serde_json::to_string_pretty(&rec).map_err(Error::Json)
     }
     fn text(&self) -> String {
         match &self.st {
@@ -347,7 +352,7 @@ state_class!(DState, DCore, "DabaifenState", {
             }
             set |= 1 << c;
         }
-        self.core.apply_set(set).map_err(verr)
+        Ok(self.core.apply_set(set)?)
     }
     /// The card ids picked so far for the set being built.
     fn picked(&self) -> Vec<usize> {
@@ -390,12 +395,12 @@ impl MGame {
             v.set(&k, &val).map_err(verr)?;
         }
         if stake == 0 || stake % 2 == 1 {
-            return Err(verr(format!("stake must be a positive even number of chips, not {stake}")));
+            return Err(Error::Stake(stake).into());
         }
         let cfg = md::Cfg {
             rules,
             variants: v,
-            banker: seat(banker).map_err(verr)?,
+            banker: seat(banker)?,
             stake,
             progress: madiao::MatchProgress::default(),
         };
@@ -415,9 +420,9 @@ impl MGame {
     ) -> PyResult<MState> {
         let mut cfg = self.cfg.clone();
         if let Some(b) = banker {
-            cfg.banker = seat(b).map_err(verr)?;
+            cfg.banker = seat(b)?;
         }
-        cfg.progress = md::progress(hands_before, banked).map_err(verr)?;
+        cfg.progress = md::progress(hands_before, banked)?;
         let mut core = MCore::new(cfg);
         let ids: Option<Vec<i64>> = match (seed, deck) {
             (Some(_), Some(_)) => return Err(verr("give a seed or a deck, not both")),
@@ -431,7 +436,7 @@ impl MGame {
                 return Err(verr(format!("a Madiao deck has 40 cards, not {}", ids.len())));
             }
             for id in ids {
-                core.apply(usize::try_from(id).map_err(verr)?).map_err(verr)?;
+                core.apply(usize::try_from(id).map_err(verr)?)?;
             }
         }
         Ok(MState { core })
@@ -457,7 +462,7 @@ impl MGame {
     }
     /// Pickling: the game as its setup (JSON text).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
-        Ok((restorer(py)?, ("MadiaoGame", persist::to_text(&persist::MGameP::of(&self.cfg)).map_err(verr)?)))
+        Ok((restorer(py)?, ("MadiaoGame", persist::to_text(&persist::MGameP::of(&self.cfg))?)))
     }
     /// Two games are equal when they have the same rules and setup.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -501,7 +506,7 @@ impl DGame {
             dabaifen::card::parse_rank(&ranks.0).map_err(verr)?,
             dabaifen::card::parse_rank(&ranks.1).map_err(verr)?,
         ];
-        let cfg = dbf::Cfg { variants: v, starter: seat(starter).map_err(verr)?, ranks, first_deal, open };
+        let cfg = dbf::Cfg { variants: v, starter: seat(starter)?, ranks, first_deal, open };
         // The setup's own checks (first deal at 2 and 2, not first and open, …), on any deck.
         let probe = dabaifen::HandSetup {
             deck: dabaifen::setup::canonical_deck(),
@@ -531,7 +536,7 @@ impl DGame {
                 return Err(verr(format!("a Da Bai Fen deck has 54 cards, not {}", ids.len())));
             }
             for id in ids {
-                core.apply(usize::try_from(id).map_err(verr)?).map_err(verr)?;
+                core.apply(usize::try_from(id).map_err(verr)?)?;
             }
         }
         Ok(DState { core })
@@ -557,10 +562,7 @@ impl DGame {
     }
     /// Pickling: the game as its setup (JSON text).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
-        Ok((
-            restorer(py)?,
-            ("DabaifenGame", persist::to_text(&persist::DGameP::of(&self.cfg)).map_err(verr)?),
-        ))
+        Ok((restorer(py)?, ("DabaifenGame", persist::to_text(&persist::DGameP::of(&self.cfg))?)))
     }
     /// Two games are equal when they have the same rules and setup.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -631,7 +633,7 @@ impl DMatch {
             v.set(&k, &val).map_err(verr)?;
         }
         let starter = match (starter, seed) {
-            (Some(s), None) => seat(s).map_err(verr)?,
+            (Some(s), None) => seat(s)?,
             (None, Some(seed)) => {
                 let mut rng = cards::Rng::from_seed_stream(seed, dabaifen::setup::FIRST_DRAW_STREAM + deal);
                 dabaifen::first_draw(&mut rng).starter
@@ -652,7 +654,7 @@ impl DMatch {
         };
         let mut core = DCore::new(cfg);
         for c in setup.deck {
-            core.apply(c.number() as usize).map_err(verr)?;
+            core.apply(c.number() as usize)?;
         }
         Ok(DState { core })
     }
@@ -794,26 +796,18 @@ fn restorer<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
     let obj = match kind {
-        "MadiaoGame" => {
-            MGame { cfg: persist::from_text::<persist::MGameP>(text).and_then(|p| p.cfg()).map_err(verr)? }
-                .into_pyobject(py)?
-                .into_any()
-        }
-        "DabaifenGame" => {
-            DGame { cfg: persist::from_text::<persist::DGameP>(text).and_then(|p| p.cfg()).map_err(verr)? }
-                .into_pyobject(py)?
-                .into_any()
-        }
-        "MadiaoState" => {
-            MState { core: persist::from_text(text).and_then(|p| MCore::restore(&p)).map_err(verr)? }
-                .into_pyobject(py)?
-                .into_any()
-        }
-        "DabaifenState" => {
-            DState { core: persist::from_text(text).and_then(|p| DCore::restore(&p)).map_err(verr)? }
-                .into_pyobject(py)?
-                .into_any()
-        }
+        "MadiaoGame" => MGame { cfg: persist::from_text::<persist::MGameP>(text).and_then(|p| p.cfg())? }
+            .into_pyobject(py)?
+            .into_any(),
+        "DabaifenGame" => DGame { cfg: persist::from_text::<persist::DGameP>(text).and_then(|p| p.cfg())? }
+            .into_pyobject(py)?
+            .into_any(),
+        "MadiaoState" => MState { core: persist::from_text(text).and_then(|p| MCore::restore(&p))? }
+            .into_pyobject(py)?
+            .into_any(),
+        "DabaifenState" => DState { core: persist::from_text(text).and_then(|p| DCore::restore(&p))? }
+            .into_pyobject(py)?
+            .into_any(),
         "VecEnv" => vector::VecEnv::restore(py, text)?.into_pyobject(py)?.into_any(),
         k => return Err(verr(format!("no yezi class {k:?} to restore"))),
     };

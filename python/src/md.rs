@@ -7,6 +7,7 @@ use cards::{BySeat, Seat};
 use madiao::{Action, ActionList, HandSetup, MatchProgress, State, Variants};
 
 use crate::core::{CHANCE, Core, TERMINAL};
+use crate::error::Error;
 
 /// What fixes every hand of a `Game`.
 #[derive(Clone, Debug)]
@@ -105,15 +106,15 @@ impl Core for MCore {
     fn deck_len(&self) -> usize {
         self.deck.len()
     }
-    fn place(&mut self, id: usize) -> Result<(), String> {
+    fn place(&mut self, id: usize) -> Result<(), Error> {
         if self.deck.len() >= 40 {
-            return Err("the deck is complete: this is not a chance node".into());
+            return Err(Error::DeckComplete);
         }
         let Some(c) = madiao::Card::new(id as u8).filter(|_| id < 40) else {
-            return Err(format!("a chance outcome is a card 0–39, not {id}"));
+            return Err(Error::NotACard { id, deck: 40 });
         };
         if self.dealt >> id & 1 == 1 {
-            return Err(format!("card {} ({id}) is already in the deck", c.code()));
+            return Err(Error::CardPlaced { card: c.code().to_string(), id });
         }
         self.deck.push(c);
         self.dealt |= 1 << id;
@@ -126,7 +127,7 @@ impl Core for MCore {
                 variants: self.cfg.variants,
                 progress: self.cfg.progress,
             };
-            self.st = Some(State::new(setup).map_err(|e| e.to_string())?);
+            self.st = Some(State::new(setup)?);
         }
         Ok(())
     }
@@ -153,10 +154,10 @@ impl Core for MCore {
             }
         }
     }
-    fn apply_player(&mut self, id: usize) -> Result<(), String> {
-        let st = self.st.as_mut().ok_or("the deck is not complete")?;
-        let a = MCore::action(id).ok_or_else(|| format!("a Madiao action id is 0–81, not {id}"))?;
-        st.apply(a).map_err(|e| e.to_string())
+    fn apply_player(&mut self, id: usize) -> Result<(), Error> {
+        let st = self.st.as_mut().ok_or(Error::Dealing)?;
+        let a = MCore::action(id).ok_or(Error::ActionId { game: "Madiao", id, last: NUM_ACTIONS - 1 })?;
+        Ok(st.apply(a)?)
     }
     fn returns(&self) -> [f64; 4] {
         match &self.st {
@@ -173,12 +174,10 @@ impl Core for MCore {
 }
 
 /// The progress of a match from Python's arguments.
-pub fn progress(hands_before: u32, banked: Option<Vec<bool>>) -> Result<MatchProgress, String> {
+pub fn progress(hands_before: u32, banked: Option<Vec<bool>>) -> Result<MatchProgress, Error> {
     let banked = match banked {
         None => BySeat([false; 4]),
-        Some(v) => {
-            BySeat(<[bool; 4]>::try_from(v).map_err(|_| "banked has one entry per seat (4)".to_string())?)
-        }
+        Some(v) => BySeat(<[bool; 4]>::try_from(v).map_err(|_| Error::Banked)?),
     };
     Ok(MatchProgress { hands_before, banked })
 }

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::{Core, seat};
 use crate::dbf::{self, DCore};
+use crate::error::Error;
 use crate::md::{self, MCore};
 
 /// A Madiao game's setup.
@@ -68,18 +69,18 @@ impl MGameP {
         }
     }
 
-    pub fn cfg(&self) -> Result<md::Cfg, String> {
+    pub fn cfg(&self) -> Result<md::Cfg, Error> {
         let rules = madiao::variants::PRESETS
             .iter()
             .copied()
             .find(|p| *p == self.rules)
-            .ok_or_else(|| format!("unknown Madiao rules {:?}", self.rules))?;
-        let mut variants = madiao::Variants::preset(rules).map_err(|e| e.to_string())?;
+            .ok_or_else(|| Error::UnknownRules(self.rules.clone()))?;
+        let mut variants = madiao::Variants::preset(rules)?;
         for (k, v) in &self.variants {
-            variants.set(k, v).map_err(|e| e.to_string())?;
+            variants.set(k, v)?;
         }
         if self.stake == 0 || self.stake % 2 == 1 {
-            return Err(format!("stake must be a positive even number of chips, not {}", self.stake));
+            return Err(Error::Stake(self.stake));
         }
         Ok(md::Cfg {
             rules,
@@ -105,15 +106,13 @@ impl DGameP {
         }
     }
 
-    pub fn cfg(&self) -> Result<dbf::Cfg, String> {
+    pub fn cfg(&self) -> Result<dbf::Cfg, Error> {
         let mut variants = dabaifen::Variants::STANDARD;
         for (k, v) in &self.variants {
-            variants.set(k, v).map_err(|e| e.to_string())?;
+            variants.set(k, v)?;
         }
-        let ranks = [
-            dabaifen::card::parse_rank(&self.ranks[0]).map_err(|e| e.to_string())?,
-            dabaifen::card::parse_rank(&self.ranks[1]).map_err(|e| e.to_string())?,
-        ];
+        let ranks =
+            [dabaifen::card::parse_rank(&self.ranks[0])?, dabaifen::card::parse_rank(&self.ranks[1])?];
         Ok(dbf::Cfg {
             variants,
             starter: seat(i64::from(self.starter))?,
@@ -126,14 +125,17 @@ impl DGameP {
 
 /// A core that pickles.
 pub trait Persist: Core + Sized {
+    /// The pickled form: the payload of `__reduce__`.
     type P: Serialize + for<'de> Deserialize<'de>;
-    fn save(&self) -> Result<Self::P, String>;
-    fn restore(p: &Self::P) -> Result<Self, String>;
+    /// The state as its payload.
+    fn save(&self) -> Result<Self::P, Error>;
+    /// The state a payload describes, replayed through the engine and checked.
+    fn restore(p: &Self::P) -> Result<Self, Error>;
 }
 
-fn place_deck<C: Core>(core: &mut C, deck: &[u8]) -> Result<(), String> {
+fn place_deck<C: Core>(core: &mut C, deck: &[u8]) -> Result<(), Error> {
     if deck.len() > C::DECK {
-        return Err(format!("a deck of {} cards holds {} cards", C::DECK, deck.len()));
+        return Err(Error::DeckTooLong { deck: C::DECK, given: deck.len() });
     }
     for &c in deck {
         core.place(usize::from(c))?;
@@ -141,23 +143,20 @@ fn place_deck<C: Core>(core: &mut C, deck: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-fn one_hand<H: Clone>(rec: &Record<H>) -> Result<&H, String> {
+fn one_hand<H: Clone>(rec: &Record<H>) -> Result<&H, Error> {
     match rec.hands.as_slice() {
         [h] => Ok(h),
-        hands => Err(format!("a state's record holds one hand, not {}", hands.len())),
+        hands => Err(Error::RecordHands(hands.len())),
     }
 }
 
 impl Persist for MCore {
     type P = MStateP;
 
-    fn save(&self) -> Result<MStateP, String> {
+    fn save(&self) -> Result<MStateP, Error> {
         let record = match &self.st {
             None => None,
-            Some(st) => Some(
-                madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])
-                    .map_err(|e| e.to_string())?,
-            ),
+            Some(st) => Some(madiao::record::to_record(self.cfg.rules, &self.cfg.variants, None, [st])?),
         };
         Ok(StateP {
             game: MGameP::of(&self.cfg),
@@ -168,7 +167,7 @@ impl Persist for MCore {
         })
     }
 
-    fn restore(p: &MStateP) -> Result<MCore, String> {
+    fn restore(p: &MStateP) -> Result<MCore, Error> {
         let mut core = MCore::new(p.game.cfg()?);
         place_deck(&mut core, &p.deck)?;
         match (&mut core.st, &p.record) {
@@ -176,14 +175,15 @@ impl Persist for MCore {
             (Some(st), Some(rec)) => {
                 let hand = one_hand(rec)?;
                 for (i, a) in hand.actions.iter().enumerate() {
-                    madiao::record::apply_record_action(st, a).map_err(|e| format!("action {i}: {e}"))?;
+                    madiao::record::apply_record_action(st, a)
+                        .map_err(|source| Error::MadiaoRecord { index: i, source })?;
                 }
             }
-            (None, Some(_)) => return Err("a record needs the whole deck".into()),
-            (Some(_), None) => return Err("a dealt hand travels with its record".into()),
+            (None, Some(_)) => return Err(Error::RecordWithoutDeck),
+            (Some(_), None) => return Err(Error::DeckWithoutRecord),
         }
         if core.save()? != *p {
-            return Err("the record does not replay to the same hand".into());
+            return Err(Error::ReplayDiffers);
         }
         Ok(core)
     }
@@ -197,7 +197,7 @@ fn poll_of(st: &dabaifen::State) -> Option<(u8, Option<u8>)> {
 impl Persist for DCore {
     type P = DStateP;
 
-    fn save(&self) -> Result<DStateP, String> {
+    fn save(&self) -> Result<DStateP, Error> {
         let record = self.st.as_ref().map(|st| {
             dabaifen::record::match_record(&self.cfg.variants, None, vec![dabaifen::record::hand_record(st)])
         });
@@ -210,7 +210,7 @@ impl Persist for DCore {
         })
     }
 
-    fn restore(p: &DStateP) -> Result<DCore, String> {
+    fn restore(p: &DStateP) -> Result<DCore, Error> {
         let mut core = DCore::new(p.game.cfg()?);
         place_deck(&mut core, &p.deck)?;
         match (&mut core.st, &p.record) {
@@ -218,7 +218,8 @@ impl Persist for DCore {
             (Some(st), Some(rec)) => {
                 let hand = one_hand(rec)?;
                 for (i, a) in hand.actions.iter().enumerate() {
-                    dabaifen::record::apply_recorded(st, a).map_err(|e| format!("action {i}: {e}"))?;
+                    dabaifen::record::apply_recorded(st, a)
+                        .map_err(|source| Error::DabaifenRecord { index: i, source })?;
                 }
                 // A record keeps the showing, not the passes: pass the polls of the draw until
                 // it is where the state was (or over, when every poll was passed).
@@ -226,28 +227,28 @@ impl Persist for DCore {
                     if st.phase() != dabaifen::Phase::Drawing || poll_of(st) == p.poll {
                         break;
                     }
-                    st.apply(dabaifen::Action::Pass).map_err(|e| e.to_string())?;
+                    st.apply(dabaifen::Action::Pass)?;
                 }
             }
-            (None, Some(_)) => return Err("a record needs the whole deck".into()),
-            (Some(_), None) => return Err("a dealt hand travels with its record".into()),
+            (None, Some(_)) => return Err(Error::RecordWithoutDeck),
+            (Some(_), None) => return Err(Error::DeckWithoutRecord),
         }
         for &c in &p.picked {
             core.apply_player(usize::from(c))?;
         }
         if core.save()? != *p {
-            return Err("the record does not replay to the same hand".into());
+            return Err(Error::ReplayDiffers);
         }
         Ok(core)
     }
 }
 
 /// JSON text of a payload.
-pub fn to_text<T: Serialize>(p: &T) -> Result<String, String> {
-    serde_json::to_string(p).map_err(|e| e.to_string())
+pub fn to_text<T: Serialize>(p: &T) -> Result<String, Error> {
+    serde_json::to_string(p).map_err(Error::Json)
 }
 
 /// A payload from JSON text.
-pub fn from_text<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| format!("not a yezi pickle: {e}"))
+pub fn from_text<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Error> {
+    serde_json::from_str(text).map_err(Error::Pickle)
 }

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::{Core, TERMINAL};
 use crate::dbf::DCore;
+use crate::error::Error;
 use crate::md::MCore;
 use crate::persist::{self, DGameP, DStateP, MGameP, MStateP, Persist};
 use crate::{DGame, DState, MGame, MState, verr};
@@ -37,8 +38,10 @@ enum Envs {
 /// A core whose engine state bots can play.
 trait Driven: Core {
     type G: ai::Registry;
+    /// The engine's state, once the deck is complete.
     fn engine(&self) -> Option<&<Self::G as ai::Game>::State>;
-    fn apply_engine(&mut self, a: <Self::G as ai::Game>::Action) -> Result<(), String>;
+    /// Applies a bot's engine action.
+    fn apply_engine(&mut self, a: <Self::G as ai::Game>::Action) -> Result<(), Error>;
 }
 
 impl Driven for MCore {
@@ -46,8 +49,8 @@ impl Driven for MCore {
     fn engine(&self) -> Option<&madiao::State> {
         self.st.as_ref()
     }
-    fn apply_engine(&mut self, a: madiao::Action) -> Result<(), String> {
-        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    fn apply_engine(&mut self, a: madiao::Action) -> Result<(), Error> {
+        Ok(self.st.as_mut().ok_or(Error::Dealing)?.apply(a)?)
     }
 }
 
@@ -56,13 +59,13 @@ impl Driven for DCore {
     fn engine(&self) -> Option<&dabaifen::State> {
         self.st.as_ref()
     }
-    fn apply_engine(&mut self, a: dabaifen::Action) -> Result<(), String> {
-        self.st.as_mut().ok_or("a chance node")?.apply(a).map_err(|e| e.to_string())
+    fn apply_engine(&mut self, a: dabaifen::Action) -> Result<(), Error> {
+        Ok(self.st.as_mut().ok_or(Error::Dealing)?.apply(a)?)
     }
 }
 
 /// The bots play until the learning seat is to move or the hand is over.
-fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result<(), String> {
+fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result<(), Error> {
     if players.is_empty() {
         return Ok(());
     }
@@ -71,13 +74,13 @@ fn advance<C: Driven>(c: &mut C, players: &mut [Option<Player<C::G>>]) -> Result
         let Some(Some(player)) = usize::try_from(p).ok().and_then(|i| players.get_mut(i)) else {
             return Ok(());
         };
-        let st = c.engine().ok_or("a chance node")?;
-        let seat = Seat::new(p as u8).ok_or("a seat")?;
+        let st = c.engine().ok_or(Error::Dealing)?;
+        let seat = Seat::new(p as u8).ok_or(Error::Seat(i64::from(p)))?;
         let legal = <C::G as ai::Game>::legal_actions(st);
         let a = player.choose(st, seat, &legal);
         c.apply_engine(a)?;
     }
-    Err("the bots made 10,000 moves in a row".into())
+    Err(Error::BotsNeverStop)
 }
 
 /// The arrays of one step, as slices.
@@ -123,7 +126,7 @@ fn deal<C: Driven>(
     players: &mut [Option<Player<C::G>>],
     skipped: &mut u64,
     deals: &mut u64,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for _ in 0..10_000 {
         *c = template.clone();
         c.deal_rest(rng)?;
@@ -134,7 +137,7 @@ fn deal<C: Driven>(
         }
         *skipped += 1;
     }
-    Err("10,000 deals in a row ended with no decision".into())
+    Err(Error::NoDecision)
 }
 
 fn write<C: Core>(c: &C, i: usize, o: &mut Out<'_>, info: bool) {
@@ -160,7 +163,7 @@ fn reset_all<C: Driven>(
     info: bool,
     skipped: &mut u64,
     deals: &mut [u64],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
         deal(
             c,
@@ -189,10 +192,10 @@ fn step_all<C: Driven>(
     skipped: &mut u64,
     episodes: &mut u64,
     deals: &mut [u64],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for (i, (c, rng)) in envs.iter_mut().zip(rngs.iter_mut()).enumerate() {
         let ps = players.get_mut(i).map_or(&mut [][..], |p| &mut p[..]);
-        c.apply(actions[i] as usize).map_err(|e| format!("env {i}: {e}"))?;
+        c.apply(actions[i] as usize).map_err(|e| Error::Env { env: i, source: Box::new(e) })?;
         advance(c, ps)?;
         if c.current_player() == TERMINAL {
             let r = c.returns();
@@ -329,7 +332,7 @@ impl VecEnv {
                 Ok(())
             }
         });
-        r.map_err(verr)
+        Ok(r?)
     }
 
     /// A `VecEnv` over `envs` (every hand still to be dealt or written by [`VecEnv::run`]).
@@ -369,7 +372,7 @@ impl VecEnv {
                 }
                 GameP::Madiao {
                     game: MGameP::of(&template.cfg),
-                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>().map_err(verr)?,
+                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>()?,
                 }
             }
             Envs::Dabaifen { template, envs, players } => {
@@ -378,7 +381,7 @@ impl VecEnv {
                 }
                 GameP::Dabaifen {
                     game: DGameP::of(&template.cfg),
-                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>().map_err(verr)?,
+                    hands: envs.iter().map(|c| c.save()).collect::<Result<_, _>>()?,
                 }
             }
         };
@@ -398,17 +401,17 @@ impl VecEnv {
 
     /// Rebuilds a pickled `VecEnv` (`yezi._yezi._restore`).
     pub fn restore(py: Python<'_>, text: &str) -> PyResult<VecEnv> {
-        let p: VecP = persist::from_text(text).map_err(verr)?;
+        let p: VecP = persist::from_text(text)?;
         let n = p.deals.len();
         let (envs, deck) = match &p.game {
             GameP::Madiao { game, hands } => {
-                let t = MCore::new(game.cfg().map_err(verr)?);
-                let envs = hands.iter().map(MCore::restore).collect::<Result<Vec<_>, _>>().map_err(verr)?;
+                let t = MCore::new(game.cfg()?);
+                let envs = hands.iter().map(MCore::restore).collect::<Result<Vec<_>, _>>()?;
                 (Envs::Madiao { template: Box::new(t), envs, players: Vec::new() }, MCore::DECK)
             }
             GameP::Dabaifen { game, hands } => {
-                let t = DCore::new(game.cfg().map_err(verr)?);
-                let envs = hands.iter().map(DCore::restore).collect::<Result<Vec<_>, _>>().map_err(verr)?;
+                let t = DCore::new(game.cfg()?);
+                let envs = hands.iter().map(DCore::restore).collect::<Result<Vec<_>, _>>()?;
                 (Envs::Dabaifen { template: Box::new(t), envs, players: Vec::new() }, DCore::DECK)
             }
         };
@@ -475,7 +478,7 @@ impl VecEnv {
             "information_state" => true,
             t => return Err(verr(format!("tensor is \"observation\" or \"information_state\", not {t:?}"))),
         };
-        let seat = seat.map(|s| crate::core::seat(s).map_err(verr)).transpose()?;
+        let seat = seat.map(crate::core::seat).transpose()?;
         let names: Vec<String> = match opponents {
             None => vec!["random".to_string(); 3],
             Some(o) => match o.extract::<String>() {
@@ -598,7 +601,7 @@ impl VecEnv {
 
     /// Pickling: the game, the seed and each hand (JSON text); see `persist`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
-        let text = persist::to_text(&self.save(py)?).map_err(verr)?;
+        let text = persist::to_text(&self.save(py)?)?;
         Ok((py.import("yezi._yezi")?.getattr("_restore")?, ("VecEnv", text)))
     }
 

@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -196,3 +197,68 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError):
         madiao.Game().new_initial_state(deck=[0] * 40)
     assert madiao.Game(faceup_discard="forbidden").variants()
+
+
+def _to_move(game):
+    """The first deal of seed 1 where a seat is to move."""
+    return next(s for d in range(50) if (s := game.new_initial_state(seed=1, deal=d)).current_player() >= 0)
+
+
+def _pickle_with(edit):
+    """A Da Bai Fen state in play, pickled, its payload changed by `edit`: (kind, JSON text)."""
+    s = dabaifen.Game().new_initial_state(seed=2)
+    while s.view(s.current_player())["phase"] != "playing":
+        s.apply_action(s.legal_actions()[0])
+    _, (kind, text) = s.__reduce__()
+    payload = json.loads(text)
+    edit(payload)
+    return kind, json.dumps(payload)
+
+
+def test_refusals_are_value_errors_that_say_what_went_wrong():
+    """The texts Python users read (the native module's one error type, python/src/error.rs)."""
+
+    def an_illegal_play(payload):
+        payload["record"]["hands"][0]["actions"].append({"seat": 0, "play": ["BJ", "SJ"]})
+
+    md, dbf = madiao.Game(), dabaifen.Game()
+    one_card = md.new_initial_state()
+    one_card.apply_action(0)
+    drawing = _to_move(dbf)
+    assert drawing.view(drawing.current_player())["phase"] == "drawing"
+    cases = [
+        (lambda: _to_move(md).observation_tensor(4), "a player is 0–3, not 4"),
+        (lambda: md.new_initial_state().apply_action(40), "a chance outcome is a card 0–39, not 40"),
+        (lambda: dbf.new_initial_state().apply_action(54), "a chance outcome is a card 0–53, not 54"),
+        (lambda: one_card.apply_action(0), r"card \S+ \(0\) is already in the deck"),
+        (lambda: _to_move(md).apply_action(82), "a Madiao action id is 0–81, not 82"),
+        (lambda: _to_move(dbf).apply_action(57), "a Da Bai Fen action id is 0–56, not 57"),
+        (lambda: md.new_initial_state().view(0), r"the deck is not complete \(a chance node\)"),
+        (lambda: dbf.new_initial_state().to_record(), r"the deck is not complete \(a chance node\)"),
+        (
+            lambda: md.new_initial_state().resample_from_infostate(0, 1),
+            r"resampling needs a complete deck \(not a chance node\)",
+        ),
+        (lambda: drawing.apply_play([0]), "no set is played in the Drawing phase"),
+        (lambda: drawing.apply_action(dabaifen.END_LEAD), "56 ends a multi-card lead; the Drawing phase has none"),
+        (lambda: md.new_initial_state(banked=[True]), r"banked has one entry per seat \(4\)"),
+        (lambda: madiao.Game(stake=3), "stake must be a positive even number of chips, not 3"),
+        (lambda: yezi._yezi._restore("MadiaoState", "nope"), "not a yezi pickle: .+"),
+        (
+            lambda: yezi._yezi._restore(*_pickle_with(lambda p: p.update(deck=p["deck"][:-1]))),
+            "a record needs the whole deck",
+        ),
+        (
+            lambda: yezi._yezi._restore(*_pickle_with(lambda p: p.update(deck=p["deck"] + [0]))),
+            "a deck of 54 cards holds 55 cards",
+        ),
+        (
+            lambda: yezi._yezi._restore(*_pickle_with(lambda p: p["record"].update(hands=[]))),
+            "a state's record holds one hand, not 0",
+        ),
+        (lambda: yezi._yezi._restore(*_pickle_with(an_illegal_play)), r"action \d+: .+"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert re.fullmatch(message, str(e.value)), (message, str(e.value))
