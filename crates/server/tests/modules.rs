@@ -371,13 +371,15 @@ fn no_module_of_any_crate_imports_one_that_imports_it_back() {
 }
 
 /// The library crates of the workspace (`crates/*` but the `yezi` binary, whose command-line
-/// output is its own) log through `tracing` or give what happened back to their caller, never print to
-/// standard error (which bypasses the log's levels and its JSON format); and return typed errors,
-/// not `Result<_, String>` (issue 30). Comments, strings and tests are left out.
+/// output is its own) and the Python bindings (`python/src`) log through `tracing` or give what
+/// happened back to their caller, never print to standard error (which bypasses the log's levels
+/// and its JSON format); and return typed errors, not `Result<_, String>` (issue 30). Comments,
+/// strings and tests are left out.
 #[test]
 fn the_libraries_neither_print_to_standard_error_nor_return_string_errors() {
-    let srcs = crate_srcs(|name| name != "yezi");
-    assert!(srcs.len() >= 9, "the crates were not all found: {srcs:?}");
+    let mut srcs = crate_srcs(|name| name != "yezi");
+    srcs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/src"));
+    assert!(srcs.len() >= 10 && srcs.iter().all(|s| s.is_dir()), "the crates were not all found: {srcs:?}");
     let mut problems = Vec::new();
     for src in &srcs {
         for (module, text) in read_modules(src) {
