@@ -2,7 +2,8 @@
 //! "Where it runs"): three nodes share one PostgreSQL database and its bus; the node running a
 //! board's table is killed in the middle of the board; its tables move to the survivors like any
 //! other table, the event goes on and finishes, every board of every table is scored once from
-//! its one record, and no one sat at two tables of a board.
+//! its one record, and no one sat at two tables of a board. A swiss and an arena whose driving
+//! node is killed go on under another node and are scored once.
 //!
 //! Needs PostgreSQL (`YEZI_TEST_POSTGRES_URL`; `./test.sh` starts one).
 
@@ -442,6 +443,120 @@ async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
         .unwrap()
         .get(0);
     assert_eq!(made, 4, "tables made for the swiss");
+    for n in &mut nodes {
+        n.kill();
+    }
+}
+
+/// An arena goes on when the node driving it is killed: another node takes the lease, pairs the
+/// free players onto new tables until the window closes, and scores every table once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_goes_on_when_the_node_driving_it_is_killed() {
+    let (url, schema) = (url(), server::ids::new_id("clar_").unwrap());
+    let mut nodes: Vec<Mortal> = (0..3).map(|_| mortal(url.clone(), schema.clone())).collect();
+    for n in &nodes {
+        let app = n.app().clone();
+        common::eventually("the nodes hear each other", Duration::from_secs(15), async || {
+            app.cluster.members().len() == 3
+        })
+        .await;
+    }
+    let alive: Alive = Arc::new(Mutex::new(nodes.iter().map(|n| n.addr.clone()).collect()));
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let c = Client::new(&nodes[i % 3].addr);
+        players.push(c.guest(&format!("Arena {i}")).await.unwrap());
+    }
+    let c = Client::new(&nodes[0].addr);
+    let (status, made) = c
+        .post(
+            "/api/tournaments",
+            &json!({"kind": "arena", "game": "madiao", "minutes": 1, "wait_seconds": 5, "hands": 1}),
+            Some(&players[0].token),
+        )
+        .await
+        .unwrap();
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for (i, p) in players.iter().enumerate() {
+        let c = Client::new(&nodes[i % 3].addr);
+        let (status, v) =
+            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
+        assert_eq!(status, 200, "{v}");
+    }
+    let plays: Vec<_> = players
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            tokio::spawn(play_tournament(
+                alive.clone(),
+                id.clone(),
+                g.id.clone(),
+                g.token.clone(),
+                91 * i as u64,
+            ))
+        })
+        .collect();
+
+    // The first tables under way: the node holding the lease on driving the arena is killed.
+    let store = nodes[0].app().store.clone();
+    common::eventually("the first tables are made and played", Duration::from_secs(60), async || {
+        let v = tournament(&alive, &id).await;
+        let Some(t) = v["tables"].as_array().and_then(|t| t.iter().find_map(|t| t["table"].as_str())) else {
+            return false;
+        };
+        store.actions(t).await.unwrap().len() >= 8
+    })
+    .await;
+    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
+    let driver: String =
+        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let victim = nodes.iter().position(|n| n.app().store.node() == driver).expect("a node drives the arena");
+    alive.lock().unwrap().retain(|a| *a != nodes[victim].addr);
+    nodes[victim].kill();
+    let at_kill = tournament(&alive, &id).await["tables"].as_array().unwrap().len();
+    println!("killed node {victim} ({driver}), which drove the arena, with {at_kill} table(s) made");
+
+    for p in plays {
+        p.await.unwrap();
+    }
+    let v = tournament(&alive, &id).await;
+    assert_eq!(v["status"], "finished", "{v}");
+    let after: String =
+        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
+    assert_ne!(after, driver, "another node drove it on");
+    let tables = v["tables"].as_array().unwrap();
+    assert!(tables.len() > at_kill, "the arena paired on after the kill: {at_kill} then {}", tables.len());
+    // Every table four seats, scored once; each player's matches are his tables; the standings
+    // the sums of the tables' points.
+    let mut ids = HashSet::new();
+    let mut matches: HashMap<String, u64> = HashMap::new();
+    let mut points: HashMap<String, f64> = HashMap::new();
+    for t in tables {
+        assert!(t["points"].is_array(), "a table unscored: {t}");
+        assert!(ids.insert(t["table"].as_str().unwrap().to_string()), "a table counted twice: {t}");
+        let guests = t["guests"].as_array().unwrap();
+        assert_eq!(guests.len() as u64 + t["bots"].as_u64().unwrap(), 4, "{t}");
+        for (g, p) in guests.iter().zip(t["points"].as_array().unwrap()) {
+            *matches.entry(g.as_str().unwrap().to_string()).or_default() += 1;
+            *points.entry(g.as_str().unwrap().to_string()).or_default() += p.as_f64().unwrap();
+        }
+    }
+    for s in v["standings"].as_array().unwrap() {
+        let g = s["guest"].as_str().unwrap();
+        assert_eq!(s["matches"].as_u64(), matches.get(g).copied().or(Some(0)), "{s}");
+        let want = points.get(g).copied().unwrap_or(0.0);
+        assert!((s["points"].as_f64().unwrap() - want).abs() < 1e-9, "{s}: {want}");
+    }
+    // No table of the arena was made twice: every table the nodes made for it is one listed.
+    let made: i64 = pg
+        .query_one("SELECT count(*) FROM tables WHERE id LIKE $1", &[&format!("t{}%", id)])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(made as usize, tables.len(), "tables made for the arena");
     for n in &mut nodes {
         n.kill();
     }
