@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use client::GuestToken;
 use common::tournaments::{
-    check_pairing, check_standings_from, guests, met_before, order_before, play_arena, points_from_records,
-    seat_and_play, until_finished, until_round_paired, until_round_scored,
+    check_pairing, check_standings_from, entered, guests, met_before, new_guests, order_before, play_arena,
+    points_from_records, seat_and_play, until_finished, until_round_paired, until_round_scored,
 };
 use common::{TestServer, fast};
 use serde_json::{Value, json};
@@ -54,26 +54,11 @@ fn check_standings(v: &Value) {
 async fn a_swiss_of_16_test_clients_over_3_rounds() {
     let server = TestServer::start(fast()).await;
     let c = &server.client;
-    let mut players = Vec::new();
-    for i in 0..16 {
-        players.push(server.guest(&format!("Swiss {i}")).await);
-    }
+    let players = new_guests(&server, "Swiss", 16).await;
     let host = &players[0];
-    let (s, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "swiss", "game": "madiao", "rounds": 3, "hands": 1}),
-            Some(&host.token),
-        )
-        .await
-        .unwrap();
-    assert_eq!(s, 201, "{made}");
+    let made =
+        entered(c, &json!({"kind": "swiss", "game": "madiao", "rounds": 3, "hands": 1}), &players).await;
     let id = made["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (s, v) =
-            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
-        assert_eq!(s, 200, "{v}");
-    }
     let (s, v) = c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&host.token)).await.unwrap();
     assert_eq!(s, 409, "joined twice: {v}");
     let (s, v) =
@@ -114,26 +99,11 @@ async fn a_swiss_of_16_test_clients_over_3_rounds() {
 async fn an_arena_of_12_test_clients_over_a_minute() {
     let server = TestServer::start(fast()).await;
     let c = &server.client;
-    let mut players = Vec::new();
-    for i in 0..12 {
-        players.push(server.guest(&format!("Arena {i}")).await);
-    }
-    let (s, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "arena", "game": "madiao", "minutes": 1, "wait_seconds": 5, "hands": 1}),
-            Some(&players[0].token),
-        )
-        .await
-        .unwrap();
-    assert_eq!(s, 201, "{made}");
+    let players = new_guests(&server, "Arena", 12).await;
+    let body = json!({"kind": "arena", "game": "madiao", "minutes": 1, "wait_seconds": 5, "hands": 1});
+    let made = entered(c, &body, &players).await;
     let id = made["id"].as_str().unwrap().to_string();
     let ends = made["ends_ms"].as_i64().unwrap();
-    for p in &players {
-        let (s, v) =
-            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
-        assert_eq!(s, 200, "{v}");
-    }
     // Each player: find his unfinished table, play it, again, until the window closes.
     let v = play_arena(c, &id, &players, ends, 60_000, MATCH).await;
     let tables = v["tables"].as_array().unwrap();

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use client::GuestToken;
 use common::tournaments::{
-    check_pairing, check_standings_from, guests, met_before, order_before, play_arena, points_from_records,
-    seat_and_play, until_finished, until_round_paired, until_round_scored,
+    check_pairing, check_standings_from, entered, guests, met_before, new_guests, order_before, play_arena,
+    points_from_records, seat_and_play, until_finished, until_round_paired, until_round_scored,
 };
 use common::{TestServer, fast};
 use serde_json::json;
@@ -43,10 +43,7 @@ fn check_partnership(points: &[f64]) {
 async fn a_da_bai_fen_swiss_of_8_over_2_rounds() {
     let server = TestServer::start(fast()).await;
     let c = &server.client;
-    let mut players = Vec::new();
-    for i in 0..8 {
-        players.push(server.guest(&format!("Dbf swiss {i}")).await);
-    }
+    let players = new_guests(&server, "Dbf swiss", 8).await;
     let host = &players[0];
     // A Da Bai Fen match is a whole game: no length to set.
     let (s, refused) = c
@@ -58,21 +55,8 @@ async fn a_da_bai_fen_swiss_of_8_over_2_rounds() {
         .await
         .unwrap();
     assert_eq!(s, 400, "{refused}");
-    let (s, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "swiss", "game": "dabaifen", "rounds": 2}),
-            Some(&host.token),
-        )
-        .await
-        .unwrap();
-    assert_eq!(s, 201, "{made}");
+    let made = entered(c, &json!({"kind": "swiss", "game": "dabaifen", "rounds": 2}), &players).await;
     let id = made["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (s, v) =
-            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
-        assert_eq!(s, 200, "{v}");
-    }
     let (s, v) =
         c.post(&format!("/api/tournaments/{id}/start"), &json!({}), Some(&host.token)).await.unwrap();
     assert_eq!(s, 200, "{v}");
@@ -119,26 +103,12 @@ async fn a_da_bai_fen_swiss_of_8_over_2_rounds() {
 async fn a_da_bai_fen_arena_of_6_over_a_minute() {
     let server = TestServer::start(fast()).await;
     let c = &server.client;
-    let mut players = Vec::new();
-    for i in 0..6 {
-        players.push(server.guest(&format!("Dbf arena {i}")).await);
-    }
-    let (s, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "arena", "game": "dabaifen", "minutes": 1, "wait_seconds": 5}),
-            Some(&players[0].token),
-        )
-        .await
-        .unwrap();
-    assert_eq!(s, 201, "{made}");
+    let players = new_guests(&server, "Dbf arena", 6).await;
+    let made =
+        entered(c, &json!({"kind": "arena", "game": "dabaifen", "minutes": 1, "wait_seconds": 5}), &players)
+            .await;
     let id = made["id"].as_str().unwrap().to_string();
     let ends = made["ends_ms"].as_i64().unwrap();
-    for p in &players {
-        let (s, v) =
-            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
-        assert_eq!(s, 200, "{v}");
-    }
     // Each player: find his unfinished table, play it, again, until the arena is over.
     let v = play_arena(c, &id, &players, ends, 300_000, MATCH).await;
     let tables = v["tables"].as_array().unwrap();

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use client::Client;
+use common::tournaments::play;
 use common::{fast, fast_limits, play_randomly};
 use serde_json::{Value, json};
 use server::store::sqlite::SqliteStore;
@@ -97,26 +98,14 @@ fn round_tables(v: &Value, round: u64) -> Vec<Value> {
         .collect()
 }
 
-/// Plays `token`'s seat at `table` with random legal actions until its match is over.
-async fn play(c: &Client, token: &str, table: &str, seed: u64) {
-    let mut s = c.connect_as(token).await.unwrap();
-    s.send(&json!({ "type": "join", "table": table })).await.unwrap();
-    let sync = s
-        .until(Duration::from_secs(10), "sync", |m| m["type"] == "sync" || m["type"] == "error")
-        .await
-        .unwrap();
-    assert_eq!(sync["type"], "sync", "{sync}");
-    play_randomly(&mut s, seed, Duration::from_secs(120)).await;
-}
-
 /// Every person of `table` (guest id → token) plays it to its end.
 async fn play_table(c: &Client, t: &Value, tokens: &[(String, String)], seed: u64) {
     let table = t["table"].as_str().unwrap().to_string();
     let mut games = Vec::new();
     for (k, g) in t["guests"].as_array().unwrap().iter().enumerate() {
         let token = tokens.iter().find(|(id, _)| g == id.as_str()).unwrap().1.clone();
-        let (c, table) = (Client::new(c.addr()), table.clone());
-        games.push(tokio::spawn(async move { play(&c, &token, &table, seed + k as u64).await }));
+        let (addr, table) = (c.addr().to_string(), table.clone());
+        games.push(tokio::spawn(play(addr, token, table, seed + k as u64, Duration::from_secs(120))));
     }
     for g in games {
         g.await.unwrap();

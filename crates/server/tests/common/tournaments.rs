@@ -17,11 +17,11 @@ pub async fn info(c: &Client, id: &str) -> Value {
     v
 }
 
-/// Joins `g` to `table` and plays his seat with random legal actions until its match is over
-/// (within `limit`).
-pub async fn play(addr: String, g: GuestToken, table: String, seed: u64, limit: Duration) {
+/// Joins the guest of `token` to `table` and plays his seat with random legal actions until its
+/// match is over (within `limit`).
+pub async fn play(addr: String, token: String, table: String, seed: u64, limit: Duration) {
     let c = Client::new(&addr);
-    let mut s: Socket = c.connect_as(&g.token).await.unwrap();
+    let mut s: Socket = c.connect_as(&token).await.unwrap();
     s.send(&json!({ "type": "join", "table": table })).await.unwrap();
     let sync = s
         .until(Duration::from_secs(10), "sync", |m| m["type"] == "sync" || m["type"] == "error")
@@ -29,6 +29,29 @@ pub async fn play(addr: String, g: GuestToken, table: String, seed: u64, limit: 
         .unwrap();
     assert_eq!(sync["type"], "sync", "{sync}");
     play_randomly(&mut s, seed, limit).await;
+}
+
+/// `n` new guests of `server`, named `{name} 0`, `{name} 1`, …
+pub async fn new_guests(server: &TestServer, name: &str, n: usize) -> Vec<GuestToken> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.push(server.guest(&format!("{name} {i}")).await);
+    }
+    out
+}
+
+/// Makes the tournament `body`, hosted by the first of `players`, and enters every one of them;
+/// returns the tournament as it was made.
+pub async fn entered(c: &Client, body: &Value, players: &[GuestToken]) -> Value {
+    let (s, made) = c.post("/api/tournaments", body, Some(&players[0].token)).await.unwrap();
+    assert_eq!(s, 201, "{made}");
+    let id = made["id"].as_str().unwrap();
+    for p in players {
+        let (s, v) =
+            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
+        assert_eq!(s, 200, "{v}");
+    }
+    made
 }
 
 /// The people of a tournament's table, in seat order.
@@ -87,7 +110,7 @@ pub async fn seat_and_play(
             let seed = seed_base + (i * 4 + k) as u64;
             games.push(tokio::spawn(play(
                 c.addr().to_string(),
-                by_id[g].clone(),
+                by_id[g].token.clone(),
                 table.clone(),
                 seed,
                 limit,
@@ -179,7 +202,7 @@ pub async fn play_arena(
                     && played.insert(table.to_string())
                 {
                     n += 1;
-                    play(addr.clone(), p.clone(), table.to_string(), k as u64 * 1000 + n, limit).await;
+                    play(addr.clone(), p.token.clone(), table.to_string(), k as u64 * 1000 + n, limit).await;
                 }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
