@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use client::Client;
+use client::{Client, GuestToken};
 use serde_json::{Value, json};
 use server::store::OpenOptions;
 use server::store::postgres::PgStore;
@@ -333,10 +333,11 @@ async fn play_tournament(alive: Alive, id: String, guest: String, token: String,
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
-    let (url, schema) = (url(), server::ids::new_id("clsw_").unwrap());
-    let mut nodes: Vec<Mortal> = (0..3).map(|_| mortal(url.clone(), schema.clone())).collect();
+/// Three nodes on a new schema (named from `prefix`) of the test database, each hearing the
+/// others: the database's URL, the schema, the nodes and their addresses as the live ones.
+async fn three_nodes(prefix: &str) -> (String, String, Vec<Mortal>, Alive) {
+    let (url, schema) = (url(), server::ids::new_id(prefix).unwrap());
+    let nodes: Vec<Mortal> = (0..3).map(|_| mortal(url.clone(), schema.clone())).collect();
     for n in &nodes {
         let app = n.app().clone();
         common::eventually("the nodes hear each other", Duration::from_secs(15), async || {
@@ -345,20 +346,19 @@ async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
         .await;
     }
     let alive: Alive = Arc::new(Mutex::new(nodes.iter().map(|n| n.addr.clone()).collect()));
+    (url, schema, nodes, alive)
+}
+
+/// Eight guests (`{name} 0`, …), each through a node in turn, enter the tournament `body` that
+/// the first of them makes; returns them and the tournament's id.
+async fn eight_enter(nodes: &[Mortal], name: &str, body: &Value) -> (Vec<GuestToken>, String) {
     let mut players = Vec::new();
     for i in 0..8 {
         let c = Client::new(&nodes[i % 3].addr);
-        players.push(c.guest(&format!("Swiss {i}")).await.unwrap());
+        players.push(c.guest(&format!("{name} {i}")).await.unwrap());
     }
-    let c = Client::new(&nodes[0].addr);
-    let (status, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "swiss", "game": "madiao", "rounds": 2, "hands": 1}),
-            Some(&players[0].token),
-        )
-        .await
-        .unwrap();
+    let (status, made) =
+        Client::new(&nodes[0].addr).post("/api/tournaments", body, Some(&players[0].token)).await.unwrap();
     assert_eq!(status, 201, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     for (i, p) in players.iter().enumerate() {
@@ -367,52 +367,89 @@ async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
             c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
         assert_eq!(status, 200, "{v}");
     }
-    let (status, v) =
-        c.post(&format!("/api/tournaments/{id}/start"), &json!({}), Some(&players[0].token)).await.unwrap();
-    assert_eq!(status, 200, "{v}");
-    let plays: Vec<_> = players
+    (players, id)
+}
+
+/// Every player plays his tables of tournament `id` until it is finished (seeds `step` apart).
+fn play_all(alive: &Alive, id: &str, players: &[GuestToken], step: u64) -> Vec<tokio::task::JoinHandle<()>> {
+    players
         .iter()
         .enumerate()
         .map(|(i, g)| {
             tokio::spawn(play_tournament(
                 alive.clone(),
-                id.clone(),
+                id.to_string(),
                 g.id.clone(),
                 g.token.clone(),
-                77 * i as u64,
+                step * i as u64,
             ))
         })
-        .collect();
+        .collect()
+}
 
-    // Round 1 under way: the node holding the lease on driving the tournament is killed.
+/// Once the first table of tournament `id` has 8 actions, kills the node that holds the lease on
+/// driving it and takes it out of `alive`; returns a connection to the database (in `schema`)
+/// and the killed node's id.
+async fn kill_driver(
+    url: &str,
+    schema: &str,
+    nodes: &mut [Mortal],
+    alive: &Alive,
+    id: &str,
+) -> (tokio_postgres::Client, String) {
     let store = nodes[0].app().store.clone();
-    let mut first = String::new();
-    common::eventually("round 1's tables are made and played", Duration::from_secs(60), async || {
-        let v = tournament(&alive, &id).await;
+    common::eventually("the first tables are made and played", Duration::from_secs(60), async || {
+        let v = tournament(alive, id).await;
         let Some(t) = v["tables"].as_array().and_then(|t| t.iter().find_map(|t| t["table"].as_str())) else {
             return false;
         };
-        first = t.to_string();
-        store.actions(&first).await.unwrap().len() >= 8
+        store.actions(t).await.unwrap().len() >= 8
     })
     .await;
-    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    let (pg, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(conn);
     pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
     let driver: String =
         pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
-    let victim = nodes.iter().position(|n| n.app().store.node() == driver).expect("a node drives the swiss");
+    let victim =
+        nodes.iter().position(|n| n.app().store.node() == driver).expect("a node drives the tournament");
     alive.lock().unwrap().retain(|a| *a != nodes[victim].addr);
     nodes[victim].kill();
-    println!("killed node {victim} ({driver}), which drove the swiss");
+    println!("killed node {victim} ({driver}), which drove tournament {id}");
+    (pg, driver)
+}
+
+/// The node driving tournament `id` now, and how many tables the nodes made for it.
+async fn driver_and_tables(pg: &tokio_postgres::Client, id: &str) -> (String, i64) {
+    let driver: String =
+        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let made: i64 = pg
+        .query_one("SELECT count(*) FROM tables WHERE id LIKE $1", &[&format!("t{id}%")])
+        .await
+        .unwrap()
+        .get(0);
+    (driver, made)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
+    let (url, schema, mut nodes, alive) = three_nodes("clsw_").await;
+    let body = json!({"kind": "swiss", "game": "madiao", "rounds": 2, "hands": 1});
+    let (players, id) = eight_enter(&nodes, "Swiss", &body).await;
+    let c = Client::new(&nodes[0].addr);
+    let (status, v) =
+        c.post(&format!("/api/tournaments/{id}/start"), &json!({}), Some(&players[0].token)).await.unwrap();
+    assert_eq!(status, 200, "{v}");
+    let plays = play_all(&alive, &id, &players, 77);
+    // Round 1 under way: the node holding the lease on driving the tournament is killed.
+    let (pg, driver) = kill_driver(&url, &schema, &mut nodes, &alive, &id).await;
 
     for p in plays {
         p.await.unwrap();
     }
     let v = tournament(&alive, &id).await;
     assert_eq!(v["status"], "finished", "{v}");
-    let after: String =
-        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let (after, made) = driver_and_tables(&pg, &id).await;
     assert_ne!(after, driver, "another node drove it on");
     // Two rounds of two tables; everyone once a round; each table scored once, made once.
     let tables = v["tables"].as_array().unwrap();
@@ -437,11 +474,6 @@ async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
     }
     // No table of the tournament was made twice: every table the nodes made for its players is
     // one of its four.
-    let made: i64 = pg
-        .query_one("SELECT count(*) FROM tables WHERE id LIKE $1", &[&format!("t{}%", id)])
-        .await
-        .unwrap()
-        .get(0);
     assert_eq!(made, 4, "tables made for the swiss");
     for n in &mut nodes {
         n.kill();
@@ -452,80 +484,20 @@ async fn a_swiss_finishes_when_the_node_driving_it_is_killed() {
 /// free players onto new tables until the window closes, and scores every table once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_goes_on_when_the_node_driving_it_is_killed() {
-    let (url, schema) = (url(), server::ids::new_id("clar_").unwrap());
-    let mut nodes: Vec<Mortal> = (0..3).map(|_| mortal(url.clone(), schema.clone())).collect();
-    for n in &nodes {
-        let app = n.app().clone();
-        common::eventually("the nodes hear each other", Duration::from_secs(15), async || {
-            app.cluster.members().len() == 3
-        })
-        .await;
-    }
-    let alive: Alive = Arc::new(Mutex::new(nodes.iter().map(|n| n.addr.clone()).collect()));
-    let mut players = Vec::new();
-    for i in 0..8 {
-        let c = Client::new(&nodes[i % 3].addr);
-        players.push(c.guest(&format!("Arena {i}")).await.unwrap());
-    }
-    let c = Client::new(&nodes[0].addr);
-    let (status, made) = c
-        .post(
-            "/api/tournaments",
-            &json!({"kind": "arena", "game": "madiao", "minutes": 1, "wait_seconds": 5, "hands": 1}),
-            Some(&players[0].token),
-        )
-        .await
-        .unwrap();
-    assert_eq!(status, 201, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    for (i, p) in players.iter().enumerate() {
-        let c = Client::new(&nodes[i % 3].addr);
-        let (status, v) =
-            c.post(&format!("/api/tournaments/{id}/join"), &json!({}), Some(&p.token)).await.unwrap();
-        assert_eq!(status, 200, "{v}");
-    }
-    let plays: Vec<_> = players
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            tokio::spawn(play_tournament(
-                alive.clone(),
-                id.clone(),
-                g.id.clone(),
-                g.token.clone(),
-                91 * i as u64,
-            ))
-        })
-        .collect();
-
+    let (url, schema, mut nodes, alive) = three_nodes("clar_").await;
+    let body = json!({"kind": "arena", "game": "madiao", "minutes": 1, "wait_seconds": 5, "hands": 1});
+    let (players, id) = eight_enter(&nodes, "Arena", &body).await;
+    let plays = play_all(&alive, &id, &players, 91);
     // The first tables under way: the node holding the lease on driving the arena is killed.
-    let store = nodes[0].app().store.clone();
-    common::eventually("the first tables are made and played", Duration::from_secs(60), async || {
-        let v = tournament(&alive, &id).await;
-        let Some(t) = v["tables"].as_array().and_then(|t| t.iter().find_map(|t| t["table"].as_str())) else {
-            return false;
-        };
-        store.actions(t).await.unwrap().len() >= 8
-    })
-    .await;
-    let (pg, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(conn);
-    pg.batch_execute(&format!("SET search_path TO {schema}")).await.unwrap();
-    let driver: String =
-        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
-    let victim = nodes.iter().position(|n| n.app().store.node() == driver).expect("a node drives the arena");
-    alive.lock().unwrap().retain(|a| *a != nodes[victim].addr);
-    nodes[victim].kill();
+    let (pg, driver) = kill_driver(&url, &schema, &mut nodes, &alive, &id).await;
     let at_kill = tournament(&alive, &id).await["tables"].as_array().unwrap().len();
-    println!("killed node {victim} ({driver}), which drove the arena, with {at_kill} table(s) made");
 
     for p in plays {
         p.await.unwrap();
     }
     let v = tournament(&alive, &id).await;
     assert_eq!(v["status"], "finished", "{v}");
-    let after: String =
-        pg.query_one("SELECT driver FROM tournaments WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let (after, made) = driver_and_tables(&pg, &id).await;
     assert_ne!(after, driver, "another node drove it on");
     let tables = v["tables"].as_array().unwrap();
     assert!(tables.len() > at_kill, "the arena paired on after the kill: {at_kill} then {}", tables.len());
@@ -551,11 +523,6 @@ async fn an_arena_goes_on_when_the_node_driving_it_is_killed() {
         assert!((s["points"].as_f64().unwrap() - want).abs() < 1e-9, "{s}: {want}");
     }
     // No table of the arena was made twice: every table the nodes made for it is one listed.
-    let made: i64 = pg
-        .query_one("SELECT count(*) FROM tables WHERE id LIKE $1", &[&format!("t{}%", id)])
-        .await
-        .unwrap()
-        .get(0);
     assert_eq!(made as usize, tables.len(), "tables made for the arena");
     for n in &mut nodes {
         n.kill();
