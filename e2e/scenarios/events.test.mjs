@@ -6,7 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import { checkFinished, checkPages, makeEvent, playBoards } from '../lib/events.mjs';
-import { assert, claimAccount, closeSuite, enterName, openSuite, playMadiaoHand, snap, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, closeSuite, enterName, openSuite, playMadiaoMatch, snap, watchedPage } from '../lib/harness.mjs';
 import { noSidewaysScroll } from '../lib/tables.mjs';
 
 /** @type {any} */
@@ -27,7 +27,10 @@ test('events: a duplicate event is made, entered and played board by board, with
   // The events page from the menu: none yet, and the form; entering fills it (one seat for
   // people): it begins, and each board waits at a table.
   const id = await makeEvent(a, { name: 'Tuesday duplicate', game: 'madiao', boards: 2, shot: 'events' });
-  await playBoards(a, id, 2, (p) => playMadiaoHand(p, {}), async (board) => {
+  // A board is a one-hand match; a hand that nobody pays is dealt again (Madiao §7), so the
+  // board is played to the end of its match, not of its first hand.
+  const playBoard = async (/** @type {import('playwright-core').Page} */ p) => assert(await playMadiaoMatch(p), 'the board is played out');
+  await playBoards(a, id, 2, playBoard, async (board) => {
     if (board !== 0) return;
     await snap(a, 'events-playing-desktop-en');
     // On a phone while it plays: each table with its board's watch link, on the screen,
