@@ -266,14 +266,16 @@ export async function waitNextHand(page, from, timeout) {
 }
 
 /**
- * Plays a short Madiao match by clicking, hand after hand (a redeal does not count: then the
- * next hand), pressing Ready between hands, at most eight; resolves with whether the match is over.
+ * Plays a short match by clicking, deal after deal with `playDeal` (a deal that does not count,
+ * a Madiao hand nobody pays or an annulled Da Bai Fen deal, is followed by another), pressing
+ * Ready between deals, at most eight; resolves with whether the match is over.
+ * @param {import('playwright-core').Page} page @param {(p: import('playwright-core').Page) => Promise<unknown>} playDeal
  */
-export async function playMadiaoMatch(page) {
+export async function playMatch(page, playDeal) {
   const finished = () => page.evaluate(() => document.querySelector('.table-page')?.getAttribute('data-status') === 'finished');
   // A hand that nobody pays does not count towards hands:N (Madiao §7): room for a few.
   for (let hand = 0; hand < 8 && !(await finished()); hand++) {
-    await playMadiaoHand(page, {});
+    await playDeal(page);
     const handNo = (await tableState(page)).hand_no;
     // The pause between hands ends early once every person at the table is ready: press Ready
     // (a match's last hand shows no Ready; the other people's pages press theirs).
@@ -282,6 +284,11 @@ export async function playMadiaoMatch(page) {
     await waitNextHand(page, handNo, 90000);
   }
   return finished();
+}
+
+/** Plays a short Madiao match by clicking, hand after hand ([`playMatch`]). @param {import('playwright-core').Page} page */
+export function playMadiaoMatch(page) {
+  return playMatch(page, (p) => playMadiaoHand(p, {}));
 }
 
 /** Plays one Da Bai Fen deal by clicking until its end panel shows. */

@@ -8,7 +8,7 @@
 
 import { after, before, test } from 'node:test';
 import { checkFinished, checkPages, makeEvent, playBoards } from '../lib/events.mjs';
-import { assert, claimAccount, closeSuite, enterName, openSuite, playDabaifenDeal, snap, watchedPage } from '../lib/harness.mjs';
+import { assert, claimAccount, closeSuite, enterName, openSuite, playDabaifenDeal, playMatch, snap, watchedPage } from '../lib/harness.mjs';
 
 /** @type {any} */
 let suite;
@@ -28,7 +28,10 @@ test('events_dbf: a Da Bai Fen duplicate event is made, entered and played board
   // The events page from the menu: none yet, and the form with the game chosen; entering fills
   // it (one seat for people): it begins, and each board's one deal waits at a table.
   const id = await makeEvent(a, { name: 'Bai Fen duplicate', game: 'dabaifen', boards: 2, shot: 'events-dbf' });
-  await playBoards(a, id, 2, (p) => playDabaifenDeal(p, {}), async (board) => {
+  // A board is one deal; an annulled deal is dealt again, so the board is played to the end of
+  // its match, not of its first deal.
+  const playBoard = async (/** @type {import('playwright-core').Page} */ p) => assert(await playMatch(p, (q) => playDabaifenDeal(q, {})), 'the board is played out');
+  await playBoards(a, id, 2, playBoard, async (board) => {
     if (board === 0) await snap(a, 'events-dbf-playing-desktop-en');
   });
   // Both boards are over at both tables: the event is finished.
